@@ -1,0 +1,92 @@
+# blobc - asset baker and blob compiler.
+#   make            build build/blobc and build/libblobc.a
+#   make check      build and run every test (ends with "N passed, N failed")
+#   make asan       the suite under -fsanitize=address,undefined
+#   make deps       install missing build dependencies (Debian/Ubuntu)
+#   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
+#   make bench      run the benchmarks
+#   make install    PREFIX=/usr/local DESTDIR=
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2 -g
+CFLAGS  ?=
+LDFLAGS ?=
+PREFIX  ?= /usr/local
+DESTDIR ?=
+FUZZ_SECONDS ?= 20
+PKGS    := yaml-0.1 libcjson libxxhash
+VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wno-unused-parameter
+BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -Ilib/include -Ilib \
+           -DBLOBC_VERSION=\"$(VERSION)\"
+
+# Compiler and linker flags of the dependencies, found once by pkg-config
+# after tools/deps.sh made sure they are installed. Regenerated when missing.
+NODEPS_GOALS := clean deps distclean uninstall
+ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
+-include $(BUILD)/config.mk
+endif
+$(BUILD)/config.mk: Makefile tools/deps.sh
+	@mkdir -p $(BUILD)
+	@sh tools/deps.sh
+	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
+	  "$$(pkg-config --cflags $(PKGS))" "$$(pkg-config --libs $(PKGS))" > $@.tmp
+	@mv $@.tmp $@
+
+ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
+LIBS       := $(DEP_LIBS) -lm
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_SRC  := $(sort $(wildcard cmd/blobc/*.c))
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+LIBA     := $(BUILD)/libblobc.a
+BLOBC    := $(BUILD)/blobc
+
+.PHONY: all deps check unit asan fuzz bench install uninstall clean distclean
+all: $(BLOBC) $(LIBA)
+
+deps:
+	@sh tools/deps.sh
+
+$(BUILD)/%.o: %.c $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BLOBC): $(CLI_OBJ) $(LIBA)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+unit: $(UNIT_BIN)
+
+check: $(BLOBC) $(LIBA) $(UNIT_BIN) $(TOOL_BIN)
+	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
+
+# The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
+asan:
+	$(MAKE) check BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined"
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz
+
+distclean: clean
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

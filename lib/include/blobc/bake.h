@@ -1,0 +1,56 @@
+/*
+ * blobc/bake.h - turn authoring data (YAML or JSON) into a blob.
+ *
+ * The schema decides every value's type (SPEC §5). Baking is all or
+ * nothing: on any error nothing is produced and the error names the place
+ * (file:line:col for YAML and JSON syntax, the JSON Pointer for JSON values).
+ */
+#ifndef BLOBC_BAKE_H
+#define BLOBC_BAKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "blobfile.h"
+#include "error.h"
+#include "schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum blobc_input_format {
+    BLOBC_INPUT_AUTO = 0,   /* by extension (.yaml/.yml, .json), else by content */
+    BLOBC_INPUT_YAML,
+    BLOBC_INPUT_JSON
+} blobc_input_format;
+
+typedef enum blobc_output_format {
+    BLOBC_OUTPUT_BLOB = 0,  /* header + data + type section */
+    BLOBC_OUTPUT_RAW        /* the data section alone */
+} blobc_output_format;
+
+typedef struct blobc_bake_options {
+    const char *schema_path;      /* -s: overrides the data's $schema */
+    const blobc_schema *schema;   /* an already loaded schema; overrides both */
+    const char *type_name;        /* -t: overrides $type and the schema's root */
+    blobc_input_format input;
+    blobc_output_format output;
+    bool strip;                   /* --strip: no type section */
+} blobc_bake_options;
+
+/* Bakes `text` (the contents of `filename`, which is used for messages, to
+ * resolve a relative $schema, and for AUTO detection). The finished file
+ * image (or raw data section) replaces the contents of `out`. */
+blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
+                               const blobc_bake_options *opts, blobc_buffer *out,
+                               blobc_error *err);
+
+/* Reads `path` and bakes it. */
+blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
+                             blobc_buffer *out, blobc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,28 @@
+/*
+ * blobc/blobc.h - the whole blobc library: schemas, the blob builder,
+ * baking YAML/JSON, the .blob container, verification, dump and code
+ * generation. Link with -lblobc (pkg-config blobc).
+ */
+#ifndef BLOBC_BLOBC_H
+#define BLOBC_BLOBC_H
+
+#include "bake.h"
+#include "blobfile.h"
+#include "builder.h"
+#include "dump.h"
+#include "error.h"
+#include "gen.h"
+#include "schema.h"
+#include "verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *blobc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

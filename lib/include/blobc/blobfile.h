@@ -1,0 +1,103 @@
+/*
+ * blobc/blobfile.h - the .blob container: header, data section, embedded
+ * type description; and the file helpers every command uses.
+ *
+ * The byte layout is specified in docs/FORMAT.md. Readers refuse format
+ * versions they do not know and never trust a length or offset in the
+ * header before checking it against the file size.
+ */
+#ifndef BLOBC_BLOBFILE_H
+#define BLOBC_BLOBFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLOBC_MAGIC "\x89" "BLOBC\r\n"
+#define BLOBC_MAGIC_SIZE 8
+#define BLOBC_FORMAT_VERSION 1u
+#define BLOBC_HEADER_SIZE 96u
+/* Alignment of the data and type sections in the file. */
+#define BLOBC_SECTION_ALIGN 16u
+
+/* The decoded header (docs/FORMAT.md, "Header"). */
+typedef struct blobc_header {
+    uint32_t version;
+    uint32_t header_size;
+    uint64_t data_offset;
+    uint64_t data_size;
+    uint64_t data_hash;     /* XXH3-64 of the data section */
+    uint64_t schema_hash;   /* blobc_type_hash of the root type */
+    uint64_t types_offset;  /* 0 when stripped */
+    uint64_t types_size;
+    uint64_t types_hash;    /* XXH3-64 of the type section, 0 when stripped */
+    uint64_t file_size;
+    uint32_t flags;
+} blobc_header;
+
+/* Serializes the type graph reachable from `root` (with names, so dump can
+ * print keys) into the type-section bytes appended to `out`. `schema_name`
+ * (may be NULL) is recorded so dump can print `$schema`. */
+blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
+                                blobc_buffer *out, blobc_error *err);
+
+/* Decodes and fully validates a type section from untrusted bytes: every
+ * index in range, names valid identifiers, no inline self-containment, and
+ * layout recomputed. On success *schema owns the types, its root is set,
+ * and *schema_name (may be NULL) points into the schema's memory or is NULL. */
+blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
+                                const char **schema_name, blobc_error *err);
+
+typedef struct blobc_write_options {
+    bool strip;               /* leave the type section out */
+    const char *schema_name;  /* recorded for dump's $schema; may be NULL */
+} blobc_write_options;
+
+/* Builds a complete .blob file image in `out` from a data section. */
+blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
+                              const blobc_write_options *opts, blobc_buffer *out,
+                              blobc_error *err);
+
+/* A parsed .blob: views into the caller's bytes plus the decoded types. */
+typedef struct blobc_blob {
+    blobc_header header;
+    const uint8_t *data;        /* the data section (inside the caller's bytes) */
+    size_t data_size;
+    blobc_schema *types;        /* decoded type section, NULL when stripped */
+    const blobc_type *root;     /* root type from the type section, or NULL */
+    const char *schema_name;    /* recorded schema name, or NULL */
+} blobc_blob;
+
+enum {
+    BLOBC_OPEN_NO_HASH = 1      /* skip the data-hash check (fuzzing, --force) */
+};
+
+/* Checks magic, version, header size, section bounds and alignment, the
+ * header and section hashes, and decodes the type section. Errors carry a
+ * verify code (blobc/verify.h) and the header byte offset. Free with
+ * blobc_blob_close. */
+blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
+                             blobc_error *err);
+void blobc_blob_close(blobc_blob *blob);
+
+/* Whole-file read into a malloc'd buffer (16-byte aligned) that the caller
+ * frees with free(). "-" reads standard input. Errors are BLOBC_EIO. */
+blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
+
+/* Writes `len` bytes to `path` through a temporary file in the same
+ * directory, renamed into place only after everything was written and
+ * flushed; nothing is left behind on failure. */
+blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
+                                     blobc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

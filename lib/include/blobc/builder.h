@@ -1,0 +1,85 @@
+/*
+ * blobc/builder.h - the blob builder: assemble a relocatable image.
+ *
+ * The model is Unity's BlobBuilder. Construct the root, allocate payloads
+ * (array items, string bytes, pointer targets) while filling it, and record
+ * every offset field as a link from (allocation, byte offset) to a target
+ * allocation. blobc_builder_finish lays all reachable allocations out in
+ * one contiguous image and writes each link as a self-relative i32.
+ *
+ * Placement is canonical, independent of the order allocations were made:
+ * the root sits at offset 0, and every other allocation is placed when a
+ * depth-first walk from the root first reaches it, visiting an allocation's
+ * links in increasing byte offset, each at the next multiple of its
+ * alignment. Gaps are zero. So the same value graph always yields the same
+ * bytes, whatever order the input listed its keys in, and an allocation
+ * linked from several places (a shared payload) is stored once.
+ *
+ * Memory: fixed allocations live in chunks and never move; one larger than
+ * a chunk gets a block of its own. "Open" allocations (arrays whose length
+ * is not known until their last item) grow in a buffer of their own and may
+ * move until closed, so callers address bytes by (ref, offset) and re-fetch
+ * pointers with blobc_builder_ptr after growing.
+ */
+#ifndef BLOBC_BUILDER_H
+#define BLOBC_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct blobc_builder blobc_builder;
+
+/* A handle to one allocation. The root is always ref 0. */
+typedef uint32_t blobc_ref;
+
+/* Largest data section: offsets are i32, so 2 GiB - 1. */
+#define BLOBC_MAX_DATA_SIZE 0x7fffffffu
+
+/* NULL when out of memory. */
+blobc_builder *blobc_builder_new(void);
+void blobc_builder_free(blobc_builder *b);
+
+/* Allocates the zeroed root (must be the first allocation; ref 0). */
+blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem);
+
+/* Allocates `size` zeroed bytes aligned to `align` (a power of two <= 16).
+ * size must be > 0. The memory stays put until the builder is freed. */
+blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align,
+                                 blobc_ref *ref, void **mem);
+
+/* Opens a growable allocation (initially empty). */
+blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref);
+
+/* Appends `add` zeroed bytes to an open allocation and returns a pointer to
+ * them (NULL when out of memory or over the size limit). Earlier pointers
+ * into this allocation are invalidated. */
+void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add);
+
+/* Fixes an open allocation's size. A closed allocation of size 0 must not
+ * be linked (an empty array is stored as offset 0, length 0). */
+blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref);
+
+/* Current address and size of an allocation. */
+void *blobc_builder_ptr(const blobc_builder *b, blobc_ref ref);
+size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
+
+/* Records that the i32 at byte `at` of allocation `loc` is a self-relative
+ * offset to the start of allocation `target`. */
+blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
+
+/* Lays out and writes the image into `out` (replacing its contents). Fails
+ * with BLOBC_EINPUT if the image would exceed BLOBC_MAX_DATA_SIZE. The
+ * image's address in `out` is 16-byte aligned. The builder may be freed
+ * afterwards; it cannot be reused. */
+blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

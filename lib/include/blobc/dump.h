@@ -1,0 +1,41 @@
+/*
+ * blobc/dump.h - turn a blob back into text: YAML (re-bakeable), JSON, or
+ * a byte-level layout map. Dump verifies before it reads, so any input is
+ * safe to pass.
+ */
+#ifndef BLOBC_DUMP_H
+#define BLOBC_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum blobc_dump_format {
+    BLOBC_DUMP_YAML = 0,
+    BLOBC_DUMP_JSON,
+    BLOBC_DUMP_MAP
+} blobc_dump_format;
+
+typedef struct blobc_dump_options {
+    blobc_dump_format format;
+    const blobc_schema *schema;  /* -s: needed for stripped blobs and raw data */
+    const char *type_name;       /* -t: type in `schema` (default: its root) */
+    const char *schema_name;     /* printed as $schema (overrides the recorded one) */
+    bool raw;                    /* the input is a raw data section */
+    unsigned flags;              /* BLOBC_VERIFY_NO_HASH for fuzzing */
+} blobc_dump_options;
+
+/* Appends the dump of `bytes` to `out`. */
+blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options *opts,
+                        blobc_buffer *out, blobc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

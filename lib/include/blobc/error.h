@@ -1,0 +1,81 @@
+/*
+ * blobc/error.h - status codes, the error object and the output buffer
+ * shared by every blobc library call.
+ *
+ * Every fallible call returns a blobc_status and, on failure, fills a
+ * caller-owned blobc_error with where the problem is (file, line:column,
+ * schema path or JSON Pointer, byte offset) and what was expected. The
+ * library never prints and never exits; the caller decides how to report.
+ */
+#ifndef BLOBC_ERROR_H
+#define BLOBC_ERROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status of a call. The numeric values double as the CLI's exit codes
+ * (0 success, 1 invalid input, 2 usage or I/O); BLOBC_ENOMEM maps to 2. */
+typedef enum blobc_status {
+    BLOBC_OK = 0,
+    BLOBC_EINPUT = 1,   /* bad schema, bad data, bad blob, failed verification */
+    BLOBC_EIO = 2,      /* a file could not be read or written; bad usage */
+    BLOBC_ENOMEM = 3    /* an allocation failed */
+} blobc_status;
+
+#define BLOBC_ERROR_FILE_MAX 512
+#define BLOBC_ERROR_PATH_MAX 512
+#define BLOBC_ERROR_MSG_MAX 1024
+#define BLOBC_ERROR_LINE_MAX 256
+
+/* Where and what. Fields that do not apply stay zero / empty:
+ *  - file:    the file the problem is in ("" when not known)
+ *  - line, column: 1-based position in a text file (0 when not applicable)
+ *  - path:    schema path ("rooms[3].center.x") or JSON Pointer ("/rooms/3/center/x")
+ *  - has_offset/offset: byte offset in a blob file (verify, dump)
+ *  - code:    a stable machine-readable code (see blobc/verify.h), 0 if none
+ *  - source_line: the text of the offending line, for a caret display */
+typedef struct blobc_error {
+    blobc_status status;
+    int code;
+    uint32_t line;
+    uint32_t column;
+    int has_offset;
+    uint64_t offset;
+    char file[BLOBC_ERROR_FILE_MAX];
+    char path[BLOBC_ERROR_PATH_MAX];
+    char message[BLOBC_ERROR_MSG_MAX];
+    char source_line[BLOBC_ERROR_LINE_MAX];
+} blobc_error;
+
+/* Resets every field; an error object may be reused across calls. */
+void blobc_error_clear(blobc_error *err);
+
+/* Formats the error the way the CLI prints it, without a trailing newline:
+ *   file:line:col: error: message          (text positions)
+ *   file: /json/pointer: error: message    (JSON values)
+ *   file: offset 0x1a4 (rooms[3].name): error: message   (blobs)
+ * followed, when source_line is set, by "\n    <line>\n    ^" under the column.
+ * Returns the length it needed (snprintf semantics). */
+size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap);
+
+/* A short name for a status ("ok", "invalid input", "I/O error", ...). */
+const char *blobc_status_name(blobc_status st);
+
+/* A growable byte buffer the library writes its outputs into. Zero-initialize
+ * it before first use; release with blobc_buffer_free. */
+typedef struct blobc_buffer {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+} blobc_buffer;
+
+void blobc_buffer_free(blobc_buffer *buf);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

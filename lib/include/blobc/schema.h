@@ -1,0 +1,161 @@
+/*
+ * blobc/schema.h - the schema model: types, fields, enums and their layout.
+ *
+ * A schema is parsed from text (the *.schema language) or decoded from the
+ * type description embedded in a .blob. Either way the result is a graph of
+ * immutable blobc_type nodes with sizes, alignments and field offsets already
+ * computed by the C layout rules (see docs/FORMAT.md). Everything a schema
+ * owns lives in one arena and goes away with blobc_schema_free.
+ */
+#ifndef BLOBC_SCHEMA_H
+#define BLOBC_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum blobc_kind {
+    BLOBC_KIND_BOOL = 1,
+    BLOBC_KIND_I8,
+    BLOBC_KIND_U8,
+    BLOBC_KIND_I16,
+    BLOBC_KIND_U16,
+    BLOBC_KIND_I32,
+    BLOBC_KIND_U32,
+    BLOBC_KIND_I64,
+    BLOBC_KIND_U64,
+    BLOBC_KIND_F32,
+    BLOBC_KIND_F64,
+    BLOBC_KIND_ENUM,    /* named enum over an integer base */
+    BLOBC_KIND_STRUCT,  /* named struct, stored inline */
+    BLOBC_KIND_STRING,  /* {i32 offset, i32 length}, UTF-8 + NUL out of line */
+    BLOBC_KIND_ARRAY,   /* [T]: {i32 offset, i32 length} out of line */
+    BLOBC_KIND_FIXED,   /* [T; N]: N consecutive T inline */
+    BLOBC_KIND_PTR      /* *T: {i32 offset}, 0 = null */
+} blobc_kind;
+
+#define BLOBC_KIND_COUNT 17
+
+/* Largest @align value and largest [T; N] count the language accepts. */
+#define BLOBC_MAX_ALIGN 16u
+#define BLOBC_MAX_FIXED_COUNT 0x7fffffffu
+/* Largest struct or fixed-array size; keeps every inline size in 31 bits. */
+#define BLOBC_MAX_TYPE_SIZE 0x7fffffffu
+
+typedef struct blobc_type blobc_type;
+
+/* 1-based line and column in the schema source; 0:0 for decoded schemas. */
+typedef struct blobc_pos {
+    uint32_t line;
+    uint32_t column;
+} blobc_pos;
+
+/* An enum member. value holds the two's complement bits of the member's
+ * value, sign-extended to 64 bits for signed bases. */
+typedef struct blobc_enum_value {
+    const char *name;
+    uint64_t value;
+    blobc_pos pos;
+} blobc_enum_value;
+
+/* A field default (`name: T = value`). Only scalar, bool, enum and string
+ * fields may have one. For integers and enums `bits` holds the value as
+ * above; for floats `f` holds it (already rounded to f32 for f32 fields);
+ * for bool `bits` is 0 or 1; for strings `str`/`str_len` (UTF-8, no NUL). */
+typedef struct blobc_default {
+    bool present;
+    uint64_t bits;
+    double f;
+    const char *str;
+    size_t str_len;
+} blobc_default;
+
+typedef struct blobc_field {
+    const char *name;
+    const blobc_type *type;
+    uint32_t offset;        /* from the start of the enclosing struct */
+    blobc_default def;
+    blobc_pos pos;
+} blobc_field;
+
+struct blobc_type {
+    blobc_kind kind;
+    uint32_t size;
+    uint32_t align;
+    const char *name;       /* ENUM, STRUCT: declared name; scalars and
+                               string: their keyword; others: NULL */
+    const blobc_type *elem; /* ARRAY, FIXED, PTR: element type;
+                               ENUM: its base (a scalar integer type) */
+    uint32_t count;         /* FIXED: N */
+    uint32_t nfields;       /* STRUCT */
+    const blobc_field *fields;
+    uint32_t nvalues;       /* ENUM, in declaration order */
+    const blobc_enum_value *values;
+    uint32_t align_attr;    /* STRUCT: N of @align(N), 0 when absent */
+    blobc_pos pos;          /* where declared (named types) */
+    uint32_t internal;      /* reserved for the library (layout state) */
+};
+
+typedef struct blobc_schema blobc_schema;
+
+/* Parses schema text. `filename` is used in error messages only. On error
+ * *out is NULL and err holds "file:line:col" plus the offending line. */
+blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
+                                blobc_schema **out, blobc_error *err);
+
+/* Reads and parses a schema file. */
+blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
+
+void blobc_schema_free(blobc_schema *schema);
+
+/* The file name the schema was parsed from ("" for decoded schemas). */
+const char *blobc_schema_filename(const blobc_schema *schema);
+
+/* The `root` declaration's type, or NULL when the schema has none. */
+const blobc_type *blobc_schema_root(const blobc_schema *schema);
+
+/* A named (enum or struct) type by name, or NULL. */
+const blobc_type *blobc_schema_find(const blobc_schema *schema, const char *name);
+
+/* Named types in declaration order. */
+size_t blobc_schema_count(const blobc_schema *schema);
+const blobc_type *blobc_schema_at(const blobc_schema *schema, size_t i);
+
+/* The shared singleton for a scalar kind (BOOL..F64) or STRING; NULL otherwise. */
+const blobc_type *blobc_builtin_type(blobc_kind kind);
+
+/* The schema keyword of a scalar/string kind ("u32", "string"), or a
+ * descriptive word for composite kinds ("struct", "array", ...). */
+const char *blobc_kind_name(blobc_kind kind);
+
+/* True for BOOL..F64. */
+bool blobc_kind_is_scalar(blobc_kind kind);
+bool blobc_kind_is_integer(blobc_kind kind);   /* I8..U64 */
+bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
+
+/* The 64-bit layout hash of a type ("schema hash", SPEC §4): covers every
+ * reachable type's kind, size, alignment, field offsets, fixed counts and
+ * enum values, but no names. Stable across machines and releases of the
+ * same format version. */
+uint64_t blobc_type_hash(const blobc_type *type);
+
+/* Writes the type the way a schema spells it ("[u32]", "*Room",
+ * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */
+size_t blobc_type_spell(const blobc_type *type, char *buf, size_t cap);
+
+/* Finds the enum member with the given value, or NULL. */
+const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint64_t bits);
+
+/* Finds a struct field by name (len bytes, need not be NUL-terminated), or NULL. */
+const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

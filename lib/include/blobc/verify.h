@@ -1,0 +1,82 @@
+/*
+ * blobc/verify.h - check untrusted blob bytes before reading them in place.
+ *
+ * Verification is what `blobc verify` runs and what a runtime calls on a
+ * file it did not bake itself. It never reads outside the bytes it is
+ * given and does bounded work on any input (docs/FORMAT.md, "Verification").
+ * A failure is reported in a blobc_error whose `code` is one of the stable
+ * codes below, with the byte offset (from the start of the file, or of the
+ * data section for raw images) and the schema path of the bad value.
+ */
+#ifndef BLOBC_VERIFY_H
+#define BLOBC_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blobfile.h"
+#include "error.h"
+#include "schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Stable error codes. Never renumbered; new ones are appended. */
+typedef enum blobc_verify_code {
+    BLOBC_V_OK = 0,
+    BLOBC_V_TRUNCATED = 1,       /* file shorter than its header says */
+    BLOBC_V_BAD_MAGIC = 2,
+    BLOBC_V_BAD_VERSION = 3,     /* a format version this reader does not know */
+    BLOBC_V_BAD_HEADER = 4,      /* header fields inconsistent (sizes, flags, alignment) */
+    BLOBC_V_HEADER_HASH = 5,     /* header hash mismatch */
+    BLOBC_V_DATA_HASH = 6,       /* XXH3-64 of the data section mismatch */
+    BLOBC_V_TYPES_HASH = 7,      /* type section hash mismatch */
+    BLOBC_V_BAD_TYPES = 8,       /* type section malformed */
+    BLOBC_V_SCHEMA_HASH = 9,     /* layout hash differs from the header or from -s SCHEMA */
+    BLOBC_V_NO_TYPES = 10,       /* stripped blob and no schema given */
+    BLOBC_V_OFFSET_RANGE = 11,   /* an offset points outside the data section */
+    BLOBC_V_MISALIGNED = 12,     /* a target not aligned for its element type */
+    BLOBC_V_LENGTH = 13,         /* negative length, or elements do not fit */
+    BLOBC_V_NULL_LENGTH = 14,    /* offset 0 with nonzero length, or string length 0 */
+    BLOBC_V_STRING_NUL = 15,     /* string not NUL-terminated, or NUL inside */
+    BLOBC_V_UTF8 = 16,           /* string not valid UTF-8 */
+    BLOBC_V_BOOL = 17,           /* bool byte other than 0 or 1 */
+    BLOBC_V_ENUM = 18,           /* enum value not declared */
+    BLOBC_V_PADDING = 19,        /* nonzero padding byte */
+    BLOBC_V_CYCLE = 20,          /* a pointer leads back to a payload being walked */
+    BLOBC_V_OVERLAP = 21,        /* payloads overlap without being the same payload */
+    BLOBC_V_LAYOUT = 22,         /* payloads not in canonical order / gaps / trailing bytes */
+    BLOBC_V_DATA_SIZE = 23,      /* data section too small for the root, or over 2 GiB - 1 */
+    BLOBC_V_BUDGET = 24,         /* work budget exhausted */
+    BLOBC_V_NAN = 25             /* a NaN other than the canonical quiet NaN */
+} blobc_verify_code;
+
+/* A short stable name for a code: "bad-magic", "offset-range", ... */
+const char *blobc_verify_code_name(int code);
+
+enum {
+    BLOBC_VERIFY_NO_HASH = 1    /* skip the data-hash check (fuzzing) */
+};
+
+typedef struct blobc_verify_options {
+    const blobc_schema *schema; /* -s: the blob must match this schema's type */
+    const char *type_name;      /* -t: type in `schema` (default: its root) */
+    unsigned flags;
+} blobc_verify_options;
+
+/* Verifies a complete .blob file image: header, hashes, type section, and
+ * a full walk of the data section. With opts->schema, also that the blob's
+ * layout hash equals that type's. Stripped blobs need opts->schema. */
+blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify_options *opts,
+                               blobc_error *err);
+
+/* Walks a data section (root at byte 0) as `root`. Offsets in errors are
+ * relative to `data`. */
+blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
+                               blobc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,35 @@
+/*
+ * schema_internal.h - what the schema parser, the layout engine and the
+ * type-section decoder share about a schema's representation. Private.
+ */
+#ifndef BLOBC_SCHEMA_INTERNAL_H
+#define BLOBC_SCHEMA_INTERNAL_H
+
+#include "blobc/schema.h"
+#include "util.h"
+
+struct blobc_schema {
+    blobc_arena arena;        /* owns every type, field, name and the source */
+    const char *filename;
+    const char *text;         /* source text (NULL for decoded schemas) */
+    size_t text_len;
+    blobc_type **named;       /* enums and structs in declaration order */
+    size_t nnamed;
+    size_t named_cap;
+    const blobc_type *root;
+};
+
+/* An empty schema; NULL when out of memory. */
+blobc_schema *blobc_schema_new(const char *filename);
+
+/* Registers a named type (allocated in s->arena). */
+blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err);
+
+/* Computes size, align and field offsets of every named type and every
+ * composite reachable from them by the C rules of docs/FORMAT.md. Fails
+ * (BLOBC_EINPUT) on inline self-containment, an invalid @align, an empty
+ * struct or a size over BLOBC_MAX_TYPE_SIZE; the message names the types
+ * involved and, for parsed schemas, the position. */
+blobc_status blobc_schema_layout(blobc_schema *s, blobc_error *err);
+
+#endif

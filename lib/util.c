@@ -1,0 +1,310 @@
+/*
+ * util.c - arena, buffers, error filling and small text helpers used by
+ * every module of the library.
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- arena ---- */
+
+struct blobc_arena_block {
+    blobc_arena_block *next;
+    size_t pad; /* keeps the payload 16-byte aligned on 64-bit and 32-bit hosts */
+    _Alignas(16) unsigned char mem[];
+};
+
+#define ARENA_BLOCK_DEFAULT (64u * 1024u)
+
+void blobc_arena_init(blobc_arena *a) { memset(a, 0, sizeof *a); }
+
+void blobc_arena_free(blobc_arena *a) {
+    blobc_arena_block *b = a->head;
+    while (b) {
+        blobc_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    memset(a, 0, sizeof *a);
+}
+
+void *blobc_arena_alloc(blobc_arena *a, size_t n) {
+    size_t need;
+    if (n == 0) n = 1;
+    if (!blobc_align_ok(n, 16, &need)) return NULL;
+    if (!a->head || need > a->cap - a->used) {
+        size_t cap = need > ARENA_BLOCK_DEFAULT ? need : ARENA_BLOCK_DEFAULT;
+        size_t total;
+        if (!blobc_add_ok(cap, sizeof(blobc_arena_block), &total)) return NULL;
+        blobc_arena_block *blk = malloc(total);
+        if (!blk) return NULL;
+        /* A dedicated oversized block goes behind the head so the head's
+         * free space is not abandoned. */
+        if (a->head && need > ARENA_BLOCK_DEFAULT) {
+            blk->next = a->head->next;
+            a->head->next = blk;
+            memset(blk->mem, 0, need);
+            return blk->mem;
+        }
+        blk->next = a->head;
+        a->head = blk;
+        a->cap = cap;
+        a->used = 0;
+    }
+    void *p = a->head->mem + a->used;
+    a->used += need;
+    memset(p, 0, n);
+    return p;
+}
+
+void *blobc_arena_array(blobc_arena *a, size_t count, size_t size) {
+    size_t n;
+    if (!blobc_mul_ok(count, size, &n)) return NULL;
+    return blobc_arena_alloc(a, n);
+}
+
+char *blobc_arena_strndup(blobc_arena *a, const char *s, size_t n) {
+    size_t total;
+    if (!blobc_add_ok(n, 1, &total)) return NULL;
+    char *p = blobc_arena_alloc(a, total);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+/* ---- buffers ---- */
+
+void blobc_buffer_free(blobc_buffer *buf) {
+    if (!buf) return;
+    free(buf->data);
+    buf->data = NULL;
+    buf->len = buf->cap = 0;
+}
+
+bool blobc_buf_reserve(blobc_buffer *b, size_t extra) {
+    size_t need;
+    if (!blobc_add_ok(b->len, extra, &need)) return false;
+    if (need <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2) {
+            cap = need;
+            break;
+        }
+        cap *= 2;
+    }
+    uint8_t *p = realloc(b->data, cap);
+    if (!p) return false;
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+bool blobc_buf_append(blobc_buffer *b, const void *p, size_t n) {
+    if (!blobc_buf_reserve(b, n)) return false;
+    if (n) memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return true;
+}
+
+bool blobc_buf_putc(blobc_buffer *b, char c) {
+    if (b->len == b->cap && !blobc_buf_reserve(b, 1)) return false;
+    b->data[b->len++] = (uint8_t)c;
+    return true;
+}
+
+bool blobc_buf_puts(blobc_buffer *b, const char *s) { return blobc_buf_append(b, s, strlen(s)); }
+
+bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return false;
+    if ((size_t)n < sizeof small) return blobc_buf_append(b, small, (size_t)n);
+    if (!blobc_buf_reserve(b, (size_t)n + 1)) return false;
+    va_start(ap, fmt);
+    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return true;
+}
+
+bool blobc_buf_zeros(blobc_buffer *b, size_t n) {
+    if (!blobc_buf_reserve(b, n)) return false;
+    if (n) memset(b->data + b->len, 0, n);
+    b->len += n;
+    return true;
+}
+
+/* ---- errors ---- */
+
+static void copy_str(char *dst, size_t cap, const char *src) {
+    size_t n = strlen(src);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void blobc_error_clear(blobc_error *err) {
+    if (err) memset(err, 0, sizeof *err);
+}
+
+const char *blobc_status_name(blobc_status st) {
+    switch (st) {
+    case BLOBC_OK: return "ok";
+    case BLOBC_EINPUT: return "invalid input";
+    case BLOBC_EIO: return "I/O error";
+    case BLOBC_ENOMEM: return "out of memory";
+    }
+    return "unknown status";
+}
+
+blobc_status blobc_verr(blobc_error *e, blobc_status st, const char *fmt, va_list ap) {
+    if (e) {
+        e->status = st;
+        vsnprintf(e->message, sizeof e->message, fmt, ap);
+    }
+    return st;
+}
+
+blobc_status blobc_err(blobc_error *e, blobc_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(e, st, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+blobc_status blobc_err_nomem(blobc_error *e) { return blobc_err(e, BLOBC_ENOMEM, "out of memory"); }
+
+void blobc_err_at(blobc_error *e, const char *file, uint32_t line, uint32_t col) {
+    if (!e) return;
+    if (file) copy_str(e->file, sizeof e->file, file);
+    e->line = line;
+    e->column = col;
+}
+
+void blobc_err_file(blobc_error *e, const char *file) {
+    if (e && file) copy_str(e->file, sizeof e->file, file);
+}
+
+void blobc_err_path(blobc_error *e, const char *path) {
+    if (e && path) copy_str(e->path, sizeof e->path, path);
+}
+
+void blobc_err_offset(blobc_error *e, uint64_t offset) {
+    if (!e) return;
+    e->has_offset = 1;
+    e->offset = offset;
+}
+
+void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos) {
+    if (!e || !text) return;
+    if (pos > len) pos = len;
+    size_t start = pos, end = pos;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    while (end < len && text[end] != '\n' && text[end] != '\r') end++;
+    size_t n = end - start;
+    if (n >= sizeof e->source_line) n = sizeof e->source_line - 1;
+    memcpy(e->source_line, text + start, n);
+    e->source_line[n] = '\0';
+    /* Tabs would misplace the caret; show them as spaces. */
+    for (size_t i = 0; i < n; i++)
+        if (e->source_line[i] == '\t') e->source_line[i] = ' ';
+}
+
+size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
+    blobc_buffer b = {0};
+    const char *file = err->file[0] ? err->file : NULL;
+    bool ok = true;
+    if (file) ok = ok && blobc_buf_puts(&b, file);
+    if (err->line) {
+        ok = ok && blobc_buf_printf(&b, ":%u:%u", (unsigned)err->line, (unsigned)err->column);
+        if (err->path[0]) ok = ok && blobc_buf_printf(&b, ": %s", err->path);
+    } else if (err->has_offset) {
+        ok = ok && blobc_buf_printf(&b, "%soffset 0x%llx", file ? ": " : "",
+                                    (unsigned long long)err->offset);
+        if (err->path[0]) ok = ok && blobc_buf_printf(&b, " (%s)", err->path);
+    } else if (err->path[0]) {
+        ok = ok && blobc_buf_printf(&b, "%s%s", file ? ": " : "", err->path);
+    }
+    ok = ok && blobc_buf_printf(&b, "%serror: %s", b.len ? ": " : "", err->message);
+    if (err->source_line[0]) {
+        ok = ok && blobc_buf_printf(&b, "\n    %s\n    ", err->source_line);
+        for (uint32_t i = 1; ok && i < err->column && i < BLOBC_ERROR_LINE_MAX; i++)
+            ok = blobc_buf_putc(&b, ' ');
+        ok = ok && blobc_buf_putc(&b, '^');
+    }
+    size_t n = ok ? b.len : 0;
+    if (cap) {
+        size_t c = n < cap ? n : cap - 1;
+        if (c) memcpy(buf, b.data, c);
+        buf[c] = '\0';
+    }
+    blobc_buffer_free(&b);
+    return n;
+}
+
+/* ---- text helpers ---- */
+
+size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen) {
+    /* Names are short; anything longer is not worth suggesting. */
+    enum { MAXN = 64 };
+    if (alen > MAXN || blen > MAXN) return SIZE_MAX;
+    size_t row[MAXN + 1];
+    for (size_t j = 0; j <= blen; j++) row[j] = j;
+    for (size_t i = 1; i <= alen; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= blen; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[blen];
+}
+
+bool blobc_utf8_valid(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (len > n - i) return false;
+        for (size_t k = 1; k < len; k++) {
+            uint8_t cc = s[i + k];
+            if ((cc & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += len;
+    }
+    return true;
+}

@@ -1,0 +1,127 @@
+/*
+ * util.h - private helpers shared by the library's modules: the arena,
+ * buffer appends, error filling, little-endian loads and stores, and
+ * overflow-checked size arithmetic. Not installed.
+ */
+#ifndef BLOBC_UTIL_H
+#define BLOBC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "blobc/error.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BLOBC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define BLOBC_PRINTF(a, b)
+#define BLOBC_LIKELY(x) (x)
+#define BLOBC_UNLIKELY(x) (x)
+#endif
+
+/* ---- arena: many small allocations, freed all at once ---- */
+
+typedef struct blobc_arena_block blobc_arena_block;
+typedef struct blobc_arena {
+    blobc_arena_block *head;
+    size_t used;    /* bytes used in head */
+    size_t cap;     /* capacity of head */
+} blobc_arena;
+
+void blobc_arena_init(blobc_arena *a);
+void blobc_arena_free(blobc_arena *a);
+/* Zeroed, aligned to 16. NULL when out of memory or n overflows. */
+void *blobc_arena_alloc(blobc_arena *a, size_t n);
+/* Zeroed array of count elements of size each; NULL on overflow. */
+void *blobc_arena_array(blobc_arena *a, size_t count, size_t size);
+/* NUL-terminated copy of n bytes. */
+char *blobc_arena_strndup(blobc_arena *a, const char *s, size_t n);
+
+/* ---- buffers ---- */
+
+/* Makes room for `extra` more bytes; false when out of memory or overflow. */
+bool blobc_buf_reserve(blobc_buffer *b, size_t extra);
+bool blobc_buf_append(blobc_buffer *b, const void *p, size_t n);
+bool blobc_buf_putc(blobc_buffer *b, char c);
+bool blobc_buf_puts(blobc_buffer *b, const char *s);
+bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) BLOBC_PRINTF(2, 3);
+/* Appends n zero bytes. */
+bool blobc_buf_zeros(blobc_buffer *b, size_t n);
+
+/* ---- errors ---- */
+
+/* Sets status and message (printf-style); keeps file/line/path already set. */
+blobc_status blobc_err(blobc_error *e, blobc_status st, const char *fmt, ...) BLOBC_PRINTF(3, 4);
+blobc_status blobc_verr(blobc_error *e, blobc_status st, const char *fmt, va_list ap);
+/* Sets the text position (file may be NULL to leave it). */
+void blobc_err_at(blobc_error *e, const char *file, uint32_t line, uint32_t col);
+void blobc_err_file(blobc_error *e, const char *file);
+void blobc_err_path(blobc_error *e, const char *path);
+void blobc_err_offset(blobc_error *e, uint64_t offset);
+/* Copies the line containing byte `pos` of text into e->source_line. */
+void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos);
+blobc_status blobc_err_nomem(blobc_error *e);
+
+/* ---- little-endian access (the format is little-endian everywhere) ---- */
+
+static inline uint16_t blobc_ld16(const void *p) {
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint16_t)(b[0] | (b[1] << 8));
+}
+static inline uint32_t blobc_ld32(const void *p) {
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+static inline uint64_t blobc_ld64(const void *p) {
+    return (uint64_t)blobc_ld32(p) | ((uint64_t)blobc_ld32((const uint8_t *)p + 4) << 32);
+}
+static inline void blobc_st16(void *p, uint16_t v) {
+    uint8_t *b = (uint8_t *)p;
+    b[0] = (uint8_t)v;
+    b[1] = (uint8_t)(v >> 8);
+}
+static inline void blobc_st32(void *p, uint32_t v) {
+    uint8_t *b = (uint8_t *)p;
+    b[0] = (uint8_t)v;
+    b[1] = (uint8_t)(v >> 8);
+    b[2] = (uint8_t)(v >> 16);
+    b[3] = (uint8_t)(v >> 24);
+}
+static inline void blobc_st64(void *p, uint64_t v) {
+    blobc_st32(p, (uint32_t)v);
+    blobc_st32((uint8_t *)p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- checked arithmetic ---- */
+
+static inline bool blobc_add_ok(size_t a, size_t b, size_t *r) {
+    if (a > SIZE_MAX - b) return false;
+    *r = a + b;
+    return true;
+}
+static inline bool blobc_mul_ok(size_t a, size_t b, size_t *r) {
+    if (b != 0 && a > SIZE_MAX / b) return false;
+    *r = a * b;
+    return true;
+}
+/* Rounds v up to a multiple of align (a power of two); false on overflow. */
+static inline bool blobc_align_ok(size_t v, size_t align, size_t *r) {
+    size_t m = align - 1;
+    if (v > SIZE_MAX - m) return false;
+    *r = (v + m) & ~m;
+    return true;
+}
+static inline bool blobc_is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/* Damerau-free Levenshtein distance, capped; for did-you-mean hints. */
+size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+/* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
+bool blobc_utf8_valid(const uint8_t *s, size_t n);
+
+#endif

@@ -1,0 +1,57 @@
+# Shared helpers for the CLI tests (sourced). Each check prints one
+# "PASS name" or "FAIL name: why" line for tests/run.sh to count.
+# $BLOBC is the binary under test; $TOP the source tree; every script gets
+# a scratch directory $T that is removed on exit.
+set -u
+: "${BLOBC:=$(pwd)/build/blobc}"
+: "${TOP:=$(pwd)}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+SUITE=$(basename "$0" .sh)
+
+pass() { echo "PASS $SUITE.$1"; }
+fail() { echo "FAIL $SUITE.$1: $2"; }
+
+# run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
+run() {
+    "$@" >"$T/out" 2>"$T/err"
+    RC=$?
+}
+
+# expect NAME WANT_RC CMD... : runs CMD and checks its exit code.
+expect() {
+    name=$1 want=$2
+    shift 2
+    run "$@"
+    if [ "$RC" -eq "$want" ]; then pass "$name"; return 0; fi
+    fail "$name" "exit $RC, want $want; stderr: $(head -c 400 "$T/err")"
+    return 1
+}
+
+# expect_err NAME WANT_RC TEXT CMD... : exit code and a substring of stderr.
+expect_err() {
+    name=$1 want=$2 text=$3
+    shift 3
+    run "$@"
+    if [ "$RC" -ne "$want" ]; then
+        fail "$name" "exit $RC, want $want; stderr: $(head -c 400 "$T/err")"
+        return 1
+    fi
+    if ! grep -qF -- "$text" "$T/err"; then
+        fail "$name" "stderr lacks '$text'; got: $(head -c 400 "$T/err")"
+        return 1
+    fi
+    pass "$name"
+}
+
+# same_file NAME GOT WANT : byte-for-byte comparison.
+same_file() {
+    if cmp -s "$2" "$3"; then pass "$1"; else
+        fail "$1" "$2 differs from $3 ($(cmp "$2" "$3" 2>&1 | head -1))"
+    fi
+}
+
+# absent NAME PATH : a failed command left no output behind.
+absent() {
+    if [ -e "$2" ]; then fail "$1" "$2 exists"; else pass "$1"; fi
+}
