@@ -4,6 +4,8 @@
  */
 #include "util.h"
 
+#include "blobc/blobc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -308,3 +310,9 @@ bool blobc_utf8_valid(const uint8_t *s, size_t n) {
     }
     return true;
 }
+
+#ifndef BLOBC_VERSION
+#define BLOBC_VERSION "0.0.0"
+#endif
+
+const char *blobc_version(void) { return BLOBC_VERSION; }
