@@ -49,8 +49,13 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBA     := $(BUILD)/libblobc.a
 BLOBC    := $(BUILD)/blobc
 
-.PHONY: all deps check unit asan fuzz bench install uninstall clean distclean
+.PHONY: all deps sample check unit asan fuzz bench install uninstall clean distclean
 all: $(BLOBC) $(LIBA)
+
+# The README's first command: build, bake the sample level, print it back.
+sample: $(BLOBC)
+	$(BLOBC) bake samples/level.yaml -o $(BUILD)/level.blob
+	$(BLOBC) dump $(BUILD)/level.blob
 
 deps:
 	@sh tools/deps.sh
