@@ -49,7 +49,7 @@ TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBA     := $(BUILD)/libblobc.a
 BLOBC    := $(BUILD)/blobc
 
-.PHONY: all deps sample check unit asan fuzz bench install uninstall clean distclean
+.PHONY: all deps sample check unit asan fuzz fuzz-build bench install uninstall clean distclean
 all: $(BLOBC) $(LIBA)
 
 # The README's first command: build, bake the sample level, print it back.
@@ -88,6 +88,26 @@ check: $(BLOBC) $(LIBA) $(UNIT_BIN) $(TOOL_BIN)
 asan:
 	$(MAKE) check BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined"
+
+# Fuzzing: libFuzzer targets in tests/fuzz/, built with clang under ASan
+# and UBSan in build-fuzz/, each run for FUZZ_SECONDS.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+            -fno-sanitize-recover=all
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBA) $(LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz:
+	@if ! command -v clang >/dev/null 2>&1; then \
+	  echo "make fuzz: clang not found; the fuzz targets need clang (apt-get install clang)"; \
+	  exit 0; fi; \
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_OPT)" fuzz-build && \
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
