@@ -1,0 +1,101 @@
+# The command line itself: help, version, usage errors and exit codes,
+# file handling (no partial output, inputs never overwritten), and the
+# golden sample blobs checked byte for byte.
+. "$(dirname "$0")/lib.sh"
+S=$TOP/samples
+SCH=$TOP/schemas/level.schema
+
+# --- help, version, usage ---
+expect version 0 "$BLOBC" --version
+grep -q '^blobc [0-9]*\.[0-9]*\.[0-9]* (blob format 1)$' "$T/out" && pass version_text ||
+    fail version_text "got: $(cat "$T/out")"
+expect help 0 "$BLOBC" --help
+grep -q 'bake' "$T/out" && grep -q 'verify' "$T/out" && pass help_lists_commands ||
+    fail help_lists_commands "$(cat "$T/out")"
+for c in bake dump verify check gen; do
+    expect "help_$c" 0 "$BLOBC" "$c" --help
+    grep -q "^Usage: blobc $c" "$T/out" && pass "help_${c}_usage" || fail "help_${c}_usage" "$(head -1 "$T/out")"
+done
+expect_err no_command 2 "Usage: blobc" "$BLOBC"
+expect_err unknown_command 2 "unknown command 'frobnicate'" "$BLOBC" frobnicate
+expect_err unknown_option 2 "unknown option '--bogus'" "$BLOBC" bake --bogus x.yaml
+expect_err missing_value 2 "option '-s' needs a value" "$BLOBC" bake x.yaml -s
+expect_err bad_format 2 "unknown format 'zip'" "$BLOBC" bake --format zip "$S/level.yaml"
+expect_err bake_no_input 2 "no input file" "$BLOBC" bake
+expect_err dump_no_blob 2 "no blob given" "$BLOBC" dump
+expect_err verify_no_blob 2 "no blob given" "$BLOBC" verify
+expect_err gen_unknown_lang 2 "unknown language 'rust'" "$BLOBC" gen rust "$SCH"
+expect_err dump_json_map 2 "exclusive" "$BLOBC" dump --json --map x.blob
+
+# --- missing files are I/O errors (exit 2) naming the file ---
+expect_err bake_missing_input 2 "nope.yaml" "$BLOBC" bake "$T/nope.yaml" -o "$T/x.blob"
+absent bake_missing_input_no_output "$T/x.blob"
+expect_err check_missing_schema 2 "missing.schema" "$BLOBC" check "$T/missing.schema"
+expect_err verify_missing_blob 2 "gone.blob" "$BLOBC" verify "$T/gone.blob"
+expect_err dump_missing_blob 2 "gone.blob" "$BLOBC" dump "$T/gone.blob"
+
+# --- the samples bake to the golden blobs, byte for byte ---
+expect bake_yaml 0 "$BLOBC" bake "$S/level.yaml" -o "$T/level.blob"
+same_file golden_level_yaml "$T/level.blob" "$S/level.blob"
+expect bake_json 0 "$BLOBC" bake "$S/level.json" -o "$T/level-json.blob"
+same_file golden_level_json "$T/level-json.blob" "$TOP/tests/data/golden/level-json.blob"
+expect bake_twice 0 "$BLOBC" bake "$S/level.yaml" -o "$T/level2.blob"
+same_file bake_deterministic "$T/level.blob" "$T/level2.blob"
+expect bake_raw 0 "$BLOBC" bake --format raw "$S/level.yaml" -o "$T/level.bin"
+same_file golden_level_raw "$T/level.bin" "$TOP/tests/data/golden/level.bin"
+expect bake_strip 0 "$BLOBC" bake --strip "$S/level.yaml" -o "$T/level-strip.blob"
+same_file golden_level_strip "$T/level-strip.blob" "$TOP/tests/data/golden/level-strip.blob"
+
+# Default output name: the input's extension replaced, next to the input.
+cp "$S/level.yaml" "$T/copy.yaml"
+sed -i "s|\\\$schema: ../schemas/level.schema|\$schema: $SCH|" "$T/copy.yaml"
+expect bake_default_name 0 "$BLOBC" bake "$T/copy.yaml"
+same_file bake_default_name_bytes "$T/copy.blob" "$S/level.blob"
+expect bake_default_raw_name 0 "$BLOBC" bake --format raw "$T/copy.yaml"
+[ -f "$T/copy.bin" ] && pass bake_raw_ext || fail bake_raw_ext "no copy.bin"
+
+# Several inputs into a directory.
+mkdir -p "$T/outdir"
+cp "$S/level.json" "$T/copy2.json"
+sed -i "s|\"../schemas/level.schema\"|\"$SCH\"|" "$T/copy2.json"
+expect bake_many 0 "$BLOBC" bake "$T/copy.yaml" "$T/copy2.json" -o "$T/outdir"
+[ -f "$T/outdir/copy.blob" ] && [ -f "$T/outdir/copy2.blob" ] && pass bake_many_outputs ||
+    fail bake_many_outputs "$(ls "$T/outdir")"
+expect_err bake_many_not_dir 2 "existing directory" "$BLOBC" bake "$T/copy.yaml" "$T/copy2.json" -o "$T/nodir"
+
+# Output to stdout.
+"$BLOBC" bake "$S/level.yaml" -o - >"$T/stdout.blob" 2>"$T/err"
+same_file bake_stdout "$T/stdout.blob" "$S/level.blob"
+
+# --- an input is never overwritten ---
+cp "$S/level.yaml" "$T/keep.yaml"
+sed -i "s|\\\$schema: ../schemas/level.schema|\$schema: $SCH|" "$T/keep.yaml"
+cp "$T/keep.yaml" "$T/keep.orig"
+expect_err refuse_overwrite_input 2 "refusing to overwrite input file" "$BLOBC" bake "$T/keep.yaml" -o "$T/keep.yaml"
+same_file input_untouched "$T/keep.yaml" "$T/keep.orig"
+expect_err refuse_overwrite_schema 2 "refusing to overwrite input file" "$BLOBC" bake "$T/keep.yaml" -o "$SCH"
+
+# --- a failed bake leaves no file and keeps an existing output intact ---
+printf '$schema: %s\nindex: 1\nname: x\nsize_m: 1.0\nseed: 1.5\norigin: {position: {x: 0, y: 0, z: 0}, rotation: [0, 0, 0, 1]}\n' "$SCH" >"$T/bad.yaml"
+expect_err bad_value_exit1 1 "bad.yaml:5:7: error:" "$BLOBC" bake "$T/bad.yaml" -o "$T/bad.blob"
+absent bad_value_no_output "$T/bad.blob"
+cp "$S/level.blob" "$T/existing.blob"
+expect bad_value_keeps_existing_rc 1 "$BLOBC" bake "$T/bad.yaml" -o "$T/existing.blob"
+same_file bad_value_keeps_existing "$T/existing.blob" "$S/level.blob"
+ls "$T" | grep -q '\.tmp' && fail no_temp_left "$(ls "$T")" || pass no_temp_left
+
+# --- an unwritable output is an I/O error ---
+expect_err unwritable_output 2 "error" "$BLOBC" bake "$S/level.yaml" -o "$T/no/such/dir/x.blob"
+
+# --- verify and dump of the golden sample ---
+expect verify_sample 0 "$BLOBC" verify "$S/level.blob"
+grep -qx "$S/level.blob: ok" "$T/out" && pass verify_ok_line || fail verify_ok_line "$(cat "$T/out")"
+expect verify_sample_schema 0 "$BLOBC" verify -s "$SCH" "$S/level.blob"
+expect verify_json 0 "$BLOBC" verify --json "$S/level.blob"
+grep -qx "{\"file\":\"$S/level.blob\",\"ok\":true,\"errors\":\[\]}" "$T/out" && pass verify_json_line ||
+    fail verify_json_line "$(cat "$T/out")"
+expect dump_sample 0 "$BLOBC" dump "$S/level.blob"
+cp "$T/out" "$T/dump.yaml"
+head -1 "$T/dump.yaml" | grep -qx '$type: Level' && pass dump_type_first || fail dump_type_first "$(head -2 "$T/dump.yaml")"
+expect rebake_dump 0 "$BLOBC" bake -s "$SCH" "$T/dump.yaml" -o "$T/rebaked.blob"
+same_file rebake_dump_identical "$T/rebaked.blob" "$S/level.blob"
