@@ -76,7 +76,7 @@ typedef struct blobc_blob {
 } blobc_blob;
 
 enum {
-    BLOBC_OPEN_NO_HASH = 1      /* skip the data-hash check (fuzzing, --force) */
+    BLOBC_OPEN_NO_HASH = 1      /* skip every hash check (header, data, types): for fuzzing */
 };
 
 /* Checks magic, version, header size, section bounds and alignment, the
