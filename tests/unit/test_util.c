@@ -1,0 +1,158 @@
+/*
+ * test_util.c - the shared helpers: error formatting (what every CLI error
+ * looks like), arena, buffers, UTF-8 validation, edit distance.
+ */
+#include "test.h"
+#include "util.h"
+
+TEST(format_text_position) {
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err_at(&e, "level.yaml", 12, 7);
+    blobc_err(&e, BLOBC_EINPUT, "expected %s", "u8");
+    char buf[256];
+    size_t n = blobc_error_format(&e, buf, sizeof buf);
+    CHECK_STR(buf, "level.yaml:12:7: error: expected u8");
+    CHECK_EQ_U(n, strlen(buf));
+    CHECK_EQ_U(e.status, BLOBC_EINPUT);
+}
+
+TEST(format_position_with_path) {
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err_at(&e, "l.yaml", 3, 1);
+    blobc_err_path(&e, "rooms[3].center.x");
+    blobc_err(&e, BLOBC_EINPUT, "bad");
+    char buf[256];
+    blobc_error_format(&e, buf, sizeof buf);
+    CHECK_STR(buf, "l.yaml:3:1: rooms[3].center.x: error: bad");
+}
+
+TEST(format_json_pointer) {
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err_file(&e, "level.json");
+    blobc_err_path(&e, "/rooms/12/center/x");
+    blobc_err(&e, BLOBC_EINPUT, "expected f32");
+    char buf[256];
+    blobc_error_format(&e, buf, sizeof buf);
+    CHECK_STR(buf, "level.json: /rooms/12/center/x: error: expected f32");
+}
+
+TEST(format_blob_offset) {
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err_file(&e, "a.blob");
+    blobc_err_offset(&e, 0x1a4);
+    blobc_err_path(&e, "rooms[3].name");
+    blobc_err(&e, BLOBC_EINPUT, "string is not NUL-terminated");
+    char buf[256];
+    blobc_error_format(&e, buf, sizeof buf);
+    CHECK_STR(buf, "a.blob: offset 0x1a4 (rooms[3].name): error: string is not NUL-terminated");
+}
+
+TEST(format_source_line_and_caret) {
+    const char *text = "struct A {\n\tx: u33;\n}\n";
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err_at(&e, "a.schema", 2, 5);
+    blobc_err_source_line(&e, text, strlen(text), 14);
+    blobc_err(&e, BLOBC_EINPUT, "unknown type 'u33'");
+    char buf[256];
+    blobc_error_format(&e, buf, sizeof buf);
+    CHECK_STR(buf, "a.schema:2:5: error: unknown type 'u33'\n     x: u33;\n        ^");
+}
+
+TEST(format_truncates_safely) {
+    blobc_error e;
+    blobc_error_clear(&e);
+    blobc_err(&e, BLOBC_EIO, "cannot open '%s'", "some/long/path");
+    char small[8];
+    size_t n = blobc_error_format(&e, small, sizeof small);
+    CHECK_EQ_U(strlen(small), 7);
+    CHECK(n > 7);
+}
+
+TEST(arena_alignment_and_zeroing) {
+    blobc_arena a;
+    blobc_arena_init(&a);
+    for (int i = 1; i < 2000; i++) {
+        unsigned char *p = blobc_arena_alloc(&a, (size_t)i * 7);
+        CHECK(p != NULL);
+        CHECK_EQ_U((uintptr_t)p % 16, 0);
+        for (int k = 0; k < i * 7; k++) CHECK_EQ_U(p[k], 0);
+        memset(p, 0xAB, (size_t)i * 7);
+    }
+    void *big = blobc_arena_alloc(&a, 1u << 20);
+    CHECK(big != NULL);
+    CHECK(blobc_arena_array(&a, SIZE_MAX / 2, 4) == NULL);
+    char *s = blobc_arena_strndup(&a, "hello world", 5);
+    CHECK_STR(s, "hello");
+    blobc_arena_free(&a);
+}
+
+TEST(buffer_appends) {
+    blobc_buffer b = {0};
+    CHECK(blobc_buf_puts(&b, "ab"));
+    CHECK(blobc_buf_printf(&b, "%d-%s", 42, "x"));
+    CHECK(blobc_buf_zeros(&b, 3));
+    CHECK(blobc_buf_putc(&b, 'z'));
+    CHECK_EQ_U(b.len, 2 + 4 + 3 + 1);
+    CHECK(memcmp(b.data, "ab42-x\0\0\0z", 10) == 0);
+    char big[600];
+    memset(big, 'q', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    CHECK(blobc_buf_printf(&b, "%s", big));
+    CHECK_EQ_U(b.len, 10 + 599);
+    CHECK(!blobc_buf_reserve(&b, SIZE_MAX));
+    blobc_buffer_free(&b);
+    CHECK(b.data == NULL);
+}
+
+TEST(utf8) {
+    CHECK(blobc_utf8_valid((const uint8_t *)"", 0));
+    CHECK(blobc_utf8_valid((const uint8_t *)"plain", 5));
+    CHECK(blobc_utf8_valid((const uint8_t *)"\xc3\xbc\xe2\x9c\x93\xf0\x9f\x98\x80", 9));
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xc0\xaf", 2));         /* overlong '/' */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xe0\x80\xaf", 3));     /* overlong */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xed\xa0\x80", 3));     /* surrogate */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xe2\x9c", 2));         /* truncated */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\x80", 1));             /* lone continuation */
+    CHECK(!blobc_utf8_valid((const uint8_t *)"\xff", 1));
+}
+
+TEST(edit_distance) {
+    CHECK_EQ_U(blobc_edit_distance("name", 4, "name", 4), 0);
+    CHECK_EQ_U(blobc_edit_distance("nmae", 4, "name", 4), 2);
+    CHECK_EQ_U(blobc_edit_distance("radius", 6, "radios", 6), 1);
+    CHECK_EQ_U(blobc_edit_distance("", 0, "abc", 3), 3);
+}
+
+TEST(checked_arithmetic) {
+    size_t r;
+    CHECK(!blobc_add_ok(SIZE_MAX, 1, &r));
+    CHECK(blobc_add_ok(SIZE_MAX - 1, 1, &r) && r == SIZE_MAX);
+    CHECK(!blobc_mul_ok(SIZE_MAX / 2 + 1, 2, &r));
+    CHECK(blobc_align_ok(17, 16, &r) && r == 32);
+    CHECK(!blobc_align_ok(SIZE_MAX - 3, 16, &r));
+    uint8_t b[8];
+    blobc_st64(b, 0x0102030405060708ull);
+    CHECK_EQ_U(b[0], 8);
+    CHECK_EQ_U(blobc_ld64(b), 0x0102030405060708ull);
+    CHECK_EQ_U(blobc_ld32(b + 4), 0x01020304u);
+}
+
+TEST_MAIN_BEGIN("util")
+RUN(format_text_position);
+RUN(format_position_with_path);
+RUN(format_json_pointer);
+RUN(format_blob_offset);
+RUN(format_source_line_and_caret);
+RUN(format_truncates_safely);
+RUN(arena_alignment_and_zeroing);
+RUN(buffer_appends);
+RUN(utf8);
+RUN(edit_distance);
+RUN(checked_arithmetic);
+TEST_MAIN_END
