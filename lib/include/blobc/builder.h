@@ -73,6 +73,13 @@ size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
  * offset to the start of allocation `target`. */
 blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
 
+/* The first failure of any call on this builder, with its message (e.g.
+ * "data section would be at least N bytes; ..." when an allocation or a
+ * grow passes the limit, which blobc_builder_grow can only signal by NULL).
+ * A failed builder stays failed: later calls return the same status, and
+ * blobc_builder_finish reports that first error. BLOBC_OK when none. */
+blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err);
+
 /* Lays out and writes the image into `out` (replacing its contents). Fails
  * with BLOBC_EINPUT if the image would exceed BLOBC_MAX_DATA_SIZE. The
  * image's address in `out` is 16-byte aligned. The builder may be freed

@@ -1,0 +1,521 @@
+/*
+ * builder.c - the blob builder: collects allocations and links while a
+ * value graph is baked, then lays them out canonically (docs/FORMAT.md,
+ * "The data section") and writes every link as a self-relative i32.
+ *
+ * This is the hot path of baking, so the bookkeeping is compact: 16 bytes
+ * per allocation, 12 per link, no malloc per allocation (fixed allocations
+ * are bump-allocated from zeroed chunks), and finish is linear: a counting
+ * sort groups links by allocation, an explicit-stack depth-first walk
+ * places payloads, and one pass copies bytes and patches offsets.
+ *
+ * Any failed call leaves the builder failed: the first error is kept and
+ * reported again by blobc_builder_status and blobc_builder_finish, so a
+ * caller that only checks the final status still gets a precise message.
+ */
+#include "blobc/builder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+/* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
+#define CHUNK_MIN ((size_t)64 * 1024)
+#define CHUNK_MAX ((size_t)4 * 1024 * 1024)
+/* Closed open-allocations at most this big are copied into chunk memory. */
+#define SMALL_COPY ((size_t)16 * 1024)
+
+#define INFO_ALIGN_MASK 0x1fu   /* the alignment itself, 1..16 */
+#define INFO_OPEN 0x20u         /* still growable */
+#define INFO_ON_STACK 0x40u     /* finish: on the walk's stack (an ancestor) */
+#define INFO_SLOT_SHIFT 8       /* open: index into the open table */
+#define MAX_OPEN ((size_t)1 << 24)
+
+#define UNPLACED UINT32_MAX
+
+typedef struct alloc_rec {
+    uint8_t *mem;       /* NULL for an empty allocation */
+    uint32_t size;
+    uint32_t info;
+} alloc_rec;
+
+typedef struct link_rec {
+    uint32_t loc;
+    uint32_t at;
+    uint32_t target;
+} link_rec;
+
+typedef struct open_slot {
+    blobc_ref ref;
+    size_t cap;
+} open_slot;
+
+struct blobc_builder {
+    alloc_rec *allocs;
+    size_t nallocs, allocs_cap;
+    link_rec *links;
+    size_t nlinks, links_cap;
+    open_slot *opens;
+    size_t nopens, opens_cap;
+
+    uint8_t *chunk;           /* current chunk: bump pointer region */
+    size_t chunk_used, chunk_size;
+    void **blocks;            /* every chunk and dedicated block, to free */
+    size_t nblocks, blocks_cap;
+
+    blobc_status failed;      /* first failure, sticky */
+    char message[192];
+    bool finished;
+};
+
+static blobc_status fail(blobc_builder *b, blobc_status st, const char *fmt, ...)
+    BLOBC_PRINTF(3, 4);
+
+static blobc_status fail(blobc_builder *b, blobc_status st, const char *fmt, ...) {
+    if (b->failed == BLOBC_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(b->message, sizeof b->message, fmt, ap);
+        va_end(ap);
+        b->failed = st;
+    }
+    return st;
+}
+
+static blobc_status fail_nomem(blobc_builder *b) { return fail(b, BLOBC_ENOMEM, "out of memory"); }
+
+static blobc_status fail_too_big(blobc_builder *b, uint64_t at_least) {
+    return fail(b, BLOBC_EINPUT,
+                "data section would be at least %llu bytes; offsets are 32-bit, so the limit "
+                "is 2 GiB - 1",
+                (unsigned long long)at_least);
+}
+
+/* Grows *p (an array of *cap elements of `size` bytes) to hold one more. */
+static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return true;
+    size_t ncap = *cap ? *cap : 64;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2) return false;
+        ncap *= 2;
+    }
+    size_t bytes;
+    if (!blobc_mul_ok(ncap, size, &bytes)) return false;
+    void *np = realloc(*p, bytes);
+    if (!np) return false;
+    *p = np;
+    *cap = ncap;
+    return true;
+}
+
+static bool remember_block(blobc_builder *b, void *blk) {
+    if (b->nblocks == b->blocks_cap &&
+        !grow_array((void **)&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof(void *)))
+        return false;
+    b->blocks[b->nblocks++] = blk;
+    return true;
+}
+
+/* Zeroed, stable memory for `size` bytes at `align`. */
+static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align) {
+    size_t start;
+    if (b->chunk && blobc_align_ok(b->chunk_used, align, &start) && start <= b->chunk_size &&
+        size <= b->chunk_size - start) {
+        b->chunk_used = start + size;
+        return b->chunk + start;
+    }
+    /* A big allocation gets a block of its own so that the remainder of
+     * the current chunk stays usable; calloc of a large block is lazily
+     * zeroed by the OS, so this also costs nothing up front. */
+    if (size >= CHUNK_MIN / 4) {
+        uint8_t *blk = calloc(1, size);
+        if (!blk) return NULL;
+        if (!remember_block(b, blk)) {
+            free(blk);
+            return NULL;
+        }
+        return blk;
+    }
+    size_t csize = b->chunk_size ? b->chunk_size * 2 : CHUNK_MIN;
+    if (csize > CHUNK_MAX) csize = CHUNK_MAX;
+    uint8_t *c = calloc(1, csize);
+    if (!c) return NULL;
+    if (!remember_block(b, c)) {
+        free(c);
+        return NULL;
+    }
+    b->chunk = c;
+    b->chunk_size = csize;
+    b->chunk_used = size;
+    return c;
+}
+
+blobc_builder *blobc_builder_new(void) { return calloc(1, sizeof(blobc_builder)); }
+
+void blobc_builder_free(blobc_builder *b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->nopens; i++) free(b->allocs[b->opens[i].ref].mem);
+    for (size_t i = 0; i < b->nblocks; i++) free(b->blocks[i]);
+    free(b->blocks);
+    free(b->opens);
+    free(b->links);
+    free(b->allocs);
+    free(b);
+}
+
+blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err) {
+    if (b->failed != BLOBC_OK) return blobc_err(err, b->failed, "%s", b->message);
+    return BLOBC_OK;
+}
+
+static bool valid_align(uint32_t align) { return align <= 16 && blobc_is_pow2(align); }
+
+static blobc_status new_record(blobc_builder *b, uint32_t align, blobc_ref *ref) {
+    if (b->finished) return fail(b, BLOBC_EINPUT, "builder used after finish");
+    if (!valid_align(align))
+        return fail(b, BLOBC_EINPUT, "alignment %u is not a power of two <= 16", (unsigned)align);
+    if (b->nallocs >= UINT32_MAX - 1)
+        return fail(b, BLOBC_EINPUT, "too many allocations");
+    if (b->nallocs == b->allocs_cap &&
+        !grow_array((void **)&b->allocs, &b->allocs_cap, b->nallocs + 1, sizeof(alloc_rec)))
+        return fail_nomem(b);
+    *ref = (blobc_ref)b->nallocs;
+    b->allocs[b->nallocs] = (alloc_rec){NULL, 0, align};
+    return BLOBC_OK;
+}
+
+static blobc_status alloc_fixed(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
+                                void **mem) {
+    if (b->failed) return b->failed;
+    if (size == 0) return fail(b, BLOBC_EINPUT, "allocation of size 0");
+    if (size > BLOBC_MAX_DATA_SIZE) return fail_too_big(b, size);
+    blobc_ref r;
+    blobc_status st = new_record(b, align, &r);
+    if (st) return st;
+    uint8_t *p = chunk_alloc(b, size, align);
+    if (!p) return fail_nomem(b);
+    b->allocs[r].mem = p;
+    b->allocs[r].size = (uint32_t)size;
+    b->nallocs++;
+    if (ref) *ref = r;
+    if (mem) *mem = p;
+    return BLOBC_OK;
+}
+
+blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem) {
+    if (b->failed) return b->failed;
+    if (b->nallocs != 0) return fail(b, BLOBC_EINPUT, "the root must be the first allocation");
+    return alloc_fixed(b, size, align, NULL, mem);
+}
+
+blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
+                                 void **mem) {
+    if (b->failed) return b->failed;
+    if (b->nallocs == 0) return fail(b, BLOBC_EINPUT, "allocation before the root");
+    return alloc_fixed(b, size, align, ref, mem);
+}
+
+blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref) {
+    if (b->failed) return b->failed;
+    if (b->nallocs == 0) return fail(b, BLOBC_EINPUT, "allocation before the root");
+    if (b->nopens >= MAX_OPEN) return fail(b, BLOBC_EINPUT, "too many open allocations");
+    blobc_ref r;
+    blobc_status st = new_record(b, align, &r);
+    if (st) return st;
+    if (b->nopens == b->opens_cap &&
+        !grow_array((void **)&b->opens, &b->opens_cap, b->nopens + 1, sizeof(open_slot)))
+        return fail_nomem(b);
+    b->opens[b->nopens] = (open_slot){r, 0};
+    b->allocs[r].info |= INFO_OPEN | ((uint32_t)b->nopens << INFO_SLOT_SHIFT);
+    b->nopens++;
+    b->nallocs++;
+    if (ref) *ref = r;
+    return BLOBC_OK;
+}
+
+static open_slot *slot_of(blobc_builder *b, blobc_ref ref) {
+    if (ref >= b->nallocs || !(b->allocs[ref].info & INFO_OPEN)) return NULL;
+    return &b->opens[b->allocs[ref].info >> INFO_SLOT_SHIFT];
+}
+
+void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
+    if (b->failed) return NULL;
+    open_slot *s = slot_of(b, ref);
+    if (!s) {
+        fail(b, BLOBC_EINPUT, "grow of allocation %u, which is not open", (unsigned)ref);
+        return NULL;
+    }
+    alloc_rec *a = &b->allocs[ref];
+    if (add > BLOBC_MAX_DATA_SIZE - a->size) {
+        fail_too_big(b, (uint64_t)a->size + add);
+        return NULL;
+    }
+    size_t need = a->size + add;
+    if (need > s->cap) {
+        size_t cap = s->cap ? s->cap : 64;
+        while (cap < need) cap *= 2; /* need < 2^31, so no overflow */
+        uint8_t *p = realloc(a->mem, cap);
+        if (!p) {
+            fail_nomem(b);
+            return NULL;
+        }
+        a->mem = p;
+        s->cap = cap;
+    }
+    uint8_t *p = a->mem + a->size;
+    memset(p, 0, add);
+    a->size = (uint32_t)need;
+    return p;
+}
+
+blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
+    if (b->failed) return b->failed;
+    open_slot *s = slot_of(b, ref);
+    if (!s) return fail(b, BLOBC_EINPUT, "close of allocation %u, which is not open", (unsigned)ref);
+    alloc_rec *a = &b->allocs[ref];
+    uint8_t *buf = a->mem;
+    if (a->size == 0) {
+        free(buf);
+        a->mem = NULL;
+    } else if (a->size <= SMALL_COPY) {
+        uint8_t *p = chunk_alloc(b, a->size, a->info & INFO_ALIGN_MASK);
+        if (!p) return fail_nomem(b);
+        memcpy(p, buf, a->size);
+        free(buf);
+        a->mem = p;
+    } else {
+        /* Large: the buffer itself becomes a block (trimmed to size). */
+        uint8_t *p = realloc(buf, a->size);
+        if (p) a->mem = p;
+        if (!remember_block(b, a->mem)) {
+            free(a->mem);
+            a->mem = NULL;
+            a->size = 0;
+            return fail_nomem(b); /* the slot stays; freeing its NULL buffer is harmless */
+        }
+    }
+    /* Swap-remove the slot, re-pointing the moved entry's record. */
+    size_t idx = (size_t)(s - b->opens);
+    b->nopens--;
+    if (idx != b->nopens) {
+        b->opens[idx] = b->opens[b->nopens];
+        alloc_rec *moved = &b->allocs[b->opens[idx].ref];
+        moved->info = (moved->info & 0xffu) | ((uint32_t)idx << INFO_SLOT_SHIFT);
+    }
+    a->info &= INFO_ALIGN_MASK;
+    return BLOBC_OK;
+}
+
+void *blobc_builder_ptr(const blobc_builder *b, blobc_ref ref) {
+    return ref < b->nallocs ? b->allocs[ref].mem : NULL;
+}
+
+size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref) {
+    return ref < b->nallocs ? b->allocs[ref].size : 0;
+}
+
+blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target) {
+    if (b->failed) return b->failed;
+    if (b->finished) return fail(b, BLOBC_EINPUT, "builder used after finish");
+    if (loc >= b->nallocs)
+        return fail(b, BLOBC_EINPUT, "link from allocation %u, which does not exist", (unsigned)loc);
+    if (target >= b->nallocs)
+        return fail(b, BLOBC_EINPUT, "link to allocation %u, which does not exist",
+                    (unsigned)target);
+    const alloc_rec *l = &b->allocs[loc];
+    if (l->size < 4 || at > l->size - 4)
+        return fail(b, BLOBC_EINPUT,
+                    "link at byte %u of allocation %u, which is only %u bytes", (unsigned)at,
+                    (unsigned)loc, (unsigned)l->size);
+    const alloc_rec *t = &b->allocs[target];
+    if (t->size == 0 && !(t->info & INFO_OPEN))
+        return fail(b, BLOBC_EINPUT,
+                    "link to allocation %u, which is empty (an empty array is stored as "
+                    "offset 0)",
+                    (unsigned)target);
+    if (b->nlinks == b->links_cap &&
+        !grow_array((void **)&b->links, &b->links_cap, b->nlinks + 1, sizeof(link_rec)))
+        return fail_nomem(b);
+    b->links[b->nlinks++] = (link_rec){loc, at, target};
+    return BLOBC_OK;
+}
+
+/* ---- finish ---- */
+
+/* A link as finish needs it once grouped by its allocation. */
+typedef struct glink {
+    uint32_t at;
+    uint32_t target;
+} glink;
+
+static int cmp_glink(const void *x, const void *y) {
+    const glink *a = x, *b = y;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+typedef struct frame {
+    uint32_t loc;
+    uint32_t next;  /* next index into the grouped links */
+} frame;
+
+typedef struct finish_work {
+    uint32_t *start;    /* nallocs + 1: links of allocation i are [start[i], start[i+1]) */
+    glink *grouped;
+    uint32_t *pos;      /* placement, UNPLACED until reached */
+    uint32_t *order;    /* allocations in placement order */
+    frame *stack;
+} finish_work;
+
+static void work_free(finish_work *w) {
+    free(w->start);
+    free(w->grouped);
+    free(w->pos);
+    free(w->order);
+    free(w->stack);
+}
+
+/* Groups links by allocation (a stable counting sort), then makes sure
+ * each group is in increasing byte order with no two links overlapping.
+ * Bakers record a struct's links in field order, so the per-group sort
+ * almost never runs. */
+static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *err) {
+    size_t n = b->nallocs, nl = b->nlinks;
+    for (size_t i = 0; i < nl; i++) w->start[b->links[i].loc + 1]++;
+    for (size_t i = 0; i < n; i++) w->start[i + 1] += w->start[i];
+    /* pos doubles as the scatter cursor; it is reset before placement. */
+    uint32_t *cur = w->pos;
+    memcpy(cur, w->start, n * sizeof *cur);
+    for (size_t i = 0; i < nl; i++) {
+        const link_rec *l = &b->links[i];
+        /* An open allocation may have been closed empty after being linked. */
+        if (b->allocs[l->target].size == 0)
+            return blobc_err(err, BLOBC_EINPUT,
+                             "link to allocation %u, which is empty (an empty array is "
+                             "stored as offset 0)",
+                             (unsigned)l->target);
+        w->grouped[cur[l->loc]++] = (glink){l->at, l->target};
+    }
+    for (size_t a = 0; a < n; a++) {
+        uint32_t s = w->start[a], e = w->start[a + 1];
+        bool sorted = true;
+        for (uint32_t i = s + 1; i < e && sorted; i++)
+            if (w->grouped[i].at < w->grouped[i - 1].at) sorted = false;
+        if (!sorted) qsort(w->grouped + s, e - s, sizeof(glink), cmp_glink);
+        for (uint32_t i = s + 1; i < e; i++)
+            if (w->grouped[i].at - w->grouped[i - 1].at < 4)
+                return blobc_err(err, BLOBC_EINPUT,
+                                 "links at bytes %u and %u of allocation %zu overlap",
+                                 (unsigned)w->grouped[i - 1].at, (unsigned)w->grouped[i].at, a);
+    }
+    return BLOBC_OK;
+}
+
+static blobc_status too_big(blobc_error *err, uint64_t size) {
+    return blobc_err(err, BLOBC_EINPUT,
+                     "data section would be %llu bytes; offsets are 32-bit, so the limit is "
+                     "2 GiB - 1",
+                     (unsigned long long)size);
+}
+
+/* Depth-first placement from the root (FORMAT.md, "The data section").
+ * Sets pos and order; *count and *total receive the number of placed
+ * allocations and the image size. */
+static blobc_status place(blobc_builder *b, finish_work *w, size_t *count, uint64_t *total,
+                          blobc_error *err) {
+    alloc_rec *al = b->allocs;
+    for (size_t i = 0; i < b->nallocs; i++) w->pos[i] = UNPLACED;
+    uint64_t cursor = al[0].size;
+    size_t nplaced = 0, depth = 0;
+    w->pos[0] = 0;
+    w->order[nplaced++] = 0;
+    w->stack[depth++] = (frame){0, w->start[0]};
+    al[0].info |= INFO_ON_STACK;
+    while (depth) {
+        frame *f = &w->stack[depth - 1];
+        if (f->next == w->start[f->loc + 1]) {
+            al[f->loc].info &= ~INFO_ON_STACK;
+            depth--;
+            continue;
+        }
+        uint32_t t = w->grouped[f->next++].target;
+        if (w->pos[t] != UNPLACED) {
+            if (al[t].info & INFO_ON_STACK)
+                return blobc_err(err, BLOBC_EINPUT,
+                                 "allocation %u links back to allocation %u, which contains "
+                                 "it: a blob cannot hold a cycle",
+                                 (unsigned)f->loc, (unsigned)t);
+            continue;
+        }
+        uint32_t align = al[t].info & INFO_ALIGN_MASK;
+        uint64_t at = (cursor + align - 1) & ~(uint64_t)(align - 1);
+        cursor = at + al[t].size;
+        /* Past the limit the walk goes on (positions no longer matter) so
+         * that the error can state the whole size; the uint64 cursor cannot
+         * overflow: fewer than 2^32 allocations of under 2^31 bytes each. */
+        w->pos[t] = (uint32_t)at;
+        w->order[nplaced++] = t;
+        w->stack[depth++] = (frame){t, w->start[t]};
+        al[t].info |= INFO_ON_STACK;
+    }
+    if (cursor > BLOBC_MAX_DATA_SIZE) return too_big(err, cursor);
+    *count = nplaced;
+    *total = cursor;
+    return BLOBC_OK;
+}
+
+blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err) {
+    if (b->failed) return blobc_err(err, b->failed, "%s", b->message);
+    if (b->finished) return blobc_err(err, BLOBC_EINPUT, "builder used after finish");
+    if (b->nallocs == 0) return blobc_err(err, BLOBC_EINPUT, "no root allocation");
+    if (b->nopens)
+        return blobc_err(err, BLOBC_EINPUT, "allocation %u is still open at finish",
+                         (unsigned)b->opens[0].ref);
+    b->finished = true;
+
+    size_t n = b->nallocs;
+    finish_work w = {0};
+    w.start = calloc(n + 1, sizeof *w.start);
+    w.grouped = malloc((b->nlinks ? b->nlinks : 1) * sizeof *w.grouped);
+    w.pos = malloc(n * sizeof *w.pos);
+    w.order = malloc(n * sizeof *w.order);
+    w.stack = malloc(n * sizeof *w.stack);
+    if (!w.start || !w.grouped || !w.pos || !w.order || !w.stack) {
+        work_free(&w);
+        return blobc_err_nomem(err);
+    }
+    size_t nplaced = 0;
+    uint64_t total = 0;
+    blobc_status st = group_links(b, &w, err);
+    if (!st) st = place(b, &w, &nplaced, &total, err);
+    if (st) {
+        work_free(&w);
+        return st;
+    }
+
+    void *img = NULL;
+    if (posix_memalign(&img, 16, (size_t)total) != 0) {
+        work_free(&w);
+        return blobc_err_nomem(err);
+    }
+    uint8_t *o = img;
+    size_t end = 0;
+    for (size_t k = 0; k < nplaced; k++) {
+        uint32_t a = w.order[k];
+        const alloc_rec *r = &b->allocs[a];
+        uint32_t p = w.pos[a];
+        if (p > end) memset(o + end, 0, p - end);
+        memcpy(o + p, r->mem, r->size);
+        end = (size_t)p + r->size;
+        for (uint32_t i = w.start[a]; i < w.start[a + 1]; i++) {
+            const glink *l = &w.grouped[i];
+            int64_t rel = (int64_t)w.pos[l->target] - ((int64_t)p + l->at);
+            blobc_st32(o + p + l->at, (uint32_t)(int32_t)rel);
+        }
+    }
+    work_free(&w);
+    blobc_buffer_free(out);
+    out->data = o;
+    out->len = out->cap = (size_t)total;
+    return BLOBC_OK;
+}
