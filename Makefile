@@ -22,6 +22,9 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -Ilib/include -Ilib \
            -DBLOBC_VERSION=\"$(VERSION)\"
 
+# `make` alone builds `all`, although the config.mk rule below comes first.
+.DEFAULT_GOAL := all
+
 # Compiler and linker flags of the dependencies, found once by pkg-config
 # after tools/deps.sh made sure they are installed. Regenerated when missing.
 NODEPS_GOALS := clean deps distclean uninstall
@@ -108,6 +111,18 @@ fuzz:
 	  exit 0; fi; \
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_OPT)" fuzz-build && \
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz
+
+# Benchmarks (bench/README.md): the programs in bench/ with the same flags,
+# then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test.
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+$(BUILD)/bench/%: bench/%.c bench/slurp.h $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
+
+bench: $(BLOBC) $(BENCH_BIN)
+	BUILD=$(BUILD) CC="$(CC)" sh bench/run.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

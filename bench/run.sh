@@ -1,0 +1,399 @@
+#!/bin/sh
+# bench/run.sh - the benchmark driver behind `make bench`. It generates the
+# benchmark level (bench/gen_level.c) into $BUILD/bench, times blobc's bake,
+# dump and verify against the parsers' own floors (cJSON alone, libyaml
+# events alone, XXH3 and memcpy of the blob) and against flatc and capnp on
+# the same data, checks how the times scale with the room count, and ends
+# with the goal ratios, each marked met or missed. It only reports: no
+# number here ever fails the build; the exit status is non-zero only when a
+# command fails to run. See bench/README.md.
+#
+# Environment: BUILD (default build), BLOBC (default $BUILD/blobc), CC (for
+# the report), BENCH_QUICK=1
+# (one size, one run: a smoke test), BENCH_ROOMS (the main size),
+# BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
+# flatc/capnp step, default 3).
+set -eu
+
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+B=$BUILD/bench
+BLOBC=${BLOBC:-$BUILD/blobc}
+SCHEMA=bench/level.schema
+FBS=bench/level.fbs
+CAPNP_SCHEMA=bench/level.capnp
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+    MAIN=${BENCH_ROOMS:-50000}
+    SIZES=$MAIN
+    RUNS=1
+    SLOW_RUNS=1
+else
+    MAIN=${BENCH_ROOMS:-200000}
+    SIZES="50000 100000 200000 400000"
+    RUNS=${BENCH_RUNS:-5}
+    SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
+fi
+case " $SIZES " in *" $MAIN "*) ;; *) SIZES="$SIZES $MAIN" ;; esac
+
+die() {
+    echo "bench: $*" >&2
+    exit 2
+}
+
+[ -f "$SCHEMA" ] || die "run from the top of the source tree (no $SCHEMA here)"
+for p in rss gen_level limit_cjson limit_yaml limit_xxh3_memcpy; do
+    [ -x "$B/$p" ] || die "$B/$p is missing: run 'make bench' to build the bench programs"
+done
+[ -x "$BLOBC" ] || die "$BLOBC is missing: run 'make bench'"
+
+mkdir -p "$B/res" "$B/out" "$B/fb" "$B/fbjson"
+rm -f "$B"/res/* "$B/results.md"
+REPORT=$B/results.md
+FAILED=0
+START=$(date +%s)
+
+# Everything printed goes to the terminal and to $REPORT (markdown).
+say() {
+    printf '%s\n' "$*" | tee -a "$REPORT"
+}
+
+size_of() {
+    wc -c <"$1" | tr -d ' '
+}
+
+# ---- the machine ----
+cpu=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+[ -n "$cpu" ] || cpu=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -1)
+cores=$(nproc 2>/dev/null || echo '?')
+mem=$(awk '/^MemTotal:/ { printf "%.1f GB", $2 * 1024 / 1e9 }' /proc/meminfo 2>/dev/null || echo '?')
+say "# blobc benchmark"
+say ""
+say "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+say "- machine: ${cpu:-unknown CPU}, $cores cores, $mem memory, $(uname -sr)"
+say "- compiler: $($CC --version 2>/dev/null | head -1) (flags as in the Makefile)"
+say "- blobc $("$BLOBC" --version 2>/dev/null | head -1 || true); libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null || echo '?'), cJSON $(pkg-config --modversion libcjson 2>/dev/null || echo '?'), xxHash $(pkg-config --modversion libxxhash 2>/dev/null || echo '?')"
+HAVE_FLATC=0
+HAVE_CAPNP=0
+if command -v flatc >/dev/null 2>&1; then
+    HAVE_FLATC=1
+    say "- peer: $(flatc --version 2>/dev/null | head -1)"
+else
+    say "- peer: flatc not installed, its steps are skipped (Debian: apt-get install flatbuffers-compiler)"
+fi
+if command -v capnp >/dev/null 2>&1; then
+    HAVE_CAPNP=1
+    say "- peer: $(capnp --version 2>/dev/null | head -1)"
+else
+    say "- peer: capnp not installed, its steps are skipped (Debian: apt-get install capnproto)"
+fi
+say "- runs: median of $RUNS (flatc, capnp: $SLOW_RUNS); level: $MAIN rooms; sizes: $SIZES"
+say ""
+
+# ---- the data ----
+json_of() { echo "$B/level_$1.json"; }
+yaml_of() { echo "$B/level_$1.yaml"; }
+for n in $SIZES; do
+    for fmt in json yaml; do
+        f=$B/level_$n.$fmt
+        if [ ! -s "$f" ] || [ -n "$(find "$B/gen_level" -newer "$f")" ]; then
+            echo "bench: generating $f" >&2
+            "$B/gen_level" "$fmt" "$n" "$f.tmp"
+            mv "$f.tmp" "$f"
+        fi
+    done
+done
+JSON=$(json_of "$MAIN")
+YAML=$(yaml_of "$MAIN")
+JSON_BYTES=$(size_of "$JSON")
+YAML_BYTES=$(size_of "$YAML")
+
+# ---- measuring ----
+# measure KEY LABEL RUNS BYTES BASIS [rss options] -- COMMAND...
+# Runs COMMAND through bench/rss.c; stores "median min max rss_kb user sys"
+# in $B/res/KEY and, unless ROWS=0, prints one table row. BYTES/BASIS give
+# the MB/s column.
+ROWS=1
+measure() {
+    key=$1 label=$2 runs=$3 bytes=$4 basis=$5
+    shift 5
+    if "$B/rss" -n "$runs" "$@" >"$B/res/$key.tmp" 2>"$B/res/$key.err"; then
+        mv "$B/res/$key.tmp" "$B/res/$key"
+        [ "$ROWS" = 1 ] || return 0
+        awk -v label="$label" -v runs="$runs" -v bytes="$bytes" -v basis="$basis" '{
+            printf "| %s | %d | %.4f | %.4f-%.4f | %.1f | %s | %.1f |\n",
+                label, runs, $1, $2, $3, bytes / $1 / 1e6, basis, $4 * 1024 / 1e6
+        }' "$B/res/$key" | tee -a "$REPORT"
+    else
+        FAILED=1
+        rm -f "$B/res/$key.tmp"
+        msg=$(grep -v '^rss: run' "$B/res/$key.err" | head -1 | tr '|' '/')
+        [ -n "$msg" ] || msg=$(head -1 "$B/res/$key.err")
+        if [ "$ROWS" = 1 ]; then say "| $label | failed: $msg |||||"; fi
+        echo "bench: $label failed; its output:" >&2
+        sed 's/^/    /' "$B/res/$key.err" | head -20 >&2
+    fi
+}
+
+skip() {
+    say "| $1 | skipped: $2 |||||"
+}
+
+have() {
+    [ -s "$B/res/$1" ]
+}
+
+# field KEY N: the Nth number of a result (1 median, 4 peak RSS KiB)
+field() {
+    awk -v n="$2" '{ print $n }' "$B/res/$1"
+}
+
+table_head() {
+    say "| step | runs | median s | min-max s | MB/s | MB/s of | peak RSS MB |"
+    say "|---|---:|---:|---:|---:|---|---:|"
+}
+
+# ---- the main level ----
+say "## $MAIN rooms: $(awk -v b="$JSON_BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB JSON, $(awk -v b="$YAML_BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB YAML"
+say ""
+table_head
+
+BLOB=$B/out/level_$MAIN.blob
+rm -f "$BLOB"
+measure bake_json "blobc bake (JSON)" "$RUNS" "$JSON_BYTES" "input" \
+    -- "$BLOBC" bake -s "$SCHEMA" -o "$BLOB" "$JSON"
+measure bake_yaml "blobc bake (YAML)" "$RUNS" "$YAML_BYTES" "input" \
+    -- "$BLOBC" bake -s "$SCHEMA" -o "$B/out/level_$MAIN.yaml.blob" "$YAML"
+if [ -s "$BLOB" ]; then
+    BLOB_BYTES=$(size_of "$BLOB")
+    measure dump_yaml "blobc dump (YAML)" "$RUNS" "$BLOB_BYTES" "blob" \
+        -o "$B/out/dump_$MAIN.yaml" -- "$BLOBC" dump "$BLOB"
+    measure dump_json "blobc dump --json" "$RUNS" "$BLOB_BYTES" "blob" \
+        -o "$B/out/dump_$MAIN.json" -- "$BLOBC" dump --json "$BLOB"
+    measure verify "blobc verify" "$RUNS" "$BLOB_BYTES" "blob" -- "$BLOBC" verify "$BLOB"
+else
+    BLOB_BYTES=0
+    for s in "blobc dump (YAML)" "blobc dump --json" "blobc verify"; do skip "$s" "no blob (bake failed)"; done
+fi
+
+FB_BIN=$B/fb/level_$MAIN.bin
+if [ "$HAVE_FLATC" = 1 ]; then
+    measure flatc_b "flatc -b (JSON to binary)" "$SLOW_RUNS" "$JSON_BYTES" "input" \
+        -- flatc -b -o "$B/fb" "$FBS" "$JSON"
+    if [ -s "$FB_BIN" ]; then
+        FB_BYTES=$(size_of "$FB_BIN")
+        measure flatc_json "flatc --json --raw-binary" "$SLOW_RUNS" "$FB_BYTES" "flatc binary" \
+            -- flatc --json --strict-json --raw-binary -o "$B/fbjson" "$FBS" -- "$FB_BIN"
+    else
+        skip "flatc --json --raw-binary" "flatc -b made no binary"
+    fi
+else
+    skip "flatc -b (JSON to binary)" "flatc not installed"
+    skip "flatc --json --raw-binary" "flatc not installed"
+fi
+
+CAPNP_BIN=$B/out/level_$MAIN.capnp.bin
+if [ "$HAVE_CAPNP" = 1 ]; then
+    measure capnp_bin "capnp convert json:binary" "$SLOW_RUNS" "$JSON_BYTES" "input" \
+        -i "$JSON" -o "$CAPNP_BIN" -- capnp convert json:binary "$CAPNP_SCHEMA" Level
+    if [ -s "$CAPNP_BIN" ]; then
+        CAPNP_BYTES=$(size_of "$CAPNP_BIN")
+        measure capnp_json "capnp convert binary:json" "$SLOW_RUNS" "$CAPNP_BYTES" "capnp binary" \
+            -i "$CAPNP_BIN" -o "$B/out/capnp_$MAIN.json" -- capnp convert binary:json "$CAPNP_SCHEMA" Level
+    else
+        skip "capnp convert binary:json" "json:binary made no message"
+    fi
+else
+    skip "capnp convert json:binary" "capnp not installed"
+    skip "capnp convert binary:json" "capnp not installed"
+fi
+
+measure cjson "limit: cJSON parse alone" "$RUNS" "$JSON_BYTES" "input" -- "$B/limit_cjson" "$JSON"
+measure libyaml "limit: libyaml events alone" "$RUNS" "$YAML_BYTES" "input" -- "$B/limit_yaml" "$YAML"
+# The floors for verify need a blob; before blobc can bake one, the
+# FlatBuffers binary of the same level stands in so the rows still show.
+LIMIT_BLOB=$BLOB
+LIMIT_OF=blob
+if [ ! -s "$LIMIT_BLOB" ] && [ -s "$FB_BIN" ]; then
+    LIMIT_BLOB=$FB_BIN
+    LIMIT_OF="flatc binary"
+fi
+if [ -s "$LIMIT_BLOB" ]; then
+    LB=$(size_of "$LIMIT_BLOB")
+    measure xxh3 "limit: read + XXH3-64 of the blob" "$RUNS" "$LB" "$LIMIT_OF" \
+        -- "$B/limit_xxh3_memcpy" xxh3 "$LIMIT_BLOB"
+    measure memcpy "limit: read + memcpy of the blob" "$RUNS" "$LB" "$LIMIT_OF" \
+        -- "$B/limit_xxh3_memcpy" memcpy "$LIMIT_BLOB"
+else
+    skip "limit: read + XXH3-64 of the blob" "no blob"
+    skip "limit: read + memcpy of the blob" "no blob"
+fi
+say ""
+say "MB = 10^6 bytes. Times are whole-process wall clock (start-up, reading the"
+say "input and writing the output included); peak RSS is the largest ru_maxrss of any run."
+if [ -s "$LIMIT_BLOB" ]; then
+    say ""
+    say "In-process, warm memory, best of 10:"
+    say ""
+    say "- $("$B/limit_xxh3_memcpy" xxh3 "$LIMIT_BLOB" 10)"
+    say "- $("$B/limit_xxh3_memcpy" memcpy "$LIMIT_BLOB" 10)"
+fi
+if [ -s "$BLOB" ] && [ -s "$B/out/level_$MAIN.yaml.blob" ]; then
+    say ""
+    if cmp -s "$BLOB" "$B/out/level_$MAIN.yaml.blob"; then
+        say "The JSON and YAML inputs baked to identical blobs ($BLOB_BYTES bytes)."
+    else
+        say "WARNING: the JSON and YAML inputs baked to different blobs."
+        FAILED=1
+    fi
+fi
+sizes=""
+[ "$BLOB_BYTES" -gt 0 ] && sizes="$sizes, blob $BLOB_BYTES"
+[ -s "$FB_BIN" ] && sizes="$sizes, FlatBuffers $(size_of "$FB_BIN")"
+[ -s "$CAPNP_BIN" ] && sizes="$sizes, Cap'n Proto $(size_of "$CAPNP_BIN")"
+if [ -n "$sizes" ]; then
+    say ""
+    say "Output sizes in bytes: ${sizes#, }."
+fi
+say ""
+
+# ---- scaling ----
+if [ "$SIZES" != "$MAIN" ]; then
+    say "## Scaling (median s; x = time over the previous size's, 2.0 is linear)"
+    say ""
+    say "| rooms | JSON MB | bake JSON s | x | bake YAML s | x | blob MB | verify s | x |"
+    say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    ROWS=0
+    for n in $SIZES; do
+        echo "bench: scaling, $n rooms" >&2
+        if [ "$n" = "$MAIN" ]; then
+            for k in bake_json bake_yaml verify; do
+                if have "$k"; then cp "$B/res/$k" "$B/res/${k}_$n"; fi
+            done
+        else
+            j=$(json_of "$n")
+            y=$(yaml_of "$n")
+            bl=$B/out/level_$n.blob
+            measure "bake_json_$n" "bake JSON $n" "$RUNS" "$(size_of "$j")" input \
+                -- "$BLOBC" bake -s "$SCHEMA" -o "$bl" "$j"
+            measure "bake_yaml_$n" "bake YAML $n" "$RUNS" "$(size_of "$y")" input \
+                -- "$BLOBC" bake -s "$SCHEMA" -o "$B/out/level_$n.yaml.blob" "$y"
+            if [ -s "$bl" ]; then
+                measure "verify_$n" "verify $n" "$RUNS" "$(size_of "$bl")" blob \
+                    -- "$BLOBC" verify "$bl"
+            fi
+        fi
+    done
+    ROWS=1
+    prev=""
+    for n in $SIZES; do
+        row="| $n | $(awk -v b="$(size_of "$(json_of "$n")")" 'BEGIN { printf "%.1f", b / 1e6 }')"
+        for k in bake_json bake_yaml verify; do
+            if [ "$k" = verify ]; then
+                bl=$B/out/level_$n.blob
+                if [ -s "$bl" ]; then
+                    row="$row | $(awk -v b="$(size_of "$bl")" 'BEGIN { printf "%.1f", b / 1e6 }')"
+                else
+                    row="$row | -"
+                fi
+            fi
+            if have "${k}_$n"; then
+                t=$(field "${k}_$n" 1)
+                x=-
+                if [ -n "$prev" ] && have "${k}_$prev"; then
+                    x=$(awk -v a="$t" -v b="$(field "${k}_$prev" 1)" 'BEGIN { printf "%.2f", a / b }')
+                fi
+                row="$row | $t | $x"
+            else
+                row="$row | - | -"
+            fi
+        done
+        say "$row |"
+        prev=$n
+    done
+    say ""
+fi
+
+# ---- goals ----
+# goal LABEL TARGET MEASURED VERDICT: VERDICT is met, missed or n/a (why).
+goal() {
+    say "| $1 | $2 | $3 | $4 |"
+}
+
+# ratio_goal LABEL TARGET_TEXT MIN NUM_KEY DEN_KEY: met when the time of
+# NUM_KEY over the time of DEN_KEY (a speed ratio of DEN over NUM) >= MIN.
+ratio_goal() {
+    if have "$4" && have "$5"; then
+        r=$(awk -v a="$(field "$4" 1)" -v b="$(field "$5" 1)" 'BEGIN { printf "%.2f", a / b }')
+        v=$(awk -v r="$r" -v m="$3" 'BEGIN { print (r >= m) ? "met" : "missed" }')
+        goal "$1" "$2" "${r}x" "$v"
+    else
+        goal "$1" "$2" "-" "n/a (not measured)"
+    fi
+}
+
+# scaling_goal LABEL KEY: met when no doubling of the rooms more than
+# multiplies the time by 2.5 (linear is 2.0, quadratic 4.0).
+scaling_goal() {
+    worst=""
+    prev=""
+    for n in $SIZES; do
+        if have "${2}_$n" && [ -n "$prev" ] && have "${2}_$prev"; then
+            worst=$(awk -v a="$(field "${2}_$n" 1)" -v b="$(field "${2}_$prev" 1)" -v w="$worst" \
+                'BEGIN { r = a / b; if (w == "" || r > w) w = r; printf "%.2f", w }')
+        fi
+        prev=$n
+    done
+    if [ -n "$worst" ]; then
+        v=$(awk -v w="$worst" 'BEGIN { print (w <= 2.5) ? "met" : "missed" }')
+        goal "$1" "each doubling <= 2.5x time" "worst ${worst}x" "$v"
+    else
+        goal "$1" "each doubling <= 2.5x time" "-" "n/a (not measured)"
+    fi
+}
+
+say "## Goals"
+say ""
+say "| goal | target | measured | verdict |"
+say "|---|---|---:|---|"
+ratio_goal "bake JSON speed vs cJSON parse alone" ">= 0.8x" 0.8 cjson bake_json
+ratio_goal "bake JSON speed vs flatc -b" ">= 2x" 2 flatc_b bake_json
+ratio_goal "bake YAML speed vs libyaml events alone" ">= 0.8x" 0.8 libyaml bake_yaml
+ratio_goal "dump --json speed vs flatc --json" ">= 3x" 3 flatc_json dump_json
+if have verify && [ "$BLOB_BYTES" -gt 0 ]; then
+    r=$(awk -v b="$BLOB_BYTES" -v t="$(field verify 1)" 'BEGIN { printf "%.0f", b / t / 1e6 }')
+    v=$(awk -v r="$r" 'BEGIN { print (r >= 1000) ? "met" : "missed" }')
+    goal "verify throughput, whole process" ">= 1000 MB/s of blob" "$r MB/s" "$v"
+else
+    goal "verify throughput, whole process" ">= 1000 MB/s of blob" "-" "n/a (not measured)"
+fi
+if have bake_yaml && [ "$BLOB_BYTES" -gt 0 ]; then
+    lim=$(awk -v b="$BLOB_BYTES" 'BEGIN { printf "%.1f", (2 * b + 16 * 1048576) / 1e6 }')
+    got=$(awk -v k="$(field bake_yaml 4)" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')
+    v=$(awk -v g="$got" -v l="$lim" 'BEGIN { print (g <= l) ? "met" : "missed" }')
+    goal "peak RSS of bake YAML" "<= 2 x blob + 16 MiB = $lim MB" "$got MB" "$v"
+else
+    goal "peak RSS of bake YAML" "<= 2 x blob + 16 MiB" "-" "n/a (not measured)"
+fi
+if have bake_json && have cjson; then
+    r=$(awk -v a="$(field bake_json 4)" -v b="$(field cjson 4)" 'BEGIN { printf "%.2f", a / b }')
+    v=$(awk -v r="$r" 'BEGIN { print (r <= 1.2) ? "met" : "missed" }')
+    goal "peak RSS of bake JSON vs cJSON parse alone" "<= 1.2x" "${r}x" "$v"
+else
+    goal "peak RSS of bake JSON vs cJSON parse alone" "<= 1.2x" "-" "n/a (not measured)"
+fi
+if [ "$SIZES" != "$MAIN" ]; then
+    scaling_goal "scaling of bake JSON" bake_json
+    scaling_goal "scaling of bake YAML" bake_yaml
+    scaling_goal "scaling of verify" verify
+else
+    goal "scaling" "each doubling <= 2.5x time" "-" "n/a (one size: BENCH_QUICK)"
+fi
+say ""
+say "Speed ratios are the peer's median time over blobc's: 2x means blobc takes half as long."
+say "Total benchmark time: $(($(date +%s) - START)) s. Report: $REPORT"
+
+if [ "$FAILED" != 0 ]; then
+    echo "bench: some steps failed (see above)" >&2
+    exit 1
+fi
