@@ -222,10 +222,13 @@ if [ -s "$LIMIT_BLOB" ]; then
     LB=$(size_of "$LIMIT_BLOB")
     measure xxh3 "limit: read + XXH3-64 of the blob" "$RUNS" "$LB" "$LIMIT_OF" \
         -- "$B/limit_xxh3_memcpy" xxh3 "$LIMIT_BLOB"
+    measure xxh3_mmap "limit: mmap + XXH3-64 of the blob" "$RUNS" "$LB" "$LIMIT_OF" \
+        -- "$B/limit_xxh3_memcpy" xxh3-mmap "$LIMIT_BLOB"
     measure memcpy "limit: read + memcpy of the blob" "$RUNS" "$LB" "$LIMIT_OF" \
         -- "$B/limit_xxh3_memcpy" memcpy "$LIMIT_BLOB"
 else
     skip "limit: read + XXH3-64 of the blob" "no blob"
+    skip "limit: mmap + XXH3-64 of the blob" "no blob"
     skip "limit: read + memcpy of the blob" "no blob"
 fi
 say ""
@@ -236,6 +239,7 @@ if [ -s "$LIMIT_BLOB" ]; then
     say "In-process, warm memory, best of 10:"
     say ""
     say "- $("$B/limit_xxh3_memcpy" xxh3 "$LIMIT_BLOB" 10)"
+    say "- $("$B/limit_xxh3_memcpy" xxh3-mmap "$LIMIT_BLOB" 10)"
     say "- $("$B/limit_xxh3_memcpy" memcpy "$LIMIT_BLOB" 10)"
 fi
 if [ -s "$BLOB" ] && [ -s "$B/out/level_$MAIN.yaml.blob" ]; then
