@@ -17,6 +17,7 @@ struct blobc_schema {
     size_t nnamed;
     size_t named_cap;
     const blobc_type *root;
+    const void *names;        /* name index, built by blobc_schema_layout */
 };
 
 /* An empty schema; NULL when out of memory. */

@@ -100,6 +100,8 @@ struct blobc_type {
     uint32_t align_attr;    /* STRUCT: N of @align(N), 0 when absent */
     blobc_pos pos;          /* where declared (named types) */
     uint32_t internal;      /* reserved for the library (layout state) */
+    const void *lookup;     /* reserved for the library: name and value
+                               indexes built by layout; leave NULL */
 };
 
 typedef struct blobc_schema blobc_schema;
@@ -154,6 +156,19 @@ const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint6
 
 /* Finds a struct field by name (len bytes, need not be NUL-terminated), or NULL. */
 const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len);
+
+/* Finds an enum member by name (len bytes, need not be NUL-terminated), or NULL. */
+const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
+                                             size_t len);
+
+/* Appends what `blobc check` prints to `out`: every named type with its
+ * size and alignment, struct fields with offsets, sizes and padding, enum
+ * members, the root and its schema hash, then lint warnings
+ * ("file:line:col: warning: ...") and a summary line. See docs/SCHEMA.md. */
+blobc_status blobc_schema_report(const blobc_schema *schema, blobc_buffer *out, blobc_error *err);
+
+/* Number of lint warnings blobc_schema_report would print. */
+size_t blobc_schema_warning_count(const blobc_schema *schema);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,368 @@
+/*
+ * schema_lexer.c - splits schema text into tokens, decodes string
+ * literals, and formats positioned schema errors. Columns count UTF-8 code
+ * points so the caret under an error lines up in a terminal.
+ */
+#include "schema_lexer.h"
+
+#include <stdio.h>
+
+#include "util.h"
+
+void blobc_lex_init(blobc_lexer *lx, blobc_schema *s) {
+    lx->s = s;
+    lx->off = 0;
+    lx->line = 1;
+    lx->col = 1;
+    /* A UTF-8 byte order mark is not part of the text. */
+    if (s->text_len >= 3 && memcmp(s->text, "\xEF\xBB\xBF", 3) == 0) lx->off = 3;
+}
+
+/* ---- positioned errors ---- */
+
+static size_t line_start_offset(const char *text, size_t len, uint32_t line) {
+    size_t off = 0;
+    for (uint32_t l = 1; l < line && off < len; off++)
+        if (text[off] == '\n') l++;
+    return off;
+}
+
+blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
+                              const char *fmt, ...) {
+    if (!err) return BLOBC_EINPUT;
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(err, BLOBC_EINPUT, fmt, ap);
+    va_end(ap);
+    if (s && s->filename && s->filename[0]) blobc_err_file(err, s->filename);
+    if (pos.line) {
+        blobc_err_at(err, NULL, pos.line, pos.column);
+        if (s && s->text) {
+            size_t off = line_start_offset(s->text, s->text_len, pos.line);
+            blobc_err_source_line(err, s->text, s->text_len, off);
+        }
+    }
+    return BLOBC_EINPUT;
+}
+
+static blobc_status lex_err(blobc_lexer *lx, blobc_pos pos, blobc_error *err, const char *msg,
+                            unsigned char c) {
+    char what[32];
+    if (c >= 0x21 && c < 0x7f) snprintf(what, sizeof what, "'%c'", c);
+    else snprintf(what, sizeof what, "byte 0x%02x", c);
+    return blobc_schema_err(lx->s, pos, err, msg, what);
+}
+
+/* ---- did-you-mean ---- */
+
+void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len) {
+    sg->want = want;
+    sg->want_len = len;
+    sg->best = NULL;
+    sg->best_dist = SIZE_MAX;
+}
+
+void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
+    if (!candidate) return;
+    size_t cl = strlen(candidate);
+    size_t d = blobc_edit_distance(sg->want, sg->want_len, candidate, cl);
+    /* Close enough to be a typo: at most 2 edits and fewer than half the
+     * letters of the longer name. */
+    size_t longer = cl > sg->want_len ? cl : sg->want_len;
+    if (d > 2 || d * 2 >= longer) return;
+    if (d < sg->best_dist) {
+        sg->best = candidate;
+        sg->best_dist = d;
+    }
+}
+
+const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap) {
+    if (!sg->best) return "";
+    snprintf(buf, cap, "; did you mean '%s'?", sg->best);
+    return buf;
+}
+
+bool blobc_schema_is_keyword(const char *s, size_t n) {
+    static const char *const words[] = {"bool", "i8",  "u8",  "i16",    "u16",  "i32",
+                                        "u32",  "i64", "u64", "f32",    "f64",  "string",
+                                        "struct", "enum", "root", "true", "false"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
+    return false;
+}
+
+/* ---- scanning ---- */
+
+static inline int peek(const blobc_lexer *lx, size_t ahead) {
+    size_t o = lx->off + ahead;
+    return o < lx->s->text_len ? (unsigned char)lx->s->text[o] : -1;
+}
+
+static inline void adv(blobc_lexer *lx) {
+    unsigned char c = (unsigned char)lx->s->text[lx->off++];
+    if (c == '\n') {
+        lx->line++;
+        lx->col = 1;
+    } else if ((c & 0xC0) != 0x80) {
+        lx->col++;
+    }
+}
+
+static inline bool is_ident_start(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static inline bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+static inline bool is_digit(int c) { return c >= '0' && c <= '9'; }
+
+static blobc_pos here(const blobc_lexer *lx) {
+    blobc_pos p = {lx->line, lx->col};
+    return p;
+}
+
+static blobc_status skip_space(blobc_lexer *lx, blobc_error *err) {
+    for (;;) {
+        int c = peek(lx, 0);
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            adv(lx);
+        } else if (c == '/' && peek(lx, 1) == '/') {
+            while (peek(lx, 0) >= 0 && peek(lx, 0) != '\n') adv(lx);
+        } else if (c == '/' && peek(lx, 1) == '*') {
+            blobc_pos start = here(lx);
+            adv(lx);
+            adv(lx);
+            for (;;) {
+                int d = peek(lx, 0);
+                if (d < 0)
+                    return blobc_schema_err(lx->s, start, err,
+                                            "unterminated block comment (no closing */)");
+                if (d == '*' && peek(lx, 1) == '/') {
+                    adv(lx);
+                    adv(lx);
+                    break;
+                }
+                adv(lx);
+            }
+        } else {
+            return BLOBC_OK;
+        }
+    }
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static size_t put_utf8(char *o, uint32_t cp) {
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* \u{X...} (1 to 6 hex digits) or \uXXXX; the lexer is just past the 'u'. */
+static blobc_status lex_unicode(blobc_lexer *lx, blobc_pos esc, uint32_t *cp, blobc_error *err) {
+    uint32_t v = 0;
+    if (peek(lx, 0) == '{') {
+        adv(lx);
+        int n = 0;
+        while (hexval(peek(lx, 0)) >= 0) {
+            if (++n > 6)
+                return blobc_schema_err(lx->s, esc, err,
+                                        "\\u{...} takes 1 to 6 hex digits");
+            v = v * 16 + (uint32_t)hexval(peek(lx, 0));
+            adv(lx);
+        }
+        if (n == 0 || peek(lx, 0) != '}')
+            return blobc_schema_err(lx->s, esc, err,
+                                    "malformed \\u{...} escape: expected 1 to 6 hex digits and '}'");
+        adv(lx);
+    } else {
+        for (int i = 0; i < 4; i++) {
+            int h = hexval(peek(lx, 0));
+            if (h < 0)
+                return blobc_schema_err(lx->s, esc, err,
+                                        "malformed \\u escape: expected 4 hex digits or {...}");
+            v = v * 16 + (uint32_t)h;
+            adv(lx);
+        }
+    }
+    if (v == 0)
+        return blobc_schema_err(lx->s, esc, err,
+                                "NUL is not allowed in a string (strings end at their NUL)");
+    if (v >= 0xD800 && v <= 0xDFFF)
+        return blobc_schema_err(lx->s, esc, err,
+                                "\\u escape U+%04X is a surrogate, not a character", (unsigned)v);
+    if (v > 0x10FFFF)
+        return blobc_schema_err(lx->s, esc, err,
+                                "\\u escape U+%X is beyond U+10FFFF", (unsigned)v);
+    *cp = v;
+    return BLOBC_OK;
+}
+
+static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *err) {
+    blobc_pos start = here(lx);
+    size_t raw_start = lx->off;
+    adv(lx); /* opening quote */
+    /* The decoded text is never longer than the raw text. */
+    size_t cap = lx->s->text_len - raw_start;
+    char *out = blobc_arena_alloc(&lx->s->arena, cap + 1);
+    if (!out) return blobc_err_nomem(err);
+    size_t n = 0;
+    for (;;) {
+        int c = peek(lx, 0);
+        if (c < 0 || c == '\n' || c == '\r')
+            return blobc_schema_err(lx->s, start, err,
+                                    "unterminated string literal (missing closing \")");
+        if (c == '"') {
+            adv(lx);
+            break;
+        }
+        if (c == '\\') {
+            blobc_pos esc = here(lx);
+            adv(lx);
+            int e = peek(lx, 0);
+            uint32_t cp = 0;
+            switch (e) {
+            case '"': out[n++] = '"'; adv(lx); break;
+            case '\\': out[n++] = '\\'; adv(lx); break;
+            case 'n': out[n++] = '\n'; adv(lx); break;
+            case 't': out[n++] = '\t'; adv(lx); break;
+            case 'r': out[n++] = '\r'; adv(lx); break;
+            case 'u':
+                adv(lx);
+                if (lex_unicode(lx, esc, &cp, err) != BLOBC_OK) return BLOBC_EINPUT;
+                n += put_utf8(out + n, cp);
+                break;
+            case '0':
+                return blobc_schema_err(lx->s, esc, err,
+                                        "NUL is not allowed in a string (strings end at their NUL)");
+            default:
+                if (e < 0 || e == '\n')
+                    return blobc_schema_err(lx->s, start, err,
+                                            "unterminated string literal (missing closing \")");
+                if (e > 0x20 && e < 0x7f)
+                    return blobc_schema_err(lx->s, esc, err,
+                                            "unknown escape '\\%c' in string literal (known: "
+                                            "\\\" \\\\ \\n \\t \\r \\u{...} \\uXXXX)",
+                                            e);
+                return blobc_schema_err(lx->s, esc, err,
+                                        "unknown escape in string literal (known: \\\" \\\\ "
+                                        "\\n \\t \\r \\u{...} \\uXXXX)");
+            }
+            continue;
+        }
+        if (c < 0x20 || c == 0x7f)
+            return blobc_schema_err(lx->s, here(lx), err,
+                                    "control character in string literal; write it as an escape");
+        out[n++] = (char)c;
+        adv(lx);
+    }
+    out[n] = '\0';
+    if (!blobc_utf8_valid((const uint8_t *)out, n))
+        return blobc_schema_err(lx->s, start, err, "string literal is not valid UTF-8");
+    tok->kind = BLOBC_TOK_STRING;
+    tok->str = out;
+    tok->str_len = n;
+    tok->len = lx->off - raw_start;
+    return BLOBC_OK;
+}
+
+/* A numeric-looking run: the literal grammar itself is checked by
+ * scalar.c when the parser knows which type the literal is for. */
+static void lex_number(blobc_lexer *lx, blobc_token *tok) {
+    size_t start = lx->off;
+    bool hex = false;
+    if (peek(lx, 0) == '+' || peek(lx, 0) == '-') adv(lx);
+    if (peek(lx, 0) == '0' && (peek(lx, 1) == 'x' || peek(lx, 1) == 'X')) hex = true;
+    for (;;) {
+        int c = peek(lx, 0);
+        if (is_ident_char(c) || c == '.') {
+            adv(lx);
+        } else if ((c == '+' || c == '-') && !hex) {
+            int p = (unsigned char)lx->s->text[lx->off - 1];
+            if (p != 'e' && p != 'E') break;
+            adv(lx);
+        } else {
+            break;
+        }
+    }
+    tok->kind = BLOBC_TOK_NUMBER;
+    tok->len = lx->off - start;
+}
+
+blobc_status blobc_lex_next(blobc_lexer *lx, blobc_token *tok, blobc_error *err) {
+    if (skip_space(lx, err) != BLOBC_OK) return BLOBC_EINPUT;
+    memset(tok, 0, sizeof *tok);
+    tok->off = lx->off;
+    tok->pos = here(lx);
+    int c = peek(lx, 0);
+    if (c < 0) {
+        tok->kind = BLOBC_TOK_EOF;
+        return BLOBC_OK;
+    }
+    if (is_ident_start(c)) {
+        while (is_ident_char(peek(lx, 0))) adv(lx);
+        tok->kind = BLOBC_TOK_IDENT;
+        tok->len = lx->off - tok->off;
+        return BLOBC_OK;
+    }
+    if (is_digit(c) || ((c == '+' || c == '-') && (is_digit(peek(lx, 1)) || peek(lx, 1) == '.')) ||
+        (c == '.' && is_ident_char(peek(lx, 1)))) {
+        lex_number(lx, tok);
+        return BLOBC_OK;
+    }
+    if (c == '"') return lex_string(lx, tok, err);
+    blobc_tok_kind k;
+    switch (c) {
+    case '{': k = BLOBC_TOK_LBRACE; break;
+    case '}': k = BLOBC_TOK_RBRACE; break;
+    case '[': k = BLOBC_TOK_LBRACKET; break;
+    case ']': k = BLOBC_TOK_RBRACKET; break;
+    case '(': k = BLOBC_TOK_LPAREN; break;
+    case ')': k = BLOBC_TOK_RPAREN; break;
+    case ':': k = BLOBC_TOK_COLON; break;
+    case ';': k = BLOBC_TOK_SEMI; break;
+    case ',': k = BLOBC_TOK_COMMA; break;
+    case '=': k = BLOBC_TOK_EQ; break;
+    case '*': k = BLOBC_TOK_STAR; break;
+    case '@': k = BLOBC_TOK_AT; break;
+    default: return lex_err(lx, tok->pos, err, "unexpected character %s", (unsigned char)c);
+    }
+    adv(lx);
+    tok->kind = k;
+    tok->len = 1;
+    return BLOBC_OK;
+}
+
+void blobc_tok_describe(const blobc_schema *s, const blobc_token *tok, char *buf, size_t cap) {
+    switch (tok->kind) {
+    case BLOBC_TOK_EOF: snprintf(buf, cap, "end of file"); return;
+    case BLOBC_TOK_STRING: snprintf(buf, cap, "a string literal"); return;
+    case BLOBC_TOK_NUMBER:
+    case BLOBC_TOK_IDENT: {
+        int n = tok->len > 40 ? 40 : (int)tok->len;
+        snprintf(buf, cap, "'%.*s%s'", n, s->text + tok->off, tok->len > 40 ? "..." : "");
+        return;
+    }
+    default: snprintf(buf, cap, "'%c'", s->text[tok->off]); return;
+    }
+}

@@ -1,0 +1,628 @@
+/*
+ * schema_parser.c - the *.schema front end: a recursive-descent parser
+ * over schema_lexer tokens that builds blobc_type nodes, then resolves
+ * names (declarations may come in any order), interns anonymous
+ * composites ([T], [T; N], *T) so that equal types are one object, checks
+ * field defaults against their types, and hands the graph to the layout
+ * engine. The language is specified in docs/SCHEMA.md; the first error
+ * stops parsing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blobc/blobfile.h"
+#include "scalar.h"
+#include "schema_lexer.h"
+#include "util.h"
+
+/* Deepest nesting of [ ] and * in one type expression. */
+#define MAX_TYPE_NESTING 64
+
+typedef struct ty_op {
+    blobc_kind kind;   /* ARRAY, FIXED or PTR */
+    uint32_t count;
+} ty_op;
+
+/* A field whose type and default wait for name resolution. */
+typedef struct pending_field {
+    blobc_type *st;
+    uint32_t index;
+    blobc_token leaf;      /* the type name at the core of the expression */
+    ty_op *ops;            /* outermost first */
+    uint32_t nops;
+    bool has_def;
+    blobc_token def;
+} pending_field;
+
+typedef struct parser {
+    blobc_schema *s;
+    blobc_lexer lx;
+    blobc_token tok;
+    blobc_error *err;
+    pending_field *pf;
+    size_t npf, pfcap;
+    blobc_field *fv;      /* fields of the struct being parsed */
+    size_t nfv, fvcap;
+    blobc_enum_value *ev; /* members of the enum being parsed */
+    size_t nev, evcap;
+    bool has_root;
+    blobc_token root_tok;
+    /* interned composites: open addressing on (kind, elem, count) */
+    blobc_type **itab;
+    size_t icap, icount;
+} parser;
+
+/* Grows a malloc'd vector so that one more element fits. */
+static bool grow(void **v, size_t *cap, size_t n, size_t elem) {
+    if (n < *cap) return true;
+    size_t nc = *cap ? *cap * 2 : 16;
+    size_t bytes;
+    if (!blobc_mul_ok(nc, elem, &bytes)) return false;
+    void *p = realloc(*v, bytes);
+    if (!p) return false;
+    *v = p;
+    *cap = nc;
+    return true;
+}
+
+static blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->err); }
+
+static bool tok_is(const parser *p, const blobc_token *t, const char *word) {
+    size_t n = strlen(word);
+    return t->kind == BLOBC_TOK_IDENT && t->len == n && memcmp(p->s->text + t->off, word, n) == 0;
+}
+
+static const char *tok_text(const parser *p, const blobc_token *t) { return p->s->text + t->off; }
+
+static blobc_status unexpected(parser *p, const char *want) {
+    char got[64];
+    blobc_tok_describe(p->s, &p->tok, got, sizeof got);
+    return blobc_schema_err(p->s, p->tok.pos, p->err, "expected %s, got %s", want, got);
+}
+
+static blobc_status expect(parser *p, blobc_tok_kind k, const char *want) {
+    if (p->tok.kind != k) return unexpected(p, want);
+    return next(p);
+}
+
+/* An identifier that names something new (a type, field or member). */
+static blobc_status expect_name(parser *p, const char *what, blobc_token *out) {
+    if (p->tok.kind != BLOBC_TOK_IDENT) {
+        char want[64];
+        snprintf(want, sizeof want, "%s name", what);
+        return unexpected(p, want);
+    }
+    if (blobc_schema_is_keyword(tok_text(p, &p->tok), p->tok.len))
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "'%.*s' is a keyword and cannot be used as a %s name",
+                                (int)p->tok.len, tok_text(p, &p->tok), what);
+    *out = p->tok;
+    return next(p);
+}
+
+static char *arena_name(parser *p, const blobc_token *t) {
+    return blobc_arena_strndup(&p->s->arena, tok_text(p, t), t->len);
+}
+
+/* ---- type expressions ---- */
+
+static blobc_status parse_count(parser *p, uint32_t *count) {
+    if (p->tok.kind != BLOBC_TOK_NUMBER) return unexpected(p, "an array length after ';'");
+    uint64_t v;
+    char msg[8];
+    if (!blobc_parse_int(tok_text(p, &p->tok), p->tok.len, BLOBC_KIND_U64, BLOBC_SYNTAX_SCHEMA, &v,
+                         msg, sizeof msg) ||
+        v > BLOBC_MAX_FIXED_COUNT)
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "array length must be an integer from 1 to %u, got '%.*s'",
+                                BLOBC_MAX_FIXED_COUNT, (int)(p->tok.len > 40 ? 40 : p->tok.len),
+                                tok_text(p, &p->tok));
+    if (v == 0)
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "a fixed array needs at least one element ([T; 0] has no size); "
+                                "use [T] for an array that may be empty");
+    *count = (uint32_t)v;
+    return next(p);
+}
+
+static blobc_status parse_type(parser *p, pending_field *pf) {
+    ty_op ops[MAX_TYPE_NESTING];
+    uint32_t nops = 0;
+    while (p->tok.kind == BLOBC_TOK_LBRACKET || p->tok.kind == BLOBC_TOK_STAR) {
+        if (nops == MAX_TYPE_NESTING)
+            return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                    "type nested too deeply (more than %d levels of [ ] and *)",
+                                    MAX_TYPE_NESTING);
+        ops[nops].kind = p->tok.kind == BLOBC_TOK_STAR ? BLOBC_KIND_PTR : BLOBC_KIND_ARRAY;
+        ops[nops].count = 0;
+        nops++;
+        if (next(p)) return BLOBC_EINPUT;
+    }
+    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a type");
+    pf->leaf = p->tok;
+    if (next(p)) return BLOBC_EINPUT;
+    /* Close the brackets innermost first: "]" makes [T], "; N ]" makes [T; N]. */
+    for (uint32_t i = nops; i-- > 0;) {
+        if (ops[i].kind == BLOBC_KIND_PTR) continue;
+        if (p->tok.kind == BLOBC_TOK_SEMI) {
+            if (next(p)) return BLOBC_EINPUT;
+            if (parse_count(p, &ops[i].count)) return BLOBC_EINPUT;
+            ops[i].kind = BLOBC_KIND_FIXED;
+        }
+        if (expect(p, BLOBC_TOK_RBRACKET, "']' or '; N]' to close the array type"))
+            return BLOBC_EINPUT;
+    }
+    pf->nops = nops;
+    pf->ops = NULL;
+    if (nops) {
+        pf->ops = blobc_arena_array(&p->s->arena, nops, sizeof *ops);
+        if (!pf->ops) return blobc_err_nomem(p->err);
+        memcpy(pf->ops, ops, nops * sizeof *ops);
+    }
+    return BLOBC_OK;
+}
+
+/* ---- declarations ---- */
+
+static void *arena_copy(parser *p, const void *src, size_t n, size_t size) {
+    void *dst = blobc_arena_array(&p->s->arena, n, size);
+    if (dst) memcpy(dst, src, n * size);
+    return dst;
+}
+
+/* Registers a struct or enum whose fields or members were just copied to
+ * `items` (NULL when that copy ran out of memory) and steps over its '}'. */
+static blobc_status finish_decl(parser *p, blobc_type *t, const void *items) {
+    if (!items) return blobc_err_nomem(p->err);
+    if (blobc_schema_add_named(p->s, t, p->err)) return BLOBC_EINPUT;
+    return next(p);
+}
+
+static blobc_status parse_field(parser *p, blobc_type *st) {
+    blobc_token name;
+    if (expect_name(p, "field", &name)) return BLOBC_EINPUT;
+    if (expect(p, BLOBC_TOK_COLON, "':' and a type after the field name")) return BLOBC_EINPUT;
+    if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
+        !grow((void **)&p->pf, &p->pfcap, p->npf, sizeof *p->pf))
+        return blobc_err_nomem(p->err);
+    if (p->nfv >= BLOBC_MAX_TYPE_SIZE)
+        return blobc_schema_err(p->s, name.pos, p->err, "too many fields");
+    blobc_field *f = &p->fv[p->nfv];
+    memset(f, 0, sizeof *f);
+    f->name = arena_name(p, &name);
+    if (!f->name) return blobc_err_nomem(p->err);
+    f->pos = name.pos;
+    pending_field *pf = &p->pf[p->npf];
+    memset(pf, 0, sizeof *pf);
+    pf->st = st;
+    pf->index = (uint32_t)p->nfv;
+    if (parse_type(p, pf)) return BLOBC_EINPUT;
+    if (p->tok.kind == BLOBC_TOK_EQ) {
+        if (next(p)) return BLOBC_EINPUT;
+        if (p->tok.kind != BLOBC_TOK_NUMBER && p->tok.kind != BLOBC_TOK_STRING &&
+            p->tok.kind != BLOBC_TOK_IDENT)
+            return unexpected(p, "a default value after '='");
+        pf->has_def = true;
+        pf->def = p->tok;
+        if (next(p)) return BLOBC_EINPUT;
+    }
+    if (p->tok.kind != BLOBC_TOK_SEMI) {
+        char want[80];
+        snprintf(want, sizeof want, "';' after field '%s'", f->name);
+        return unexpected(p, want);
+    }
+    p->nfv++;
+    p->npf++;
+    return next(p);
+}
+
+static blobc_status parse_struct(parser *p, uint32_t align_attr) {
+    if (next(p)) return BLOBC_EINPUT; /* 'struct' */
+    blobc_token name;
+    if (expect_name(p, "type", &name)) return BLOBC_EINPUT;
+    blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
+    if (!t) return blobc_err_nomem(p->err);
+    t->kind = BLOBC_KIND_STRUCT;
+    t->name = arena_name(p, &name);
+    t->pos = name.pos;
+    t->align_attr = align_attr;
+    if (!t->name) return blobc_err_nomem(p->err);
+    if (expect(p, BLOBC_TOK_LBRACE, "'{' after the struct name")) return BLOBC_EINPUT;
+    p->nfv = 0;
+    while (p->tok.kind != BLOBC_TOK_RBRACE) {
+        if (p->tok.kind == BLOBC_TOK_EOF)
+            return blobc_schema_err(p->s, name.pos, p->err,
+                                    "struct %s is not closed (missing '}')", t->name);
+        if (parse_field(p, t)) return BLOBC_EINPUT;
+    }
+    if (p->nfv == 0)
+        return blobc_schema_err(p->s, name.pos, p->err,
+                                "struct %s has no fields (a struct needs at least one)", t->name);
+    t->fields = arena_copy(p, p->fv, p->nfv, sizeof *p->fv);
+    t->nfields = (uint32_t)p->nfv;
+    return finish_decl(p, t, t->fields);
+}
+
+static const blobc_type *integer_base(const parser *p, const blobc_token *t) {
+    for (int k = BLOBC_KIND_I8; k <= BLOBC_KIND_U64; k++)
+        if (tok_is(p, t, blobc_kind_name((blobc_kind)k))) return blobc_builtin_type((blobc_kind)k);
+    return NULL;
+}
+
+static void format_value(char *buf, size_t cap, blobc_kind base, uint64_t bits) {
+    if (blobc_kind_is_signed(base)) snprintf(buf, cap, "%lld", (long long)(int64_t)bits);
+    else snprintf(buf, cap, "%llu", (unsigned long long)bits);
+}
+
+static blobc_status parse_enum(parser *p) {
+    if (next(p)) return BLOBC_EINPUT; /* 'enum' */
+    blobc_token name;
+    if (expect_name(p, "type", &name)) return BLOBC_EINPUT;
+    blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
+    if (!t) return blobc_err_nomem(p->err);
+    t->kind = BLOBC_KIND_ENUM;
+    t->name = arena_name(p, &name);
+    t->pos = name.pos;
+    if (!t->name) return blobc_err_nomem(p->err);
+    if (p->tok.kind != BLOBC_TOK_COLON)
+        return unexpected(p, "':' and an integer base type after the enum name (enum Name : u8 { ... })");
+    if (next(p)) return BLOBC_EINPUT;
+    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an integer base type (i8..u64)");
+    const blobc_type *base = integer_base(p, &p->tok);
+    if (!base)
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "an enum's base must be an integer type (i8, u8, i16, u16, i32, "
+                                "u32, i64 or u64), got '%.*s'",
+                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
+    t->elem = base;
+    if (next(p)) return BLOBC_EINPUT;
+    if (expect(p, BLOBC_TOK_LBRACE, "'{' after the enum's base type")) return BLOBC_EINPUT;
+    p->nev = 0;
+    uint64_t next_value = 0;
+    bool next_ok = true; /* false once the previous value was the base's maximum */
+    blobc_kind bk = base->kind;
+    while (p->tok.kind != BLOBC_TOK_RBRACE) {
+        blobc_token m;
+        if (p->tok.kind == BLOBC_TOK_EOF)
+            return blobc_schema_err(p->s, name.pos, p->err, "enum %s is not closed (missing '}')",
+                                    t->name);
+        if (expect_name(p, "member", &m)) return BLOBC_EINPUT;
+        if (!grow((void **)&p->ev, &p->evcap, p->nev, sizeof *p->ev)) return blobc_err_nomem(p->err);
+        if (p->nev >= BLOBC_MAX_TYPE_SIZE)
+            return blobc_schema_err(p->s, m.pos, p->err, "too many enum members");
+        blobc_enum_value *v = &p->ev[p->nev];
+        memset(v, 0, sizeof *v);
+        v->name = arena_name(p, &m);
+        v->pos = m.pos;
+        if (!v->name) return blobc_err_nomem(p->err);
+        if (p->tok.kind == BLOBC_TOK_EQ) {
+            if (next(p)) return BLOBC_EINPUT;
+            if (p->tok.kind != BLOBC_TOK_NUMBER)
+                return unexpected(p, "an integer value after '='");
+            char msg[160];
+            if (!blobc_parse_int(tok_text(p, &p->tok), p->tok.len, bk, BLOBC_SYNTAX_SCHEMA,
+                                 &v->value, msg, sizeof msg))
+                return blobc_schema_err(p->s, p->tok.pos, p->err, "enum %s, member '%s': %s",
+                                        t->name, v->name, msg);
+            if (next(p)) return BLOBC_EINPUT;
+        } else {
+            if (!next_ok) {
+                char prev[32];
+                format_value(prev, sizeof prev, bk, p->ev[p->nev - 1].value);
+                return blobc_schema_err(p->s, m.pos, p->err,
+                                        "enum %s, member '%s': the value after %s is out of %s "
+                                        "range %s",
+                                        t->name, v->name, prev, blobc_kind_name(bk),
+                                        blobc_int_range_text(bk));
+            }
+            v->value = next_value;
+        }
+        /* The next implicit value is this one plus one, if the base has room. */
+        uint64_t max = bk == BLOBC_KIND_U64 ? UINT64_MAX
+                       : blobc_kind_is_signed(bk)
+                           ? (UINT64_MAX >> (65 - 8 * base->size))
+                           : (UINT64_MAX >> (64 - 8 * base->size));
+        next_ok = v->value != max;
+        next_value = v->value + 1;
+        if (blobc_kind_is_signed(bk) && v->value == UINT64_MAX) next_value = 0;
+        p->nev++;
+        if (p->tok.kind == BLOBC_TOK_COMMA) {
+            if (next(p)) return BLOBC_EINPUT;
+        } else if (p->tok.kind != BLOBC_TOK_RBRACE) {
+            return unexpected(p, "',' or '}' after an enum member");
+        }
+    }
+    if (p->nev == 0)
+        return blobc_schema_err(p->s, name.pos, p->err,
+                                "enum %s has no members (an enum needs at least one)", t->name);
+    t->values = arena_copy(p, p->ev, p->nev, sizeof *p->ev);
+    t->nvalues = (uint32_t)p->nev;
+    return finish_decl(p, t, t->values);
+}
+
+static blobc_status parse_attribute(parser *p, uint32_t *align_attr, blobc_pos *attr_pos) {
+    blobc_pos at = p->tok.pos;
+    if (next(p)) return BLOBC_EINPUT; /* '@' */
+    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
+    if (!tok_is(p, &p->tok, "align"))
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "unknown attribute '@%.*s' (the only attribute is @align(N))",
+                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
+    if (*align_attr)
+        return blobc_schema_err(p->s, at, p->err, "@align is given twice");
+    if (next(p)) return BLOBC_EINPUT;
+    if (expect(p, BLOBC_TOK_LPAREN, "'(' after @align")) return BLOBC_EINPUT;
+    if (p->tok.kind != BLOBC_TOK_NUMBER) return unexpected(p, "an alignment (1, 2, 4, 8 or 16)");
+    uint64_t v = 0;
+    char msg[8];
+    if (!blobc_parse_int(tok_text(p, &p->tok), p->tok.len, BLOBC_KIND_U64, BLOBC_SYNTAX_SCHEMA, &v,
+                         msg, sizeof msg) ||
+        !blobc_is_pow2(v) || v > BLOBC_MAX_ALIGN)
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "@align takes a power of two from 1 to %u, got '%.*s'",
+                                BLOBC_MAX_ALIGN, (int)(p->tok.len > 40 ? 40 : p->tok.len),
+                                tok_text(p, &p->tok));
+    *align_attr = (uint32_t)v;
+    *attr_pos = at;
+    if (next(p)) return BLOBC_EINPUT;
+    return expect(p, BLOBC_TOK_RPAREN, "')' after the alignment");
+}
+
+static blobc_status parse_decl(parser *p) {
+    uint32_t align_attr = 0;
+    blobc_pos attr_pos = {0, 0};
+    while (p->tok.kind == BLOBC_TOK_AT)
+        if (parse_attribute(p, &align_attr, &attr_pos)) return BLOBC_EINPUT;
+    if (tok_is(p, &p->tok, "struct")) {
+        if (parse_struct(p, align_attr)) return BLOBC_EINPUT;
+    } else if (align_attr && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "root"))) {
+        return blobc_schema_err(p->s, attr_pos, p->err, "@align applies to structs only");
+    } else if (align_attr) {
+        return unexpected(p, "'struct' after @align(...)");
+    } else if (tok_is(p, &p->tok, "enum")) {
+        if (parse_enum(p)) return BLOBC_EINPUT;
+    } else if (tok_is(p, &p->tok, "root")) {
+        blobc_pos at = p->tok.pos;
+        if (next(p)) return BLOBC_EINPUT;
+        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name after 'root'");
+        if (p->has_root)
+            return blobc_schema_err(p->s, at, p->err,
+                                    "a schema has at most one root (the first is at line %u)",
+                                    (unsigned)p->root_tok.pos.line);
+        p->has_root = true;
+        p->root_tok = p->tok;
+        if (next(p)) return BLOBC_EINPUT;
+        return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
+    } else {
+        return unexpected(p, "a declaration (struct, enum or root)");
+    }
+    /* C habit: "struct X { ... };" */
+    if (p->tok.kind == BLOBC_TOK_SEMI) return next(p);
+    return BLOBC_OK;
+}
+
+/* ---- resolution ---- */
+
+static size_t intern_slot(const parser *p, blobc_kind kind, const blobc_type *elem,
+                          uint32_t count) {
+    uint64_t h = (uint64_t)(uintptr_t)elem * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)kind << 32) ^ count;
+    h ^= h >> 29;
+    size_t i = (size_t)h & (p->icap - 1);
+    for (;;) {
+        const blobc_type *t = p->itab[i];
+        if (!t || (t->kind == kind && t->elem == elem && t->count == count)) return i;
+        i = (i + 1) & (p->icap - 1);
+    }
+}
+
+/* The one object for [elem], [elem; count] or *elem in this schema. */
+static const blobc_type *intern(parser *p, blobc_kind kind, const blobc_type *elem,
+                                uint32_t count) {
+    if (p->icount * 2 >= p->icap) {
+        size_t ncap = p->icap ? p->icap * 2 : 64;
+        blobc_type **old = p->itab;
+        size_t ocap = p->icap;
+        p->itab = calloc(ncap, sizeof *p->itab);
+        if (!p->itab) {
+            p->itab = old;
+            return NULL;
+        }
+        p->icap = ncap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i]) p->itab[intern_slot(p, old[i]->kind, old[i]->elem, old[i]->count)] = old[i];
+        free(old);
+    }
+    size_t i = intern_slot(p, kind, elem, count);
+    if (p->itab[i]) return p->itab[i];
+    blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
+    if (!t) return NULL;
+    t->kind = kind;
+    t->elem = elem;
+    t->count = count;
+    p->itab[i] = t;
+    p->icount++;
+    return t;
+}
+
+static const blobc_type *builtin_by_name(const char *s, size_t n) {
+    for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_F64; k++) {
+        const char *kw = blobc_kind_name((blobc_kind)k);
+        if (strlen(kw) == n && memcmp(kw, s, n) == 0) return blobc_builtin_type((blobc_kind)k);
+    }
+    if (n == 6 && memcmp(s, "string", 6) == 0) return blobc_builtin_type(BLOBC_KIND_STRING);
+    return NULL;
+}
+
+static blobc_status resolve_name(parser *p, const blobc_token *t, const blobc_type **out) {
+    const char *txt = tok_text(p, t);
+    const blobc_type *ty = builtin_by_name(txt, t->len);
+    if (!ty) ty = blobc_schema_find_len(p->s, txt, t->len);
+    if (ty) {
+        *out = ty;
+        return BLOBC_OK;
+    }
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, txt, t->len);
+    for (size_t i = 0; i < p->s->nnamed; i++) blobc_suggest_offer(&sg, p->s->named[i]->name);
+    for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_STRING; k++)
+        if (k != BLOBC_KIND_ENUM && k != BLOBC_KIND_STRUCT)
+            blobc_suggest_offer(&sg, blobc_kind_name((blobc_kind)k));
+    char hint[96];
+    return blobc_schema_err(p->s, t->pos, p->err, "unknown type '%.*s'%s",
+                            (int)(t->len > 64 ? 64 : t->len), txt,
+                            blobc_suggest_text(&sg, hint, sizeof hint));
+}
+
+static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc_type **out) {
+    const blobc_type *t;
+    if (resolve_name(p, &pf->leaf, &t)) return BLOBC_EINPUT;
+    for (uint32_t i = pf->nops; i-- > 0;) {
+        t = intern(p, pf->ops[i].kind, t, pf->ops[i].count);
+        if (!t) return blobc_err_nomem(p->err);
+    }
+    *out = t;
+    return BLOBC_OK;
+}
+
+static blobc_status check_default(parser *p, const pending_field *pf, blobc_field *f) {
+    const blobc_token *d = &pf->def;
+    const blobc_type *t = f->type;
+    const char *txt = tok_text(p, d);
+    char got[64], msg[160];
+    blobc_tok_describe(p->s, d, got, sizeof got);
+    blobc_kind k = t->kind;
+    if (k == BLOBC_KIND_BOOL) {
+        bool b;
+        if (d->kind != BLOBC_TOK_IDENT || !blobc_parse_bool(txt, d->len, &b, msg, sizeof msg))
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "default of bool field '%s' must be true or false, got %s",
+                                    f->name, got);
+        f->def.bits = b;
+    } else if (blobc_kind_is_integer(k)) {
+        if (d->kind != BLOBC_TOK_NUMBER)
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "default of %s field '%s' must be an integer, got %s",
+                                    blobc_kind_name(k), f->name, got);
+        if (!blobc_parse_int(txt, d->len, k, BLOBC_SYNTAX_SCHEMA, &f->def.bits, msg, sizeof msg))
+            return blobc_schema_err(p->s, d->pos, p->err, "default of field '%s': %s", f->name,
+                                    msg);
+    } else if (k == BLOBC_KIND_F32 || k == BLOBC_KIND_F64) {
+        if (d->kind != BLOBC_TOK_NUMBER)
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "default of %s field '%s' must be a number, got %s",
+                                    blobc_kind_name(k), f->name, got);
+        if (!blobc_parse_float(txt, d->len, k, BLOBC_SYNTAX_SCHEMA, &f->def.f, msg, sizeof msg))
+            return blobc_schema_err(p->s, d->pos, p->err, "default of field '%s': %s", f->name,
+                                    msg);
+    } else if (k == BLOBC_KIND_ENUM) {
+        if (d->kind != BLOBC_TOK_IDENT)
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "default of field '%s' must name a member of enum %s, got %s",
+                                    f->name, t->name, got);
+        const blobc_enum_value *v = NULL;
+        for (uint32_t i = 0; i < t->nvalues && !v; i++)
+            if (strlen(t->values[i].name) == d->len && memcmp(t->values[i].name, txt, d->len) == 0)
+                v = &t->values[i];
+        if (!v) {
+            blobc_suggest sg;
+            blobc_suggest_init(&sg, txt, d->len);
+            for (uint32_t i = 0; i < t->nvalues; i++) blobc_suggest_offer(&sg, t->values[i].name);
+            char hint[96];
+            return blobc_schema_err(p->s, d->pos, p->err, "enum %s has no member %s%s", t->name,
+                                    got, blobc_suggest_text(&sg, hint, sizeof hint));
+        }
+        f->def.bits = v->value;
+    } else if (k == BLOBC_KIND_STRING) {
+        if (d->kind != BLOBC_TOK_STRING)
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "default of string field '%s' must be a string literal "
+                                    "(\"...\"), got %s",
+                                    f->name, got);
+        f->def.str = d->str;
+        f->def.str_len = d->str_len;
+    } else {
+        char spelled[128];
+        blobc_type_spell(t, spelled, sizeof spelled);
+        return blobc_schema_err(p->s, d->pos, p->err,
+                                "field '%s' of type %s cannot have a default (only scalars, "
+                                "bool, enums and string can)",
+                                f->name, spelled);
+    }
+    f->def.present = true;
+    return BLOBC_OK;
+}
+
+static blobc_status resolve(parser *p) {
+    if (blobc_schema_index_names(p->s, p->err)) return p->err->status;
+    for (size_t i = 0; i < p->npf; i++) {
+        pending_field *pf = &p->pf[i];
+        blobc_field *f = (blobc_field *)&pf->st->fields[pf->index];
+        if (resolve_type(p, pf, &f->type)) return p->err->status;
+    }
+    if (p->has_root) {
+        const blobc_type *r;
+        if (resolve_name(p, &p->root_tok, &r)) return p->err->status;
+        if (r->kind != BLOBC_KIND_STRUCT)
+            return blobc_schema_err(p->s, p->root_tok.pos, p->err,
+                                    "the root must be a struct, but '%.*s' is %s",
+                                    (int)p->root_tok.len, tok_text(p, &p->root_tok),
+                                    r->kind == BLOBC_KIND_ENUM ? "an enum" : "a builtin type");
+        p->s->root = r;
+    }
+    for (size_t i = 0; i < p->npf; i++) {
+        pending_field *pf = &p->pf[i];
+        if (!pf->has_def) continue;
+        if (check_default(p, pf, (blobc_field *)&pf->st->fields[pf->index])) return BLOBC_EINPUT;
+    }
+    return BLOBC_OK;
+}
+
+blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
+                                blobc_schema **out, blobc_error *err) {
+    blobc_error local;
+    if (!err) err = &local;
+    blobc_error_clear(err);
+    *out = NULL;
+    blobc_schema *s = blobc_schema_new(filename);
+    if (!s) return blobc_err_nomem(err);
+    char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
+    if (!copy) {
+        blobc_schema_free(s);
+        return blobc_err_nomem(err);
+    }
+    s->text = copy;
+    s->text_len = text ? len : 0;
+
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.s = s;
+    p.err = err;
+    blobc_lex_init(&p.lx, s);
+    blobc_status st = next(&p);
+    while (st == BLOBC_OK && p.tok.kind != BLOBC_TOK_EOF) st = parse_decl(&p);
+    if (st == BLOBC_OK) st = resolve(&p);
+    if (st == BLOBC_OK) st = blobc_schema_layout(s, err);
+    free(p.pf);
+    free(p.fv);
+    free(p.ev);
+    free(p.itab);
+    if (st != BLOBC_OK) {
+        blobc_schema_free(s);
+        return st;
+    }
+    *out = s;
+    return BLOBC_OK;
+}
+
+blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
+    uint8_t *data = NULL;
+    size_t len = 0;
+    *out = NULL;
+    blobc_status st = blobc_read_file(path, &data, &len, err);
+    if (st != BLOBC_OK) return st;
+    st = blobc_schema_parse((const char *)data, len, path, out, err);
+    free(data);
+    return st;
+}
