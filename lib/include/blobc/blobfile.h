@@ -60,7 +60,9 @@ typedef struct blobc_write_options {
     const char *schema_name;  /* recorded for dump's $schema; may be NULL */
 } blobc_write_options;
 
-/* Builds a complete .blob file image in `out` from a data section. */
+/* Builds a complete .blob file image in `out` (replacing its contents)
+ * from a data section of 1 to BLOBC_MAX_DATA_SIZE bytes; `root` must be a
+ * struct. opts may be NULL (type section included, no schema name). */
 blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
                               const blobc_write_options *opts, blobc_buffer *out,
                               blobc_error *err);
@@ -93,7 +95,11 @@ blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blob
 
 /* Writes `len` bytes to `path` through a temporary file in the same
  * directory, renamed into place only after everything was written and
- * flushed; nothing is left behind on failure. */
+ * flushed; nothing is left behind on failure. "-" writes standard output.
+ * The new file gets the mode a plain create would give it (the replaced
+ * file's, else 0666 & ~umask). It is not fsync'ed: the rename makes the
+ * write atomic for every other process, and a build artifact is not worth
+ * a disk flush per file (after a power loss, rebake). */
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);
 
