@@ -227,7 +227,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
             }
             return st;
         }
-        uint64_t got = blobc_type_hash(types->root);
+        uint64_t got = hashes ? blobc_type_hash(types->root) : hd.schema_hash;
         if (got != hd.schema_hash) {
             blobc_schema_free(types);
             return fail(err, BLOBC_V_SCHEMA_HASH, H_SCHEMA_HASH,

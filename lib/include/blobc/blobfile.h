@@ -78,7 +78,7 @@ typedef struct blobc_blob {
 } blobc_blob;
 
 enum {
-    BLOBC_OPEN_NO_HASH = 1      /* skip every hash check (header, data, types): for fuzzing */
+    BLOBC_OPEN_NO_HASH = 1      /* skip every hash check (header, data, types, schema): fuzzing */
 };
 
 /* Checks magic, version, header size, section bounds and alignment, the
