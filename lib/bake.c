@@ -1,0 +1,337 @@
+/*
+ * bake.c - the bake driver: picks the input format, runs the YAML or JSON
+ * front end into a builder, resolves the schema and root type when the
+ * front end has seen the top-level meta keys, and turns the finished image
+ * into a .blob (or hands back the raw data section).
+ *
+ * Files in YAML are streamed (libyaml reads them in chunks), so baking a
+ * large YAML file holds the blob being built but never the whole input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake_internal.h"
+#include "blobc/blobfile.h"
+
+/* ---- format detection ---- */
+
+static bool ends_with_ci(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (m > n) return false;
+    for (size_t i = 0; i < m; i++) {
+        char c = s[n - m + i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+        if (c != suffix[i]) return false;
+    }
+    return true;
+}
+
+static blobc_input_format by_extension(const char *name) {
+    if (!name) return BLOBC_INPUT_AUTO;
+    if (ends_with_ci(name, ".yaml") || ends_with_ci(name, ".yml")) return BLOBC_INPUT_YAML;
+    if (ends_with_ci(name, ".json")) return BLOBC_INPUT_JSON;
+    return BLOBC_INPUT_AUTO;
+}
+
+/* JSON when the first character after a BOM and whitespace opens an
+ * object or array; YAML otherwise. *decided is false when the text was
+ * all whitespace (more input may decide). */
+static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
+    size_t i = 0;
+    if (len >= 3 && (unsigned char)t[0] == 0xEF && (unsigned char)t[1] == 0xBB &&
+        (unsigned char)t[2] == 0xBF)
+        i = 3;
+    while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) i++;
+    *decided = i < len;
+    if (i < len && (t[i] == '{' || t[i] == '[')) return BLOBC_INPUT_JSON;
+    return BLOBC_INPUT_YAML;
+}
+
+/* ---- schema and root ---- */
+
+/* $schema is relative to the data file's directory. */
+static char *schema_path_for(bk *k, const char *rel) {
+    const char *f = k->filename;
+    const char *slash = f ? strrchr(f, '/') : NULL;
+    if (rel[0] == '/' || !slash || strcmp(f, "<stdin>") == 0)
+        return blobc_arena_strndup(&k->arena, rel, strlen(rel));
+    size_t dir = (size_t)(slash - f) + 1, n = strlen(rel), total;
+    if (!blobc_add_ok(dir, n, &total)) return NULL;
+    char *p = blobc_arena_alloc(&k->arena, total + 1);
+    if (!p) return NULL;
+    memcpy(p, f, dir);
+    memcpy(p + dir, rel, n);
+    p[total] = '\0';
+    return p;
+}
+
+static blobc_status load_schema(bk *k, const bk_pos *pos) {
+    const blobc_bake_options *o = k->opts;
+    if (o->schema) {
+        k->schema = o->schema;
+        return BLOBC_OK;
+    }
+    if (o->schema_path) {
+        blobc_status st = blobc_schema_load(o->schema_path, &k->owned_schema, k->err);
+        if (st) return st;
+        k->schema = k->owned_schema;
+        return BLOBC_OK;
+    }
+    if (!k->meta_schema)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                       "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
+    char *path = schema_path_for(k, k->meta_schema);
+    if (!path) return blobc_err_nomem(k->err);
+    blobc_error tmp;
+    blobc_error_clear(&tmp);
+    blobc_status st = blobc_schema_load(path, &k->owned_schema, &tmp);
+    if (st == BLOBC_EIO) {
+        /* Say which line of the data named the file. */
+        return bk_fail(k, st, &k->meta_schema_pos, BK_AT_CONTAINER, "$schema", 7,
+                       "cannot load the schema named by $schema: %s", tmp.message);
+    }
+    if (st) {
+        *k->err = tmp;
+        return st;
+    }
+    k->schema = k->owned_schema;
+    return BLOBC_OK;
+}
+
+static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, const char *via) {
+    size_t n = blobc_schema_count(k->schema);
+    const char *names[256];
+    size_t m = 0;
+    for (size_t i = 0; i < n && m < 256; i++) {
+        const blobc_type *t = blobc_schema_at(k->schema, i);
+        if (t->kind == BLOBC_KIND_STRUCT) names[m++] = t->name;
+    }
+    const char *sug = bk_closest(name, strlen(name), names, m);
+    const char *file = blobc_schema_filename(k->schema);
+    char q[200];
+    bk_quote(q, sizeof q, name, strlen(name));
+    if (sug)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, via[0] == '$' ? via : NULL,
+                       via[0] == '$' ? strlen(via) : 0,
+                       "unknown type %s (from %s) in schema %s; did you mean \"%s\"?", q, via,
+                       file && file[0] ? file : "(embedded)", sug);
+    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, via[0] == '$' ? via : NULL,
+                   via[0] == '$' ? strlen(via) : 0, "unknown type %s (from %s) in schema %s", q,
+                   via, file && file[0] ? file : "(embedded)");
+}
+
+blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
+    blobc_status st = load_schema(k, pos);
+    if (st) return st;
+    const blobc_bake_options *o = k->opts;
+    const char *name = o->type_name ? o->type_name : k->meta_type;
+    const bk_pos *tpos = o->type_name ? NULL : &k->meta_type_pos;
+    const char *via = o->type_name ? "-t" : "$type";
+    const blobc_type *t;
+    if (name) {
+        t = blobc_schema_find(k->schema, name);
+        if (!t) return unknown_type(k, name, tpos, via);
+        if (t->kind != BLOBC_KIND_STRUCT)
+            return bk_fail(k, BLOBC_EINPUT, tpos, BK_AT_CONTAINER, o->type_name ? NULL : "$type",
+                           o->type_name ? 0 : 5,
+                           "type \"%s\" (from %s) is an enum; the root type must be a struct",
+                           name, via);
+    } else {
+        t = blobc_schema_root(k->schema);
+        if (!t) {
+            const char *file = blobc_schema_filename(k->schema);
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                           "schema %s declares no root type: put \"$type: NAME\" in the data, "
+                           "or pass -t TYPE",
+                           file && file[0] ? file : "(embedded)");
+        }
+    }
+    k->root = t;
+    k->b = blobc_builder_new();
+    if (!k->b) return blobc_err_nomem(k->err);
+    if (blobc_builder_root(k->b, t->size, t->align, NULL) != BLOBC_OK)
+        return bk_fail_builder(k, pos);
+    bk_slot s = {t, 0, 0};
+    return bk_push_struct(k, &s, pos);
+}
+
+/* ---- output ---- */
+
+static blobc_status finish(bk *k, blobc_buffer *out) {
+    blobc_status st;
+    if (k->opts->output == BLOBC_OUTPUT_RAW) {
+        st = blobc_builder_finish(k->b, out, k->err);
+        blobc_builder_free(k->b);
+        k->b = NULL;
+    } else {
+        blobc_buffer image = {0};
+        st = blobc_builder_finish(k->b, &image, k->err);
+        /* The builder's memory goes before the file image is made. */
+        blobc_builder_free(k->b);
+        k->b = NULL;
+        if (!st) {
+            blobc_write_options w = {0};
+            w.strip = k->opts->strip;
+            w.schema_name = k->opts->schema_path ? k->opts->schema_path : k->meta_schema;
+            out->len = 0;
+            st = blobc_blob_write(image.data, image.len, k->root, &w, out, k->err);
+        }
+        blobc_buffer_free(&image);
+    }
+    if (st && k->err && !k->err->file[0]) blobc_err_file(k->err, k->filename);
+    return st;
+}
+
+typedef struct source {
+    const char *text;      /* whole input, or NULL when streamed */
+    size_t len;
+    bk_read_fn *read;
+    void *data;
+} source;
+
+static blobc_status bake(const source *src, const char *filename, blobc_input_format fmt,
+                         const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
+    blobc_error local;
+    if (!err) err = &local;
+    blobc_error_clear(err);
+    if (out) out->len = 0;
+    bk k;
+    bk_init(&k, filename, opts, err);
+    blobc_status st = fmt == BLOBC_INPUT_JSON
+                          ? bk_bake_json(&k, src->text, src->len)
+                          : bk_bake_yaml(&k, src->text, src->len, src->read, src->data);
+    if (!st) st = finish(&k, out);
+    bk_free(&k);
+    if (st && out) out->len = 0;
+    return st;
+}
+
+blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
+                               const blobc_bake_options *opts, blobc_buffer *out,
+                               blobc_error *err) {
+    blobc_bake_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!opts) opts = &defaults;
+    if (!filename) filename = "<input>";
+    source src = {text ? text : "", text ? len : 0, NULL, NULL};
+    blobc_input_format fmt = opts->input;
+    if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
+    if (fmt == BLOBC_INPUT_AUTO) {
+        bool decided;
+        fmt = by_content(src.text, src.len, &decided);
+    }
+    return bake(&src, filename, fmt, opts, out, err);
+}
+
+/* ---- files ---- */
+
+typedef struct stream {
+    FILE *f;
+    const unsigned char *pre; /* bytes read ahead to detect the format */
+    size_t pre_len, pre_pos;
+} stream;
+
+static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got) {
+    stream *s = data;
+    if (s->pre_pos < s->pre_len) {
+        size_t n = s->pre_len - s->pre_pos;
+        if (n > size) n = size;
+        memcpy(buf, s->pre + s->pre_pos, n);
+        s->pre_pos += n;
+        *got = n;
+        return 1;
+    }
+    size_t n = fread(buf, 1, size, s->f);
+    *got = n;
+    return n > 0 || !ferror(s->f);
+}
+
+static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
+    blobc_error_clear(err);
+    bool in = strcmp(path, "-") == 0;
+    blobc_err_file(err, in ? "<stdin>" : path);
+    if (in) return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
+    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+}
+
+blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, blobc_buffer *out,
+                             blobc_error *err) {
+    blobc_bake_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!opts) opts = &defaults;
+    blobc_error local;
+    if (!err) err = &local;
+    if (out) out->len = 0;
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    blobc_input_format fmt = opts->input;
+    if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
+
+    if (fmt == BLOBC_INPUT_JSON) {
+        uint8_t *data;
+        size_t len;
+        blobc_status st = blobc_read_file(path, &data, &len, err);
+        if (st) return st;
+        source src = {(const char *)data, len, NULL, NULL};
+        st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
+        free(data);
+        return st;
+    }
+
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) return io_error(err, "open", path, errno);
+    /* Read ahead until the first non-blank byte decides the format. */
+    blobc_buffer pre = {0};
+    bool decided = fmt != BLOBC_INPUT_AUTO;
+    while (!decided) {
+        if (!blobc_buf_reserve(&pre, 4096)) {
+            if (!is_stdin) fclose(f);
+            blobc_buffer_free(&pre);
+            return blobc_err_nomem(err);
+        }
+        size_t n = fread(pre.data + pre.len, 1, 4096, f);
+        pre.len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                if (!is_stdin) fclose(f);
+                blobc_buffer_free(&pre);
+                return io_error(err, "read", path, e);
+            }
+            fmt = BLOBC_INPUT_YAML;
+            break;
+        }
+        fmt = by_content((const char *)pre.data, pre.len, &decided);
+    }
+
+    blobc_status st;
+    if (fmt == BLOBC_INPUT_JSON) {
+        /* cJSON needs the whole text: read the rest after what we have. */
+        for (;;) {
+            if (!blobc_buf_reserve(&pre, 64 * 1024)) {
+                st = blobc_err_nomem(err);
+                goto done;
+            }
+            size_t n = fread(pre.data + pre.len, 1, pre.cap - pre.len, f);
+            pre.len += n;
+            if (n == 0) break;
+        }
+        if (ferror(f)) {
+            st = io_error(err, "read", path, errno);
+            goto done;
+        }
+        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL};
+        st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
+    } else {
+        stream s = {f, pre.data, pre.len, 0};
+        source src = {NULL, 0, stream_read, &s};
+        st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
+        if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
+    }
+done:
+    if (!is_stdin) fclose(f);
+    blobc_buffer_free(&pre);
+    return st;
+}

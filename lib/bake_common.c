@@ -1,0 +1,733 @@
+/*
+ * bake_common.c - the part of baking both front ends share: filling
+ * structs by field name (unknown and duplicate keys, required fields,
+ * defaults), sequences ([T] and [T; N]), pointers, scalars and strings
+ * into the builder, and error messages that name the place.
+ *
+ * Everything here is per value on the hot path, so: a field lookup first
+ * tries the field after the previous one (keys usually come in declaration
+ * order), duplicate detection is a bitset per open struct, and the path of
+ * an error is rendered from the frame stack only when an error happens.
+ */
+#include "bake_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scalar.h"
+
+void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err) {
+    memset(k, 0, sizeof *k);
+    k->filename = filename;
+    k->opts = opts;
+    k->err = err;
+    blobc_arena_init(&k->arena);
+}
+
+void bk_free(bk *k) {
+    free(k->fr);
+    free(k->bits);
+    if (k->b) blobc_builder_free(k->b);
+    if (k->owned_schema) blobc_schema_free(k->owned_schema);
+    blobc_arena_free(&k->arena);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- messages ---- */
+
+void bk_quote(char *dst, size_t cap, const char *s, size_t n) {
+    enum { SHOW = 40 };
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+#define PUT(c)                                                                                     \
+    do {                                                                                           \
+        if (o + 1 < cap) dst[o++] = (char)(c);                                                     \
+    } while (0)
+    PUT('"');
+    size_t shown = n > SHOW ? SHOW : n;
+    for (size_t i = 0; i < shown; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            PUT('\\');
+            PUT(c);
+        } else if (c == '\n') {
+            PUT('\\');
+            PUT('n');
+        } else if (c == '\t') {
+            PUT('\\');
+            PUT('t');
+        } else if (c < 0x20 || c == 0x7f) {
+            PUT('\\');
+            PUT('x');
+            PUT(hex[c >> 4]);
+            PUT(hex[c & 15]);
+        } else {
+            PUT(c);
+        }
+    }
+    PUT('"');
+    if (shown < n) {
+        PUT('.');
+        PUT('.');
+        PUT('.');
+    }
+#undef PUT
+    if (cap) dst[o < cap ? o : cap - 1] = '\0';
+}
+
+/* Appends the path of the value being filled to b. */
+static void render_path(const bk *k, int mode, const char *key, size_t keylen, blobc_buffer *b) {
+    for (uint32_t i = 0; i < k->depth; i++) {
+        const bk_frame *f = &k->fr[i];
+        if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
+        if (f->kind == BK_STRUCT) {
+            if (!f->field) continue;
+            if (k->json) blobc_buf_putc(b, '/');
+            else if (b->len) blobc_buf_putc(b, '.');
+            blobc_buf_puts(b, f->field->name);
+        } else if (f->count > 0) {
+            blobc_buf_printf(b, k->json ? "/%u" : "[%u]", (unsigned)(f->count - 1));
+        }
+    }
+    if (key) {
+        if (k->json) blobc_buf_putc(b, '/');
+        else if (b->len) blobc_buf_putc(b, '.');
+        for (size_t i = 0; i < keylen && i < 200; i++) {
+            unsigned char c = (unsigned char)key[i];
+            if (k->json && c == '~') blobc_buf_puts(b, "~0");
+            else if (k->json && c == '/') blobc_buf_puts(b, "~1");
+            else blobc_buf_putc(b, c < 0x20 || c == 0x7f ? '?' : (char)c);
+        }
+    }
+}
+
+static void set_path(bk *k, int mode, const char *key, size_t keylen) {
+    blobc_buffer b = {0};
+    render_path(k, mode, key, keylen, &b);
+    if (!b.data) return;
+    size_t cap = sizeof k->err->path;
+    if (b.len < cap) {
+        memcpy(k->err->path, b.data, b.len);
+        k->err->path[b.len] = '\0';
+    } else {
+        /* Deep paths keep their innermost part, which says the most. */
+        size_t keep = cap - 4;
+        memcpy(k->err->path, "...", 3);
+        memcpy(k->err->path + 3, b.data + b.len - keep, keep);
+        k->err->path[cap - 1] = '\0';
+    }
+    blobc_buffer_free(&b);
+}
+
+static void place(bk *k, const bk_pos *pos, int mode, const char *key, size_t keylen) {
+    blobc_err_file(k->err, k->filename);
+    if (pos && k->locate) k->locate(k, pos);
+    set_path(k, mode, key, keylen);
+}
+
+blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
+                     size_t keylen, const char *fmt, ...) {
+    blobc_error *e = k->err;
+    if (!e) return st;
+    blobc_error_clear(e);
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(e, st, fmt, ap);
+    va_end(ap);
+    if (k->note) {
+        size_t n = strlen(e->message);
+        snprintf(e->message + n, sizeof e->message - n, " %s", k->note);
+    }
+    place(k, pos, mode, key, keylen);
+    return st;
+}
+
+blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
+    blobc_error tmp;
+    blobc_error_clear(&tmp);
+    blobc_status st = blobc_builder_status(k->b, &tmp);
+    if (st == BLOBC_OK) {
+        st = BLOBC_ENOMEM;
+        snprintf(tmp.message, sizeof tmp.message, "out of memory");
+    }
+    return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
+}
+
+void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
+    char sp[160];
+    blobc_type_spell(t, sp, sizeof sp);
+    switch (t->kind) {
+    case BLOBC_KIND_BOOL: snprintf(buf, cap, "true or false"); break;
+    case BLOBC_KIND_I8:
+    case BLOBC_KIND_U8:
+    case BLOBC_KIND_I16:
+    case BLOBC_KIND_U16:
+    case BLOBC_KIND_I32:
+    case BLOBC_KIND_U32:
+    case BLOBC_KIND_I64:
+    case BLOBC_KIND_U64:
+        snprintf(buf, cap, "an integer in %s range %s", blobc_kind_name(t->kind),
+                 blobc_int_range_text(t->kind));
+        break;
+    case BLOBC_KIND_F32:
+    case BLOBC_KIND_F64: snprintf(buf, cap, "a number (%s)", sp); break;
+    case BLOBC_KIND_ENUM: snprintf(buf, cap, "a member name of enum %s", t->name); break;
+    case BLOBC_KIND_STRING: snprintf(buf, cap, "a string"); break;
+    case BLOBC_KIND_STRUCT:
+        snprintf(buf, cap, "%s (struct %s)", k->json ? "an object" : "a mapping", t->name);
+        break;
+    case BLOBC_KIND_ARRAY:
+        snprintf(buf, cap, "%s (%s)", k->json ? "an array" : "a sequence", sp);
+        break;
+    case BLOBC_KIND_FIXED:
+        snprintf(buf, cap, "%s of %u items (%s)", k->json ? "an array" : "a sequence",
+                 (unsigned)t->count, sp);
+        break;
+    case BLOBC_KIND_PTR: {
+        char inner[200];
+        bk_describe_type(k, t->elem, inner, sizeof inner);
+        snprintf(buf, cap, "%s or null", inner);
+        break;
+    }
+    }
+}
+
+/* How the author wrote a scalar, for "got ..." in messages. */
+static void describe_scalar(const bk_scalar *v, char *buf, size_t cap) {
+    char q[200];
+    bk_quote(q, sizeof q, v->s, v->n);
+    switch (v->tok) {
+    case BK_TOK_PLAIN:
+        if (v->n == 0) snprintf(buf, cap, "an empty value");
+        else snprintf(buf, cap, "%s", q);
+        break;
+    case BK_TOK_QUOTED: snprintf(buf, cap, "a quoted string %s", q); break;
+    case BK_TOK_JSTRING: snprintf(buf, cap, "the string %s", q); break;
+    case BK_TOK_JNUMBER: snprintf(buf, cap, "the number %.*s", (int)(v->n > 40 ? 40 : v->n), v->s);
+        break;
+    case BK_TOK_JBOOL: snprintf(buf, cap, "%.*s", (int)v->n, v->s); break;
+    case BK_TOK_JNULL: snprintf(buf, cap, "null"); break;
+    }
+}
+
+static blobc_status type_error(bk *k, const blobc_type *t, const bk_scalar *v, const bk_pos *pos,
+                               const char *extra) {
+    char want[300], got[300];
+    bk_describe_type(k, t, want, sizeof want);
+    describe_scalar(v, got, sizeof got);
+    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s", want, got,
+                   extra ? extra : "");
+}
+
+blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
+    char want[300];
+    bk_describe_type(k, s->type, want, sizeof want);
+    const char *got = k->json ? (is_map ? "an object" : "an array")
+                              : (is_map ? "a mapping" : "a sequence");
+    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s", want, got);
+}
+
+/* ---- did you mean ---- */
+
+static size_t ci_equal(const char *a, size_t alen, const char *b, size_t blen) {
+    if (alen != blen) return 0;
+    for (size_t i = 0; i < alen; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
+        if (x != y) return 0;
+    }
+    return 1;
+}
+
+/* Distance score of candidate `name` for `key`; SIZE_MAX when too far to
+ * be worth suggesting. Case-only differences always qualify. */
+static size_t closeness(const char *key, size_t len, const char *name) {
+    size_t nlen = strlen(name);
+    if (ci_equal(key, len, name, nlen)) return 0;
+    size_t d = blobc_edit_distance(key, len, name, nlen);
+    size_t longest = len > nlen ? len : nlen;
+    size_t limit = longest <= 3 ? 1 : longest <= 6 ? 2 : 3;
+    if (d > limit || d >= nlen) return SIZE_MAX;
+    return d;
+}
+
+const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n) {
+    const char *best = NULL;
+    size_t bestd = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = closeness(key, len, names[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top) {
+    static const char *const meta[] = {"$schema", "$type"};
+    const char *best = NULL;
+    size_t bestd = SIZE_MAX;
+    for (uint32_t i = 0; i < st->nfields; i++) {
+        size_t d = closeness(key, len, st->fields[i].name);
+        if (d < bestd) {
+            bestd = d;
+            best = st->fields[i].name;
+        }
+    }
+    if (top) {
+        for (size_t i = 0; i < 2; i++) {
+            size_t d = closeness(key, len, meta[i]);
+            if (d < bestd) {
+                bestd = d;
+                best = meta[i];
+            }
+        }
+    }
+    return best;
+}
+
+/* "id, name, kind, ..." : the first few names of a struct or enum. */
+static void list_names(char *buf, size_t cap, const blobc_type *t) {
+    size_t o = 0;
+    uint32_t n = t->kind == BLOBC_KIND_STRUCT ? t->nfields : t->nvalues;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n && i < 12; i++) {
+        const char *name = t->kind == BLOBC_KIND_STRUCT ? t->fields[i].name : t->values[i].name;
+        int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
+        if (w < 0 || (size_t)w >= cap - o) return;
+        o += (size_t)w;
+    }
+    if (n > 12) snprintf(buf + o, cap - o, ", ...");
+}
+
+/* ---- frames ---- */
+
+static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
+    if (k->depth >= BK_MAX_DEPTH)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                       "nesting is deeper than %u levels", (unsigned)BK_MAX_DEPTH);
+    if (k->depth == k->fr_cap) {
+        uint32_t cap = k->fr_cap ? k->fr_cap * 2 : 32;
+        bk_frame *p = realloc(k->fr, (size_t)cap * sizeof *p);
+        if (!p) return blobc_err_nomem(k->err);
+        k->fr = p;
+        k->fr_cap = cap;
+    }
+    bk_frame *f = &k->fr[k->depth++];
+    memset(f, 0, sizeof *f);
+    f->pos = *pos;
+    *out = f;
+    return BLOBC_OK;
+}
+
+blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
+    if (s->type->kind != BLOBC_KIND_STRUCT) return bk_fail_container(k, s, true, pos);
+    size_t words = ((size_t)s->type->nfields + 63) / 64;
+    if (words > k->bits_cap - k->nbits) {
+        size_t cap = k->bits_cap ? k->bits_cap : 64;
+        while (cap - k->nbits < words) cap *= 2;
+        uint64_t *p = realloc(k->bits, cap * sizeof *p);
+        if (!p) return blobc_err_nomem(k->err);
+        k->bits = p;
+        k->bits_cap = cap;
+    }
+    bk_frame *f;
+    blobc_status st = push_frame(k, pos, &f);
+    if (st) return st;
+    f->kind = BK_STRUCT;
+    f->type = s->type;
+    f->at = *s;
+    f->bits = k->nbits;
+    memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
+    k->nbits += words;
+    return BLOBC_OK;
+}
+
+static bool name_is(const char *name, const char *key, size_t len) {
+    return strncmp(name, key, len) == 0 && name[len] == '\0';
+}
+
+blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
+    bk_frame *f = bk_top(k);
+    const blobc_type *t = f->type;
+    const blobc_field *fld = NULL;
+    if (f->hint < t->nfields && name_is(t->fields[f->hint].name, key, len))
+        fld = &t->fields[f->hint];
+    else if (memchr(key, 0, len) == NULL)
+        fld = blobc_struct_find_field(t, key, len);
+    if (!fld) {
+        char q[200];
+        bk_quote(q, sizeof q, key, len);
+        bool top = k->depth == 1;
+        const char *sug = bk_suggest_field(t, key, len, top);
+        if (sug)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                           "unknown field %s in struct %s; did you mean \"%s\"?", q, t->name,
+                           sug);
+        if (!top && len > 0 && key[0] == '$')
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                           "unknown field %s in struct %s ($schema and $type are only "
+                           "allowed at the top level)",
+                           q, t->name);
+        char names[300];
+        list_names(names, sizeof names, t);
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                       "unknown field %s in struct %s (fields: %s)", q, t->name, names);
+    }
+    uint32_t i = (uint32_t)(fld - t->fields);
+    uint64_t *w = &k->bits[f->bits + i / 64];
+    uint64_t m = (uint64_t)1 << (i % 64);
+    if (*w & m)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                       "duplicate field \"%s\" in struct %s", fld->name, t->name);
+    *w |= m;
+    f->count++;
+    f->field = fld;
+    f->hint = i + 1;
+    out->type = fld->type;
+    out->ref = f->at.ref;
+    out->off = f->at.off + fld->offset;
+    f->value = *out;
+    return BLOBC_OK;
+}
+
+static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                                 const bk_pos *pos, blobc_ref *payload) {
+    if (n >= 0x7ffffffeu)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                       "string of %zu bytes is too long (at most 2 GiB)", n);
+    blobc_ref r;
+    void *mem;
+    if (blobc_builder_alloc(k->b, n + 1, 1, &r, &mem) != BLOBC_OK) return bk_fail_builder(k, pos);
+    if (n) memcpy(mem, str, n);
+    uint8_t *p = bk_ptr(k, s);
+    blobc_st32(p + 4, (uint32_t)(n + 1));
+    if (blobc_builder_link(k->b, s->ref, s->off, r) != BLOBC_OK) return bk_fail_builder(k, pos);
+    if (payload) *payload = r;
+    return BLOBC_OK;
+}
+
+static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
+                                  const bk_pos *pos) {
+    blobc_kind kind = s->type->kind;
+    if (kind == BLOBC_KIND_STRING) return store_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
+    if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
+    if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
+    blobc_store_scalar(bk_ptr(k, s), kind, d->bits, d->f);
+    return BLOBC_OK;
+}
+
+blobc_status bk_pop_struct(bk *k) {
+    bk_frame *f = bk_top(k);
+    const blobc_type *t = f->type;
+    if (f->count < t->nfields) {
+        const uint64_t *bits = k->bits + f->bits;
+        uint32_t missing = 0, first = 0;
+        char names[400];
+        size_t o = 0;
+        names[0] = '\0';
+        for (uint32_t i = 0; i < t->nfields; i++) {
+            if (bits[i / 64] & ((uint64_t)1 << (i % 64))) continue;
+            const blobc_field *fld = &t->fields[i];
+            if (fld->def.present) {
+                bk_slot s = {fld->type, f->at.ref, f->at.off + fld->offset};
+                blobc_status st = apply_default(k, &s, &fld->def, &f->pos);
+                if (st) return st;
+                continue;
+            }
+            blobc_kind kind = fld->type->kind;
+            if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR) continue;
+            if (missing++ == 0) first = i;
+            if (o < sizeof names) {
+                int w = snprintf(names + o, sizeof names - o, "%s\"%s\"", missing > 1 ? ", " : "",
+                                 fld->name);
+                if (w > 0) o += (size_t)w;
+            }
+        }
+        if (missing) {
+            char sp[160];
+            blobc_type_spell(t->fields[first].type, sp, sizeof sp);
+            if (missing == 1)
+                return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                               "missing field \"%s\" (%s) in struct %s", t->fields[first].name, sp,
+                               t->name);
+            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                           "missing fields %s in struct %s", names, t->name);
+        }
+    }
+    k->nbits = f->bits;
+    k->depth--;
+    return BLOBC_OK;
+}
+
+/* ---- sequences ---- */
+
+blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *pos) {
+    const blobc_type *t = s->type;
+    if (t->kind == BLOBC_KIND_FIXED) {
+        if (known != UINT32_MAX && known != t->count) {
+            char sp[160];
+            blobc_type_spell(t, sp, sizeof sp);
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                           "expected exactly %u items for %s, got %u", (unsigned)t->count, sp,
+                           (unsigned)known);
+        }
+    } else if (t->kind != BLOBC_KIND_ARRAY) {
+        return bk_fail_container(k, s, false, pos);
+    }
+    blobc_ref items = 0;
+    if (t->kind == BLOBC_KIND_ARRAY && known != UINT32_MAX && known > 0) {
+        size_t size;
+        if (!blobc_mul_ok(known, t->elem->size, &size) || size > BLOBC_MAX_DATA_SIZE)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                           "%u items of %u bytes do not fit in a blob (at most 2 GiB - 1)",
+                           (unsigned)known, (unsigned)t->elem->size);
+        if (blobc_builder_alloc(k->b, size, t->elem->align, &items, NULL) != BLOBC_OK)
+            return bk_fail_builder(k, pos);
+    }
+    bk_frame *f;
+    blobc_status st = push_frame(k, pos, &f);
+    if (st) return st;
+    f->kind = t->kind == BLOBC_KIND_FIXED ? BK_FIXED : BK_ARRAY;
+    f->type = t;
+    f->at = *s;
+    f->known = known;
+    f->items = items;
+    return BLOBC_OK;
+}
+
+blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
+    bk_frame *f = bk_top(k);
+    const blobc_type *elem = f->type->elem;
+    uint32_t esize = elem->size;
+    if (f->kind == BK_FIXED) {
+        if (f->count >= f->type->count) {
+            char sp[160];
+            blobc_type_spell(f->type, sp, sizeof sp);
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                           "too many items for %s: it takes exactly %u", sp,
+                           (unsigned)f->type->count);
+        }
+        out->type = elem;
+        out->ref = f->at.ref;
+        out->off = f->at.off + f->count * esize;
+        f->count++;
+        return BLOBC_OK;
+    }
+    if (f->known != UINT32_MAX) {
+        if (f->count >= f->known)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0, "internal error: item count");
+    } else {
+        if (f->count >= 0x7fffffffu)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0, "too many items");
+        if (f->count == 0 && blobc_builder_open(k->b, elem->align, &f->items) != BLOBC_OK)
+            return bk_fail_builder(k, pos);
+        if (!blobc_builder_grow(k->b, f->items, esize)) return bk_fail_builder(k, pos);
+    }
+    out->type = elem;
+    out->ref = f->items;
+    out->off = f->count * esize;
+    f->count++;
+    return BLOBC_OK;
+}
+
+blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *count) {
+    bk_frame *f = bk_top(k);
+    if (f->kind == BK_FIXED) {
+        if (f->count != f->type->count) {
+            char sp[160];
+            blobc_type_spell(f->type, sp, sizeof sp);
+            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                           "expected exactly %u items for %s, got %u", (unsigned)f->type->count,
+                           sp, (unsigned)f->count);
+        }
+        if (count) *count = 0;
+        k->depth--;
+        return BLOBC_OK;
+    }
+    if (f->count > 0) {
+        if (f->known == UINT32_MAX && blobc_builder_close(k->b, f->items) != BLOBC_OK)
+            return bk_fail_builder(k, pos);
+        uint8_t *p = bk_ptr(k, &f->at);
+        blobc_st32(p + 4, f->count);
+        if (blobc_builder_link(k->b, f->at.ref, f->at.off, f->items) != BLOBC_OK)
+            return bk_fail_builder(k, pos);
+    }
+    if (items) *items = f->items;
+    if (count) *count = f->count;
+    k->depth--;
+    return BLOBC_OK;
+}
+
+/* ---- values ---- */
+
+blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target) {
+    const blobc_type *elem = s->type->elem;
+    blobc_ref r;
+    if (blobc_builder_alloc(k->b, elem->size, elem->align, &r, NULL) != BLOBC_OK ||
+        blobc_builder_link(k->b, s->ref, s->off, r) != BLOBC_OK)
+        return bk_fail_builder(k, pos);
+    s->type = elem;
+    s->ref = r;
+    s->off = 0;
+    if (target) *target = r;
+    return BLOBC_OK;
+}
+
+bool bk_is_null(const bk_scalar *v) {
+    if (v->tok == BK_TOK_JNULL) return true;
+    if (v->tok != BK_TOK_PLAIN) return false;
+    switch (v->n) {
+    case 0: return true;
+    case 1: return v->s[0] == '~';
+    case 4:
+        return memcmp(v->s, "null", 4) == 0 || memcmp(v->s, "Null", 4) == 0 ||
+               memcmp(v->s, "NULL", 4) == 0;
+    default: return false;
+    }
+}
+
+blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t len,
+                            const bk_pos *pos) {
+    if (s->type->kind != BLOBC_KIND_PTR) blobc_st32(bk_ptr(k, s) + 4, len);
+    if (blobc_builder_link(k->b, s->ref, s->off, target) != BLOBC_OK)
+        return bk_fail_builder(k, pos);
+    return BLOBC_OK;
+}
+
+/* JSON float fast path: cJSON already ran strtod over the same text, so
+ * redoing the conversion is needed only where the result could differ from
+ * blobc_parse_float's (an infinity, which it reports; for f32 a double
+ * that lies exactly halfway between two floats, where rounding twice may
+ * differ from strtof's single rounding, or a subnormal). Returns false when
+ * the slow path must decide. */
+static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
+    double d = v->d;
+    if (!isfinite(d)) return false;
+    if (kind == BLOBC_KIND_F64) {
+        *out = d;
+        return true;
+    }
+    if (d == 0) {
+        *out = d;
+        return true;
+    }
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    if (e < -126 || e > 127) return false; /* subnormal as f32, or out of range */
+    if ((bits & 0x1fffffffu) == 0x10000000u) return false; /* an exact f32 midpoint */
+    float f = (float)d;
+    if (isinf(f)) return false;
+    *out = (double)f;
+    return true;
+}
+
+blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                      blobc_ref *payload) {
+    char msg[300];
+    for (;;) {
+        const blobc_type *t = s->type;
+        blobc_kind kind = t->kind;
+        switch (kind) {
+        case BLOBC_KIND_PTR: {
+            if (bk_is_null(v)) return BLOBC_OK;
+            blobc_status st = bk_deref(k, s, pos, NULL);
+            if (st) return st;
+            continue;
+        }
+        case BLOBC_KIND_ARRAY:
+            if (bk_is_null(v)) return BLOBC_OK;
+            return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_STRUCT:
+        case BLOBC_KIND_FIXED: return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_STRING:
+            if (v->tok == BK_TOK_JNULL) return type_error(k, t, v, pos, NULL);
+            if (v->has_nul || (v->tok != BK_TOK_JSTRING && memchr(v->s, 0, v->n)))
+                return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                               "a string cannot contain a NUL character (U+0000)");
+            if (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n))
+                return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                               "invalid UTF-8 in a string");
+            return store_string(k, s, v->s, v->n, pos, payload);
+        case BLOBC_KIND_ENUM: {
+            if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
+                return type_error(k, t, v, pos, NULL);
+            const blobc_enum_value *ev = memchr(v->s, 0, v->n) ? NULL
+                                                                 : blobc_enum_find_name(t, v->s, v->n);
+            if (!ev) {
+                char q[200];
+                bk_quote(q, sizeof q, v->s, v->n);
+                const char *best = NULL;
+                size_t bestd = SIZE_MAX;
+                for (uint32_t i = 0; i < t->nvalues; i++) {
+                    size_t d = closeness(v->s, v->n, t->values[i].name);
+                    if (d < bestd) {
+                        bestd = d;
+                        best = t->values[i].name;
+                    }
+                }
+                if (best)
+                    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                                   "unknown member %s of enum %s; did you mean \"%s\"?", q,
+                                   t->name, best);
+                char names[300];
+                list_names(names, sizeof names, t);
+                return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                               "unknown member %s of enum %s (members: %s)", q, t->name, names);
+            }
+            blobc_store_scalar(bk_ptr(k, s), t->elem->kind, ev->value, 0);
+            return BLOBC_OK;
+        }
+        case BLOBC_KIND_BOOL: {
+            if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_JBOOL)
+                return type_error(k, t, v, pos, NULL);
+            bool b;
+            if (!blobc_parse_bool(v->s, v->n, &b, msg, sizeof msg))
+                return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
+            *bk_ptr(k, s) = b ? 1 : 0;
+            return BLOBC_OK;
+        }
+        case BLOBC_KIND_F32:
+        case BLOBC_KIND_F64: {
+            double d;
+            if (v->tok == BK_TOK_JSTRING) {
+                /* JSON has no literal for these; the strings stand in. */
+                if (v->n == 3 && memcmp(v->s, "inf", 3) == 0) d = HUGE_VAL;
+                else if (v->n == 4 && memcmp(v->s, "-inf", 4) == 0) d = -HUGE_VAL;
+                else if (v->n == 3 && memcmp(v->s, "nan", 3) == 0) d = NAN;
+                else
+                    return type_error(k, t, v, pos,
+                                      " (JSON writes infinities and NaN as the strings \"inf\", "
+                                      "\"-inf\" and \"nan\")");
+            } else if (v->tok == BK_TOK_PLAIN || v->tok == BK_TOK_JNUMBER) {
+                blobc_syntax syn = v->tok == BK_TOK_PLAIN ? BLOBC_SYNTAX_YAML : BLOBC_SYNTAX_JSON;
+                if (!(v->has_d && json_float_fast(v, kind, &d)) &&
+                    !blobc_parse_float(v->s, v->n, kind, syn, &d, msg, sizeof msg))
+                    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
+            } else {
+                return type_error(k, t, v, pos, NULL);
+            }
+            blobc_store_scalar(bk_ptr(k, s), kind, 0, d);
+            return BLOBC_OK;
+        }
+        default: {
+            /* integers */
+            if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_JNUMBER)
+                return type_error(k, t, v, pos, NULL);
+            uint64_t bits;
+            blobc_syntax syn = v->tok == BK_TOK_PLAIN ? BLOBC_SYNTAX_YAML : BLOBC_SYNTAX_JSON;
+            if (!blobc_parse_int(v->s, v->n, kind, syn, &bits, msg, sizeof msg))
+                return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
+            blobc_store_scalar(bk_ptr(k, s), kind, bits, 0);
+            return BLOBC_OK;
+        }
+        }
+    }
+}

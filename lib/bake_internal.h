@@ -1,0 +1,226 @@
+/*
+ * bake_internal.h - what the bake driver and the two data front ends
+ * (YAML, JSON) share: the fill stack that turns "a key / an item / a
+ * scalar arrives" into builder calls, the error reporting that names the
+ * place, and the driver hook that picks the schema and root type once the
+ * top-level meta keys are known. Private.
+ *
+ * A front end walks its input in document order and, for every value,
+ * asks the fill stack for the slot the value goes into (a type plus a
+ * builder (allocation, byte offset); never a raw pointer, because open
+ * arrays move while they grow), then either stores a scalar there or
+ * opens a struct or sequence frame on it. The stack keeps one compact
+ * frame per open container, so depth costs no C recursion, and paths for
+ * messages are rendered from it only when an error happens.
+ */
+#ifndef BLOBC_BAKE_INTERNAL_H
+#define BLOBC_BAKE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blobc/bake.h"
+#include "blobc/builder.h"
+#include "blobc/schema.h"
+#include "util.h"
+
+/* Deepest nesting of containers the front ends accept. */
+#define BK_MAX_DEPTH 10000u
+
+/* A position in the input. YAML fills line/col (1-based, characters);
+ * JSON fills only off (a byte offset) and leaves line 0: line and column
+ * are computed from the text when an error is reported. */
+typedef struct bk_pos {
+    uint32_t line;
+    uint32_t col;
+    size_t off;
+} bk_pos;
+
+/* Where a value goes: its type and its bytes at (ref, off). */
+typedef struct bk_slot {
+    const blobc_type *type;
+    blobc_ref ref;
+    uint32_t off;
+} bk_slot;
+
+/* What kind of token a scalar came from; the schema type decides what is
+ * acceptable, the token kind only what the author wrote. */
+typedef enum bk_tok {
+    BK_TOK_PLAIN,    /* YAML plain scalar */
+    BK_TOK_QUOTED,   /* YAML quoted or block scalar */
+    BK_TOK_JSTRING,  /* JSON string */
+    BK_TOK_JNUMBER,  /* JSON number (text is its source) */
+    BK_TOK_JBOOL,    /* JSON true / false */
+    BK_TOK_JNULL     /* JSON null */
+} bk_tok;
+
+typedef struct bk_scalar {
+    const char *s;
+    size_t n;
+    bk_tok tok;
+    bool check_utf8;   /* JSON strings with bytes >= 0x80: validate */
+    bool has_nul;      /* the source spelled a NUL (JSON "\u0000") */
+    bool has_d;        /* JSON number: d is strtod of the same text */
+    double d;
+} bk_scalar;
+
+typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY } bk_frame_kind;
+
+typedef struct bk_frame {
+    const blobc_type *type;   /* the container's type */
+    const blobc_field *field; /* STRUCT: the field being filled, NULL before the first key */
+    const void *fe;           /* the front end's cursor (JSON: next child) */
+    bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
+    bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
+    bk_pos pos;               /* where the container starts */
+    size_t bits;              /* STRUCT: first word of its seen-field bitset in bk.bits */
+    blobc_ref items;          /* ARRAY: the items' allocation, once there is one */
+    uint32_t count;           /* FIXED, ARRAY: items so far */
+    uint32_t known;           /* ARRAY: item count known up front (JSON), else UINT32_MAX */
+    uint32_t hint;            /* STRUCT: index of the field expected next */
+    uint32_t anchor;          /* YAML: anchor id of this node, 0 when none */
+    uint8_t kind;             /* bk_frame_kind */
+    uint8_t state;            /* free for the front end */
+} bk_frame;
+
+typedef struct bk bk;
+
+struct bk {
+    blobc_builder *b;
+    blobc_error *err;
+    const char *filename;        /* for messages */
+    const blobc_bake_options *opts;
+    bool json;                   /* path style and wording */
+
+    bk_frame *fr;
+    uint32_t depth;
+    uint32_t fr_cap;
+    uint64_t *bits;
+    size_t nbits, bits_cap;
+
+    /* Top-level meta keys, as written (NUL-terminated copies). */
+    char *meta_schema;
+    char *meta_type;
+    bk_pos meta_schema_pos;
+    bk_pos meta_type_pos;
+
+    /* Filled by bk_resolve_root. */
+    const blobc_schema *schema;
+    blobc_schema *owned_schema;
+    const blobc_type *root;
+
+    /* Sets err's line/column/source line for a position. */
+    void (*locate)(bk *k, const bk_pos *pos);
+    void *fe;
+    /* Appended to every value error while set (YAML alias replays). */
+    const char *note;
+    blobc_arena arena;
+};
+
+/* Path modes for bk_fail: whether the innermost frame's current field or
+ * item is part of the path (an error about a value) or not (an error about
+ * the container itself, such as a missing field). */
+#define BK_AT_VALUE 0
+#define BK_AT_CONTAINER 1
+
+void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err);
+void bk_free(bk *k);
+
+/* Reports an error at pos with the current path (plus `key`, when given,
+ * as one more component). Returns st. */
+blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
+                     size_t keylen, const char *fmt, ...) BLOBC_PRINTF(7, 8);
+/* The builder failed (out of memory, too large): report its message here. */
+blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
+
+/* Driver hook (bake.c): loads the schema and picks the root type from the
+ * options and k->meta_*, creates the builder and its root, and pushes the
+ * root struct frame. */
+blobc_status bk_resolve_root(bk *k, const bk_pos *pos);
+
+/* Is this token a null for *T / [T]? (YAML: plain "", "~", "null", "Null",
+ * "NULL"; JSON: null.) */
+bool bk_is_null(const bk_scalar *v);
+
+/* The innermost frame. */
+static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }
+
+/* Address of a slot's bytes right now (re-fetch after any array grows). */
+static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
+    return (uint8_t *)blobc_builder_ptr(k->b, s->ref) + s->off;
+}
+
+/* ---- structs ---- */
+
+/* Opens a struct frame on slot s (s->type must be a STRUCT). */
+blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos);
+/* A key in the innermost struct frame: finds the field (unknown and
+ * duplicate keys are errors) and returns the slot its value goes into. */
+blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out);
+/* Ends the innermost struct: applies defaults, checks required fields,
+ * pops the frame. */
+blobc_status bk_pop_struct(bk *k);
+
+/* ---- sequences ---- */
+
+/* Opens a sequence frame on slot s ([T] or [T; N]); `known` is the item
+ * count when the front end knows it up front, else UINT32_MAX. */
+blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *pos);
+/* The slot of the next item of the innermost sequence frame. */
+blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out);
+/* Ends the innermost sequence: checks a fixed count, links a [T]'s items.
+ * *items / *count receive the items' allocation and count ([T] only; count
+ * 0 means there is no payload). Pops the frame. */
+blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *count);
+
+/* ---- values ---- */
+
+/* For a *T slot and a non-null value: allocates the target, links it and
+ * moves *s to it. */
+blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target);
+
+/* Stores a scalar token into slot s (any type; a *T slot is followed,
+ * nulls are accepted where they mean null/empty, anything else is a type
+ * error). For a string, *payload receives the bytes' allocation (when
+ * payload is not NULL). */
+blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                      blobc_ref *payload);
+
+/* Writes a shared payload into slot s: a string's or a [T]'s
+ * {offset, length} with the given length, or a *T's offset. */
+blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t len,
+                            const bk_pos *pos);
+
+/* Error for a container (mapping/sequence, `is_map`) where slot s's type
+ * wants something else. */
+blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos);
+
+/* "a mapping (struct Vec3)", "an integer (u32)", ... for messages. */
+void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
+
+/* Quotes arbitrary input text for a message: escapes, cut at 40 bytes. */
+void bk_quote(char *dst, size_t cap, const char *s, size_t n);
+
+/* Suggestion for an unknown key among a struct's fields (and the meta keys
+ * at the top level); NULL when nothing is close. */
+const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
+
+/* ---- front ends ---- */
+
+/* Bakes JSON text (in memory). */
+blobc_status bk_bake_json(bk *k, const char *text, size_t len);
+
+/* Reads up to `size` bytes into buf; *got = 0 at the end. 1 on success,
+ * 0 on a read error (the shape of libyaml's read handler). */
+typedef int bk_read_fn(void *data, unsigned char *buf, size_t size, size_t *got);
+
+/* Bakes YAML: from `text` when it is not NULL, else streamed through
+ * `read` (then error lines are fetched by re-reading k->filename). */
+blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data);
+
+/* Did-you-mean among a list of names: the closest within a small edit
+ * distance, or NULL. */
+const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n);
+
+#endif

@@ -1,0 +1,423 @@
+/*
+ * bake_json.c - the JSON front end: cJSON parses the text into a tree,
+ * and an explicit-stack walk feeds it to the fill stack (bake_common.c).
+ *
+ * cJSON keeps no positions and stores numbers as doubles, so the walk runs
+ * a light tokenizer over the same text in lockstep: every value is visited
+ * in document order, and the tokenizer's next value token is that value's
+ * source. That gives every error a line:column next to its JSON Pointer,
+ * gives integers their exact source text (no rounding through double past
+ * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
+ * short, raw control characters, non-JSON number spellings cJSON accepts).
+ * The tokenizer only needs to be right for text cJSON accepted.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake_internal.h"
+
+/* Token flags (strings). */
+#define JT_ESC 1u   /* has a backslash escape */
+#define JT_HIGH 2u  /* has a byte >= 0x80 */
+#define JT_NUL 4u   /* spells \u0000 */
+#define JT_CTRL 8u  /* has a raw control character */
+
+/* bk_pos.col values marking a meta key's value, located only on error. */
+#define JPOS_META_SCHEMA 1u
+#define JPOS_META_TYPE 2u
+
+typedef struct jtok {
+    size_t off, end;
+    unsigned flags;
+} jtok;
+
+typedef struct jstate {
+    const char *text;
+    size_t len;
+    size_t cur;
+    size_t key_off;      /* the key skipped on the way to the last value */
+    unsigned key_flags;
+} jstate;
+
+static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+static size_t skip_bom(const char *t, size_t len) {
+    return len >= 3 && (unsigned char)t[0] == 0xEF && (unsigned char)t[1] == 0xBB &&
+                   (unsigned char)t[2] == 0xBF
+               ? 3
+               : 0;
+}
+
+/* t[i] is '"'; returns the index just past the closing quote. */
+static size_t scan_string(const char *t, size_t len, size_t i, unsigned *flags) {
+    unsigned fl = 0;
+    i++;
+    while (i < len) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '"') {
+            i++;
+            break;
+        }
+        if (c == '\\') {
+            fl |= JT_ESC;
+            if (i + 5 < len && t[i + 1] == 'u' && t[i + 2] == '0' && t[i + 3] == '0' &&
+                t[i + 4] == '0' && t[i + 5] == '0')
+                fl |= JT_NUL;
+            i += 2;
+            continue;
+        }
+        if (c < 0x20) fl |= JT_CTRL;
+        else if (c >= 0x80) fl |= JT_HIGH;
+        i++;
+    }
+    *flags = fl;
+    return i > len ? len : i;
+}
+
+/* Advances to the next value token, skipping punctuation and the key of
+ * an object member (remembered in key_off/key_flags). */
+static bool next_value(jstate *js, jtok *tok) {
+    const char *t = js->text;
+    size_t len = js->len, i = js->cur;
+    for (;;) {
+        while (i < len && is_ws(t[i])) i++;
+        if (i >= len) {
+            js->cur = i;
+            return false;
+        }
+        char c = t[i];
+        switch (c) {
+        case ',':
+        case ':':
+        case ']':
+        case '}': i++; continue;
+        case '"': {
+            unsigned fl;
+            size_t end = scan_string(t, len, i, &fl);
+            size_t j = end;
+            while (j < len && is_ws(t[j])) j++;
+            if (j < len && t[j] == ':') {
+                js->key_off = i;
+                js->key_flags = fl;
+                i = j + 1;
+                continue;
+            }
+            *tok = (jtok){i, end, fl};
+            js->cur = end;
+            return true;
+        }
+        case '{':
+        case '[': *tok = (jtok){i, i + 1, 0}; js->cur = i + 1; return true;
+        case 't':
+        case 'n': *tok = (jtok){i, i + 4 <= len ? i + 4 : len, 0}; break;
+        case 'f': *tok = (jtok){i, i + 5 <= len ? i + 5 : len, 0}; break;
+        default: {
+            size_t j = i;
+            while (j < len && ((t[j] >= '0' && t[j] <= '9') || t[j] == '-' || t[j] == '+' ||
+                               t[j] == '.' || t[j] == 'e' || t[j] == 'E'))
+                j++;
+            if (j == i) j = i + 1;
+            *tok = (jtok){i, j, 0};
+            break;
+        }
+        }
+        js->cur = tok->end;
+        return true;
+    }
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?  (cJSON also takes "01",
+ * "1.", "-.5"; JSON does not). */
+static bool json_number_ok(const char *s, size_t n) {
+    size_t i = 0;
+    if (i < n && s[i] == '-') i++;
+    if (i >= n) return false;
+    if (s[i] == '0') i++;
+    else if (s[i] >= '1' && s[i] <= '9')
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    else return false;
+    if (i < n && s[i] == '.') {
+        i++;
+        size_t d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == d) return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        size_t d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == d) return false;
+    }
+    return i == n;
+}
+
+/* ---- positions ---- */
+
+static void line_col(const char *t, size_t len, size_t off, uint32_t *line, uint32_t *col) {
+    if (off > len) off = len;
+    size_t ln = 1, start = 0;
+    const char *p = t, *end = t + off;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;
+        ln++;
+        p = nl + 1;
+        start = (size_t)(p - t);
+    }
+    size_t c = 1;
+    for (size_t i = start; i < off; i++)
+        if (((unsigned char)t[i] & 0xC0) != 0x80) c++;
+    *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
+    *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* Offset of the value of top-level key `key` (the last one, if repeated:
+ * cJSON's order), or SIZE_MAX. Error path only. */
+static size_t find_top_value(const char *t, size_t len, const char *key) {
+    size_t klen = strlen(key), found = SIZE_MAX;
+    size_t i = skip_bom(t, len);
+    int depth = 0;
+    while (i < len) {
+        char c = t[i];
+        if (c == '"') {
+            unsigned fl;
+            size_t end = scan_string(t, len, i, &fl);
+            if (depth == 1 && end - i == klen + 2 && memcmp(t + i + 1, key, klen) == 0) {
+                size_t j = end;
+                while (j < len && is_ws(t[j])) j++;
+                if (j < len && t[j] == ':') {
+                    j++;
+                    while (j < len && is_ws(t[j])) j++;
+                    found = j;
+                }
+            }
+            i = end;
+            continue;
+        }
+        if (c == '{' || c == '[') depth++;
+        else if (c == '}' || c == ']') depth--;
+        i++;
+    }
+    return found;
+}
+
+static void json_locate(bk *k, const bk_pos *pos) {
+    jstate *js = k->fe;
+    size_t off = pos->off;
+    if (pos->line == 0 && pos->col == JPOS_META_SCHEMA)
+        off = find_top_value(js->text, js->len, "$schema");
+    else if (pos->line == 0 && pos->col == JPOS_META_TYPE)
+        off = find_top_value(js->text, js->len, "$type");
+    if (off == SIZE_MAX) return;
+    uint32_t line, col;
+    line_col(js->text, js->len, off, &line, &col);
+    blobc_err_at(k->err, NULL, line, col);
+    blobc_err_source_line(k->err, js->text, js->len, off);
+}
+
+/* Why cJSON stopped at `off`, in words. */
+static blobc_status syntax_error(bk *k, const char *t, size_t len, size_t off) {
+    bk_pos pos = {0, 0, off};
+    if (off >= len) return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                                   "invalid JSON: unexpected end of input");
+    /* cJSON refuses deep nesting with no word of why: count it. */
+    int depth = 0, deepest = 0;
+    for (size_t i = skip_bom(t, len); i <= off && i < len;) {
+        char c = t[i];
+        if (c == '"') {
+            unsigned fl;
+            i = scan_string(t, len, i, &fl);
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (++depth > deepest) deepest = depth;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+        i++;
+    }
+    if (deepest > CJSON_NESTING_LIMIT)
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                       "invalid JSON: nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
+    unsigned char c = (unsigned char)t[off];
+    if (c >= 0x21 && c < 0x7f)
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                       "invalid JSON: unexpected '%c'", c);
+    return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                   "invalid JSON: unexpected byte 0x%02x", c);
+}
+
+/* ---- meta keys ---- */
+
+static blobc_status read_meta(bk *k, const cJSON *root) {
+    bool seen_schema = false, seen_type = false;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        const char *key = c->string;
+        bool is_schema = strcmp(key, "$schema") == 0;
+        if (!is_schema && strcmp(key, "$type") != 0) continue;
+        bool *seen = is_schema ? &seen_schema : &seen_type;
+        bk_pos pos = {0, is_schema ? JPOS_META_SCHEMA : JPOS_META_TYPE, 0};
+        if (*seen)
+            return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, key, strlen(key),
+                           "duplicate key \"%s\"", key);
+        *seen = true;
+        if (!cJSON_IsString(c))
+            return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, key, strlen(key),
+                           "\"%s\" must be a string (%s)", key,
+                           is_schema ? "the schema file's path" : "the root type's name");
+        char *copy = blobc_arena_strndup(&k->arena, c->valuestring, strlen(c->valuestring));
+        if (!copy) return blobc_err_nomem(k->err);
+        if (is_schema) {
+            k->meta_schema = copy;
+            k->meta_schema_pos = pos;
+        } else {
+            k->meta_type = copy;
+            k->meta_type_pos = pos;
+        }
+    }
+    return BLOBC_OK;
+}
+
+static bool is_meta_key(const char *key) {
+    return key[0] == '$' && (strcmp(key, "$schema") == 0 || strcmp(key, "$type") == 0);
+}
+
+/* ---- the walk ---- */
+
+static blobc_status walk(bk *k, jstate *js) {
+    const char *text = js->text;
+    jtok tok;
+    while (k->depth > 0) {
+        bk_frame *f = bk_top(k);
+        const cJSON *c = f->fe;
+        if (!c) {
+            blobc_status st = f->kind == BK_STRUCT ? bk_pop_struct(k)
+                                                   : bk_pop_seq(k, &f->pos, NULL, NULL);
+            if (st) return st;
+            continue;
+        }
+        f->fe = c->next;
+        if (!next_value(js, &tok))
+            return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
+                           "internal error: JSON token stream out of step");
+        bk_pos vpos = {0, 0, tok.off};
+        bk_slot slot;
+        blobc_status st;
+        if (f->kind == BK_STRUCT) {
+            bk_pos kpos = {0, 0, js->key_off};
+            const char *key = c->string;
+            if (js->key_flags & JT_NUL)
+                return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
+                               "an object key cannot contain a NUL character (U+0000)");
+            if (k->depth == 1 && is_meta_key(key)) continue; /* read up front, a string */
+            st = bk_key(k, key, strlen(key), &kpos, &slot);
+        } else {
+            st = bk_item(k, &vpos, &slot);
+        }
+        if (st) return st;
+
+        bk_scalar v;
+        memset(&v, 0, sizeof v);
+        switch (c->type & 0xff) {
+        case cJSON_Object:
+        case cJSON_Array: {
+            bool obj = (c->type & 0xff) == cJSON_Object;
+            while (slot.type->kind == BLOBC_KIND_PTR)
+                if ((st = bk_deref(k, &slot, &vpos, NULL))) return st;
+            if (obj) {
+                st = bk_push_struct(k, &slot, &vpos);
+            } else {
+                uint32_t n = 0;
+                for (const cJSON *e = c->child; e; e = e->next) n++;
+                st = bk_push_seq(k, &slot, n, &vpos);
+            }
+            if (st) return st;
+            bk_top(k)->fe = c->child;
+            continue;
+        }
+        case cJSON_String:
+            if (tok.flags & JT_CTRL)
+                return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                               "invalid JSON: a control character in a string must be escaped");
+            v.tok = BK_TOK_JSTRING;
+            v.s = c->valuestring;
+            v.n = strlen(c->valuestring);
+            v.has_nul = (tok.flags & JT_NUL) != 0;
+            v.check_utf8 = (tok.flags & JT_HIGH) != 0;
+            break;
+        case cJSON_Number:
+            v.tok = BK_TOK_JNUMBER;
+            v.s = text + tok.off;
+            v.n = tok.end - tok.off;
+            v.has_d = true;
+            v.d = c->valuedouble;
+            if (!json_number_ok(v.s, v.n)) {
+                char q[200];
+                bk_quote(q, sizeof q, v.s, v.n);
+                return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                               "invalid JSON number %s", q);
+            }
+            break;
+        case cJSON_True:
+        case cJSON_False:
+            v.tok = BK_TOK_JBOOL;
+            v.s = text + tok.off;
+            v.n = tok.end - tok.off;
+            break;
+        default:
+            v.tok = BK_TOK_JNULL;
+            v.s = "null";
+            v.n = 4;
+            break;
+        }
+        if ((st = bk_store(k, &slot, &v, &vpos, NULL))) return st;
+    }
+    return BLOBC_OK;
+}
+
+blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
+    jstate js = {text, len, skip_bom(text, len), 0, 0};
+    k->json = true;
+    k->fe = &js;
+    k->locate = json_locate;
+
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        size_t off = end && end >= text ? (size_t)(end - text) : len;
+        blobc_status st = syntax_error(k, text, len, off);
+        k->fe = NULL;
+        return st;
+    }
+    blobc_status st = BLOBC_OK;
+    size_t tail = end && end >= text ? (size_t)(end - text) : len;
+    while (tail < len && is_ws(text[tail])) tail++;
+    jtok tok;
+    if (tail < len) {
+        bk_pos pos = {0, 0, tail};
+        st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                     "invalid JSON: more text after the top-level value");
+    } else if (!next_value(&js, &tok)) {
+        st = bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0, "invalid JSON: no value");
+    } else if (!cJSON_IsObject(root)) {
+        bk_pos pos = {0, 0, tok.off};
+        st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                     "the top level must be an object holding the root struct's fields");
+    } else {
+        bk_pos pos = {0, 0, tok.off};
+        st = read_meta(k, root);
+        if (!st) st = bk_resolve_root(k, &pos);
+        if (!st) {
+            bk_top(k)->fe = root->child;
+            st = walk(k, &js);
+        }
+    }
+    cJSON_Delete(root);
+    if (st) k->depth = 0;
+    k->fe = NULL;
+    k->locate = NULL;
+    return st;
+}

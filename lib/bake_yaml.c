@@ -1,0 +1,796 @@
+/*
+ * bake_yaml.c - the YAML front end: libyaml's event parser feeds the fill
+ * stack (bake_common.c) directly, one event at a time, with no document
+ * tree, so memory stays at the size of the blob being built.
+ *
+ * Anchors and aliases. Events are recorded only while inside an anchored
+ * node (one shared log; an anchor is a range of it), so unanchored input
+ * is never buffered. An alias replays its anchor's range through the same
+ * code path, which copies inline values. When the anchored node's value
+ * lives out of line (a string's bytes, a [T]'s items, a *T's target), the
+ * original remembers (anchor, type, builder ref, length); a replayed node
+ * whose anchor has such a record for the very type now expected (the
+ * schema interns types, so pointers compare) is linked to the same
+ * payload instead and its events are skipped: one payload, several
+ * offsets. Replays are counted against a budget so that nested aliases
+ * cannot expand exponentially.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "bake_internal.h"
+
+enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
+
+/* Phases of the stream. */
+enum { P_STREAM, P_DOC, P_ROOTNODE, P_PENDING, P_BODY, P_DOCEND, P_END, P_DONE };
+
+/* Struct frame states (bk_frame.state). */
+enum { ST_KEY = 0, ST_VALUE = 1 };
+
+/* Pending-root states: a key, or the value of $schema / $type. */
+enum { PK_KEY = 0, PK_SCHEMA, PK_TYPE };
+
+/* Replayed events allowed: this many times the events parsed, plus a floor. */
+#define REPLAY_FACTOR 16u
+#define REPLAY_FLOOR 1000000u
+
+typedef struct yev {
+    int type;
+    bool quoted;
+    bool replayed;
+    uint32_t anchor;   /* node start: the anchor defined on it, 0 when none */
+    uint32_t alias;    /* YE_ALIAS: the anchor referred to */
+    const char *s;
+    size_t n;
+    const char *tag;   /* an explicit tag (parser events only) */
+    bk_pos pos;
+} yev;
+
+typedef struct logev {
+    uint8_t type;
+    uint8_t quoted;
+    uint32_t anchor;
+    uint32_t alias;
+    size_t text;       /* offset in logtext */
+    size_t n;
+} logev;
+
+typedef struct anchor_rec {
+    const char *name;
+    size_t start, end; /* its events: [start, end) of the log */
+    uint32_t shares;   /* head of its share list (index + 1), 0 when none */
+    bool complete;
+    uint32_t line;
+} anchor_rec;
+
+typedef struct share_rec {
+    const blobc_type *type;
+    blobc_ref ref;
+    uint32_t len;
+    uint32_t next;
+} share_rec;
+
+typedef struct rec_entry {
+    uint32_t id;
+    uint32_t depth;
+} rec_entry;
+
+typedef struct replay {
+    size_t cur, end;
+} replay;
+
+typedef struct ys {
+    bk *k;
+    const char *text;          /* whole input, or NULL when streamed */
+    size_t len;
+    uint8_t *filetext;         /* the file re-read for error lines */
+    size_t filelen;
+    bool file_tried;
+
+    anchor_rec *anchors;       /* id 0 unused */
+    uint32_t nanchors, anchors_cap;
+    uint32_t *amap;            /* name hash -> anchor id, open addressing */
+    uint32_t amap_cap, amap_used;
+    share_rec *shares;
+    uint32_t nshares, shares_cap;
+    logev *log;
+    size_t nlog, log_cap;
+    blobc_buffer logtext;
+    rec_entry *rec;            /* anchored containers being recorded */
+    size_t nrec, rec_cap;
+    replay *rp;                /* replays in progress, innermost last */
+    size_t nrp, rp_cap;
+
+    uint64_t parsed, replayed;
+    uint32_t pdepth;           /* nesting of parser events */
+    int phase;
+    int pstate;
+    bk_pos root_pos;
+    bk_pos alias_pos;          /* the alias that started the current replay */
+    char note[160];
+} ys;
+
+/* Grows an array to hold at least n + 1 elements. */
+static bool reserve(void **p, size_t *cap, size_t n, size_t elem) {
+    if (n < *cap) return true;
+    size_t c = *cap ? *cap * 2 : 16;
+    if (c > SIZE_MAX / elem) return false;
+    void *q = realloc(*p, c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+static bool reserve32(void **p, uint32_t *cap, uint32_t n, size_t elem) {
+    size_t c = *cap;
+    if (n >= UINT32_MAX - 1) return false;
+    if (!reserve(p, &c, n, elem)) return false;
+    *cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    return true;
+}
+
+/* ---- positions and source lines ---- */
+
+static const char *source_text(ys *y, size_t *len) {
+    if (y->text) {
+        *len = y->len;
+        return y->text;
+    }
+    if (!y->file_tried) {
+        y->file_tried = true;
+        const char *f = y->k->filename;
+        if (f && strcmp(f, "-") != 0 && strcmp(f, "<stdin>") != 0) {
+            blobc_error tmp;
+            blobc_error_clear(&tmp);
+            if (blobc_read_file(f, &y->filetext, &y->filelen, &tmp) != BLOBC_OK) {
+                y->filetext = NULL;
+                y->filelen = 0;
+            }
+        }
+    }
+    *len = y->filelen;
+    return (const char *)y->filetext;
+}
+
+/* Byte offset where 1-based line `line` starts, counting breaks as libyaml
+ * does (LF, CRLF, CR). */
+static size_t line_start(const char *t, size_t len, uint32_t line) {
+    size_t i = 0;
+    for (uint32_t l = 1; l < line && i < len; l++) {
+        while (i < len && t[i] != '\n' && t[i] != '\r') i++;
+        if (i < len && t[i] == '\r' && i + 1 < len && t[i + 1] == '\n') i++;
+        if (i < len) i++;
+    }
+    return i;
+}
+
+static void yaml_locate(bk *k, const bk_pos *pos) {
+    ys *y = k->fe;
+    if (pos->line == 0) return;
+    blobc_err_at(k->err, NULL, pos->line, pos->col);
+    size_t len;
+    const char *t = source_text(y, &len);
+    if (!t) return;
+    /* A UTF-16 input has no byte-for-byte lines to show. */
+    if (len >= 2 && ((unsigned char)t[0] == 0xFE || (unsigned char)t[0] == 0xFF || t[0] == 0 ||
+                     t[1] == 0))
+        return;
+    blobc_err_source_line(k->err, t, len, line_start(t, len, pos->line));
+}
+
+static bk_pos mark_pos(const yaml_mark_t *m) {
+    bk_pos p;
+    p.line = m->line + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(m->line + 1);
+    p.col = m->column + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(m->column + 1);
+    p.off = m->index;
+    return p;
+}
+
+/* ---- anchors ---- */
+
+static uint32_t hash_name(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static uint32_t anchor_lookup(const ys *y, const char *name) {
+    if (!y->amap_cap) return 0;
+    uint32_t mask = y->amap_cap - 1;
+    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
+        uint32_t id = y->amap[i];
+        if (!id) return 0;
+        if (strcmp(y->anchors[id].name, name) == 0) return id;
+    }
+}
+
+static bool amap_put(ys *y, uint32_t id) {
+    if ((y->amap_used + 1) * 2 > y->amap_cap) {
+        uint32_t cap = y->amap_cap ? y->amap_cap * 2 : 64;
+        if (cap < y->amap_cap) return false;
+        uint32_t *m = calloc(cap, sizeof *m);
+        if (!m) return false;
+        for (uint32_t i = 0; i < y->amap_cap; i++) {
+            uint32_t old = y->amap[i];
+            if (!old) continue;
+            uint32_t j = hash_name(y->anchors[old].name) & (cap - 1);
+            while (m[j]) j = (j + 1) & (cap - 1);
+            m[j] = old;
+        }
+        free(y->amap);
+        y->amap = m;
+        y->amap_cap = cap;
+    }
+    uint32_t mask = y->amap_cap - 1;
+    const char *name = y->anchors[id].name;
+    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
+        uint32_t cur = y->amap[i];
+        if (!cur) {
+            y->amap[i] = id;
+            y->amap_used++;
+            return true;
+        }
+        if (strcmp(y->anchors[cur].name, name) == 0) {
+            y->amap[i] = id; /* a redefinition hides the earlier anchor */
+            return true;
+        }
+    }
+}
+
+static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, uint32_t *id) {
+    bk *k = y->k;
+    uint32_t n = y->nanchors ? y->nanchors : 1;
+    if (!reserve32((void **)&y->anchors, &y->anchors_cap, n, sizeof *y->anchors))
+        return blobc_err_nomem(k->err);
+    anchor_rec *a = &y->anchors[n];
+    memset(a, 0, sizeof *a);
+    a->name = blobc_arena_strndup(&k->arena, name, strlen(name));
+    if (!a->name) return blobc_err_nomem(k->err);
+    a->start = y->nlog;
+    a->line = pos->line;
+    y->nanchors = n + 1;
+    if (!amap_put(y, n)) return blobc_err_nomem(k->err);
+    *id = n;
+    return BLOBC_OK;
+}
+
+static const share_rec *share_find(const ys *y, uint32_t id, const blobc_type *type) {
+    for (uint32_t s = y->anchors[id].shares; s; s = y->shares[s - 1].next)
+        if (y->shares[s - 1].type == type) return &y->shares[s - 1];
+    return NULL;
+}
+
+static blobc_status share_add(ys *y, uint32_t id, const blobc_type *type, blobc_ref ref,
+                              uint32_t len) {
+    if (!reserve32((void **)&y->shares, &y->shares_cap, y->nshares, sizeof *y->shares))
+        return blobc_err_nomem(y->k->err);
+    y->shares[y->nshares] = (share_rec){type, ref, len, y->anchors[id].shares};
+    y->anchors[id].shares = ++y->nshares;
+    return BLOBC_OK;
+}
+
+static blobc_status log_event(ys *y, const yev *ev) {
+    if (!reserve((void **)&y->log, &y->log_cap, y->nlog, sizeof *y->log))
+        return blobc_err_nomem(y->k->err);
+    logev *l = &y->log[y->nlog++];
+    l->type = (uint8_t)ev->type;
+    l->quoted = ev->quoted;
+    l->anchor = ev->anchor;
+    l->alias = ev->alias;
+    l->text = y->logtext.len;
+    l->n = ev->type == YE_SCALAR ? ev->n : 0;
+    if (l->n && !blobc_buf_append(&y->logtext, ev->s, ev->n)) return blobc_err_nomem(y->k->err);
+    return BLOBC_OK;
+}
+
+/* ---- errors ---- */
+
+static blobc_status tag_error(ys *y, const yev *ev, int mode) {
+    char q[200];
+    const char *tag = ev->tag;
+    static const char core[] = "tag:yaml.org,2002:";
+    if (strncmp(tag, core, sizeof core - 1) == 0) {
+        /* Show the core schema's tags the way they are written: !!str. */
+        char short_tag[120];
+        snprintf(short_tag, sizeof short_tag, "!!%s", tag + sizeof core - 1);
+        bk_quote(q, sizeof q, short_tag, strlen(short_tag));
+    } else {
+        bk_quote(q, sizeof q, tag, strlen(tag));
+    }
+    return bk_fail(y->k, BLOBC_EINPUT, &ev->pos, mode, NULL, 0,
+                   "YAML tags are not supported (the schema decides each value's type): %s", q);
+}
+
+static const char *node_word(const yev *ev) {
+    switch (ev->type) {
+    case YE_MAP: return "a mapping";
+    case YE_SEQ: return "a sequence";
+    case YE_ALIAS: return "an alias";
+    default: return "a scalar";
+    }
+}
+
+/* The text of a scalar, or of an alias whose anchor is a single scalar
+ * (where an alias cannot be replayed: keys and meta values). */
+static blobc_status scalar_text(ys *y, const yev *ev, const char *what, const char **s,
+                                size_t *n, bool *quoted) {
+    if (ev->type == YE_SCALAR) {
+        *s = ev->s;
+        *n = ev->n;
+        *quoted = ev->quoted;
+        return BLOBC_OK;
+    }
+    if (ev->type == YE_ALIAS) {
+        const anchor_rec *a = &y->anchors[ev->alias];
+        if (a->end - a->start == 1 && y->log[a->start].type == YE_SCALAR) {
+            const logev *l = &y->log[a->start];
+            *s = y->logtext.data ? (const char *)y->logtext.data + l->text : "";
+            *n = l->n;
+            *quoted = l->quoted;
+            y->replayed++;
+            return BLOBC_OK;
+        }
+    }
+    return bk_fail(y->k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, NULL, 0, "%s must be a scalar, got %s",
+                   what, node_word(ev));
+}
+
+/* ---- the consumer: one event at a time ---- */
+
+static blobc_status start_replay(ys *y, const yev *ev) {
+    const anchor_rec *a = &y->anchors[ev->alias];
+    if (y->nrp == 0) {
+        y->alias_pos = ev->pos;
+        snprintf(y->note, sizeof y->note, "(in the value of alias *%.60s, anchored at line %u)",
+                 a->name, (unsigned)a->line);
+        y->k->note = y->note;
+    }
+    if (!reserve((void **)&y->rp, &y->rp_cap, y->nrp, sizeof *y->rp))
+        return blobc_err_nomem(y->k->err);
+    y->rp[y->nrp++] = (replay){a->start, a->end};
+    return BLOBC_OK;
+}
+
+static blobc_status end_container(ys *y, const yev *ev) {
+    bk *k = y->k;
+    bk_frame *f = bk_top(k);
+    blobc_status st;
+    if (ev->type == YE_MAP_END) {
+        st = bk_pop_struct(k);
+    } else {
+        uint32_t anchor = f->anchor, count = 0;
+        const blobc_type *t = f->type;
+        blobc_ref items = 0;
+        st = bk_pop_seq(k, &ev->pos, &items, &count);
+        if (!st && anchor && t->kind == BLOBC_KIND_ARRAY && count)
+            st = share_add(y, anchor, t, items, count);
+    }
+    if (!st && k->depth == 0) y->phase = P_DOCEND;
+    return st;
+}
+
+/* A value event (not an alias) for slot s. */
+static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
+    bk *k = y->k;
+    blobc_status st;
+    bk_scalar v;
+    memset(&v, 0, sizeof v);
+    if (ev->type == YE_SCALAR) {
+        v.s = ev->s;
+        v.n = ev->n;
+        v.tok = ev->quoted ? BK_TOK_QUOTED : BK_TOK_PLAIN;
+    }
+    bool null = ev->type == YE_SCALAR && bk_is_null(&v);
+    for (;;) {
+        if (ev->anchor) {
+            const share_rec *sh = share_find(y, ev->anchor, s.type);
+            if (sh) {
+                /* Only a replay meets a finished anchor: skip its events. */
+                if (!y->nrp) return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
+                                            "internal error: share outside a replay");
+                y->rp[y->nrp - 1].cur = y->anchors[ev->anchor].end;
+                return bk_link_shared(k, &s, sh->ref, sh->len, &ev->pos);
+            }
+        }
+        if (s.type->kind != BLOBC_KIND_PTR || null) break;
+        const blobc_type *pt = s.type;
+        blobc_ref target;
+        if ((st = bk_deref(k, &s, &ev->pos, &target))) return st;
+        if (ev->anchor && !ev->replayed && (st = share_add(y, ev->anchor, pt, target, 0)))
+            return st;
+    }
+    switch (ev->type) {
+    case YE_MAP:
+        if ((st = bk_push_struct(k, &s, &ev->pos))) return st;
+        bk_top(k)->state = ST_KEY;
+        return BLOBC_OK;
+    case YE_SEQ:
+        if ((st = bk_push_seq(k, &s, UINT32_MAX, &ev->pos))) return st;
+        bk_top(k)->anchor = ev->replayed ? 0 : ev->anchor;
+        return BLOBC_OK;
+    default: {
+        blobc_ref payload = 0;
+        bool is_string = s.type->kind == BLOBC_KIND_STRING;
+        if ((st = bk_store(k, &s, &v, &ev->pos, &payload))) return st;
+        if (is_string && ev->anchor && !ev->replayed)
+            return share_add(y, ev->anchor, s.type, payload, (uint32_t)(ev->n + 1));
+        return BLOBC_OK;
+    }
+    }
+}
+
+static blobc_status on_key(ys *y, const yev *ev) {
+    bk *k = y->k;
+    const char *s;
+    size_t n;
+    bool quoted;
+    blobc_status st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted);
+    if (st) return st;
+    if (ev->tag) return tag_error(y, ev, BK_AT_CONTAINER);
+    if (!quoted && n == 2 && s[0] == '<' && s[1] == '<')
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, NULL, 0,
+                       "YAML merge keys (<<) are not supported: write the fields out, or "
+                       "alias the whole mapping");
+    if (k->depth == 1 && ((n == 7 && memcmp(s, "$schema", 7) == 0) ||
+                          (n == 5 && memcmp(s, "$type", 5) == 0)))
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
+                       "\"%.*s\" must come before the first data key", (int)n, s);
+    bk_slot slot;
+    if ((st = bk_key(k, s, n, &ev->pos, &slot))) return st;
+    bk_top(k)->state = ST_VALUE;
+    return BLOBC_OK;
+}
+
+static blobc_status on_value(ys *y, const yev *ev) {
+    bk *k = y->k;
+    if (ev->type == YE_ALIAS) return start_replay(y, ev); /* its first event takes the slot */
+    bk_frame *f = bk_top(k);
+    bk_slot slot;
+    if (f->kind == BK_STRUCT) {
+        slot = f->value;
+        f->state = ST_KEY;
+    } else {
+        blobc_status st = bk_item(k, &ev->pos, &slot);
+        if (st) return st;
+    }
+    if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
+    return dispatch(y, ev, slot);
+}
+
+static bool is_meta(const char *s, size_t n, int *which) {
+    if (n == 7 && memcmp(s, "$schema", 7) == 0) {
+        *which = PK_SCHEMA;
+        return true;
+    }
+    if (n == 5 && memcmp(s, "$type", 5) == 0) {
+        *which = PK_TYPE;
+        return true;
+    }
+    return false;
+}
+
+/* The top-level mapping before the first data key: only $schema and
+ * $type, which decide the root type, may appear. */
+static blobc_status on_pending(ys *y, const yev *ev) {
+    bk *k = y->k;
+    blobc_status st;
+    const char *s;
+    size_t n;
+    bool quoted;
+    if (y->pstate == PK_KEY) {
+        if (ev->type == YE_MAP_END) {
+            if ((st = bk_resolve_root(k, &y->root_pos))) return st;
+            y->phase = P_BODY;
+            return end_container(y, ev);
+        }
+        if ((st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted))) return st;
+        int which;
+        if (ev->tag || !is_meta(s, n, &which)) {
+            if ((st = bk_resolve_root(k, &y->root_pos))) return st;
+            y->phase = P_BODY;
+            return on_key(y, ev);
+        }
+        if ((which == PK_SCHEMA && k->meta_schema) || (which == PK_TYPE && k->meta_type))
+            return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, s, n,
+                           "duplicate key \"%.*s\"", (int)n, s);
+        y->pstate = which;
+        return BLOBC_OK;
+    }
+    const char *what = y->pstate == PK_SCHEMA ? "\"$schema\"" : "\"$type\"";
+    const char *key = y->pstate == PK_SCHEMA ? "$schema" : "$type";
+    if (ev->type != YE_SCALAR && ev->type != YE_ALIAS)
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, key, strlen(key),
+                       "%s must be a string (%s), got %s", what,
+                       y->pstate == PK_SCHEMA ? "the schema file's path" : "the root type's name",
+                       node_word(ev));
+    if ((st = scalar_text(y, ev, what, &s, &n, &quoted))) return st;
+    if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
+    if (memchr(s, 0, n))
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, key, strlen(key),
+                       "%s cannot contain a NUL character", what);
+    char *copy = blobc_arena_strndup(&k->arena, s, n);
+    if (!copy) return blobc_err_nomem(k->err);
+    if (y->pstate == PK_SCHEMA) {
+        k->meta_schema = copy;
+        k->meta_schema_pos = ev->pos;
+    } else {
+        k->meta_type = copy;
+        k->meta_type_pos = ev->pos;
+    }
+    y->pstate = PK_KEY;
+    return BLOBC_OK;
+}
+
+static blobc_status process(ys *y, const yev *ev) {
+    bk *k = y->k;
+    switch (y->phase) {
+    case P_ROOTNODE:
+        if (ev->type == YE_MAP) {
+            if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
+            y->root_pos = ev->pos;
+            y->phase = P_PENDING;
+            y->pstate = PK_KEY;
+            return BLOBC_OK;
+        }
+        if (ev->type == YE_SCALAR && !ev->quoted && ev->n == 0)
+            return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
+                           "the document is empty: expected a mapping holding the root "
+                           "struct's fields");
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
+                       "the top level must be a mapping holding the root struct's fields, got %s",
+                       node_word(ev));
+    case P_PENDING: return on_pending(y, ev);
+    case P_BODY: {
+        if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) return end_container(y, ev);
+        bk_frame *f = bk_top(k);
+        if (f->kind == BK_STRUCT && f->state == ST_KEY) return on_key(y, ev);
+        return on_value(y, ev);
+    }
+    default:
+        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
+                       "internal error: unexpected YAML event");
+    }
+}
+
+/* ---- event sources ---- */
+
+static blobc_status replay_next(ys *y, yev *ev, bool *got) {
+    replay *r = &y->rp[y->nrp - 1];
+    *got = false;
+    if (r->cur >= r->end) {
+        if (--y->nrp == 0) y->k->note = NULL;
+        return BLOBC_OK;
+    }
+    const logev *l = &y->log[r->cur++];
+    if (++y->replayed > REPLAY_FACTOR * y->parsed + REPLAY_FLOOR)
+        return bk_fail(y->k, BLOBC_EINPUT, &y->alias_pos, BK_AT_VALUE, NULL, 0,
+                       "aliases expand to more than %llu events (%u times the document's own "
+                       "events, plus %u): refusing to expand further",
+                       (unsigned long long)(REPLAY_FACTOR * y->parsed + REPLAY_FLOOR),
+                       REPLAY_FACTOR, REPLAY_FLOOR);
+    memset(ev, 0, sizeof *ev);
+    ev->type = l->type;
+    ev->quoted = l->quoted;
+    ev->replayed = true;
+    ev->anchor = l->anchor;
+    ev->alias = l->alias;
+    ev->s = y->logtext.data ? (const char *)y->logtext.data + l->text : "";
+    ev->n = l->n;
+    ev->pos = y->alias_pos;
+    *got = true;
+    return BLOBC_OK;
+}
+
+/* A node event from the parser: define its anchor, record it while inside
+ * an anchored node, then consume it. */
+static blobc_status on_parsed_node(ys *y, const yaml_event_t *e) {
+    bk *k = y->k;
+    yev ev;
+    memset(&ev, 0, sizeof ev);
+    ev.pos = mark_pos(&e->start_mark);
+    const char *anchor = NULL;
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        ev.type = YE_SCALAR;
+        ev.s = (const char *)e->data.scalar.value;
+        ev.n = e->data.scalar.length;
+        ev.quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+        ev.tag = (const char *)e->data.scalar.tag;
+        anchor = (const char *)e->data.scalar.anchor;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        ev.type = YE_SEQ;
+        ev.tag = (const char *)e->data.sequence_start.tag;
+        anchor = (const char *)e->data.sequence_start.anchor;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        ev.type = YE_MAP;
+        ev.tag = (const char *)e->data.mapping_start.tag;
+        anchor = (const char *)e->data.mapping_start.anchor;
+        break;
+    case YAML_SEQUENCE_END_EVENT: ev.type = YE_SEQ_END; break;
+    case YAML_MAPPING_END_EVENT: ev.type = YE_MAP_END; break;
+    case YAML_ALIAS_EVENT: {
+        ev.type = YE_ALIAS;
+        const char *name = (const char *)e->data.alias.anchor;
+        ev.alias = anchor_lookup(y, name);
+        char q[120];
+        bk_quote(q, sizeof q, name, strlen(name));
+        if (!ev.alias)
+            return bk_fail(k, BLOBC_EINPUT, &ev.pos, BK_AT_VALUE, NULL, 0,
+                           "alias *%s refers to no anchor (an anchor &%s must come before it)",
+                           name, name);
+        if (!y->anchors[ev.alias].complete)
+            return bk_fail(k, BLOBC_EINPUT, &ev.pos, BK_AT_VALUE, NULL, 0,
+                           "alias *%s is inside the node anchored as &%s (a recursive alias)",
+                           name, name);
+        break;
+    }
+    default: return BLOBC_OK;
+    }
+
+    bool start = ev.type == YE_MAP || ev.type == YE_SEQ;
+    blobc_status st;
+    if (start) {
+        if (y->pdepth >= BK_MAX_DEPTH)
+            return bk_fail(k, BLOBC_EINPUT, &ev.pos, BK_AT_VALUE, NULL, 0,
+                           "nesting is deeper than %u levels", (unsigned)BK_MAX_DEPTH);
+        y->pdepth++;
+    }
+    if (anchor) {
+        uint32_t id = 0;
+        if ((st = anchor_define(y, anchor, &ev.pos, &id))) return st;
+        /* The document's root can never be aliased (only from inside
+         * itself): keep it out of the log. */
+        if (y->phase != P_ROOTNODE) {
+            ev.anchor = id;
+            if (start) {
+                if (!reserve((void **)&y->rec, &y->rec_cap, y->nrec, sizeof *y->rec))
+                    return blobc_err_nomem(k->err);
+                y->rec[y->nrec++] = (rec_entry){id, y->pdepth};
+            }
+        }
+    }
+    if (y->nrec > 0 || (ev.type == YE_SCALAR && ev.anchor)) {
+        if ((st = log_event(y, &ev))) return st;
+    }
+    if (ev.type == YE_SCALAR && ev.anchor) {
+        y->anchors[ev.anchor].end = y->nlog;
+        y->anchors[ev.anchor].complete = true;
+    }
+    if (ev.type == YE_MAP_END || ev.type == YE_SEQ_END) {
+        if (y->nrec > 0 && y->rec[y->nrec - 1].depth == y->pdepth) {
+            anchor_rec *a = &y->anchors[y->rec[--y->nrec].id];
+            a->end = y->nlog;
+            a->complete = true;
+        }
+        y->pdepth--;
+    }
+    return process(y, &ev);
+}
+
+static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p);
+
+/* A syntax error is about the text, not a value: no path. */
+static blobc_status syntax_error(ys *y, const yaml_parser_t *p) {
+    blobc_status st = syntax_error_at(y, p);
+    if (y->k->err) y->k->err->path[0] = '\0';
+    return st;
+}
+
+static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
+    bk *k = y->k;
+    k->note = NULL;
+    if (p->error == YAML_MEMORY_ERROR) return blobc_err_nomem(k->err);
+    const char *problem = p->problem ? p->problem : "unknown problem";
+    if (p->error == YAML_READER_ERROR) {
+        bk_pos pos = {0, 0, 0};
+        size_t len;
+        const char *t = source_text(y, &len);
+        if (t) {
+            size_t off = p->problem_offset < len ? p->problem_offset : len;
+            uint32_t line = 1;
+            size_t start = 0;
+            for (size_t i = 0; i < off; i++)
+                if (t[i] == '\n') {
+                    line++;
+                    start = i + 1;
+                }
+            uint32_t col = 1;
+            for (size_t i = start; i < off; i++)
+                if (((unsigned char)t[i] & 0xC0) != 0x80) col++;
+            pos.line = line;
+            pos.col = col;
+        }
+        if (p->problem_value != -1)
+            return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                           "invalid YAML: %s (byte 0x%02x)", problem,
+                           (unsigned)p->problem_value & 0xffu);
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
+    }
+    bk_pos pos = mark_pos(&p->problem_mark);
+    if (p->context)
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                       "invalid YAML: %s (%s at line %zu, column %zu)", problem, p->context,
+                       p->context_mark.line + 1, p->context_mark.column + 1);
+    return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
+}
+
+static blobc_status run(ys *y, yaml_parser_t *p) {
+    bk *k = y->k;
+    blobc_status st;
+    for (;;) {
+        if (y->nrp) {
+            yev ev;
+            bool got;
+            if ((st = replay_next(y, &ev, &got))) return st;
+            if (got && (st = process(y, &ev))) return st;
+            continue;
+        }
+        if (y->phase == P_DONE) return BLOBC_OK;
+        yaml_event_t e;
+        if (!yaml_parser_parse(p, &e)) return syntax_error(y, p);
+        y->parsed++;
+        bk_pos pos = mark_pos(&e.start_mark);
+        st = BLOBC_OK;
+        switch (e.type) {
+        case YAML_STREAM_START_EVENT: y->phase = P_DOC; break;
+        case YAML_STREAM_END_EVENT:
+            if (y->phase == P_DOC)
+                st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                             "no data: expected a mapping holding the root struct's fields");
+            y->phase = P_DONE;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (y->phase == P_END)
+                st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                             "a second YAML document: a data file holds one document");
+            y->phase = P_ROOTNODE;
+            break;
+        case YAML_DOCUMENT_END_EVENT: y->phase = P_END; break;
+        case YAML_NO_EVENT: y->phase = P_DONE; break;
+        default: st = on_parsed_node(y, &e); break;
+        }
+        yaml_event_delete(&e);
+        if (st) return st;
+    }
+}
+
+blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data) {
+    ys y;
+    memset(&y, 0, sizeof y);
+    y.k = k;
+    y.text = text;
+    y.len = len;
+    k->json = false;
+    k->fe = &y;
+    k->locate = yaml_locate;
+
+    yaml_parser_t p;
+    blobc_status st;
+    if (!yaml_parser_initialize(&p)) {
+        st = blobc_err_nomem(k->err);
+    } else {
+        if (text) yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+        else yaml_parser_set_input(&p, read, data);
+        st = run(&y, &p);
+        yaml_parser_delete(&p);
+    }
+    if (st) k->depth = 0;
+    k->note = NULL;
+    k->fe = NULL;
+    k->locate = NULL;
+    free(y.filetext);
+    free(y.anchors);
+    free(y.amap);
+    free(y.shares);
+    free(y.log);
+    blobc_buffer_free(&y.logtext);
+    free(y.rec);
+    free(y.rp);
+    return st;
+}
