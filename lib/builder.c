@@ -334,6 +334,7 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
                     "link to allocation %u, which is empty (an empty array is stored as "
                     "offset 0)",
                     (unsigned)target);
+    if (b->nlinks >= UINT32_MAX) return fail(b, BLOBC_EINPUT, "too many links");
     if (b->nlinks == b->links_cap &&
         !grow_array((void **)&b->links, &b->links_cap, b->nlinks + 1, sizeof(link_rec)))
         return fail_nomem(b);
