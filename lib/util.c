@@ -119,20 +119,28 @@ bool blobc_buf_putc(blobc_buffer *b, char c) {
 
 bool blobc_buf_puts(blobc_buffer *b, const char *s) { return blobc_buf_append(b, s, strlen(s)); }
 
+bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    bool ok = n >= 0;
+    if (ok && (size_t)n < sizeof small) {
+        ok = blobc_buf_append(b, small, (size_t)n);
+    } else if (ok && (ok = blobc_buf_reserve(b, (size_t)n + 1))) {
+        vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+    return ok;
+}
+
 bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char small[256];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    bool ok = blobc_buf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n < 0) return false;
-    if ((size_t)n < sizeof small) return blobc_buf_append(b, small, (size_t)n);
-    if (!blobc_buf_reserve(b, (size_t)n + 1)) return false;
-    va_start(ap, fmt);
-    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-    return true;
+    return ok;
 }
 
 bool blobc_buf_zeros(blobc_buffer *b, size_t n) {
