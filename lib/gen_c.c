@@ -1,0 +1,904 @@
+/*
+ * gen_c.c - `blobc gen c`: writes a C11 / C++17 header that reads blobs of
+ * a schema in place over the header-only runtime in blobc/blob.h.
+ *
+ * The output, in order: forward typedefs of every struct, the enums
+ * (an integer typedef plus one macro per member), the struct definitions in
+ * inline-dependency order with explicit padding and static assertions on
+ * every size, alignment and field offset, then the accessors and the
+ * open functions. docs/CODEGEN.md describes the output and the naming rules
+ * (keyword escaping, collision suffixes) that this file implements.
+ */
+#include "blobc/gen.h"
+
+#include "blobc/blobfile.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* ---- identifier rules ---- */
+
+/* Words a schema identifier must not be spelled as in the output: C11/C17/
+ * C23 and C++20 keywords and alternative tokens, the names the headers the
+ * output includes define (<stddef.h>, <stdint.h>, and with
+ * BLOBC_WITH_LIBRARY <stdbool.h>), and macros GCC predefines outside
+ * strict ISO modes. */
+static const char *const reserved_words[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
+    "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
+    "concept", "const", "const_cast", "consteval", "constexpr", "constinit", "continue",
+    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "reflexpr", "register", "reinterpret_cast",
+    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    /* <stddef.h>, <stdint.h>, C++ */
+    "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "nullptr_t", "intptr_t",
+    "uintptr_t", "intmax_t", "uintmax_t", "std",
+    /* GCC's predefined non-reserved macros (-std=gnu11 and the like) */
+    "linux", "unix", "i386",
+};
+
+static bool is_reserved_word(const char *s) {
+    for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
+        if (strcmp(s, reserved_words[i]) == 0) return true;
+    return false;
+}
+
+static bool starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* int8_t, uint_least16_t, int_fast64_t, ... */
+static bool is_stdint_type(const char *s) {
+    if (*s == 'u') s++;
+    if (!starts_with(s, "int")) return false;
+    s += 3;
+    if (starts_with(s, "_least")) s += 6;
+    else if (starts_with(s, "_fast")) s += 5;
+    if (!(*s >= '0' && *s <= '9')) return false;
+    while (*s >= '0' && *s <= '9') s++;
+    return strcmp(s, "_t") == 0;
+}
+
+/* INT8_MAX, SIZE_MAX, UINT64_C, PTRDIFF_MIN, ...: stdint.h's macros are
+ * all upper case and end in _MAX, _MIN or _C. */
+static bool is_stdint_macro(const char *s) {
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+    return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
+}
+
+static bool is_identifier(const char *s) {
+    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    return true;
+}
+
+/* ---- a set of identifiers ---- */
+
+typedef struct nameset {
+    const char **slots;
+    size_t cap;     /* a power of two, or 0 */
+    size_t count;
+} nameset;
+
+static uint64_t str_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+    return h;
+}
+
+static bool nameset_has(const nameset *set, const char *name) {
+    if (!set->cap) return false;
+    size_t mask = set->cap - 1;
+    for (size_t i = (size_t)str_hash(name) & mask;; i = (i + 1) & mask) {
+        if (!set->slots[i]) return false;
+        if (strcmp(set->slots[i], name) == 0) return true;
+    }
+}
+
+static bool nameset_put(const char **slots, size_t cap, const char *name) {
+    size_t mask = cap - 1;
+    size_t i = (size_t)str_hash(name) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = name;
+    return true;
+}
+
+/* Adds a name that is not in the set; `name` must outlive the set. */
+static bool nameset_add(nameset *set, const char *name) {
+    if (set->count + 1 > set->cap / 2) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        if (cap > SIZE_MAX / sizeof(char *) || cap <= set->cap) return false;
+        const char **slots = calloc(cap, sizeof *slots);
+        if (!slots) return false;
+        for (size_t i = 0; i < set->cap; i++)
+            if (set->slots[i]) nameset_put(slots, cap, set->slots[i]);
+        free(set->slots);
+        set->slots = slots;
+        set->cap = cap;
+    }
+    set->count++;
+    return nameset_put(set->slots, set->cap, name);
+}
+
+static void nameset_free(nameset *set) {
+    free(set->slots);
+    memset(set, 0, sizeof *set);
+}
+
+/* ---- generator state ---- */
+
+enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
+
+/* Output names of one named type. */
+typedef struct type_info {
+    const blobc_type *type;
+    const char *cname;
+    /* enum */
+    const char *name_fn;
+    const char **values;        /* per member: its macro */
+    /* struct */
+    const char *hash_macro, *open_fn, *open_raw_fn, *open_checked_fn;
+    const char **members;       /* per field: the C member name */
+    const char **acc;           /* per field: accessor, or NULL */
+    const char **acc_at;        /* per field: item accessor of a [T], or NULL */
+    int visit;                  /* dependency-order emission state */
+    uint32_t cursor;            /* next field to look at while ordering */
+} type_info;
+
+typedef struct gen {
+    const blobc_schema *schema;
+    blobc_buffer *out;
+    blobc_error *err;
+    bool ok;                    /* false after the first failed append */
+    blobc_arena arena;
+    blobc_buffer tmp;           /* scratch for composing names and parameter lists */
+    nameset globals;
+    const char *prefix;
+    const char *guard;
+    type_info *info;
+    size_t ninfo;
+    size_t *map;                /* open addressing: type pointer -> info index + 1 */
+    size_t map_cap;
+} gen;
+
+static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
+static void emit(gen *g, const char *fmt, ...) {
+    if (!g->ok) return;
+    va_list ap;
+    va_start(ap, fmt);
+    g->ok = blobc_buf_vprintf(g->out, fmt, ap);
+    va_end(ap);
+}
+
+static size_t ptr_hash(const void *p, size_t mask) {
+    uint64_t v = (uint64_t)(uintptr_t)p;
+    v ^= v >> 33;
+    v *= 0xff51afd7ed558ccdull;
+    v ^= v >> 33;
+    return (size_t)v & mask;
+}
+
+static bool map_build(gen *g) {
+    size_t cap = 16;
+    while (cap < g->ninfo * 2) {
+        if (cap > SIZE_MAX / 4) return false;
+        cap *= 2;
+    }
+    g->map = calloc(cap, sizeof *g->map);
+    if (!g->map) return false;
+    g->map_cap = cap;
+    for (size_t i = 0; i < g->ninfo; i++) {
+        size_t j = ptr_hash(g->info[i].type, cap - 1);
+        while (g->map[j]) j = (j + 1) & (cap - 1);
+        g->map[j] = i + 1;
+    }
+    return true;
+}
+
+static type_info *info_of(const gen *g, const blobc_type *t) {
+    size_t mask = g->map_cap - 1;
+    for (size_t j = ptr_hash(t, mask); g->map[j]; j = (j + 1) & mask)
+        if (g->info[g->map[j] - 1].type == t) return &g->info[g->map[j] - 1];
+    return NULL;
+}
+
+/* ---- naming ---- */
+
+/* Applies the escaping rules to a candidate in g->tmp (NUL-terminated):
+ * reserved prefixes get an `x` in front (no suffix can take a name out of
+ * a reserved prefix), keywords and standard names a `_` behind. Returns an
+ * arena copy, or NULL when out of memory. */
+static char *escaped(gen *g, const char *s) {
+    bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
+    bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);
+    size_t n = strlen(s);
+    char *r = blobc_arena_alloc(&g->arena, n + 3);
+    if (!r) return NULL;
+    size_t k = 0;
+    if (front) r[k++] = 'x';
+    memcpy(r + k, s, n);
+    k += n;
+    if (back) r[k++] = '_';
+    r[k] = '\0';
+    return r;
+}
+
+/* Makes `base` unique in `set` by appending underscores, then adds it. */
+static const char *unique_in(gen *g, nameset *set, const nameset *also, char *base) {
+    if (!base) return NULL;
+    size_t n = strlen(base);
+    char *name = base;
+    while (nameset_has(set, name) || (also && nameset_has(also, name))) {
+        char *longer = blobc_arena_alloc(&g->arena, n + 2);
+        if (!longer) return NULL;
+        memcpy(longer, name, n);
+        longer[n++] = '_';
+        longer[n] = '\0';
+        name = longer;
+    }
+    return nameset_add(set, name) ? name : NULL;
+}
+
+/* Ends the list of parts of global_name. */
+#define END ((const char *)NULL)
+
+/* A file-scope name: the parts (NULL-terminated) joined, escaped and
+ * made unique. */
+static const char *global_name(gen *g, const char *first, ...) {
+    g->tmp.len = 0;
+    bool ok = true;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *part = first; part && ok; part = va_arg(ap, const char *))
+        ok = blobc_buf_puts(&g->tmp, part);
+    va_end(ap);
+    if (!ok || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
+}
+
+static bool is_ref_kind(blobc_kind k) {
+    return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
+}
+
+static const blobc_type *strip_fixed(const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
+    return t;
+}
+
+static uint32_t fixed_depth(const blobc_type *t) {
+    uint32_t n = 0;
+    for (; t->kind == BLOBC_KIND_FIXED; t = t->elem) n++;
+    return n;
+}
+
+/* Whether a field gets an accessor (its value holds offsets to resolve)
+ * and an item accessor (a [T] whose items hold offsets). */
+static bool wants_accessor(const blobc_type *t) { return is_ref_kind(strip_fixed(t)->kind); }
+static bool wants_item_accessor(const blobc_type *t) {
+    return t->kind == BLOBC_KIND_ARRAY && is_ref_kind(strip_fixed(t->elem)->kind);
+}
+
+static blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
+
+static const char **name_array(gen *g, uint32_t n) {
+    return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
+}
+
+/* Gives every output identifier its name. Order decides who keeps the
+ * plain spelling on a collision: the guard, then type names, then each
+ * type's fixed API (open functions, hash macro, enum name function), then
+ * enum members and field accessors, in declaration order. Member names
+ * live in their struct's scope but must not equal any file-scope name
+ * (macros would expand inside the struct; C++ rejects a member that
+ * changes the meaning of a type name used in the class). */
+static blobc_status assign_names(gen *g) {
+    if (!nameset_add(&g->globals, g->guard)) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
+            return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const char *c = ti->cname;
+        if (ti->type->kind == BLOBC_KIND_ENUM) {
+            if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
+        } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
+                   !(ti->open_fn = global_name(g, c, "_open", END)) ||
+                   !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
+                   !(ti->open_checked_fn = global_name(g, c, "_open_checked", END))) {
+            return nomem(g);
+        }
+    }
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const blobc_type *t = ti->type;
+        if (t->kind == BLOBC_KIND_ENUM) {
+            if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
+            for (uint32_t v = 0; v < t->nvalues; v++)
+                if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
+                    return nomem(g);
+            continue;
+        }
+        if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
+            !(ti->members = name_array(g, t->nfields)))
+            return nomem(g);
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            const char *fname = t->fields[f].name;
+            if (wants_accessor(ft) &&
+                !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END)))
+                return nomem(g);
+            if (wants_item_accessor(ft) &&
+                !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)))
+                return nomem(g);
+        }
+    }
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const blobc_type *t = ti->type;
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        nameset local = {0};
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
+            if (!ti->members[f]) {
+                nameset_free(&local);
+                return nomem(g);
+            }
+        }
+        nameset_free(&local);
+    }
+    return BLOBC_OK;
+}
+
+/* ---- C spelling of types ---- */
+
+static const char *base_ctype(const gen *g, const blobc_type *t) {
+    switch (t->kind) {
+    case BLOBC_KIND_BOOL: return "blobc_rt_bool";
+    case BLOBC_KIND_I8: return "int8_t";
+    case BLOBC_KIND_U8: return "uint8_t";
+    case BLOBC_KIND_I16: return "int16_t";
+    case BLOBC_KIND_U16: return "uint16_t";
+    case BLOBC_KIND_I32: return "int32_t";
+    case BLOBC_KIND_U32: return "uint32_t";
+    case BLOBC_KIND_I64: return "int64_t";
+    case BLOBC_KIND_U64: return "uint64_t";
+    case BLOBC_KIND_F32: return "float";
+    case BLOBC_KIND_F64: return "double";
+    case BLOBC_KIND_ENUM:
+    case BLOBC_KIND_STRUCT: return info_of(g, t)->cname;
+    case BLOBC_KIND_STRING: return "blobc_rt_str";
+    case BLOBC_KIND_ARRAY: return "blobc_rt_array";
+    case BLOBC_KIND_PTR: return "blobc_rt_ptr";
+    case BLOBC_KIND_FIXED: break;
+    }
+    return "void";
+}
+
+static void emit_dims(gen *g, const blobc_type *t) {
+    for (; t->kind == BLOBC_KIND_FIXED; t = t->elem) emit(g, "[%" PRIu32 "]", t->count);
+}
+
+/* The type name "pointer to const t": `const T *`, or `const T (*)[N]`
+ * when t is a fixed array. */
+static void emit_ptr_type(gen *g, const blobc_type *t) {
+    if (t->kind == BLOBC_KIND_FIXED) {
+        emit(g, "const %s (*)", base_ctype(g, strip_fixed(t)));
+        emit_dims(g, t);
+    } else {
+        emit(g, "const %s *", base_ctype(g, t));
+    }
+}
+
+/* A declarator of type "pointer to const t" around `inner` (a variable
+ * name, or a function name with its parameter list). */
+static void emit_ptr_decl(gen *g, const blobc_type *t, const char *inner) {
+    if (t->kind == BLOBC_KIND_FIXED) {
+        emit(g, "const %s (*%s)", base_ctype(g, strip_fixed(t)), inner);
+        emit_dims(g, t);
+    } else {
+        emit(g, "const %s *%s", base_ctype(g, t), inner);
+    }
+}
+
+/* The cast from `const void *` to "pointer to const t". */
+static const char *cast_macro(const blobc_type *t) {
+    return t->kind == BLOBC_KIND_FIXED ? "BLOBC_RT_CAST_ROWS" : "BLOBC_RT_CAST";
+}
+
+/* The schema spelling of a type, for comments. */
+static void emit_spelling(gen *g, const blobc_type *t) {
+    char small[128];
+    size_t n = blobc_type_spell(t, small, sizeof small);
+    if (n < sizeof small) {
+        emit(g, "%s", small);
+        return;
+    }
+    char *big = n < SIZE_MAX ? malloc(n + 1) : NULL;
+    if (!big) {
+        g->ok = false;
+        return;
+    }
+    blobc_type_spell(t, big, n + 1);
+    emit(g, "%s", big);
+    free(big);
+}
+
+/* ---- enums ---- */
+
+/* An enum member's value as a C constant expression of the right type
+ * and range: plain int literals where they fit, `u` for u32, the
+ * <stdint.h> macros for 64 bits, and the usual (-MAX - 1) for minimums. */
+static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
+    if (!blobc_kind_is_signed(base)) {
+        if (base == BLOBC_KIND_U64) emit(g, "UINT64_C(%" PRIu64 ")", bits);
+        else if (base == BLOBC_KIND_U32) emit(g, "%" PRIu64 "u", bits);
+        else emit(g, "%" PRIu64, bits);
+        return;
+    }
+    bool neg = bits >> 63;
+    uint64_t mag = neg ? ~bits + 1 : bits;   /* |value|, exact even for INT64_MIN */
+    if (base == BLOBC_KIND_I64) {
+        if (!neg) emit(g, "INT64_C(%" PRIu64 ")", mag);
+        else if (mag == (uint64_t)1 << 63) emit(g, "(-INT64_C(9223372036854775807) - 1)");
+        else emit(g, "(-INT64_C(%" PRIu64 "))", mag);
+    } else if (!neg) {
+        emit(g, "%" PRIu64, mag);
+    } else if (mag == (uint64_t)1 << 31) {
+        emit(g, "(-2147483647 - 1)");
+    } else {
+        emit(g, "(-%" PRIu64 ")", mag);
+    }
+}
+
+static void emit_enum(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    emit(g, "/* enum %s : %s */\ntypedef %s %s;\n", t->name, blobc_kind_name(t->elem->kind),
+         base_ctype(g, t->elem), ti->cname);
+    for (uint32_t v = 0; v < t->nvalues; v++) {
+        emit(g, "#define %s ", ti->values[v]);
+        emit_enum_literal(g, t->elem->kind, t->values[v].value);
+        emit(g, "\n");
+    }
+    emit(g, "\n");
+}
+
+typedef struct value_index {
+    uint64_t value;
+    uint32_t index;
+} value_index;
+
+static int cmp_value_index(const void *a, const void *b) {
+    const value_index *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* `<Enum>_name(v)`: the member's name, NULL for an undeclared value. Two
+ * members with one value share a case: the first declared names it. */
+static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    value_index *order = NULL;
+    bool *dup = NULL;
+    if (t->nvalues) {
+        order = malloc((size_t)t->nvalues * sizeof *order);
+        dup = calloc(t->nvalues, sizeof *dup);
+        if (!order || !dup) {
+            free(order);
+            free(dup);
+            return nomem(g);
+        }
+        for (uint32_t v = 0; v < t->nvalues; v++) {
+            order[v].value = t->values[v].value;
+            order[v].index = v;
+        }
+        qsort(order, t->nvalues, sizeof *order, cmp_value_index);
+        for (uint32_t k = 1; k < t->nvalues; k++)
+            if (order[k].value == order[k - 1].value) dup[order[k].index] = true;
+    }
+    emit(g, "static inline const char *%s(%s blobc_v) {\n    switch (blobc_v) {\n", ti->name_fn,
+         ti->cname);
+    for (uint32_t v = 0; v < t->nvalues; v++)
+        if (!dup[v]) emit(g, "    case %s: return \"%s\";\n", ti->values[v], t->values[v].name);
+    emit(g, "    default: return BLOBC_RT_NULL;\n    }\n}\n\n");
+    free(order);
+    free(dup);
+    return BLOBC_OK;
+}
+
+/* ---- structs ---- */
+
+static uint32_t natural_align(const blobc_type *t) {
+    uint32_t a = 1;
+    for (uint32_t f = 0; f < t->nfields; f++)
+        if (t->fields[f].type->align > a) a = t->fields[f].type->align;
+    return a;
+}
+
+static blobc_status bad_layout(gen *g, const blobc_type *t, const char *what) {
+    return blobc_err(g->err, BLOBC_EINPUT, "gen c: struct %s: %s", t->name, what);
+}
+
+static blobc_status emit_struct(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    if (t->nfields == 0) return bad_layout(g, t, "has no fields");
+    bool raise = t->align > natural_align(t);
+    uint32_t cur = 0, npad = 0;
+    emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", t->name,
+         t->size, t->align, ti->cname);
+    for (uint32_t f = 0; f < t->nfields; f++) {
+        const blobc_field *fd = &t->fields[f];
+        if (fd->offset < cur || fd->type->size > t->size || fd->offset > t->size - fd->type->size)
+            return bad_layout(g, t, "field offsets are not increasing within the struct");
+        if (fd->offset > cur)
+            emit(g, "    uint8_t blobc_pad%" PRIu32 "[%" PRIu32 "];\n", npad++, fd->offset - cur);
+        emit(g, "    ");
+        if (f == 0 && raise) emit(g, "BLOBC_RT_ALIGNAS(%" PRIu32 ") ", t->align);
+        emit(g, "%s %s", base_ctype(g, strip_fixed(fd->type)), ti->members[f]);
+        emit_dims(g, fd->type);
+        emit(g, "; /* @%" PRIu32 " ", fd->offset);
+        emit_spelling(g, fd->type);
+        emit(g, " */\n");
+        cur = fd->offset + fd->type->size;
+    }
+    if (t->size > cur) emit(g, "    uint8_t blobc_pad%" PRIu32 "[%" PRIu32 "];\n", npad, t->size - cur);
+    emit(g, "};\n");
+    emit(g, "BLOBC_RT_STATIC_ASSERT(sizeof(%s) == %" PRIu32 ", \"%s: size must be %" PRIu32 "\");\n",
+         ti->cname, t->size, ti->cname, t->size);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(BLOBC_RT_ALIGNOF(%s) == %" PRIu32
+            ", \"%s: alignment must be %" PRIu32 "\");\n",
+         ti->cname, t->align, ti->cname, t->align);
+    for (uint32_t f = 0; f < t->nfields; f++)
+        emit(g, "BLOBC_RT_STATIC_ASSERT(offsetof(%s, %s) == %" PRIu32
+                ", \"%s.%s: offset must be %" PRIu32 "\");\n",
+             ti->cname, ti->members[f], t->fields[f].offset, ti->cname, ti->members[f],
+             t->fields[f].offset);
+    emit(g, "\n");
+    return BLOBC_OK;
+}
+
+/* Emits every struct after the structs it contains inline (directly or in
+ * a fixed array), visiting in declaration order. An explicit stack keeps
+ * deep containment chains from a hostile schema off the C stack. */
+static blobc_status emit_structs_in_order(gen *g) {
+    size_t *stack = malloc((g->ninfo ? g->ninfo : 1) * sizeof *stack);
+    if (!stack) return nomem(g);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
+        if (g->info[i].type->kind != BLOBC_KIND_STRUCT || g->info[i].visit != VISIT_NONE) continue;
+        size_t top = 0;
+        stack[top++] = i;
+        g->info[i].visit = VISIT_OPEN;
+        while (top && st == BLOBC_OK) {
+            type_info *ti = &g->info[stack[top - 1]];
+            type_info *next = NULL;
+            while (ti->cursor < ti->type->nfields && !next) {
+                const blobc_type *ft = strip_fixed(ti->type->fields[ti->cursor++].type);
+                if (ft->kind != BLOBC_KIND_STRUCT) continue;
+                type_info *dep = info_of(g, ft);
+                if (dep->visit == VISIT_OPEN) st = bad_layout(g, ti->type, "contains itself inline");
+                else if (dep->visit == VISIT_NONE) next = dep;
+            }
+            if (st != BLOBC_OK) break;
+            if (next) {
+                next->visit = VISIT_OPEN;
+                stack[top++] = (size_t)(next - g->info);
+                continue;
+            }
+            ti->visit = VISIT_DONE;
+            top--;
+            st = emit_struct(g, ti);
+        }
+    }
+    free(stack);
+    return st;
+}
+
+/* ---- accessors ---- */
+
+/* The head of a function returning the resolved view of a value of
+ * ref-kind type r: `const char *` for a string, a pointer to the items
+ * (and a length out-parameter) for [T], a pointer to the target for *T. */
+static void emit_view_head(gen *g, const char *fn, const char *params, const blobc_type *r) {
+    g->tmp.len = 0;
+    if (!blobc_buf_printf(&g->tmp, "%s(%s%s)", fn, params,
+                          r->kind == BLOBC_KIND_ARRAY ? ", size_t *blobc_n" : "") ||
+        !blobc_buf_putc(&g->tmp, '\0')) {
+        g->ok = false;
+        return;
+    }
+    emit(g, "static inline ");
+    if (r->kind == BLOBC_KIND_STRING) emit(g, "const char *%s", (const char *)g->tmp.data);
+    else emit_ptr_decl(g, r->elem, (const char *)g->tmp.data);
+    emit(g, " {\n");
+}
+
+static void emit_view_body(gen *g, const blobc_type *r, const char *lvalue) {
+    if (r->kind == BLOBC_KIND_STRING) {
+        emit(g, "    return blobc_rt_str_cstr(&%s);\n}\n", lvalue);
+        return;
+    }
+    emit(g, "    return %s(", cast_macro(r->elem));
+    emit_ptr_type(g, r->elem);
+    if (r->kind == BLOBC_KIND_ARRAY) emit(g, ", blobc_rt_array_data(&%s, blobc_n));\n}\n", lvalue);
+    else emit(g, ", blobc_rt_ptr_get(&%s));\n}\n", lvalue);
+}
+
+/* Appends ", size_t blobc_i0, ..." for each fixed level of t to params and
+ * "[blobc_i0]..." to lvalue. */
+static bool add_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const blobc_type *t) {
+    uint32_t depth = fixed_depth(t);
+    for (uint32_t k = 0; k < depth; k++)
+        if (!blobc_buf_printf(params, ", size_t blobc_i%" PRIu32, k) ||
+            !blobc_buf_printf(lvalue, "[blobc_i%" PRIu32 "]", k))
+            return false;
+    return blobc_buf_putc(params, '\0') && blobc_buf_putc(lvalue, '\0');
+}
+
+static blobc_status emit_accessors(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    blobc_buffer params = {0}, lvalue = {0};
+    for (uint32_t f = 0; f < t->nfields && g->ok; f++) {
+        const blobc_type *ft = t->fields[f].type;
+        if (ti->acc[f]) {
+            /* The field itself, indexed through any fixed-array levels. */
+            params.len = lvalue.len = 0;
+            if (!blobc_buf_printf(&params, "const %s *blobc_p", ti->cname) ||
+                !blobc_buf_printf(&lvalue, "blobc_p->%s", ti->members[f]) ||
+                !add_fixed_indices(&params, &lvalue, ft)) {
+                g->ok = false;
+                break;
+            }
+            emit_view_head(g, ti->acc[f], (const char *)params.data, strip_fixed(ft));
+            emit_view_body(g, strip_fixed(ft), (const char *)lvalue.data);
+        }
+        if (ti->acc_at[f]) {
+            /* Item i of a [T] whose items hold offsets themselves. */
+            const blobc_type *item = ft->elem;
+            params.len = lvalue.len = 0;
+            if (!blobc_buf_printf(&params, "const %s *blobc_p, size_t blobc_i", ti->cname) ||
+                !blobc_buf_puts(&lvalue, "blobc_a[blobc_i]") ||
+                !add_fixed_indices(&params, &lvalue, item)) {
+                g->ok = false;
+                break;
+            }
+            emit_view_head(g, ti->acc_at[f], (const char *)params.data, strip_fixed(item));
+            emit(g, "    ");
+            emit_ptr_decl(g, item, "blobc_a");
+            emit(g, " = %s(", cast_macro(item));
+            emit_ptr_type(g, item);
+            emit(g, ", blobc_rt_array_data(&blobc_p->%s, BLOBC_RT_NULL));\n", ti->members[f]);
+            emit_view_body(g, strip_fixed(item), (const char *)lvalue.data);
+        }
+    }
+    blobc_buffer_free(&params);
+    blobc_buffer_free(&lvalue);
+    return g->ok ? BLOBC_OK : nomem(g);
+}
+
+static blobc_status emit_open_fns(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    const char *c = ti->cname;
+    emit(g, "#define %s UINT64_C(0x%016" PRIx64 ")\n", ti->hash_macro, blobc_type_hash(t));
+    emit(g,
+         "/* A .blob file image whose root is a %s: the root, or NULL and *status. */\n"
+         "static inline const %s *%s(const void *blobc_data, size_t blobc_size, "
+         "blobc_rt_status *blobc_status_out) {\n"
+         "    blobc_rt_view blobc_v;\n"
+         "    blobc_rt_status blobc_s = blobc_rt_open(blobc_data, blobc_size, %s, sizeof(%s), &blobc_v);\n"
+         "    if (blobc_status_out) *blobc_status_out = blobc_s;\n"
+         "    return blobc_s == BLOBC_RT_OK ? BLOBC_RT_CAST(const %s *, blobc_v.data) : BLOBC_RT_NULL;\n"
+         "}\n",
+         t->name, c, ti->open_fn, ti->hash_macro, c, c);
+    emit(g,
+         "/* A raw data section (bake --format raw) whose root is a %s. */\n"
+         "static inline const %s *%s(const void *blobc_data, size_t blobc_size, "
+         "blobc_rt_status *blobc_status_out) {\n"
+         "    blobc_rt_view blobc_v;\n"
+         "    blobc_rt_status blobc_s = blobc_rt_open_raw(blobc_data, blobc_size, sizeof(%s), &blobc_v);\n"
+         "    if (blobc_status_out) *blobc_status_out = blobc_s;\n"
+         "    return blobc_s == BLOBC_RT_OK ? BLOBC_RT_CAST(const %s *, blobc_v.data) : BLOBC_RT_NULL;\n"
+         "}\n",
+         t->name, c, ti->open_raw_fn, c, c);
+
+    blobc_buffer types = {0};
+    blobc_status st = blobc_types_encode(t, NULL, &types, g->err);
+    if (st != BLOBC_OK) {
+        blobc_buffer_free(&types);
+        return st;
+    }
+    emit(g,
+         "#ifdef BLOBC_WITH_LIBRARY\n"
+         "/* Like %s, after blobc_verify_blob checked the whole file against\n"
+         " * this layout: for files from outside the program. */\n"
+         "static inline const %s *%s(const void *blobc_data, size_t blobc_size, "
+         "blobc_error *blobc_err) {\n"
+         "    static const unsigned char blobc_types[%zu] = {",
+         ti->open_fn, c, ti->open_checked_fn, types.len);
+    for (size_t k = 0; k < types.len; k++)
+        emit(g, "%s0x%02x,", k % 12 == 0 ? "\n        " : " ", types.data[k]);
+    emit(g,
+         "\n    };\n"
+         "    blobc_rt_view blobc_v;\n"
+         "    if (blobc_rt_open_checked(blobc_data, blobc_size, blobc_types, sizeof blobc_types, %s,\n"
+         "                              sizeof(%s), &blobc_v, blobc_err) != BLOBC_OK)\n"
+         "        return BLOBC_RT_NULL;\n"
+         "    return BLOBC_RT_CAST(const %s *, blobc_v.data);\n"
+         "}\n#endif\n\n",
+         ti->hash_macro, c, c);
+    blobc_buffer_free(&types);
+    return BLOBC_OK;
+}
+
+/* ---- driver ---- */
+
+/* Every enum and struct a field refers to must be one of the schema's
+ * named types, since that is where its C name comes from. */
+static blobc_status check_references(gen *g) {
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind == BLOBC_KIND_ENUM) {
+            if (!t->elem || !blobc_kind_is_integer(t->elem->kind))
+                return blobc_err(g->err, BLOBC_EINPUT, "gen c: enum %s has no integer base", t->name);
+            continue;
+        }
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY ||
+                   ft->kind == BLOBC_KIND_PTR)
+                ft = ft->elem;
+            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT) && !info_of(g, ft))
+                return blobc_err(g->err, BLOBC_EINPUT,
+                                 "gen c: field %s.%s refers to a type that is not in the schema",
+                                 t->name, t->fields[f].name);
+        }
+    }
+    return BLOBC_OK;
+}
+
+/* BLOBC_GEN_<FILE STEM>_H from the schema's file name. */
+static const char *derive_guard(gen *g) {
+    const char *file = blobc_schema_filename(g->schema);
+    const char *base = file ? file : "";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base) n = (size_t)(dot - base);
+    if (n == 0) {
+        base = "schema";
+        n = 6;
+    }
+    g->tmp.len = 0;
+    if (!blobc_buf_puts(&g->tmp, "BLOBC_GEN_")) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        char ch = base[k];
+        if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 'a' + 'A');
+        else if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))) ch = '_';
+        if (!blobc_buf_putc(&g->tmp, ch)) return NULL;
+    }
+    if (!blobc_buf_puts(&g->tmp, "_H") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    return blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
+}
+
+/* The schema's file name for the header comment, with anything that could
+ * end the comment or confuse a reader replaced. */
+static void emit_file_name(gen *g) {
+    const char *file = blobc_schema_filename(g->schema);
+    const char *base = file && *file ? file : "(schema)";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    for (const char *p = base; *p && g->ok; p++) {
+        char ch = *p;
+        bool plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                     ch == '.' || ch == '_' || ch == '-' || ch == '+';
+        g->ok = blobc_buf_putc(g->out, plain ? ch : '?');
+    }
+}
+
+static blobc_status generate(gen *g) {
+    blobc_status st;
+    if ((st = check_references(g)) != BLOBC_OK) return st;
+    if ((st = assign_names(g)) != BLOBC_OK) return st;
+    const blobc_type *root = blobc_schema_root(g->schema);
+
+    emit(g, "/*\n * Generated by `blobc gen c` from ");
+    emit_file_name(g);
+    emit(g, "; do not edit.\n"
+            " *\n"
+            " * Reads blobs of this schema in place over the runtime in <blobc/blob.h>.\n"
+            " * <Type>_open checks the header only (trusted files); define\n"
+            " * BLOBC_WITH_LIBRARY and link libblobc for <Type>_open_checked, which\n"
+            " * verifies the whole file first. See docs/CODEGEN.md.\n");
+    if (root && root->kind == BLOBC_KIND_STRUCT && info_of(g, root))
+        emit(g, " *\n * Root type: %s (open with %s).\n", info_of(g, root)->cname, info_of(g, root)->open_fn);
+    emit(g, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
+            "#include <blobc/blob.h>\n\n",
+         g->guard, g->guard);
+
+    bool any_struct = false;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) {
+            emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
+            any_struct = true;
+        }
+    if (any_struct) emit(g, "\n");
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM) emit_enum(g, &g->info[i]);
+    if ((st = emit_structs_in_order(g)) != BLOBC_OK) return st;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
+            (st = emit_enum_name_fn(g, &g->info[i])) != BLOBC_OK)
+            return st;
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const type_info *ti = &g->info[i];
+        if (ti->type->kind != BLOBC_KIND_STRUCT) continue;
+        emit(g, "/* ---- %s ---- */\n", ti->type->name);
+        if ((st = emit_accessors(g, ti)) != BLOBC_OK) return st;
+        if ((st = emit_open_fns(g, ti)) != BLOBC_OK) return st;
+    }
+    emit(g, "#endif /* %s */\n", g->guard);
+    return g->ok ? BLOBC_OK : nomem(g);
+}
+
+blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
+                         blobc_buffer *out, blobc_error *err) {
+    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
+    const char *prefix = opts && opts->prefix ? opts->prefix : "";
+    if (*prefix && !is_identifier(prefix))
+        return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
+    if (opts && opts->guard && !is_identifier(opts->guard))
+        return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
+                         opts->guard);
+
+    gen g;
+    memset(&g, 0, sizeof g);
+    g.schema = schema;
+    g.out = out;
+    g.err = err;
+    g.ok = true;
+    g.prefix = prefix;
+    blobc_arena_init(&g.arena);
+    size_t start = out->len;
+    blobc_status st = BLOBC_OK;
+
+    g.ninfo = blobc_schema_count(schema);
+    g.info = calloc(g.ninfo ? g.ninfo : 1, sizeof *g.info);
+    if (!g.info) st = nomem(&g);
+    for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++) {
+        g.info[i].type = blobc_schema_at(schema, i);
+        if (!g.info[i].type || !g.info[i].type->name ||
+            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
+            st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
+    }
+    if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
+    if (st == BLOBC_OK) {
+        g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);
+        if (!g.guard) st = nomem(&g);
+    }
+    if (st == BLOBC_OK) st = generate(&g);
+    if (st != BLOBC_OK) out->len = start;   /* all or nothing */
+
+    free(g.map);
+    free(g.info);
+    nameset_free(&g.globals);
+    blobc_buffer_free(&g.tmp);
+    blobc_arena_free(&g.arena);
+    return st;
+}

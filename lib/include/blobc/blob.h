@@ -1,0 +1,298 @@
+/*
+ * blobc/blob.h - the header-only runtime that reads baked blobs in place.
+ *
+ * This is all a program needs to read a .blob (or a raw data section)
+ * through a header made by `blobc gen c`: the offset-field types, inline
+ * resolvers for self-relative offsets, and a header parser. It depends on
+ * nothing but <stddef.h> and <stdint.h>, compiles as C11 and C++17, and
+ * never allocates.
+ *
+ * It is the TRUSTED fast path: blobc_rt_open checks the header (magic,
+ * version, section bounds, alignment, schema hash) but does not walk the
+ * data. Files the program did not bake itself must be verified first with
+ * the library's blobc_verify_blob (<blobc/verify.h>, link libblobc), which
+ * generated headers wrap as <Type>_open_checked when BLOBC_WITH_LIBRARY is
+ * defined. See docs/CODEGEN.md.
+ *
+ * Every name here starts with blobc_rt_ / BLOBC_RT_ so that it can be
+ * included together with the library's headers (<blobc/blobc.h>).
+ */
+#ifndef BLOBC_BLOB_H
+#define BLOBC_BLOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Blobs are little-endian and read in place, so the host must be too. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "blobc/blob.h: blobs are little-endian; this target is not"
+#endif
+#endif
+
+#ifdef __cplusplus
+#define BLOBC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define BLOBC_RT_ALIGNOF(type) alignof(type)
+#define BLOBC_RT_ALIGNAS(n) alignas(n)
+#define BLOBC_RT_CAST(type, expr) static_cast<type>(expr)
+#define BLOBC_RT_CAST_ROWS(type, expr) static_cast<type>(expr)
+#define BLOBC_RT_ADDR(ptr) reinterpret_cast<uintptr_t>(ptr)
+#define BLOBC_RT_NULL nullptr
+#else
+#define BLOBC_RT_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define BLOBC_RT_ALIGNOF(type) _Alignof(type)
+#define BLOBC_RT_ALIGNAS(n) _Alignas(n)
+#define BLOBC_RT_CAST(type, expr) ((type)(expr))
+/* To a pointer to an array of const elements (`const float (*)[3]`). Before
+ * C23 such an array type is not itself const, so a direct cast from
+ * `const void *` counts as dropping const (-Wcast-qual); going through the
+ * address keeps that warning away without dropping anything. */
+#define BLOBC_RT_CAST_ROWS(type, expr) ((type)BLOBC_RT_ADDR(expr))
+#define BLOBC_RT_ADDR(ptr) ((uintptr_t)(ptr))
+#define BLOBC_RT_NULL NULL
+#endif
+
+/* The container format this runtime reads (docs/FORMAT.md, "Header"). */
+#define BLOBC_RT_FORMAT_VERSION 1u
+#define BLOBC_RT_HEADER_SIZE 96u
+#define BLOBC_RT_SECTION_ALIGN 16u
+/* Offsets are i32, so no data section is larger than this. */
+#define BLOBC_RT_MAX_DATA_SIZE 0x7fffffffu
+/* Pass as the expected schema hash to accept any layout. */
+#define BLOBC_RT_ANY_SCHEMA UINT64_C(0)
+
+/* `[T]`: the items are `length` consecutive T at `offset` bytes from the
+ * address of `offset`; offset 0 means empty. */
+typedef struct blobc_rt_array {
+    int32_t offset;
+    int32_t length;
+} blobc_rt_array;
+
+/* `string`: UTF-8 bytes and a NUL at `offset`; `length` counts the NUL. */
+typedef struct blobc_rt_str {
+    int32_t offset;
+    int32_t length;
+} blobc_rt_str;
+
+/* `*T`: one T at `offset` bytes from the address of `offset`; 0 is null. */
+typedef struct blobc_rt_ptr {
+    int32_t offset;
+} blobc_rt_ptr;
+
+/* `bool` is one byte holding 0 or 1. It is read as a byte, not as C's
+ * _Bool, so that an unverified blob with another value is not undefined
+ * behaviour. */
+typedef uint8_t blobc_rt_bool;
+
+BLOBC_RT_STATIC_ASSERT(sizeof(blobc_rt_array) == 8 && BLOBC_RT_ALIGNOF(blobc_rt_array) == 4,
+                       "blobc_rt_array must be {i32, i32}");
+BLOBC_RT_STATIC_ASSERT(sizeof(blobc_rt_str) == 8 && BLOBC_RT_ALIGNOF(blobc_rt_str) == 4,
+                       "blobc_rt_str must be {i32, i32}");
+BLOBC_RT_STATIC_ASSERT(sizeof(blobc_rt_ptr) == 4 && BLOBC_RT_ALIGNOF(blobc_rt_ptr) == 4,
+                       "blobc_rt_ptr must be {i32}");
+BLOBC_RT_STATIC_ASSERT(sizeof(float) == 4 && sizeof(double) == 8,
+                       "blobs need IEEE-754 binary32 and binary64");
+
+/* The address `offset` bytes from the offset field at `field`, or NULL for 0. */
+static inline const void *blobc_rt_resolve(const int32_t *field) {
+    return *field ? BLOBC_RT_CAST(const void *, BLOBC_RT_CAST(const char *, BLOBC_RT_CAST(const void *, field)) + *field)
+                  : BLOBC_RT_NULL;
+}
+
+/* The first item of a [T] (NULL when empty); *len (if len is not NULL)
+ * receives the item count. */
+static inline const void *blobc_rt_array_data(const blobc_rt_array *a, size_t *len) {
+    if (len) *len = a->offset && a->length > 0 ? BLOBC_RT_CAST(size_t, a->length) : 0;
+    return blobc_rt_resolve(&a->offset);
+}
+
+static inline size_t blobc_rt_array_len(const blobc_rt_array *a) {
+    return a->offset && a->length > 0 ? BLOBC_RT_CAST(size_t, a->length) : 0;
+}
+
+/* The string's bytes, NUL-terminated. A valid blob never has a null
+ * string; "" stands in for one so that callers need no NULL check. */
+static inline const char *blobc_rt_str_cstr(const blobc_rt_str *s) {
+    const void *p = blobc_rt_resolve(&s->offset);
+    return p ? BLOBC_RT_CAST(const char *, p) : "";
+}
+
+/* The string's length in bytes, without the NUL. */
+static inline size_t blobc_rt_str_len(const blobc_rt_str *s) {
+    return s->offset && s->length > 0 ? BLOBC_RT_CAST(size_t, s->length) - 1 : 0;
+}
+
+/* The target of a *T, or NULL. */
+static inline const void *blobc_rt_ptr_get(const blobc_rt_ptr *p) {
+    return blobc_rt_resolve(&p->offset);
+}
+
+/* Why a blob was refused. The values are the library's verify codes for
+ * the same problems (blobc_verify_code in <blobc/verify.h>). */
+typedef enum blobc_rt_status {
+    BLOBC_RT_OK = 0,
+    BLOBC_RT_TRUNCATED = 1,    /* shorter than the header or its sections */
+    BLOBC_RT_BAD_MAGIC = 2,    /* not a .blob */
+    BLOBC_RT_BAD_VERSION = 3,  /* a format version this runtime does not know */
+    BLOBC_RT_BAD_HEADER = 4,   /* header fields inconsistent */
+    BLOBC_RT_SCHEMA_HASH = 9,  /* baked for a different layout */
+    BLOBC_RT_MISALIGNED = 12,  /* the data section is not 16-byte aligned in memory */
+    BLOBC_RT_DATA_SIZE = 23,   /* data smaller than the root, or over 2 GiB - 1 */
+    BLOBC_RT_BAD_ARGUMENT = 100 /* a NULL buffer or out-parameter */
+} blobc_rt_status;
+
+static inline const char *blobc_rt_status_message(blobc_rt_status st) {
+    switch (st) {
+    case BLOBC_RT_OK: return "ok";
+    case BLOBC_RT_TRUNCATED: return "file is shorter than its header says";
+    case BLOBC_RT_BAD_MAGIC: return "not a blob file (bad magic number)";
+    case BLOBC_RT_BAD_VERSION: return "unsupported blob format version";
+    case BLOBC_RT_BAD_HEADER: return "inconsistent blob header";
+    case BLOBC_RT_SCHEMA_HASH: return "blob was baked for a different schema layout";
+    case BLOBC_RT_MISALIGNED: return "blob data is not 16-byte aligned in memory";
+    case BLOBC_RT_DATA_SIZE: return "blob data is smaller than its root type or too large";
+    case BLOBC_RT_BAD_ARGUMENT: return "null buffer or argument";
+    }
+    return "unknown blob status";
+}
+
+/* A blob's data section, as found by blobc_rt_open. */
+typedef struct blobc_rt_view {
+    const void *data;       /* the data section: the root struct at byte 0 */
+    size_t size;            /* its size in bytes */
+    uint32_t version;       /* format version */
+    uint64_t data_hash;     /* XXH3-64 of the data section, as recorded */
+    uint64_t schema_hash;   /* layout hash of the root type, as recorded */
+} blobc_rt_view;
+
+static inline uint32_t blobc_rt_le32(const unsigned char *p) {
+    return BLOBC_RT_CAST(uint32_t, p[0]) | BLOBC_RT_CAST(uint32_t, p[1]) << 8 |
+           BLOBC_RT_CAST(uint32_t, p[2]) << 16 | BLOBC_RT_CAST(uint32_t, p[3]) << 24;
+}
+
+static inline uint64_t blobc_rt_le64(const unsigned char *p) {
+    return BLOBC_RT_CAST(uint64_t, blobc_rt_le32(p)) | BLOBC_RT_CAST(uint64_t, blobc_rt_le32(p + 4)) << 32;
+}
+
+/* Checks a raw data section (`bake --format raw`, or one taken out of a
+ * .blob) for what reading it in place needs: 16-byte alignment, at least
+ * root_size bytes, at most BLOBC_RT_MAX_DATA_SIZE. */
+static inline blobc_rt_status blobc_rt_open_raw(const void *data, size_t len, size_t root_size,
+                                                blobc_rt_view *out) {
+    if (!data || !out) return BLOBC_RT_BAD_ARGUMENT;
+    if (BLOBC_RT_ADDR(data) % BLOBC_RT_SECTION_ALIGN != 0) return BLOBC_RT_MISALIGNED;
+    if (len < root_size || len > BLOBC_RT_MAX_DATA_SIZE) return BLOBC_RT_DATA_SIZE;
+    out->data = data;
+    out->size = len;
+    out->version = 0;
+    out->data_hash = 0;
+    out->schema_hash = 0;
+    return BLOBC_RT_OK;
+}
+
+/* Byte offsets of the header fields this runtime reads (docs/FORMAT.md). */
+enum {
+    BLOBC_RT_H_VERSION = 8,
+    BLOBC_RT_H_HEADER_SIZE = 12,
+    BLOBC_RT_H_DATA_OFFSET = 16,
+    BLOBC_RT_H_DATA_SIZE = 24,
+    BLOBC_RT_H_DATA_HASH = 32,
+    BLOBC_RT_H_SCHEMA_HASH = 40,
+    BLOBC_RT_H_FLAGS = 72,
+    BLOBC_RT_H_RESERVED = 76,
+    BLOBC_RT_H_FILE_SIZE = 80
+};
+
+/* Parses the header of a .blob file image of `len` bytes at `buf` and
+ * finds its data section. Checks the magic number, the format version,
+ * the header fields (sizes, flags, the data section right after the
+ * header and inside the file), the data's 16-byte alignment in memory,
+ * that it holds at least root_size bytes, and (unless
+ * expected_schema_hash is BLOBC_RT_ANY_SCHEMA) that the blob was baked
+ * for that layout. Bytes after the file's recorded size are ignored, so a
+ * blob may sit inside a larger buffer. The hashes of the header and the
+ * data are not checked and the data is not walked: this is for files the
+ * program trusts; see blobc_verify_blob for the others. */
+static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
+                                            uint64_t expected_schema_hash, size_t root_size,
+                                            blobc_rt_view *out) {
+    static const unsigned char magic[8] = {0x89, 'B', 'L', 'O', 'B', 'C', '\r', '\n'};
+    const unsigned char *p = BLOBC_RT_CAST(const unsigned char *, buf);
+    uint64_t data_offset, data_size, file_size, schema_hash;
+    size_t i;
+    if (!buf || !out) return BLOBC_RT_BAD_ARGUMENT;
+    for (i = 0; i < sizeof magic; i++) {
+        if (i == len) return BLOBC_RT_TRUNCATED;
+        if (p[i] != magic[i]) return BLOBC_RT_BAD_MAGIC;
+    }
+    if (len < BLOBC_RT_H_HEADER_SIZE + 4) return BLOBC_RT_TRUNCATED;
+    if (blobc_rt_le32(p + BLOBC_RT_H_VERSION) != BLOBC_RT_FORMAT_VERSION) return BLOBC_RT_BAD_VERSION;
+    if (blobc_rt_le32(p + BLOBC_RT_H_HEADER_SIZE) != BLOBC_RT_HEADER_SIZE) return BLOBC_RT_BAD_HEADER;
+    if (len < BLOBC_RT_HEADER_SIZE) return BLOBC_RT_TRUNCATED;
+    if (blobc_rt_le32(p + BLOBC_RT_H_FLAGS) != 0 || blobc_rt_le32(p + BLOBC_RT_H_RESERVED) != 0)
+        return BLOBC_RT_BAD_HEADER;
+    data_offset = blobc_rt_le64(p + BLOBC_RT_H_DATA_OFFSET);
+    data_size = blobc_rt_le64(p + BLOBC_RT_H_DATA_SIZE);
+    file_size = blobc_rt_le64(p + BLOBC_RT_H_FILE_SIZE);
+    schema_hash = blobc_rt_le64(p + BLOBC_RT_H_SCHEMA_HASH);
+    if (file_size > len) return BLOBC_RT_TRUNCATED;
+    if (data_offset != BLOBC_RT_HEADER_SIZE) return BLOBC_RT_BAD_HEADER;
+    if (data_size == 0 || data_size > BLOBC_RT_MAX_DATA_SIZE) return BLOBC_RT_DATA_SIZE;
+    if (file_size < data_offset || data_size > file_size - data_offset) return BLOBC_RT_TRUNCATED;
+    if (expected_schema_hash != BLOBC_RT_ANY_SCHEMA && schema_hash != expected_schema_hash)
+        return BLOBC_RT_SCHEMA_HASH;
+    if (BLOBC_RT_ADDR(p + data_offset) % BLOBC_RT_SECTION_ALIGN != 0) return BLOBC_RT_MISALIGNED;
+    if (data_size < root_size) return BLOBC_RT_DATA_SIZE;
+    out->data = p + data_offset;
+    out->size = BLOBC_RT_CAST(size_t, data_size);
+    out->version = BLOBC_RT_FORMAT_VERSION;
+    out->data_hash = blobc_rt_le64(p + BLOBC_RT_H_DATA_HASH);
+    out->schema_hash = schema_hash;
+    return BLOBC_RT_OK;
+}
+
+#endif
+
+/* With the library linked in (define BLOBC_WITH_LIBRARY), the checked open
+ * that generated headers call from <Type>_open_checked. Outside the main
+ * include guard so that it appears even when blob.h was included before
+ * BLOBC_WITH_LIBRARY was defined. */
+#if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_H_WITH_LIBRARY)
+#define BLOBC_BLOB_H_WITH_LIBRARY
+
+#include "blobc.h"
+
+/* Verifies a complete .blob file image with blobc_verify_blob against the
+ * layout described by `types` (a type section, as blobc_types_encode
+ * writes it), then opens it like blobc_rt_open. Works for stripped blobs
+ * too, since the layout comes from `types`, not from the file. */
+static inline blobc_status blobc_rt_open_checked(const void *buf, size_t len, const void *types,
+                                                 size_t types_len, uint64_t expected_schema_hash,
+                                                 size_t root_size, blobc_rt_view *out,
+                                                 blobc_error *err) {
+    static blobc_verify_options zero_options; /* zero-initialized in C and C++ */
+    blobc_verify_options options = zero_options;
+    blobc_schema *schema = BLOBC_RT_NULL;
+    const char *schema_name = BLOBC_RT_NULL;
+    blobc_status st = blobc_types_decode(types, types_len, &schema, &schema_name, err);
+    blobc_rt_status rt;
+    if (st != BLOBC_OK) return st;
+    options.schema = schema;
+    st = blobc_verify_blob(buf, len, &options, err);
+    blobc_schema_free(schema);
+    if (st != BLOBC_OK) return st;
+    rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
+    if (rt == BLOBC_RT_OK) return BLOBC_OK;
+    if (err) {
+        const char *msg = blobc_rt_status_message(rt);
+        size_t i;
+        blobc_error_clear(err);
+        err->status = BLOBC_EINPUT;
+        err->code = BLOBC_RT_CAST(int, rt);
+        for (i = 0; msg[i] && i + 1 < sizeof err->message; i++) err->message[i] = msg[i];
+        err->message[i] = '\0';
+    }
+    return BLOBC_EINPUT;
+}
+
+#endif
