@@ -500,12 +500,10 @@ static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
     L->nchain = 0;
     blobc_type *x = top;
     while (x && is_anonymous(x) && !(x->internal & CHAIN_OK)) {
-        if (x->internal & CHAIN_WALK) {
-            char sp[64];
-            blobc_type_spell(top, sp, sizeof sp);
+        if (x->internal & CHAIN_WALK)
             return blobc_schema_err(L->s, (blobc_pos){0, 0}, L->err,
-                                    "type %s contains itself without a struct in between", sp);
-        }
+                                    "%s type contains itself without a struct in between",
+                                    blobc_kind_name(top->kind));
         x->internal |= CHAIN_WALK;
         if (!vec_push((void **)&L->chain, &L->nchain, &L->chaincap, sizeof x, &x))
             return blobc_err_nomem(L->err);
@@ -621,9 +619,7 @@ static blobc_status cycle_error(layout_ctx *L, size_t k) {
     }
     blobc_status st;
     if (!first) {
-        char sp[96];
-        blobc_type_spell(L->stack[k].t, sp, sizeof sp);
-        st = blobc_schema_err(L->s, pos, L->err, "fixed array type %s contains itself", sp);
+        st = blobc_schema_err(L->s, pos, L->err, "a fixed array type contains itself");
     } else {
         const char *nm = first->name ? first->name : "(unnamed)";
         st = blobc_schema_err(L->s, pos, L->err,
@@ -635,9 +631,16 @@ static blobc_status cycle_error(layout_ctx *L, size_t k) {
     return st;
 }
 
+/* t is on top of the stack. A composite has no position of its own: use
+ * that of the field that contains it. */
 static blobc_status too_large(layout_ctx *L, const blobc_type *t) {
     char lb[96];
-    return blobc_schema_err(L->s, t->pos, L->err, "%s is too large (over %u bytes)",
+    blobc_pos pos = t->pos;
+    for (size_t i = L->nstack - 1; i-- > 0 && !pos.line;)
+        if (L->stack[i].t->kind == BLOBC_KIND_STRUCT)
+            pos = L->stack[i].t->fields[L->stack[i].next - 1].pos;
+    return blobc_schema_err(L->s, pos, L->err, "%s%s is too large (over %u bytes)",
+                            t->kind == BLOBC_KIND_FIXED ? "fixed array " : "",
                             label(t, lb, sizeof lb), BLOBC_MAX_TYPE_SIZE);
 }
 

@@ -66,6 +66,12 @@ void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
     if (!candidate) return;
     size_t cl = strlen(candidate);
     size_t d = blobc_edit_distance(sg->want, sg->want_len, candidate, cl);
+    /* A difference in case only ("U32" for "u32") beats any other typo. */
+    if (cl == sg->want_len) {
+        size_t i = 0;
+        while (i < cl && (sg->want[i] | 0x20) == (candidate[i] | 0x20)) i++;
+        if (i == cl) d = 0;
+    }
     /* Close enough to be a typo: at most 2 edits and fewer than half the
      * letters of the longer name. */
     size_t longer = cl > sg->want_len ? cl : sg->want_len;
