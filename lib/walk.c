@@ -1,0 +1,1325 @@
+/*
+ * walk.c - the canonical-order walker shared by verify and dump.
+ *
+ * Each type reached is compiled once into a short "check program": the
+ * byte offsets (within one element) of everything that needs a look —
+ * bools, enums, floats (NaN), padding runs, offset fields — merged into
+ * runs, with plain integers left out entirely. Small nested programs are
+ * copied inline; a large one inside a [T; N] or a nested struct becomes a
+ * LOOP/CALL op that pushes a frame instead of being copied, so a program
+ * stays proportional to the schema, not to the data.
+ *
+ * The walk itself is a loop over an explicit frame stack (a million-deep
+ * *T chain costs heap, not C stack). A new payload must start exactly at
+ * the aligned cursor; a payload reached again must be the same one and
+ * finished (else a cycle). So each byte of the data is visited a bounded
+ * number of times whatever the input, and back references cost one binary
+ * search in the payload table.
+ */
+#include "walk.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NONE UINT32_MAX
+/* The pseudo-type of string bytes (size 1): distinct from every schema
+ * type, so string bytes are never "the same payload" as a [u8] or a
+ * [string] at the same place. Ids 1..BLOBC_KIND_COUNT are the builtins. */
+#define STRBYTES 0u
+/* A sub-program at most this long is copied into its container. */
+#define INLINE_MAX 32u
+/* Keep this many bytes at the end of a path that does not fit. */
+#define PATH_KEEP (BLOBC_ERROR_PATH_MAX - 8)
+
+enum {
+    OP_BOOL = 1, /* n bytes, each 0 or 1 */
+    OP_ENUM,     /* n values of esize bytes, each declared in enum tid */
+    OP_F32,      /* n floats, no non-canonical NaN */
+    OP_F64,
+    OP_PAD,      /* n zero bytes */
+    OP_STR,      /* a string {offset, length} */
+    OP_ARR,      /* a [tid] {offset, length} */
+    OP_PTR,      /* a *tid {offset} */
+    OP_LOOP,     /* [tid; n] inline: walked in a frame of its own */
+    OP_CALL      /* one tid inline: walked in a frame of its own */
+};
+
+typedef struct wop {
+    uint8_t code;
+    uint8_t esize;
+    uint32_t off;
+    uint32_t n;
+    uint32_t tid;
+} wop;
+
+enum { ST_NEW = 0, ST_COMPILING, ST_COMPILED };
+
+struct blobc_winfo {
+    const blobc_type *type;
+    blobc_kind kind;
+    uint32_t size, align;
+    uint32_t elem;  /* ARRAY, FIXED, PTR: element id */
+    uint32_t count; /* FIXED */
+    uint8_t state;
+    uint8_t flat;   /* only checks: no op needs a frame */
+    uint8_t run;    /* one check op covering the whole element */
+    const wop *ops;
+    uint32_t nops;
+    /* ENUM: values biased so that unsigned order is the value order */
+    uint8_t esigned, edense;
+    uint64_t emin, emax;
+    const uint64_t *evals; /* sorted, unique */
+    uint32_t nevals;
+    const uint8_t *ebits;  /* bitmap over emin..emax, when small */
+};
+
+struct blobc_wframe {
+    uint32_t tid;
+    uint32_t base;
+    uint32_t n;   /* elements */
+    uint32_t i;   /* current element */
+    uint32_t pc;  /* next op of the current element */
+    uint32_t tab; /* payload index, NONE for LOOP/CALL frames */
+    uint8_t indexed;
+};
+
+/* Private work stacks, kept in blobc_walk.scratch. */
+typedef struct wscratch {
+    const blobc_type **chain;
+    size_t chain_cap;
+    uint32_t *cstack; /* pairs (id, next dependency) */
+    size_t cstack_cap;
+    wop *ops;
+    size_t nops, ops_cap;
+} wscratch;
+
+/* ---- small growable arrays ---- */
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
+    }
+    void *q = realloc(*p, nc * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
+void blobc_walk_init(blobc_walk *w) {
+    memset(w, 0, sizeof *w);
+    blobc_arena_init(&w->arena);
+}
+
+void blobc_walk_free(blobc_walk *w) {
+    wscratch *s = w->scratch;
+    if (s) {
+        free(s->chain);
+        free(s->cstack);
+        free(s->ops);
+        free(s);
+    }
+    free(w->tab);
+    free(w->infos);
+    free(w->pmap);
+    free(w->pkeys);
+    free(w->smap);
+    free(w->frames);
+    blobc_arena_free(&w->arena);
+    memset(w, 0, sizeof *w);
+}
+
+/* ---- type ids ----
+ * Every type reached gets a small id; infos[id] holds its program. Named
+ * types are identified by pointer, builtins by kind (ids 0..KIND_COUNT-1),
+ * anonymous composites by structure (kind, element id, count), so two
+ * spellings of `[[u32]]` are one type even if a schema did not intern them:
+ * a payload shared by two such fields is the same payload. */
+
+static bool kind_builtin(blobc_kind k) { return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING; }
+static bool kind_anon(blobc_kind k) {
+    return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED || k == BLOBC_KIND_PTR;
+}
+
+static uint32_t builtin_size(blobc_kind k) {
+    switch (k) {
+    case BLOBC_KIND_BOOL: case BLOBC_KIND_I8: case BLOBC_KIND_U8: return 1;
+    case BLOBC_KIND_I16: case BLOBC_KIND_U16: return 2;
+    case BLOBC_KIND_I32: case BLOBC_KIND_U32: case BLOBC_KIND_F32: return 4;
+    case BLOBC_KIND_I64: case BLOBC_KIND_U64: case BLOBC_KIND_F64: return 8;
+    case BLOBC_KIND_STRING: return 8;
+    default: return 0;
+    }
+}
+
+static size_t hash_ptr(const void *p) {
+    uint64_t v = (uint64_t)(uintptr_t)p;
+    v ^= v >> 33;
+    v *= 0xff51afd7ed558ccdull;
+    v ^= v >> 33;
+    return (size_t)v;
+}
+
+static size_t hash_shape(uint32_t kind, uint32_t elem, uint32_t count) {
+    uint64_t v = ((uint64_t)kind << 56) ^ ((uint64_t)elem << 24) ^ count;
+    v *= 0x9e3779b97f4a7c15ull;
+    v ^= v >> 29;
+    return (size_t)v;
+}
+
+static uint32_t pmap_get(const blobc_walk *w, const blobc_type *t) {
+    if (!w->pmap_cap) return NONE;
+    size_t mask = w->pmap_cap - 1, h = hash_ptr(t) & mask;
+    while (w->pkeys[h]) {
+        if (w->pkeys[h] == t) return w->pmap[h];
+        h = (h + 1) & mask;
+    }
+    return NONE;
+}
+
+static bool pmap_put(blobc_walk *w, const blobc_type *t, uint32_t id) {
+    if ((w->pmap_used + 1) * 2 > w->pmap_cap) {
+        size_t nc = w->pmap_cap ? w->pmap_cap * 2 : 64;
+        const blobc_type **nk = calloc(nc, sizeof *nk);
+        uint32_t *nv = calloc(nc, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return false;
+        }
+        for (size_t i = 0; i < w->pmap_cap; i++) {
+            if (!w->pkeys[i]) continue;
+            size_t h = hash_ptr(w->pkeys[i]) & (nc - 1);
+            while (nk[h]) h = (h + 1) & (nc - 1);
+            nk[h] = w->pkeys[i];
+            nv[h] = w->pmap[i];
+        }
+        free(w->pkeys);
+        free(w->pmap);
+        w->pkeys = nk;
+        w->pmap = nv;
+        w->pmap_cap = nc;
+    }
+    size_t mask = w->pmap_cap - 1, h = hash_ptr(t) & mask;
+    while (w->pkeys[h]) h = (h + 1) & mask;
+    w->pkeys[h] = t;
+    w->pmap[h] = id;
+    w->pmap_used++;
+    return true;
+}
+
+static uint32_t smap_find(const blobc_walk *w, blobc_kind kind, uint32_t elem, uint32_t count) {
+    if (!w->smap_cap) return NONE;
+    size_t mask = w->smap_cap - 1, h = hash_shape(kind, elem, count) & mask;
+    for (; w->smap[h] != NONE; h = (h + 1) & mask) {
+        const blobc_winfo *in = &w->infos[w->smap[h]];
+        if (in->kind == kind && in->elem == elem && in->count == count) return w->smap[h];
+    }
+    return NONE;
+}
+
+static bool smap_put(blobc_walk *w, uint32_t id) {
+    if ((w->smap_used + 1) * 2 > w->smap_cap) {
+        size_t nc = w->smap_cap ? w->smap_cap * 2 : 64;
+        uint32_t *nm = malloc(nc * sizeof *nm);
+        if (!nm) return false;
+        memset(nm, 0xff, nc * sizeof *nm);
+        for (size_t i = 0; i < w->smap_cap; i++) {
+            uint32_t v = w->smap[i];
+            if (v == NONE) continue;
+            const blobc_winfo *in = &w->infos[v];
+            size_t h = hash_shape(in->kind, in->elem, in->count) & (nc - 1);
+            while (nm[h] != NONE) h = (h + 1) & (nc - 1);
+            nm[h] = v;
+        }
+        free(w->smap);
+        w->smap = nm;
+        w->smap_cap = nc;
+    }
+    const blobc_winfo *in = &w->infos[id];
+    size_t mask = w->smap_cap - 1, h = hash_shape(in->kind, in->elem, in->count) & mask;
+    while (w->smap[h] != NONE) h = (h + 1) & mask;
+    w->smap[h] = id;
+    w->smap_used++;
+    return true;
+}
+
+static wscratch *scratch(blobc_walk *w) {
+    if (!w->scratch) w->scratch = calloc(1, sizeof(wscratch));
+    return w->scratch;
+}
+
+/* A fresh info for t (size and alignment sanity-checked: everything
+ * later divides by the size and masks by the alignment). */
+static uint32_t new_info(blobc_walk *w, const blobc_type *t, uint32_t size, uint32_t align) {
+    if (size == 0 || !blobc_is_pow2(align) || align > BLOBC_MAX_ALIGN || size % align != 0)
+        return NONE;
+    if (w->ninfos >= NONE - 1) return NONE;
+    if (!grow((void **)&w->infos, &w->infos_cap, w->ninfos + 1, sizeof *w->infos)) return NONE;
+    blobc_winfo *in = &w->infos[w->ninfos];
+    memset(in, 0, sizeof *in);
+    in->type = t;
+    in->kind = t->kind;
+    in->size = size;
+    in->align = align;
+    in->elem = NONE;
+    return (uint32_t)w->ninfos++;
+}
+
+static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
+    if (kind_builtin(t->kind)) {
+        uint32_t id = (uint32_t)t->kind;
+        if (!w->infos[id].type) {
+            uint32_t sz = builtin_size(t->kind);
+            blobc_winfo *in = &w->infos[id];
+            memset(in, 0, sizeof *in);
+            in->type = t;
+            in->kind = t->kind;
+            in->size = sz;
+            in->align = t->kind == BLOBC_KIND_STRING ? 4 : sz;
+            in->elem = NONE;
+        }
+        return id;
+    }
+    if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM)
+        return new_info(w, t, t->size, t->align);
+    return NONE;
+}
+
+/* The id of t, NONE when out of memory or the type is malformed. */
+static uint32_t type_id(blobc_walk *w, const blobc_type *t) {
+    if (!t) return NONE;
+    uint32_t id = pmap_get(w, t);
+    if (id != NONE) return id;
+    wscratch *s = scratch(w);
+    if (!s) return NONE;
+    size_t depth = 0;
+    const blobc_type *cur = t;
+    while (kind_anon(cur->kind) && pmap_get(w, cur) == NONE) {
+        if (!grow((void **)&s->chain, &s->chain_cap, depth + 1, sizeof *s->chain)) return NONE;
+        s->chain[depth++] = cur;
+        cur = cur->elem;
+        if (!cur) return NONE;
+    }
+    uint32_t cid = pmap_get(w, cur);
+    if (cid == NONE) {
+        cid = base_id(w, cur);
+        if (cid == NONE || !pmap_put(w, cur, cid)) return NONE;
+    }
+    while (depth) {
+        const blobc_type *a = s->chain[--depth];
+        uint32_t count = a->kind == BLOBC_KIND_FIXED ? a->count : 0;
+        uint32_t sid = smap_find(w, a->kind, cid, count);
+        if (sid == NONE) {
+            const blobc_winfo *e = &w->infos[cid];
+            uint32_t size, align;
+            if (a->kind == BLOBC_KIND_FIXED) {
+                if (count == 0 || (uint64_t)count * e->size > BLOBC_MAX_TYPE_SIZE) return NONE;
+                size = count * e->size;
+                align = e->align;
+            } else {
+                size = a->kind == BLOBC_KIND_PTR ? 4 : 8;
+                align = 4;
+            }
+            sid = new_info(w, a, size, align);
+            if (sid == NONE) return NONE;
+            w->infos[sid].elem = cid;
+            w->infos[sid].count = count;
+            if (!smap_put(w, sid)) return NONE;
+        }
+        if (!pmap_put(w, a, sid)) return NONE;
+        cid = sid;
+    }
+    return cid;
+}
+
+/* ---- compiling check programs ---- */
+
+static bool emit(wscratch *s, wop op) {
+    if (s->nops) {
+        wop *l = &s->ops[s->nops - 1];
+        if (l->code == op.code && l->esize == op.esize && l->tid == op.tid) {
+            switch (op.code) {
+            case OP_BOOL:
+            case OP_ENUM:
+            case OP_F32:
+            case OP_F64:
+                if ((uint64_t)l->off + (uint64_t)l->n * l->esize == op.off) {
+                    l->n += op.n;
+                    return true;
+                }
+                break;
+            case OP_PAD:
+                if ((uint64_t)l->off + l->n == op.off) {
+                    l->n += op.n;
+                    return true;
+                }
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    if (!grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) return false;
+    s->ops[s->nops++] = op;
+    return true;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t enum_bias(bool is_signed, uint64_t v) {
+    return is_signed ? v ^ 0x8000000000000000ull : v;
+}
+
+static bool compile_enum(blobc_walk *w, blobc_winfo *in) {
+    const blobc_type *t = in->type;
+    const blobc_type *base = t->elem;
+    if (!base || !blobc_kind_is_integer(base->kind) || builtin_size(base->kind) != in->size)
+        return false;
+    bool sg = blobc_kind_is_signed(base->kind);
+    in->esigned = sg;
+    in->edense = 0;
+    in->nevals = 0;
+    if (t->nvalues == 0) {
+        in->emin = 1;
+        in->emax = 0; /* empty range: nothing is declared */
+        return true;
+    }
+    uint64_t *v = blobc_arena_array(&w->arena, t->nvalues, sizeof *v);
+    if (!v) return false;
+    for (uint32_t i = 0; i < t->nvalues; i++) v[i] = enum_bias(sg, t->values[i].value);
+    qsort(v, t->nvalues, sizeof *v, cmp_u64);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->nvalues; i++)
+        if (n == 0 || v[n - 1] != v[i]) v[n++] = v[i];
+    in->evals = v;
+    in->nevals = n;
+    in->emin = v[0];
+    in->emax = v[n - 1];
+    uint64_t span = in->emax - in->emin;
+    if (span == (uint64_t)n - 1) {
+        in->edense = 1;
+    } else if (span < 65536) {
+        uint8_t *bits = blobc_arena_alloc(&w->arena, (size_t)(span / 8 + 1));
+        if (!bits) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t d = v[i] - in->emin;
+            bits[d / 8] |= (uint8_t)(1u << (d % 8));
+        }
+        in->ebits = bits;
+    }
+    return true;
+}
+
+/* Appends sub's program shifted by `at`, `times` times with stride. */
+static bool copy_ops(wscratch *s, const blobc_winfo *sub, uint32_t at, uint32_t times) {
+    for (uint32_t k = 0; k < times; k++) {
+        for (uint32_t j = 0; j < sub->nops; j++) {
+            wop op = sub->ops[j];
+            op.off += at + k * sub->size;
+            if (!emit(s, op)) return false;
+        }
+    }
+    return true;
+}
+
+static bool is_check(uint8_t code) { return code >= OP_BOOL && code <= OP_PAD; }
+
+/* Compiles infos[id], whose inline parts are compiled already. Returns 0,
+ * or -1 out of memory, or -2 a malformed type. */
+static int compile_one(blobc_walk *w, uint32_t id) {
+    wscratch *s = w->scratch;
+    s->nops = 0;
+    blobc_winfo *in = &w->infos[id];
+    const blobc_type *t = in->type;
+    wop op = {0, 0, 0, 1, 0};
+    switch (in->kind) {
+    case BLOBC_KIND_BOOL:
+        op.code = OP_BOOL;
+        op.esize = 1;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_F32:
+    case BLOBC_KIND_F64:
+        op.code = in->kind == BLOBC_KIND_F32 ? OP_F32 : OP_F64;
+        op.esize = (uint8_t)in->size;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_ENUM:
+        if (!compile_enum(w, in)) return -2;
+        op.code = OP_ENUM;
+        op.esize = (uint8_t)in->size;
+        op.tid = id;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_STRING:
+        op.code = OP_STR;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_ARRAY:
+    case BLOBC_KIND_PTR:
+        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : OP_PTR;
+        op.tid = in->elem;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_FIXED: {
+        const blobc_winfo *e = &w->infos[in->elem];
+        if (e->nops == 0) break;
+        if (e->run) {
+            op = e->ops[0];
+            op.n *= in->count;
+            if (!emit(s, op)) return -1;
+        } else if ((uint64_t)e->nops * in->count <= INLINE_MAX) {
+            if (!copy_ops(s, e, 0, in->count)) return -1;
+        } else {
+            op.code = OP_LOOP;
+            op.n = in->count;
+            op.tid = in->elem;
+            if (!emit(s, op)) return -1;
+        }
+        break;
+    }
+    case BLOBC_KIND_STRUCT: {
+        uint32_t at = 0;
+        if (t->nfields == 0) return -2;
+        for (uint32_t i = 0; i < t->nfields; i++) {
+            const blobc_field *f = &t->fields[i];
+            uint32_t fid = type_id(w, f->type);
+            if (fid == NONE) return -2;
+            in = &w->infos[id];
+            const blobc_winfo *sub = &w->infos[fid];
+            if (f->offset < at || (uint64_t)f->offset + sub->size > in->size ||
+                f->offset % sub->align != 0)
+                return -2;
+            if (f->offset > at) {
+                wop pad = {OP_PAD, 1, at, f->offset - at, 0};
+                if (!emit(s, pad)) return -1;
+            }
+            if (sub->nops <= INLINE_MAX) {
+                if (!copy_ops(s, sub, f->offset, 1)) return -1;
+            } else {
+                wop call = {OP_CALL, 0, f->offset, 1, fid};
+                if (!emit(s, call)) return -1;
+            }
+            at = f->offset + sub->size;
+        }
+        if (in->size > at) {
+            wop pad = {OP_PAD, 1, at, in->size - at, 0};
+            if (!emit(s, pad)) return -1;
+        }
+        break;
+    }
+    default:
+        break; /* plain integers: nothing to check */
+    }
+    in = &w->infos[id];
+    wop *ops = NULL;
+    if (s->nops) {
+        ops = blobc_arena_array(&w->arena, s->nops, sizeof *ops);
+        if (!ops) return -1;
+        memcpy(ops, s->ops, s->nops * sizeof *ops);
+    }
+    in->ops = ops;
+    in->nops = (uint32_t)s->nops;
+    in->flat = 1;
+    for (size_t i = 0; i < s->nops; i++)
+        if (!is_check(ops[i].code)) in->flat = 0;
+    in->run = s->nops == 1 && is_check(ops[0].code) && ops[0].code != OP_PAD && ops[0].off == 0 &&
+              (uint64_t)ops[0].n * ops[0].esize == in->size;
+    in->state = ST_COMPILED;
+    return 0;
+}
+
+static blobc_status types_error(blobc_walk *w, blobc_error *err, int rc, const blobc_type *t) {
+    if (rc == -1) return blobc_err_nomem(err);
+    char name[128];
+    blobc_type_spell(t, name, sizeof name);
+    blobc_err(err, BLOBC_EINPUT, "type %s has an inconsistent layout", name);
+    err->code = BLOBC_V_BAD_TYPES;
+    (void)w;
+    return BLOBC_EINPUT;
+}
+
+/* Compiles id and, first, every type stored inline in it (post-order,
+ * with an explicit stack: inline nesting depth is the schema's to pick). */
+static blobc_status ensure_compiled(blobc_walk *w, uint32_t id, blobc_error *err) {
+    if (w->infos[id].state == ST_COMPILED) return BLOBC_OK;
+    wscratch *s = scratch(w);
+    if (!s) return blobc_err_nomem(err);
+    size_t n = 0;
+    if (!grow((void **)&s->cstack, &s->cstack_cap, 2, sizeof *s->cstack)) return blobc_err_nomem(err);
+    s->cstack[0] = id;
+    s->cstack[1] = 0;
+    n = 1;
+    w->infos[id].state = ST_COMPILING;
+    while (n) {
+        uint32_t cid = s->cstack[2 * (n - 1)];
+        uint32_t next = s->cstack[2 * (n - 1) + 1];
+        blobc_winfo *in = &w->infos[cid];
+        uint32_t dep = NONE;
+        if (in->kind == BLOBC_KIND_STRUCT) {
+            const blobc_type *t = in->type;
+            while (next < t->nfields) {
+                uint32_t fid = type_id(w, t->fields[next].type);
+                if (fid == NONE) return types_error(w, err, -2, t);
+                next++;
+                if (w->infos[fid].state != ST_COMPILED) {
+                    dep = fid;
+                    break;
+                }
+            }
+        } else if (in->kind == BLOBC_KIND_FIXED && next == 0) {
+            next = 1;
+            if (w->infos[in->elem].state != ST_COMPILED) dep = in->elem;
+        }
+        s->cstack[2 * (n - 1) + 1] = next;
+        if (dep != NONE) {
+            if (w->infos[dep].state == ST_COMPILING) /* inline self-containment */
+                return types_error(w, err, -2, w->infos[dep].type);
+            if (!grow((void **)&s->cstack, &s->cstack_cap, 2 * (n + 1), sizeof *s->cstack))
+                return blobc_err_nomem(err);
+            w->infos[dep].state = ST_COMPILING;
+            s->cstack[2 * n] = dep;
+            s->cstack[2 * n + 1] = 0;
+            n++;
+            continue;
+        }
+        int rc = compile_one(w, cid);
+        if (rc != 0) return types_error(w, err, rc, w->infos[cid].type);
+        n--;
+    }
+    return BLOBC_OK;
+}
+
+/* ---- payload table ---- */
+
+size_t blobc_walk_find(const blobc_walk *w, uint32_t start) {
+    size_t lo = 0, hi = w->ntab;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->tab[mid].start < start) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < w->ntab && w->tab[lo].start == start ? lo : SIZE_MAX;
+}
+
+/* Index of the payload containing `at`, or SIZE_MAX. */
+static size_t find_containing(const blobc_walk *w, size_t at) {
+    size_t lo = 0, hi = w->ntab;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->tab[mid].start <= at) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return SIZE_MAX;
+    const blobc_wpayload *p = &w->tab[lo - 1];
+    return at < p->start + (uint64_t)p->count * w->infos[p->tid].size ? lo - 1 : SIZE_MAX;
+}
+
+/* ---- errors and paths ---- */
+
+static void spell_tid(const blobc_walk *w, uint32_t tid, char *buf, size_t cap) {
+    if (tid == STRBYTES || !w->infos[tid].type) snprintf(buf, cap, "string byte");
+    else blobc_type_spell(w->infos[tid].type, buf, cap);
+}
+
+typedef struct pbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} pbuf;
+
+static void pb_add(pbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (!grow((void **)&b->s, &b->cap, b->len + n + 1, 1)) {
+        b->oom = true;
+        return;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void pb_index(pbuf *b, uint64_t i) {
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "[%" PRIu64 "]", i);
+    pb_add(b, tmp, (size_t)n);
+}
+
+/* Appends the path from the start of a t to byte `off` inside it: field
+ * names and [i] through nested structs and fixed arrays. With `stop`
+ * (a LOOP or CALL op) it ends at the inline value that op walks. */
+static void type_path(blobc_walk *w, pbuf *b, const blobc_type *t, uint64_t off, const wop *stop) {
+    for (;;) {
+        if (stop && off == 0) {
+            if (stop->code == OP_LOOP && t->kind == BLOBC_KIND_FIXED && t->count == stop->n &&
+                pmap_get(w, t->elem) == stop->tid)
+                return;
+            if (stop->code == OP_CALL && pmap_get(w, t) == stop->tid) return;
+        }
+        if (t->kind == BLOBC_KIND_STRUCT) {
+            const blobc_field *f = NULL;
+            for (uint32_t i = 0; i < t->nfields; i++) {
+                const blobc_field *c = &t->fields[i];
+                if (c->offset <= off && off - c->offset < c->type->size) {
+                    f = c;
+                    break;
+                }
+            }
+            if (!f) return; /* padding */
+            pb_add(b, ".", 1);
+            pb_add(b, f->name, strlen(f->name));
+            off -= f->offset;
+            t = f->type;
+        } else if (t->kind == BLOBC_KIND_FIXED && t->elem && t->elem->size) {
+            pb_index(b, off / t->elem->size);
+            off %= t->elem->size;
+            t = t->elem;
+        } else {
+            return;
+        }
+    }
+}
+
+/* The schema path of byte `at` (data offset) inside the top frame's
+ * current element, built from the frame stack. */
+static void build_path(blobc_walk *w, size_t at, blobc_error *err) {
+    pbuf b = {0};
+    for (size_t k = 0; k < w->nframes; k++) {
+        const blobc_wframe *f = &w->frames[k];
+        if (k > 0) {
+            const blobc_wframe *p = &w->frames[k - 1];
+            const blobc_winfo *pi = &w->infos[p->tid];
+            if (p->pc > 0 && p->pc <= pi->nops) {
+                const wop *op = &pi->ops[p->pc - 1];
+                type_path(w, &b, pi->type, op->off, op->code == OP_LOOP || op->code == OP_CALL ? op : NULL);
+            }
+        }
+        if (f->indexed) pb_index(&b, f->i);
+    }
+    if (at != SIZE_MAX && w->nframes) {
+        const blobc_wframe *f = &w->frames[w->nframes - 1];
+        const blobc_winfo *fi = &w->infos[f->tid];
+        uint64_t ebase = f->base + (uint64_t)f->i * fi->size;
+        if (at >= ebase) type_path(w, &b, fi->type, at - ebase, NULL);
+    }
+    if (b.s && !b.oom) {
+        const char *p = b.s;
+        size_t n = b.len;
+        if (n && p[0] == '.') {
+            p++;
+            n--;
+        }
+        if (n >= BLOBC_ERROR_PATH_MAX) {
+            char tail[BLOBC_ERROR_PATH_MAX];
+            memcpy(tail, "...", 3);
+            memcpy(tail + 3, p + n - PATH_KEEP, PATH_KEEP);
+            tail[3 + PATH_KEEP] = '\0';
+            blobc_err_path(err, tail);
+        } else {
+            blobc_err_path(err, p);
+        }
+    }
+    free(b.s);
+}
+
+/* Fails with `code` at data offset `at`; the path is that of byte
+ * `path_at` in the top frame's element (SIZE_MAX: the frames only). */
+static blobc_status wfail(blobc_walk *w, blobc_error *err, int code, size_t at, size_t path_at,
+                          const char *fmt, ...) BLOBC_PRINTF(6, 7);
+static blobc_status wfail(blobc_walk *w, blobc_error *err, int code, size_t at, size_t path_at,
+                          const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(err, BLOBC_EINPUT, fmt, ap);
+    va_end(ap);
+    if (err) {
+        err->code = code;
+        blobc_err_offset(err, w->err_base + at);
+        err->path[0] = '\0';
+        build_path(w, path_at, err);
+    }
+    return BLOBC_EINPUT;
+}
+
+static bool push_frame(blobc_walk *w, uint32_t tid, size_t base, size_t n, uint32_t tab,
+                       bool indexed) {
+    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames)) return false;
+    blobc_wframe *f = &w->frames[w->nframes++];
+    f->tid = tid;
+    f->base = (uint32_t)base;
+    f->n = (uint32_t)n;
+    f->i = 0;
+    f->pc = 0;
+    f->tab = tab;
+    f->indexed = indexed;
+    return true;
+}
+
+/* ---- the checks ---- */
+
+static uint64_t load_le(const uint8_t *p, unsigned size) {
+    switch (size) {
+    case 1: return p[0];
+    case 2: return blobc_ld16(p);
+    case 4: return blobc_ld32(p);
+    default: return blobc_ld64(p);
+    }
+}
+
+static bool enum_ok(const blobc_winfo *in, uint64_t key) {
+    if (key < in->emin || key > in->emax) return false;
+    if (in->edense) return true;
+    uint64_t d = key - in->emin;
+    if (in->ebits) return (in->ebits[d / 8] >> (d % 8)) & 1;
+    size_t lo = 0, hi = in->nevals;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (in->evals[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < in->nevals && in->evals[lo] == key;
+}
+
+static bool f32_bad(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u && b != 0x7fc00000u; }
+static bool f64_bad(uint64_t b) {
+    return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull && b != 0x7ff8000000000000ull;
+}
+
+/* Whether the enum value of es bytes at q is declared. */
+static bool enum_item_ok(const blobc_winfo *ei, const uint8_t *q, unsigned es) {
+    uint64_t v = load_le(q, es);
+    if (ei->esigned && es < 8 && (v >> (8 * es - 1)) & 1) v |= ~0ull << (8 * es);
+    return enum_ok(ei, enum_bias(ei->esigned, v));
+}
+
+/* Whether the one item of check op `op` at q breaks its rule. */
+static bool item_bad(const blobc_walk *w, const wop *op, const uint8_t *q) {
+    switch (op->code) {
+    case OP_BOOL: return *q > 1;
+    case OP_F32: return f32_bad(blobc_ld32(q));
+    case OP_F64: return f64_bad(blobc_ld64(q));
+    case OP_ENUM: return !enum_item_ok(&w->infos[op->tid], q, op->esize);
+    default: return *q != 0; /* padding */
+    }
+}
+
+/* Runs check op `op` over n items starting at data offset p. Returns 0, or
+ * the code with *bad set to the offending byte. Long runs of bools and
+ * floats are tested in one branch-free pass; only a failure pays for
+ * finding the item. */
+static int run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, size_t *bad) {
+    const uint8_t *d = w->data + p;
+    unsigned acc = 0;
+    switch (op->code) {
+    case OP_BOOL:
+        for (size_t i = 0; i < n; i++) acc |= d[i];
+        acc = acc > 1;
+        break;
+    case OP_PAD:
+        for (size_t i = 0; i < n; i++) acc |= d[i];
+        break;
+    case OP_F32:
+        for (size_t i = 0; i < n; i++) acc |= f32_bad(blobc_ld32(d + 4 * i));
+        break;
+    case OP_F64:
+        for (size_t i = 0; i < n; i++) acc |= f64_bad(blobc_ld64(d + 8 * i));
+        break;
+    default:
+        acc = 1;
+        break;
+    }
+    if (BLOBC_LIKELY(!acc)) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (item_bad(w, op, d + (size_t)op->esize * i)) {
+            *bad = p + (size_t)op->esize * i;
+            switch (op->code) {
+            case OP_BOOL: return BLOBC_V_BOOL;
+            case OP_F32:
+            case OP_F64: return BLOBC_V_NAN;
+            case OP_ENUM: return BLOBC_V_ENUM;
+            default: return BLOBC_V_PADDING;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The message for a failed check at data offset `bad`. */
+static blobc_status check_fail(blobc_walk *w, blobc_error *err, const wop *op, int code,
+                               size_t bad) {
+    const uint8_t *d = w->data + bad;
+    switch (code) {
+    case BLOBC_V_BOOL:
+        return wfail(w, err, code, bad, bad, "bool byte is %u, not 0 or 1", d[0]);
+    case BLOBC_V_NAN:
+        if (op->code == OP_F32)
+            return wfail(w, err, code, bad, bad,
+                         "f32 NaN 0x%08" PRIx32 " is not the canonical NaN 0x7fc00000",
+                         blobc_ld32(d));
+        return wfail(w, err, code, bad, bad,
+                     "f64 NaN 0x%016" PRIx64 " is not the canonical NaN 0x7ff8000000000000",
+                     blobc_ld64(d));
+    case BLOBC_V_ENUM: {
+        const blobc_winfo *in = &w->infos[op->tid];
+        unsigned es = op->esize;
+        uint64_t v = load_le(d, es);
+        if (blobc_kind_is_signed(in->type->elem->kind)) {
+            if (es < 8 && (v >> (8 * es - 1)) & 1) v |= ~0ull << (8 * es);
+            return wfail(w, err, code, bad, bad, "%" PRId64 " is not a value of enum %s",
+                         (int64_t)v, in->type->name ? in->type->name : "?");
+        }
+        return wfail(w, err, code, bad, bad, "%" PRIu64 " is not a value of enum %s", v,
+                     in->type->name ? in->type->name : "?");
+    }
+    default:
+        return wfail(w, err, code, bad, bad, "nonzero padding byte 0x%02x", d[0]);
+    }
+}
+
+/* Index of the first byte of s[0..n) that starts an invalid UTF-8 sequence. */
+static size_t utf8_bad_at(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                                  : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0 || len > n - i || !blobc_utf8_valid(s + i, len)) return i;
+        i += len;
+    }
+    return n;
+}
+
+/* ---- offset fields ---- */
+
+/* Index of the payload starting at `start`: a small direct-mapped cache in
+ * front of the binary search, because shared payloads (a common tag, a
+ * default material) tend to be referenced again and again. */
+static size_t find_cached(blobc_walk *w, uint32_t start) {
+    size_t h = (size_t)((start * 2654435761u) >> (32 - BLOBC_WALK_CACHE_BITS));
+    uint32_t c = w->bcache[h];
+    if (c && c - 1 < w->ntab && w->tab[c - 1].start == start) return c - 1;
+    size_t k = blobc_walk_find(w, start);
+    if (k != SIZE_MAX) w->bcache[h] = (uint32_t)(k + 1);
+    return k;
+}
+
+/* String bytes: NUL last and nowhere else, valid UTF-8. The common case
+ * (short ASCII) is one pass of 8-byte words. */
+static int string_check(const uint8_t *s, size_t n, size_t *bad) {
+    if (s[n - 1] != 0) {
+        *bad = n - 1;
+        return BLOBC_V_STRING_NUL;
+    }
+    size_t m = n - 1, i = 0;
+    for (; i + 8 <= m; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        if ((v | ((v - 0x0101010101010101ull) & ~v)) & 0x8080808080808080ull) break;
+    }
+    while (i < m && s[i] != 0 && s[i] < 0x80) i++;
+    if (BLOBC_LIKELY(i == m)) return 0;
+    const uint8_t *z = memchr(s + i, 0, m - i);
+    if (z) {
+        *bad = (size_t)(z - s);
+        return BLOBC_V_STRING_NUL;
+    }
+    if (!blobc_utf8_valid(s + i, m - i)) {
+        *bad = i + utf8_bad_at(s + i, m - i);
+        return BLOBC_V_UTF8;
+    }
+    return 0;
+}
+
+static blobc_status string_fail(blobc_walk *w, blobc_error *err, int code, size_t t, size_t n,
+                                size_t b, size_t p) {
+    const uint8_t *s = w->data + t;
+    if (code == BLOBC_V_STRING_NUL && b == n - 1)
+        return wfail(w, err, code, t + b, p, "string does not end with NUL (last byte 0x%02x)",
+                     s[b]);
+    if (code == BLOBC_V_STRING_NUL)
+        return wfail(w, err, code, t + b, p, "NUL inside the string at byte %zu of %zu", b, n - 1);
+    return wfail(w, err, code, t + b, p, "string is not valid UTF-8 at byte %zu (0x%02x)", b, s[b]);
+}
+
+static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                               blobc_error *err);
+
+/* A new payload of cnt elements of tid at t (= the aligned cursor, gap
+ * checked), referenced from the field at p: records it, checks strings
+ * and frame-less element types at once, or pushes a frame. */
+static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size_t cnt,
+                          uint32_t tid, bool *pushed, blobc_error *err) {
+    if (BLOBC_UNLIKELY(w->ntab == w->tab_cap)) {
+        if (w->ntab >= NONE || !grow((void **)&w->tab, &w->tab_cap, w->ntab + 1, sizeof *w->tab))
+            return blobc_err_nomem(err);
+    }
+    size_t j = w->ntab++;
+    blobc_wpayload *e = &w->tab[j];
+    e->start = (uint32_t)t;
+    e->count = (uint32_t)cnt;
+    e->tid = tid;
+    e->flags = op->code == OP_PTR ? BLOBC_WP_PTR : 0;
+    size_t esz = w->infos[tid].size;
+    w->cursor = t + cnt * esz;
+    w->work++;
+    if (op->code == OP_STR) {
+        e->flags |= BLOBC_WP_DONE;
+        w->work += cnt / 64;
+        size_t b = 0;
+        int code = string_check(w->data + t, cnt, &b);
+        if (BLOBC_UNLIKELY(code)) return string_fail(w, err, code, t, cnt, b, p);
+        return BLOBC_OK;
+    }
+    if (BLOBC_UNLIKELY(w->infos[tid].state != ST_COMPILED)) {
+        blobc_status st = ensure_compiled(w, tid, err);
+        if (st != BLOBC_OK) return st;
+    }
+    const blobc_winfo *in = &w->infos[tid];
+    if (in->nops == 0) {
+        e->flags |= BLOBC_WP_DONE;
+        return BLOBC_OK;
+    }
+    bool indexed = op->code == OP_ARR;
+    if (tid == BLOBC_KIND_STRING) {
+        /* [string]: each item places its bytes in turn; no frame needed. */
+        static const wop str_op = {OP_STR, 0, 0, 1, STRBYTES};
+        e->flags |= BLOBC_WP_DONE;
+        for (size_t i = 0; i < cnt; i++) {
+            bool sub = false;
+            size_t q = t + 8 * i;
+            blobc_status st;
+            int32_t so = (int32_t)blobc_ld32(w->data + q);
+            int32_t sl = (int32_t)blobc_ld32(w->data + q + 4);
+            size_t cur = w->cursor;
+            if (BLOBC_LIKELY(so > 0 && sl > 0 && q + (size_t)so == cur &&
+                             (uint64_t)(uint32_t)sl <= w->size - cur))
+                st = place(w, &str_op, q, cur, (size_t)sl, STRBYTES, &sub, err);
+            else
+                st = visit_slow(w, &str_op, q, &sub, err);
+            if (BLOBC_UNLIKELY(st != BLOBC_OK)) {
+                /* The path must name the item: rebuild it with a frame. */
+                if (err && err->code && push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) {
+                    w->frames[w->nframes - 1].i = (uint32_t)i;
+                    w->frames[w->nframes - 1].pc = 1;
+                    err->path[0] = '\0';
+                    build_path(w, q, err);
+                }
+                return st;
+            }
+        }
+        return BLOBC_OK;
+    }
+    if (in->flat) {
+        size_t bad = 0;
+        int code = 0;
+        const wop *fop = NULL;
+        if (in->run) {
+            fop = &in->ops[0];
+            code = run_check(w, fop, t, cnt * fop->n, &bad);
+            w->work += (cnt * esz) / 64;
+        } else {
+            for (size_t i = 0; i < cnt && !code; i++) {
+                size_t eb = t + i * esz;
+                for (uint32_t k = 0; k < in->nops; k++) {
+                    fop = &in->ops[k];
+                    code = run_check(w, fop, eb + fop->off, fop->n, &bad);
+                    if (code) break;
+                }
+                w->work += in->nops;
+            }
+        }
+        if (BLOBC_LIKELY(!code)) {
+            e->flags |= BLOBC_WP_DONE;
+            return BLOBC_OK;
+        }
+        /* A frame for the failing element, so that the path names it. */
+        if (!push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) return blobc_err_nomem(err);
+        w->frames[w->nframes - 1].i = (uint32_t)((bad - t) / esz);
+        return check_fail(w, err, fop, code, bad);
+    }
+    if (!push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) return blobc_err_nomem(err);
+    *pushed = true;
+    return BLOBC_OK;
+}
+
+/* Every check of an offset field, in the documented order, for the cases
+ * the fast path in visit_offset did not settle: errors, references to
+ * placed payloads, and payloads behind a nonzero gap. */
+static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                               blobc_error *err) {
+    const uint8_t *d = w->data;
+    size_t size = w->size;
+    int32_t off = (int32_t)blobc_ld32(d + p);
+    int64_t cnt = 1;
+    uint32_t tid;
+    const char *what;
+    if (op->code == OP_PTR) {
+        if (off == 0) return BLOBC_OK;
+        tid = op->tid;
+        what = "pointer";
+    } else {
+        int32_t len = (int32_t)blobc_ld32(d + p + 4);
+        if (op->code == OP_STR) {
+            tid = STRBYTES;
+            what = "string";
+            if (off == 0)
+                return wfail(w, err, BLOBC_V_NULL_LENGTH, p, p,
+                             "string offset is 0 (a string is never null)");
+            if (len < 0)
+                return wfail(w, err, BLOBC_V_LENGTH, p, p, "string length %" PRId32 " is negative",
+                             len);
+            if (len == 0)
+                return wfail(w, err, BLOBC_V_NULL_LENGTH, p, p,
+                             "string length 0 (it counts the NUL: the empty string is 1)");
+        } else {
+            tid = op->tid;
+            what = "array";
+            if (len < 0)
+                return wfail(w, err, BLOBC_V_LENGTH, p, p, "array length %" PRId32 " is negative",
+                             len);
+            if (off == 0) {
+                if (len != 0)
+                    return wfail(w, err, BLOBC_V_NULL_LENGTH, p, p,
+                                 "array offset 0 (empty) with length %" PRId32, len);
+                return BLOBC_OK;
+            }
+            if (len == 0)
+                return wfail(w, err, BLOBC_V_NULL_LENGTH, p, p,
+                             "array length 0 with offset %" PRId32 " (empty is offset 0)", off);
+        }
+        cnt = len;
+    }
+    uint64_t esz = w->infos[tid].size;
+    uint64_t align = w->infos[tid].align;
+    int64_t target = (int64_t)p + off;
+    if (target < 0 || target >= (int64_t)size)
+        return wfail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
+                     "%s offset %" PRId32 " leads to %" PRId64 ", outside the data (0..%zu)", what,
+                     off, target, size);
+    size_t t = (size_t)target;
+    if (t & (align - 1))
+        return wfail(w, err, BLOBC_V_MISALIGNED, p, p,
+                     "%s target 0x%zx is not aligned to %" PRIu64, what, t, align);
+    /* cnt < 2^31 and esz < 2^31: the product cannot wrap in 64 bits. */
+    if ((uint64_t)cnt * esz > size - t) {
+        if (op->code == OP_PTR)
+            return wfail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
+                         "pointer target at 0x%zx needs %" PRIu64 " bytes, %zu remain", t, esz,
+                         size - t);
+        return wfail(w, err, BLOBC_V_LENGTH, p, p,
+                     "%s of %" PRId64 " items of %" PRIu64 " bytes at 0x%zx does not fit in the data",
+                     what, cnt, esz, t);
+    }
+    if (t < w->cursor) {
+        size_t k = find_cached(w, (uint32_t)t);
+        if (k == SIZE_MAX) {
+            size_t c = find_containing(w, t);
+            if (c != SIZE_MAX)
+                return wfail(w, err, BLOBC_V_OVERLAP, p, p,
+                             "%s target 0x%zx points inside the payload at 0x%" PRIx32, what, t,
+                             w->tab[c].start);
+            return wfail(w, err, BLOBC_V_OVERLAP, p, p,
+                         "%s target 0x%zx points back into padding, not at a payload", what, t);
+        }
+        blobc_wpayload *e = &w->tab[k];
+        if (e->tid != tid || e->count != (uint64_t)cnt) {
+            char want[96], have[96];
+            spell_tid(w, tid, want, sizeof want);
+            spell_tid(w, e->tid, have, sizeof have);
+            return wfail(w, err, BLOBC_V_OVERLAP, p, p,
+                         "%s target 0x%zx (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
+                         " x %s)",
+                         what, t, cnt, want, e->count, have);
+        }
+        if (!(e->flags & BLOBC_WP_DONE))
+            return wfail(w, err, BLOBC_V_CYCLE, p, p,
+                         "%s target 0x%zx is a payload that contains this field (a cycle)", what,
+                         t);
+        e->flags |= BLOBC_WP_SHARED;
+        if (op->code != OP_STR && ((e->flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
+            e->flags |= BLOBC_WP_MIXED;
+        return BLOBC_OK;
+    }
+    size_t at = (w->cursor + (size_t)align - 1) & ~((size_t)align - 1);
+    if (t != at)
+        return wfail(w, err, BLOBC_V_LAYOUT, p, p,
+                     "%s target 0x%zx is not where the next payload goes (0x%zx)", what, t, at);
+    for (size_t g = w->cursor; g < at; g++)
+        if (d[g])
+            return wfail(w, err, BLOBC_V_PADDING, g, p,
+                         "nonzero gap byte 0x%02x before the %s target", d[g], what);
+    return place(w, op, p, t, (size_t)cnt, tid, pushed, err);
+}
+
+/* The offset field of `op` at data offset p. The common case — a new
+ * payload exactly at the aligned cursor, fitting, after a zero gap — is
+ * settled here with a handful of compares (it implies every range check);
+ * everything else goes through visit_slow. The caller has stored pc + 1
+ * in the top frame; a pushed frame is reported in *pushed. */
+static inline blobc_status visit_offset(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                        blobc_error *err) {
+    const uint8_t *d = w->data;
+    int32_t off = (int32_t)blobc_ld32(d + p);
+    int32_t len = 1;
+    uint32_t tid = op->tid;
+    if (op->code == OP_PTR) {
+        if (off == 0) return BLOBC_OK;
+    } else {
+        len = (int32_t)blobc_ld32(d + p + 4);
+        if (op->code == OP_STR) tid = STRBYTES;
+        else if (off == 0 && len == 0) return BLOBC_OK;
+        if (off == 0 || len <= 0) return visit_slow(w, op, p, pushed, err);
+    }
+    const blobc_winfo *in = &w->infos[tid];
+    size_t cur = w->cursor;
+    size_t at = (cur + in->align - 1) & ~((size_t)in->align - 1);
+    size_t t = p + (size_t)(int64_t)off;
+    if (BLOBC_LIKELY(t == at && at <= w->size &&
+                     (uint64_t)(uint32_t)len * in->size <= w->size - at)) {
+        for (size_t g = cur; g < at; g++)
+            if (d[g]) return visit_slow(w, op, p, pushed, err);
+        return place(w, op, p, t, (size_t)len, tid, pushed, err);
+    }
+    return visit_slow(w, op, p, pushed, err);
+}
+
+/* ---- the walk ---- */
+
+blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
+                            uint64_t err_base, blobc_error *err) {
+    w->data = data;
+    w->size = size;
+    w->err_base = err_base;
+    w->cursor = 0;
+    w->ntab = 0;
+    w->nframes = 0;
+    w->work = 0;
+    memset(w->bcache, 0, sizeof w->bcache);
+    if (!w->infos) {
+        if (!grow((void **)&w->infos, &w->infos_cap, BLOBC_KIND_COUNT + 1, sizeof *w->infos))
+            return blobc_err_nomem(err);
+        memset(w->infos, 0, (BLOBC_KIND_COUNT + 1) * sizeof *w->infos);
+        w->ninfos = BLOBC_KIND_COUNT + 1;
+        w->infos[STRBYTES].size = 1;
+        w->infos[STRBYTES].align = 1;
+        w->infos[STRBYTES].state = ST_COMPILED;
+    }
+    if (size > BLOBC_MAX_DATA_SIZE)
+        return wfail(w, err, BLOBC_V_DATA_SIZE, 0, SIZE_MAX,
+                     "data section is %zu bytes; offsets are 32-bit, so at most 2147483647", size);
+    if (!root) return blobc_err(err, BLOBC_EIO, "no root type to walk the data with");
+    uint32_t rid = type_id(w, root);
+    if (rid == NONE) return types_error(w, err, -2, root);
+    blobc_status st = ensure_compiled(w, rid, err);
+    if (st != BLOBC_OK) return st;
+    const blobc_winfo *ri = &w->infos[rid];
+    if (size < ri->size) {
+        char name[128];
+        blobc_type_spell(root, name, sizeof name);
+        return wfail(w, err, BLOBC_V_DATA_SIZE, 0, SIZE_MAX,
+                     "data section is %zu bytes, smaller than the root %s (%" PRIu32 " bytes)", size,
+                     name, ri->size);
+    }
+    if (!grow((void **)&w->tab, &w->tab_cap, 1, sizeof *w->tab)) return blobc_err_nomem(err);
+    w->tab[0] = (blobc_wpayload){0, 1, rid, BLOBC_WP_PTR};
+    w->ntab = 1;
+    w->cursor = ri->size;
+    if (!push_frame(w, rid, 0, 1, 0, false)) return blobc_err_nomem(err);
+
+    const uint8_t *d = data;
+    while (w->nframes) {
+    next_frame:;
+        blobc_wframe *f = &w->frames[w->nframes - 1];
+        const blobc_winfo *in = &w->infos[f->tid];
+        const wop *ops = in->ops;
+        const uint32_t nops = in->nops, esize = in->size;
+        uint32_t i = f->i, pc = f->pc;
+        for (; i < f->n; i++, pc = 0) {
+            size_t ebase = f->base + (size_t)i * esize;
+            w->work += nops;
+            for (; pc < nops; pc++) {
+                const wop *op = &ops[pc];
+                size_t p = ebase + op->off;
+                switch (op->code) {
+                case OP_STR:
+                case OP_ARR:
+                case OP_PTR: {
+                    bool pushed = false;
+                    f->i = i;
+                    f->pc = pc + 1;
+                    st = visit_offset(w, op, p, &pushed, err);
+                    if (BLOBC_UNLIKELY(st != BLOBC_OK)) return st;
+                    if (pushed) goto next_frame;
+                    /* compiling a new type may have moved the infos */
+                    ops = w->infos[f->tid].ops;
+                    break;
+                }
+                case OP_LOOP:
+                case OP_CALL: {
+                    uint32_t sub = op->tid;
+                    f->i = i;
+                    f->pc = pc + 1;
+                    st = ensure_compiled(w, sub, err);
+                    if (st != BLOBC_OK) return st;
+                    if (!push_frame(w, sub, p, op->n, NONE, op->code == OP_LOOP))
+                        return blobc_err_nomem(err);
+                    goto next_frame;
+                }
+                case OP_BOOL: {
+                    unsigned acc = 0;
+                    for (uint32_t k = 0; k < op->n; k++) acc |= d[p + k];
+                    if (BLOBC_UNLIKELY(acc > 1)) goto check_failed;
+                    break;
+                }
+                case OP_PAD: {
+                    unsigned acc = 0;
+                    for (uint32_t k = 0; k < op->n; k++) acc |= d[p + k];
+                    if (BLOBC_UNLIKELY(acc)) goto check_failed;
+                    break;
+                }
+                case OP_F32: {
+                    unsigned acc = 0;
+                    for (uint32_t k = 0; k < op->n; k++) acc |= f32_bad(blobc_ld32(d + p + 4 * k));
+                    if (BLOBC_UNLIKELY(acc)) goto check_failed;
+                    break;
+                }
+                case OP_ENUM: {
+                    const blobc_winfo *ei = &w->infos[op->tid];
+                    unsigned es = op->esize;
+                    for (uint32_t k = 0; k < op->n; k++)
+                        if (BLOBC_UNLIKELY(!enum_item_ok(ei, d + p + (size_t)es * k, es)))
+                            goto check_failed;
+                    break;
+                }
+                default: {
+                    size_t bad;
+                    if (BLOBC_UNLIKELY(run_check(w, op, p, op->n, &bad))) goto check_failed;
+                    break;
+                }
+                check_failed: {
+                    size_t bad = 0;
+                    int code = run_check(w, op, p, op->n, &bad);
+                    f->i = i;
+                    f->pc = pc + 1;
+                    return check_fail(w, err, op, code, bad);
+                }
+                }
+            }
+        }
+        if (f->tab != NONE) w->tab[f->tab].flags |= BLOBC_WP_DONE;
+        w->nframes--;
+    }
+    if (w->cursor != size)
+        return wfail(w, err, BLOBC_V_LAYOUT, w->cursor, SIZE_MAX,
+                     "%zu trailing bytes after the last payload (which ends at 0x%zx)",
+                     size - w->cursor, w->cursor);
+    return BLOBC_OK;
+}

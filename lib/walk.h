@@ -1,0 +1,106 @@
+/*
+ * walk.h - the canonical-order walker of a data section, shared by verify
+ * and dump. Private.
+ *
+ * The walker visits the data section exactly in the order the builder
+ * placed it (docs/FORMAT.md, "The data section"), checking every value on
+ * the way, and records every payload it places in a table sorted by start
+ * (sorted by construction: each new payload starts at the cursor). Verify
+ * uses it for the checks alone; dump reads the table afterwards to know
+ * which payloads are shared (YAML anchors) and where a map must stop.
+ */
+#ifndef BLOBC_WALK_H
+#define BLOBC_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blobc/blobfile.h"
+#include "blobc/builder.h"
+#include "blobc/schema.h"
+#include "blobc/verify.h"
+#include "util.h"
+
+/* Flags of a placed payload. */
+enum {
+    BLOBC_WP_DONE = 1u,   /* fully walked; a reference to it is no cycle */
+    BLOBC_WP_SHARED = 2u, /* reached again after its first reference */
+    BLOBC_WP_PTR = 4u,    /* first reached through a *T (or it is the root) */
+    BLOBC_WP_MIXED = 8u,  /* reached both through *T and through [T] */
+    BLOBC_WP_SHIFT = 4    /* bits above are free for the consumer (anchor ids) */
+};
+
+/* One placed payload: `count` elements of canonical type `tid` at `start`
+ * (for string bytes: `count` bytes, NUL included). */
+typedef struct blobc_wpayload {
+    uint32_t start;
+    uint32_t count;
+    uint32_t tid;
+    uint32_t flags;
+} blobc_wpayload;
+
+#define BLOBC_WALK_CACHE_BITS 10
+
+typedef struct blobc_winfo blobc_winfo;
+typedef struct blobc_wframe blobc_wframe;
+
+typedef struct blobc_walk {
+    const uint8_t *data;
+    size_t size;
+    uint64_t err_base;      /* added to data offsets in errors */
+    size_t cursor;          /* end of the last placed payload */
+    uint64_t work;          /* op and element visits, for the linear-work tests */
+
+    blobc_wpayload *tab;    /* placed payloads, by increasing start */
+    size_t ntab, tab_cap;
+
+    /* everything below is the walker's own */
+    blobc_arena arena;
+    blobc_winfo *infos;
+    size_t ninfos, infos_cap;
+    uint32_t *pmap;         /* type pointer -> id (open addressing) */
+    const blobc_type **pkeys;
+    size_t pmap_cap, pmap_used;
+    uint32_t *smap;         /* anonymous type structure -> id */
+    size_t smap_cap, smap_used;
+    blobc_wframe *frames;
+    size_t nframes, frames_cap;
+    void *scratch;          /* reusable work stacks */
+    uint32_t bcache[1u << BLOBC_WALK_CACHE_BITS]; /* start -> table index + 1 */
+} blobc_walk;
+
+void blobc_walk_init(blobc_walk *w);
+void blobc_walk_free(blobc_walk *w);
+
+/* Walks `size` bytes of data as one `root` and checks everything FORMAT.md
+ * "Verification" lists. Stops at the first error (code, offset err_base +
+ * data offset, schema path). The table keeps the payloads placed so far
+ * either way. */
+blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
+                            uint64_t err_base, blobc_error *err);
+
+/* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
+size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
+
+/* What verify and dump both start from: a .blob or a raw data section,
+ * opened, its root type resolved (from opts' schema or the embedded
+ * types) and checked against the header's schema hash. */
+typedef struct blobc_source {
+    blobc_blob blob;            /* zeroed for raw input */
+    bool is_blob;
+    const uint8_t *data;
+    size_t size;
+    uint64_t data_offset;       /* file offset of data (0 for raw) */
+    const blobc_type *root;
+    const char *schema_name;    /* recorded in the blob, or NULL */
+} blobc_source;
+
+/* Opens `bytes` (a .blob, or with raw a data section) for walking. On
+ * failure err is set; blobc_source_close is safe either way. */
+blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
+                               const blobc_schema *schema, const char *type_name, unsigned flags,
+                               blobc_error *err);
+void blobc_source_close(blobc_source *src);
+
+#endif
