@@ -251,7 +251,7 @@ static size_t closeness(const char *key, size_t len, const char *name) {
     size_t d = blobc_edit_distance(key, len, name, nlen);
     size_t longest = len > nlen ? len : nlen;
     size_t limit = longest <= 3 ? 1 : longest <= 6 ? 2 : 3;
-    if (d > limit || d >= nlen) return SIZE_MAX;
+    if (d > limit || d >= longest) return SIZE_MAX;
     return d;
 }
 

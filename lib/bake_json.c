@@ -23,6 +23,7 @@
 #define JT_HIGH 2u  /* has a byte >= 0x80 */
 #define JT_NUL 4u   /* spells \u0000 */
 #define JT_CTRL 8u  /* has a raw control character */
+#define JT_OPEN 16u /* runs to the end of the text without a closing quote */
 
 /* bk_pos.col values marking a meta key's value, located only on error. */
 #define JPOS_META_SCHEMA 1u
@@ -52,11 +53,12 @@ static size_t skip_bom(const char *t, size_t len) {
 
 /* t[i] is '"'; returns the index just past the closing quote. */
 static size_t scan_string(const char *t, size_t len, size_t i, unsigned *flags) {
-    unsigned fl = 0;
+    unsigned fl = JT_OPEN;
     i++;
     while (i < len) {
         unsigned char c = (unsigned char)t[i];
         if (c == '"') {
+            fl &= ~JT_OPEN;
             i++;
             break;
         }
@@ -223,13 +225,24 @@ static blobc_status syntax_error(bk *k, const char *t, size_t len, size_t off) {
     bk_pos pos = {0, 0, off};
     if (off >= len) return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                                    "invalid JSON: unexpected end of input");
-    /* cJSON refuses deep nesting with no word of why: count it. */
+    /* cJSON says nothing of why: find out whether it stopped inside a
+     * string, or at nesting deeper than it allows. */
     int depth = 0, deepest = 0;
     for (size_t i = skip_bom(t, len); i <= off && i < len;) {
         char c = t[i];
         if (c == '"') {
             unsigned fl;
-            i = scan_string(t, len, i, &fl);
+            size_t end = scan_string(t, len, i, &fl);
+            if (off > i && (fl & JT_OPEN)) {
+                bk_pos at = {0, 0, i};
+                return bk_fail(k, BLOBC_EINPUT, &at, BK_AT_VALUE, NULL, 0,
+                               "invalid JSON: unterminated string");
+            }
+            if (off > i && off < end)
+                return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                               t[off] == '\\' ? "invalid JSON: bad escape sequence in a string"
+                                               : "invalid JSON: bad string");
+            i = end;
             continue;
         }
         if (c == '{' || c == '[') {
@@ -242,6 +255,16 @@ static blobc_status syntax_error(bk *k, const char *t, size_t len, size_t off) {
     if (deepest > CJSON_NESTING_LIMIT)
         return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                        "invalid JSON: nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
+    /* Stopped in the last token of a text that leaves brackets open: the
+     * text was cut short. */
+    size_t j = off;
+    while (j < len && !is_ws(t[j]) && !strchr(",:[]{}\"", t[j])) j++;
+    while (j < len && is_ws(t[j])) j++;
+    if (j == len && depth > 0) {
+        bk_pos end = {0, 0, len};
+        return bk_fail(k, BLOBC_EINPUT, &end, BK_AT_VALUE, NULL, 0,
+                       "invalid JSON: unexpected end of input");
+    }
     unsigned char c = (unsigned char)t[off];
     if (c >= 0x21 && c < 0x7f)
         return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
