@@ -51,8 +51,9 @@ TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBA     := $(BUILD)/libblobc.a
 BLOBC    := $(BUILD)/blobc
+READER   := $(BUILD)/samples/reader
 
-.PHONY: all deps sample check unit asan fuzz fuzz-build bench install uninstall clean distclean
+.PHONY: all deps sample reader check unit asan fuzz fuzz-build bench install uninstall clean distclean
 all: $(BLOBC) $(LIBA)
 
 # The README's first command: build, bake the sample level, print it back.
@@ -84,7 +85,7 @@ $(BUILD)/tools/%: tests/tools/%.c $(LIBA)
 
 unit: $(UNIT_BIN)
 
-check: $(BLOBC) $(LIBA) $(UNIT_BIN) $(TOOL_BIN)
+check: $(BLOBC) $(LIBA) $(UNIT_BIN) $(TOOL_BIN) $(READER)
 	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -123,6 +124,66 @@ $(BUILD)/bench/%: bench/%.c bench/slurp.h $(BUILD)/config.mk
 
 bench: $(BLOBC) $(BENCH_BIN)
 	BUILD=$(BUILD) CC="$(CC)" sh bench/run.sh
+
+# The C reader sample (samples/reader/): a header generated from the sample
+# schema by the blobc just built, and a program that reads a baked level in
+# place through it and the header-only runtime, linking nothing of blobc.
+$(BUILD)/samples/level.h: schemas/level.schema $(BLOBC)
+	@mkdir -p $(dir $@)
+	$(BLOBC) gen c schemas/level.schema -o $@
+
+$(READER): samples/reader/reader.c $(BUILD)/samples/level.h
+	$(CC) $(ALL_CFLAGS) -pedantic -I$(BUILD)/samples $(LDFLAGS) -o $@ $<
+
+reader: $(READER) $(BLOBC)
+	$(BLOBC) bake samples/level.yaml -o $(BUILD)/samples/level.blob
+	$(READER) $(BUILD)/samples/level.blob
+
+# Installation: make install PREFIX=/usr/local DESTDIR=/staging. The
+# library objects are position independent so that the shared library
+# (SHARED=0 leaves it out) is built from the same objects as libblobc.a.
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PCDIR      ?= $(LIBDIR)/pkgconfig
+SHARED     ?= 1
+SOMAJOR    := 0
+SONAME     := libblobc.so.$(SOMAJOR)
+LIBSO      := $(BUILD)/libblobc.so.$(VERSION)
+PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h))
+INSTALL_SO := $(if $(filter 1,$(SHARED)),$(LIBSO))
+
+$(LIB_OBJ): ALL_CFLAGS += -fPIC
+
+$(LIBSO): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
+
+install: $(BLOBC) $(LIBA) $(INSTALL_SO)
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PCDIR)" \
+	  "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(MANDIR)/man1"
+	install -m 755 $(BLOBC) "$(DESTDIR)$(BINDIR)/blobc"
+	install -m 644 $(LIBA) "$(DESTDIR)$(LIBDIR)/libblobc.a"
+	install -m 644 $(PUBLIC_H) "$(DESTDIR)$(INCLUDEDIR)/blobc"
+	install -m 644 man/blobc.1 "$(DESTDIR)$(MANDIR)/man1/blobc.1"
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  -e 's|@REQUIRES@|$(PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
+ifeq ($(SHARED),1)
+	install -m 755 $(LIBSO) "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)"
+	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
+	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/libblobc.so"
+endif
+
+# Removes exactly what install put there, and the blobc include directory
+# when that leaves it empty; shared directories (bin, lib, ...) stay.
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/blobc" "$(DESTDIR)$(LIBDIR)/libblobc.a" \
+	  "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/$(SONAME)" \
+	  "$(DESTDIR)$(LIBDIR)/libblobc.so" "$(DESTDIR)$(PCDIR)/blobc.pc" \
+	  "$(DESTDIR)$(MANDIR)/man1/blobc.1" \
+	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
+	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

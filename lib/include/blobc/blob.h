@@ -274,8 +274,10 @@ static inline blobc_status blobc_rt_open_checked(const void *buf, size_t len, co
     blobc_verify_options options = zero_options;
     blobc_schema *schema = BLOBC_RT_NULL;
     const char *schema_name = BLOBC_RT_NULL;
-    blobc_status st = blobc_types_decode(types, types_len, &schema, &schema_name, err);
+    blobc_status st;
     blobc_rt_status rt;
+    blobc_error_clear(err);
+    st = blobc_types_decode(types, types_len, &schema, &schema_name, err);
     if (st != BLOBC_OK) return st;
     options.schema = schema;
     st = blobc_verify_blob(buf, len, &options, err);
