@@ -23,8 +23,8 @@
 /* Words a schema identifier must not be spelled as in the output: C11/C17/
  * C23 and C++20 keywords and alternative tokens, the names the headers the
  * output includes define (<stddef.h>, <stdint.h>, and with
- * BLOBC_WITH_LIBRARY <stdbool.h>), and macros GCC predefines outside
- * strict ISO modes. */
+ * BLOBC_WITH_LIBRARY <stdbool.h>), macros GCC predefines outside strict
+ * ISO modes, and common object-like macros of the C library. */
 static const char *const reserved_words[] = {
     "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
     "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
@@ -43,6 +43,12 @@ static const char *const reserved_words[] = {
     "uintptr_t", "intmax_t", "uintmax_t", "std",
     /* GCC's predefined non-reserved macros (-std=gnu11 and the like) */
     "linux", "unix", "i386",
+    /* object-like macros of the C library a reading program is likely to
+     * include next to the header, and the one function it always has */
+    "errno", "stdin", "stdout", "stderr", "EOF", "BUFSIZ", "EXIT_SUCCESS", "EXIT_FAILURE",
+    "CHAR_BIT", "HUGE_VAL", "INFINITY", "NAN", "complex", "imaginary", "I", "noreturn",
+    "SEEK_SET", "SEEK_CUR", "SEEK_END", "EDOM", "ERANGE", "EILSEQ", "NDEBUG", "CLOCKS_PER_SEC",
+    "main",
 };
 
 static bool is_reserved_word(const char *s) {

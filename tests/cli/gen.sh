@@ -103,9 +103,16 @@ fi
 # --- the names schema: escaped spellings, used from C and C++ ---
 expect gen_names 0 "$BLOBC" gen c "$G/names.schema" -o "$T/names.h"
 cat >"$T/names.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
 #include "names.h"
 int main(void) {
+    main_ m;
     template_ t;
+    m.stdin_ = 1;
+    m.EOF_ = -1;
+    t.errno_ = BLOBC_RT_CAST(uint8_t, m.stdin_ + m.EOF_);
+    t.I_ = 0.5f;
     t.int_ = 1;
     t.class__ = class__default;
     t.delete_ = 2;
@@ -114,7 +121,7 @@ int main(void) {
     t.uint32_t_ = 5;
     t.xblobc_pad0 = 6;
     t.open.offset = 0;
-    return t.int_ + t.class__ - 8 + (class__name(class__int)[0] == 'i' ? 0 : 1) +
+    return t.int_ + t.class__ - 8 + t.errno_ + (t.I_ == 0.5f ? 0 : 1) + (class__name(class__int)[0] == 'i' ? 0 : 1) +
            (template__open_(&t)[0] == '\0' ? 0 : 1) + (xblobc_clash_open_raw(&t, 0, BLOBC_RT_NULL) ? 1 : 0);
 }
 EOF
