@@ -13,11 +13,16 @@ extern "C" {
 #endif
 
 typedef struct blobc_gen_options {
-    const char *guard;      /* include guard; derived from the schema name when NULL */
-    const char *prefix;     /* prefix for generated identifiers; "" when NULL */
+    const char *guard;      /* include guard; BLOBC_GEN_<FILE STEM>_H when NULL */
+    const char *prefix;     /* prepended to every type name (and so to the
+                               names derived from it); none when NULL */
 } blobc_gen_options;
 
-/* Appends the generated header for every type in `schema` to `out`. */
+/* Appends the generated header for every named type in `schema` to `out`
+ * (opts may be NULL). The schema may be parsed or decoded from a blob.
+ * Fails with BLOBC_EIO for a guard or prefix that is not a C identifier,
+ * BLOBC_ENOMEM when out of memory; on failure `out` is left as it was.
+ * The output and its naming rules are described in docs/CODEGEN.md. */
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err);
 
