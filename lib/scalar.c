@@ -9,7 +9,7 @@
  */
 #include "scalar.h"
 
-#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,7 +146,6 @@ bool blobc_parse_int(const char *s, size_t n, blobc_kind kind, blobc_syntax syn,
                                  blobc_kind_name(kind));
         return false;
     }
-    bool is_signed = blobc_kind_is_signed(kind);
     bool neg = false;
     uint64_t mag = 0;
     bool overflow = false;
@@ -159,11 +158,11 @@ bool blobc_parse_int(const char *s, size_t n, blobc_kind kind, blobc_syntax syn,
         uint64_t v = 0;
         size_t k = 0;
         for (; k < n; k++) {
-            unsigned d = (unsigned)((unsigned char)s[k] - '0');
+            unsigned d = (unsigned)(unsigned char)s[k] - '0';
             if (d > 9) break;
             v = v * 10 + d;
         }
-        if (k == n) {
+        if (BLOBC_LIKELY(k == n)) {
             if (v > max) goto range;
             *bits = v;
             return true;
@@ -197,7 +196,7 @@ bool blobc_parse_int(const char *s, size_t n, blobc_kind kind, blobc_syntax syn,
             *bits = 0;
             return true;
         }
-        if (!is_signed || mag > max + 1) goto range;
+        if (!blobc_kind_is_signed(kind) || mag > max + 1) goto range;
         *bits = (uint64_t)0 - mag;
         return true;
     }
@@ -223,11 +222,19 @@ static bool eq_any(const char *s, size_t n, const char *a, const char *b, const 
     return memcmp(s, a, n) == 0 || memcmp(s, b, n) == 0 || memcmp(s, c, n) == 0;
 }
 
-/* Digits with single '_' between digits (YAML) or plain digits (JSON).
- * Returns the number of bytes consumed, 0 when no digit is there; sets
- * *ndigits and *first (the first digit). */
+/* What the grammar check learned about a decimal float literal. */
+typedef struct float_scan {
+    uint64_t mant;      /* all digits as one integer, while it fits */
+    int exp10;          /* value = mant * 10^exp10 when !inexact */
+    bool inexact;       /* too many digits or exponent too long to say */
+    bool neg;
+} float_scan;
+
+/* Digits with single '_' between digits (YAML) or plain digits (JSON),
+ * accumulated into fs->mant. Returns the bytes consumed (0 when no digit
+ * is there) and sets *ndigits and *first (the first digit). */
 static size_t scan_digits(const char *s, size_t i, size_t n, bool underscores, size_t *ndigits,
-                          char *first) {
+                          char *first, float_scan *fs, int *frac) {
     size_t start = i, nd = 0;
     while (i < n) {
         char c = s[i];
@@ -235,6 +242,11 @@ static size_t scan_digits(const char *s, size_t i, size_t n, bool underscores, s
             if (nd == 0) *first = c;
             nd++;
             i++;
+            if (fs) {
+                if (fs->mant <= (UINT64_MAX - 9) / 10) fs->mant = fs->mant * 10 + (uint64_t)(c - '0');
+                else fs->inexact = true;
+                if (frac) (*frac)++;
+            }
         } else if (c == '_' && underscores && nd > 0 && i + 1 < n && s[i + 1] >= '0' &&
                    s[i + 1] <= '9' && s[i - 1] != '_') {
             i++;
@@ -248,33 +260,77 @@ static size_t scan_digits(const char *s, size_t i, size_t n, bool underscores, s
 
 /* Checks s against [+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?
  * (JSON: -? digits (. digits)? ([eE] [+-]? digits)?), with no leading zero
- * in a multi-digit integer part. */
-static bool float_syntax_ok(const char *s, size_t n, blobc_syntax syn) {
+ * in a multi-digit integer part; fills fs for the fast conversion. */
+static bool float_syntax_ok(const char *s, size_t n, blobc_syntax syn, float_scan *fs) {
     bool json = syn == BLOBC_SYNTAX_JSON;
     bool us = !json;
     size_t i = 0, nd = 0, fd = 0;
     char first = 0;
-    if (i < n && (s[i] == '-' || (s[i] == '+' && !json))) i++;
-    size_t used = scan_digits(s, i, n, us, &nd, &first);
+    int frac = 0;
+    memset(fs, 0, sizeof *fs);
+    if (i < n && (s[i] == '-' || (s[i] == '+' && !json))) {
+        fs->neg = s[i] == '-';
+        i++;
+    }
+    size_t used = scan_digits(s, i, n, us, &nd, &first, fs, NULL);
     if (nd > 1 && first == '0') return false;
     i += used;
     if (i < n && s[i] == '.') {
         i++;
         char f0;
-        i += scan_digits(s, i, n, us, &fd, &f0);
+        i += scan_digits(s, i, n, us, &fd, &f0, fs, &frac);
         if (json && fd == 0) return false;
     }
     if (nd == 0 && (fd == 0 || json)) return false;
+    int e = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
         size_t ed;
         char e0;
-        size_t u = scan_digits(s, i, n, us, &ed, &e0);
+        float_scan es = {0, 0, false, false};
+        size_t u = scan_digits(s, i, n, us, &ed, &e0, &es, NULL);
         if (ed == 0) return false;
         i += u;
+        if (es.inexact || es.mant > 100000) fs->inexact = true;
+        else e = eneg ? -(int)es.mant : (int)es.mant;
     }
+    fs->exp10 = e - frac;
     return i == n;
+}
+
+/* Clinger's fast path: when the digits and the power of ten are both exact
+ * in the target type, one IEEE multiplication or division is the correctly
+ * rounded result. Only valid when arithmetic happens in the target type's
+ * own precision (FLT_EVAL_METHOD 0: x86-64 SSE, AArch64). */
+static bool fast_float(const float_scan *fs, blobc_kind kind, double *out) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    static const double p10d[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const float p10f[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    if (fs->inexact) return false;
+    int e = fs->exp10;
+    if (kind == BLOBC_KIND_F32) {
+        if (fs->mant > (1u << 24) || e < -10 || e > 10) return false;
+        float m = (float)fs->mant;
+        float v = e >= 0 ? m * p10f[e] : m / p10f[-e];
+        *out = fs->neg ? -(double)v : (double)v;
+        return true;
+    }
+    if (fs->mant > ((uint64_t)1 << 53) || e < -22 || e > 22) return false;
+    double m = (double)fs->mant;
+    double v = e >= 0 ? m * p10d[e] : m / p10d[-e];
+    *out = fs->neg ? -v : v;
+    return true;
+#else
+    (void)fs;
+    (void)kind;
+    (void)out;
+    return false;
+#endif
 }
 
 static double canonical_nan(void) {
@@ -308,10 +364,12 @@ bool blobc_parse_float(const char *s, size_t n, blobc_kind kind, blobc_syntax sy
             return true;
         }
     }
-    if (n == 0 || !float_syntax_ok(s, n, syn)) {
+    float_scan fs;
+    if (n == 0 || !float_syntax_ok(s, n, syn, &fs)) {
         fail_msg(msg, cap, s, n, "expected ", kname, NULL);
         return false;
     }
+    if (fast_float(&fs, kind, out)) return true;
 
     /* strtod needs a NUL-terminated copy; underscores are dropped on the way. */
     char small[128];

@@ -228,9 +228,13 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
     blobc_pos start = here(lx);
     size_t raw_start = lx->off;
     adv(lx); /* opening quote */
-    /* The decoded text is never longer than the raw text. */
-    size_t cap = lx->s->text_len - raw_start;
-    char *out = blobc_arena_alloc(&lx->s->arena, cap + 1);
+    /* The decoded text is never longer than the raw literal: find where
+     * that ends (closing quote, end of line or of text) to size it. */
+    const char *text = lx->s->text;
+    size_t end = raw_start + 1;
+    while (end < lx->s->text_len && text[end] != '"' && text[end] != '\n')
+        end += text[end] == '\\' ? 2 : 1;
+    char *out = blobc_arena_alloc(&lx->s->arena, end - raw_start);
     if (!out) return blobc_err_nomem(err);
     size_t n = 0;
     for (;;) {

@@ -351,6 +351,34 @@ TEST(float_long_text) {
     CHECK(d == 2.5);
 }
 
+/* Short literals take an exact-arithmetic shortcut; it must agree with
+ * strtof/strtod to the bit on every kind of input. */
+TEST(float_fast_path_matches_libc) {
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 200000; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        uint64_t mant = seed % (i & 1 ? 20000000ull : 10000000000000000ull);
+        int exp = (int)((seed >> 40) % 61) - 30;
+        char text[64];
+        if (i % 3 == 0) snprintf(text, sizeof text, "%llue%d", (unsigned long long)mant, exp);
+        else snprintf(text, sizeof text, "%llu.%03u", (unsigned long long)mant,
+                      (unsigned)(seed >> 20) % 1000);
+        double d;
+        if (!pflt(text, BLOBC_KIND_F32, BLOBC_SYNTAX_YAML, &d)) {
+            if (!isinf(strtof(text, NULL))) FAILF("f32 refused %s: %s", text, msg);
+        } else if (f32_bits((float)d) != f32_bits(strtof(text, NULL))) {
+            FAILF("f32 %s: got %08x, want %08x", text, f32_bits((float)d),
+                  f32_bits(strtof(text, NULL)));
+        }
+        if (!pflt(text, BLOBC_KIND_F64, BLOBC_SYNTAX_JSON, &d)) FAILF("f64 refused %s", text);
+        if (f64_bits(d) != f64_bits(strtod(text, NULL)))
+            FAILF("f64 %s: got %016llx, want %016llx", text, (unsigned long long)f64_bits(d),
+                  (unsigned long long)f64_bits(strtod(text, NULL)));
+    }
+}
+
 TEST(float_rejects_non_float_kinds) {
     double d;
     CHECK(!pflt("1", BLOBC_KIND_I32, BLOBC_SYNTAX_YAML, &d));
@@ -422,6 +450,7 @@ RUN(float_f64_limits);
 RUN(float_yaml_specials);
 RUN(float_grammar);
 RUN(float_long_text);
+RUN(float_fast_path_matches_libc);
 RUN(float_rejects_non_float_kinds);
 RUN(bools);
 RUN(store_scalars);
