@@ -19,7 +19,7 @@ static const char fuzz_schema_text[] =
     "struct V { x: f32; y: f64; }\n"
     "@align(16) struct A { b: bool; k: Kind; v: V; f: [u16; 3]; }\n"
     "struct Node {\n"
-    "  i8: i8; u8: u8; i16: i16; u16: u16; i32: i32; u32: u32; i64: i64; u64: u64;\n"
+    "  s8: i8; n8: u8; s16: i16; n16: u16; s32: i32; n32: u32; s64: i64; n64: u64;\n"
     "  name: string; tags: [string]; kids: [Node]; next: *Node; a: A;\n"
     "  grid: [[u32]]; pts: [[f32; 3]]; refs: [*A]; big: Big; ok: bool;\n"
     "}\n"
