@@ -1,0 +1,2121 @@
+/*
+ * randgen.c - random test cases for blobc, checked without blobc's readers.
+ *
+ * For a seed it makes a random schema, random values for its root type,
+ * those values written as YAML and as JSON, and C code whose structs mirror
+ * the schema as the C compiler lays them out. That code reads a raw data
+ * section, follows every self-relative offset by hand and compares each
+ * value bit for bit, the canonical placement of every payload, the sharing
+ * of aliased payloads and the zero padding (docs/FORMAT.md). Nothing here
+ * calls the library, so a mistake shared by the baker and blobc's own
+ * verify/dump still shows.
+ *
+ *   randgen case SEED DIR         DIR/t.schema, t.yaml, t.json, info
+ *   randgen check OUT.c SEED...   one checker program for these seeds
+ *   randgen genc OUT.c HDR SEED   a reader over `blobc gen c` output (HDR)
+ *
+ * Everything is a function of the seed (own PRNG), so a failing seed is
+ * reproduced anywhere by running the same commands.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- output buffer ---- */
+
+typedef struct buf {
+    char *p;
+    size_t n, cap;
+} buf;
+
+static void die(const char *msg) {
+    fprintf(stderr, "randgen: %s\n", msg);
+    exit(2);
+}
+
+static void *xmalloc(size_t n) {
+    void *p = calloc(1, n ? n : 1);
+    if (!p) die("out of memory");
+    return p;
+}
+
+static void bput_n(buf *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 4096;
+        while (b->n + n + 1 > nc) nc *= 2;
+        b->p = realloc(b->p, nc);
+        if (!b->p) die("out of memory");
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void bput(buf *b, const char *s) { bput_n(b, s, strlen(s)); }
+
+static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(buf *b, const char *fmt, ...) {
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) die("format error");
+    if ((size_t)n < sizeof small) {
+        bput_n(b, small, (size_t)n);
+        return;
+    }
+    char *big = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    bput_n(b, big, (size_t)n);
+    free(big);
+}
+
+/* snprintf for names and paths; a cut-off path only shortens a message. */
+static void sfmt(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sfmt(char *out, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, cap, fmt, ap);
+    va_end(ap);
+}
+
+static void pad(buf *b, int n) {
+    for (int i = 0; i < n; i++) bput_n(b, " ", 1);
+}
+
+static void write_file(const char *dir, const char *name, const buf *b) {
+    char path[4096];
+    sfmt(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "randgen: cannot write %s\n", path);
+        exit(2);
+    }
+    if (b->n && fwrite(b->p, 1, b->n, f) != b->n) die("write failed");
+    if (fclose(f) != 0) die("write failed");
+}
+
+/* ---- PRNG: splitmix64; one stream for the case, others for presentation ---- */
+
+static uint64_t *rng;
+
+static uint64_t rnd(void) {
+    uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t below(uint32_t n) { return n ? (uint32_t)(rnd() % n) : 0; }
+static int pct(int p) { return (int)below(100) < p; }
+
+/* ---- types ---- */
+
+enum {
+    K_BOOL = 1, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64,
+    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR
+};
+
+static const char *const kname[] = {"",    "bool", "i8",  "u8",  "i16", "u16",
+                                    "i32", "u32",  "i64", "u64", "f32", "f64"};
+static const char *const kctype[] = {"",        "uint8_t",  "int8_t",  "uint8_t",
+                                     "int16_t", "uint16_t", "int32_t", "uint32_t",
+                                     "int64_t", "uint64_t", "float",   "double"};
+
+typedef struct type type;
+struct type {
+    int k;
+    int id;
+    type *elem;  /* ARRAY FIXED PTR: element; ENUM: base */
+    int count;   /* FIXED */
+    int decl;    /* ENUM STRUCT: index into decls */
+};
+
+typedef struct val val;
+
+typedef struct field {
+    char name[24];
+    type *t;
+    val *def; /* default, or NULL */
+} field;
+
+#define MAXF 16
+#define MAXV 8
+#define MAXD 16
+#define MAXT 600
+
+typedef struct decl {
+    int is_enum;
+    char name[24];
+    type *t;
+    /* struct */
+    int nf;
+    field f[MAXF];
+    int align_attr;
+    uint32_t size, align;
+    int laid;
+    /* enum */
+    type *base;
+    int nv;
+    char vn[MAXV][24];
+    uint64_t vv[MAXV];
+    int vexp[MAXV];
+} decl;
+
+struct val {
+    type *t;
+    uint64_t bits;     /* scalars: two's complement sign-extended, float bits */
+    char *s;           /* string bytes */
+    size_t slen;
+    int n;             /* struct: fields; FIXED/ARRAY: items; PTR: 0 null, 1 */
+    val **it;
+    int refs;          /* references to this payload (sharing when > 1) */
+    int share;         /* share id, -1 when not shared */
+    int xsize;         /* nodes when every share is expanded */
+    int *order;        /* struct: key order for the text forms */
+    unsigned char *omit;
+    int emitted;       /* YAML: anchor already written */
+    int anchor;        /* YAML: its anchor's number once written */
+};
+
+static type types[MAXT];
+static int ntypes;
+static decl decls[MAXD];
+static int ndecls, nenums, nstructs;
+static int sharing;       /* this seed makes shared payloads */
+static int nshares;
+static int has_root_decl; /* schema says `root X;` (else the data says $type) */
+static unsigned long long cur_seed;
+
+static type *intern(int k, type *elem, int count, int d) {
+    for (int i = 0; i < ntypes; i++)
+        if (types[i].k == k && types[i].elem == elem && types[i].count == count &&
+            types[i].decl == d)
+            return &types[i];
+    if (ntypes == MAXT) die("too many types");
+    type *t = &types[ntypes];
+    t->k = k;
+    t->id = ntypes++;
+    t->elem = elem;
+    t->count = count;
+    t->decl = d;
+    return t;
+}
+
+static type *sc(int k) { return intern(k, NULL, 0, -1); }
+
+static int is_int(int k) { return k >= K_I8 && k <= K_U64; }
+static int is_signed(int k) { return k == K_I8 || k == K_I16 || k == K_I32 || k == K_I64; }
+
+static uint32_t ksize(int k) {
+    switch (k) {
+    case K_BOOL: case K_I8: case K_U8: return 1;
+    case K_I16: case K_U16: return 2;
+    case K_I32: case K_U32: case K_F32: return 4;
+    default: return 8;
+    }
+}
+
+static uint32_t rup(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
+
+static void layout(const type *t, uint32_t *size, uint32_t *align) {
+    switch (t->k) {
+    case K_ENUM: layout(t->elem, size, align); return;
+    case K_STRING: case K_ARRAY: *size = 8; *align = 4; return;
+    case K_PTR: *size = 4; *align = 4; return;
+    case K_FIXED: layout(t->elem, size, align); *size *= (uint32_t)t->count; return;
+    case K_STRUCT:
+        if (!decls[t->decl].laid) die("layout of an unfinished struct");
+        *size = decls[t->decl].size;
+        *align = decls[t->decl].align;
+        return;
+    default: *size = *align = ksize(t->k); return;
+    }
+}
+
+/* Inline size when computable now (every struct inside already laid). */
+static int inline_size(const type *t, uint32_t *size) {
+    const type *u = t;
+    while (u->k == K_FIXED) u = u->elem;
+    if (u->k == K_STRUCT && !decls[u->decl].laid) return 0;
+    uint32_t a;
+    layout(t, size, &a);
+    return 1;
+}
+
+static void lay_struct(decl *d) {
+    uint32_t off = 0, al = 1;
+    for (int i = 0; i < d->nf; i++) {
+        uint32_t s, a;
+        layout(d->f[i].t, &s, &a);
+        off = rup(off, a) + s;
+        if (a > al) al = a;
+    }
+    if ((uint32_t)d->align_attr > al) al = (uint32_t)d->align_attr;
+    d->align = al;
+    d->size = rup(off, al);
+    d->laid = 1;
+}
+
+/* ---- names ---- */
+
+static const char *const field_words[] = {
+    "pos", "vel", "hp", "name", "tags", "meta", "items", "kind", "flags", "count",
+    "score", "color", "speed", "scale", "angle", "mass", "size", "label", "note", "data",
+    "next", "child", "left", "right", "parent", "weight", "id", "index", "level", "seed",
+    "mode", "phase", "time", "rate", "uv", "normal", "origin", "target", "owner", "slot",
+    "value", "key", "path", "icon", "sound", "depth", "width", "height", "range", "layer"};
+static const char *const struct_words[] = {"Room", "Vec", "Node", "Item", "Meta", "Cell",
+                                           "Actor", "Wave", "Tile", "Mesh", "Prop", "Zone",
+                                           "Link", "Quad", "Rig", "Trail"};
+static const char *const enum_words[] = {"Kind", "Mode", "State", "Flag",
+                                         "Team", "Layer", "Phase", "Shape"};
+static const char *const member_words[] = {
+    "none", "idle", "walk", "run", "jump", "fall", "red", "green", "blue", "north",
+    "south", "east", "west", "low", "mid", "high", "open", "shut", "solid", "liquid",
+    "gas", "omega", "Big", "Small", "ON_FIRE", "frozen2"};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int decl_name_used(const char *n) {
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i].name != n && strcmp(decls[i].name, n) == 0) return 1;
+    return 0;
+}
+
+/* Type names end in the seed, so that the headers `blobc gen c` makes for
+ * many seeds can be included in one program. */
+static void pick_type_name(char *out, const char *const *words, size_t nw) {
+    for (;;) {
+        const char *w = words[below((uint32_t)nw)];
+        if (pct(50)) sfmt(out, 24, "%s_%llu", w, cur_seed);
+        else sfmt(out, 24, "%s%u_%llu", w, below(10), cur_seed);
+        if (!decl_name_used(out)) return;
+    }
+}
+
+/* ---- random schema ---- */
+
+static type *struct_type(int i) { return decls[nenums + i].t; }
+
+static type *rtype(int cur, int inl, int depth);
+
+static type *rfixed(int cur, int inl, int depth) {
+    type *e = rtype(cur, inl, depth + 1);
+    int n = 1 + (int)below(4);
+    uint32_t s;
+    if (inline_size(e, &s)) {
+        if (s * (uint32_t)n > 96) n = 1;
+        if (s > 96) return sc(K_U16);
+    } else if (n > 2) {
+        n = 2;
+    }
+    return intern(K_FIXED, e, n, -1);
+}
+
+/* A random field or element type for struct `cur`. Inline positions (inl)
+ * may only hold structs created before cur, so no struct contains itself
+ * inline; out of line anything goes, which gives recursive types. */
+static type *rtype(int cur, int inl, int depth) {
+    int r = (int)below(100);
+    if (depth >= 3) r = (int)below(56);
+    if (r < 38) return sc(K_BOOL + (int)below(11));
+    if (r < 46) return nenums ? decls[below((uint32_t)nenums)].t : sc(K_I32);
+    if (r < 56) return sc(K_STRING);
+    if (r < 64) {
+        if (!inl) return struct_type((int)below((uint32_t)nstructs));
+        int cands[MAXD], nc = 0;
+        for (int j = 0; j < cur; j++)
+            if (decls[nenums + j].size <= 48) cands[nc++] = j;
+        if (!nc) return sc(K_F32);
+        return struct_type(cands[below((uint32_t)nc)]);
+    }
+    if (r < 72) return rfixed(cur, inl, depth);
+    if (r < 82) return intern(K_ARRAY, rtype(cur, 0, depth + 1), 0, -1);
+    if (r < 88) return intern(K_PTR, struct_type((int)below((uint32_t)nstructs)), 0, -1);
+    if (r < 91) {
+        /* not **T: YAML null could not tell a null outer pointer from a
+         * non-null one to a null inner pointer */
+        type *e;
+        do e = rtype(cur, 0, depth + 1);
+        while (e->k == K_PTR);
+        return intern(K_PTR, e, 0, -1);
+    }
+    switch (below(6)) {
+    case 0: return intern(K_ARRAY, intern(K_ARRAY, sc(K_BOOL + (int)below(11)), 0, -1), 0, -1);
+    case 1:
+        return intern(K_ARRAY, intern(K_PTR, struct_type((int)below((uint32_t)nstructs)), 0, -1),
+                      0, -1);
+    case 2: return intern(K_ARRAY, intern(K_FIXED, sc(K_F32), 3, -1), 0, -1);
+    case 3: return intern(K_ARRAY, sc(K_STRING), 0, -1);
+    case 4: return intern(K_ARRAY, intern(K_ARRAY, sc(K_STRING), 0, -1), 0, -1);
+    default: return intern(K_FIXED, sc(K_STRING), 2, -1);
+    }
+}
+
+static int field_name_used(const decl *d, const char *n) {
+    for (int i = 0; i < d->nf; i++)
+        if (strcmp(d->f[i].name, n) == 0) return 1;
+    return 0;
+}
+
+static void add_field(decl *d, type *t) {
+    if (d->nf == MAXF) return;
+    field *f = &d->f[d->nf];
+    for (;;) {
+        const char *w = field_words[below(NELEM(field_words))];
+        if (pct(60)) sfmt(f->name, sizeof f->name, "%s", w);
+        else sfmt(f->name, sizeof f->name, "%s%u", w, below(10));
+        if (!field_name_used(d, f->name)) break;
+    }
+    f->t = t;
+    f->def = NULL;
+    d->nf++;
+}
+
+static uint64_t kmax(int k) {
+    unsigned w = 8 * ksize(k);
+    if (is_signed(k)) return (UINT64_MAX >> (65 - w));
+    return w == 64 ? UINT64_MAX : ((UINT64_C(1) << w) - 1);
+}
+
+static uint64_t kmin(int k) { return is_signed(k) ? ~kmax(k) : 0; }
+
+static uint64_t gen_int(int k) {
+    int r = (int)below(100);
+    if (r < 30) {
+        uint64_t lim[] = {0, 1, kmax(k), kmax(k) - 1, kmin(k), kmin(k) + 1, UINT64_MAX};
+        int n = is_signed(k) ? 7 : 4;
+        return lim[below((uint32_t)n)];
+    }
+    if (r < 65) {
+        if (is_signed(k)) return (uint64_t)((int64_t)below(201) - 100);
+        return below(k == K_U8 ? 256 : 201);
+    }
+    unsigned w = 8 * ksize(k);
+    unsigned bw = 1 + below(w);
+    if (is_signed(k)) {
+        uint64_t x = bw > 1 ? rnd() >> (65 - bw) : 0;
+        return pct(50) ? (uint64_t)0 - x : x;
+    }
+    return rnd() >> (64 - bw);
+}
+
+static uint32_t f32_bits(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+static uint64_t f64_bits(double f) {
+    uint64_t b;
+    memcpy(&b, &f, 8);
+    return b;
+}
+static float bits_f32(uint32_t b) {
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+static double bits_f64(uint64_t b) {
+    double f;
+    memcpy(&f, &b, 8);
+    return f;
+}
+
+#define F32_NAN 0x7fc00000u
+#define F64_NAN 0x7ff8000000000000ull
+
+static uint64_t gen_f32(int finite) {
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u,
+                                       0x7f7fffffu, 0xff7fffffu, 0x00800000u, 0x00000001u,
+                                       0x007fffffu, 0x80000001u, 0x3dcccccdu, 0x4b800000u,
+                                       0x7f800000u, 0xff800000u, F32_NAN};
+    int r = (int)below(100);
+    if (r < 35) return special[below(finite ? 12 : 15)];
+    if (r < 65) return f32_bits((float)((int)below(2001) - 1000) / (float)(1u << below(6)));
+    uint32_t b;
+    do b = (uint32_t)rnd();
+    while ((b & 0x7f800000u) == 0x7f800000u);
+    return b;
+}
+
+static uint64_t gen_f64(int finite) {
+    static const uint64_t special[] = {
+        0x0000000000000000ull, 0x8000000000000000ull, 0x3ff0000000000000ull,
+        0xbff0000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+        0x0010000000000000ull, 0x0000000000000001ull, 0x000fffffffffffffull,
+        0x8000000000000001ull, 0x3fb999999999999aull, 0x4340000000000000ull,
+        0x7ff0000000000000ull, 0xfff0000000000000ull, F64_NAN};
+    int r = (int)below(100);
+    if (r < 35) return special[below(finite ? 12 : 15)];
+    if (r < 65) return f64_bits((double)((int)below(20001) - 10000) / (double)(1u << below(10)));
+    uint64_t b;
+    do b = rnd();
+    while ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
+    return b;
+}
+
+static const char *const str_pieces[] = {
+    "a", "b", "Z", "hello", "world", " ", "  ", "42", "0", "x_y", "-", ".", ",", ":", "#",
+    "'", "\"", "\\", "\n", "\t", "\r", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "|",
+    ">", "?", "~", "é", "ß", "Ω", "日本", "語", "😀", "🎮", "\xe2\x80\xa8", "\xc2\x85",
+    "\x01", "\x7f", "\xef\xbb\xbf", "null", "true", "yes", "0x1F", ".inf", "-"};
+
+static val *newval(type *t) {
+    val *v = xmalloc(sizeof *v);
+    v->t = t;
+    v->share = -1;
+    v->refs = 1;
+    v->xsize = 1;
+    return v;
+}
+
+static void gen_string_bytes(val *v, int simple) {
+    buf b = {0};
+    if (!simple && pct(6)) {
+        static const char *const whole[] = {"null", "~", "true", "false", "123", "1.50", "-7",
+                                            "0", "1e5", "NULL", "yes"};
+        bput(&b, whole[below(NELEM(whole))]);
+        v->s = b.p;
+        v->slen = b.n;
+        return;
+    }
+    int r = (int)below(100);
+    int n = r < 15 ? 0 : r < 90 ? 1 + (int)below(5) : 10 + (int)below(40);
+    for (int i = 0; i < n; i++) {
+        if (simple) {
+            static const char *const sp[] = {"a", "b", "Z", "hello", " ", "42", "é", "日本", "_"};
+            bput(&b, sp[below(NELEM(sp))]);
+        } else if (pct(50)) {
+            bput(&b, str_pieces[below(6)]);
+        } else {
+            bput(&b, str_pieces[below(NELEM(str_pieces))]);
+        }
+    }
+    if (!b.p) bput(&b, "");
+    v->s = b.p;
+    v->slen = b.n;
+}
+
+static val *gen_scalar(type *t, int for_default) {
+    val *v = newval(t);
+    int k = t->k == K_ENUM ? K_ENUM : t->k;
+    if (k == K_BOOL) v->bits = below(2);
+    else if (is_int(k)) v->bits = gen_int(k);
+    else if (k == K_F32) v->bits = gen_f32(0);
+    else if (k == K_F64) v->bits = gen_f64(0);
+    else if (k == K_ENUM) {
+        decl *d = &decls[t->decl];
+        v->bits = d->vv[below((uint32_t)d->nv)];
+    } else if (k == K_STRING) {
+        gen_string_bytes(v, for_default && pct(50));
+    }
+    return v;
+}
+
+static void make_enum(decl *d) {
+    static const int bases[] = {K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64};
+    int bk = bases[below(8)];
+    d->is_enum = 1;
+    d->base = sc(bk);
+    d->nv = 1 + (int)below(6);
+    pick_type_name(d->name, enum_words, NELEM(enum_words));
+    uint64_t next = 0;
+    int next_ok = 1;
+    for (int i = 0; i < d->nv; i++) {
+        for (;;) {
+            sfmt(d->vn[i], sizeof d->vn[i], "%s", member_words[below(NELEM(member_words))]);
+            int dup = 0;
+            for (int j = 0; j < i; j++) dup |= strcmp(d->vn[j], d->vn[i]) == 0;
+            if (!dup) break;
+        }
+        uint64_t v = next;
+        int exp = !next_ok || pct(35);
+        for (int tries = 0;; tries++) {
+            int dup = 0;
+            for (int j = 0; j < i; j++) dup |= d->vv[j] == v;
+            if (!exp && !dup) break;
+            if (exp && !dup && tries > 0) break;
+            exp = 1;
+            v = gen_int(bk);
+        }
+        d->vv[i] = v;
+        d->vexp[i] = exp;
+        next_ok = v != kmax(bk);
+        next = v + 1;
+    }
+}
+
+static val *copy_scalar(const val *d) {
+    val *v = newval(d->t);
+    v->bits = d->bits;
+    v->s = d->s;
+    v->slen = d->slen;
+    return v;
+}
+
+static void make_struct(int i, int is_root) {
+    decl *d = &decls[nenums + i];
+    int nf = is_root ? 4 + (int)below(6) : 1 + (int)below(7);
+    for (int j = 0; j < nf; j++) add_field(d, rtype(i, 1, 0));
+    if (is_root) {
+        /* Let the root reach every other struct. */
+        for (int j = 0; j < i; j++) {
+            if (!pct(70)) continue;
+            type *st = struct_type(j);
+            switch (below(4)) {
+            case 0: add_field(d, decls[nenums + j].size <= 64 ? st : intern(K_PTR, st, 0, -1)); break;
+            case 1: add_field(d, intern(K_ARRAY, st, 0, -1)); break;
+            case 2: add_field(d, intern(K_PTR, st, 0, -1)); break;
+            default: add_field(d, intern(K_ARRAY, intern(K_PTR, st, 0, -1), 0, -1)); break;
+            }
+        }
+    }
+    if (pct(30)) {
+        lay_struct(d);
+        uint32_t nat = d->align;
+        uint32_t a = nat << below(3); /* @align may only raise */
+        if (a > 16) a = 16;
+        d->align_attr = (int)a;
+        d->laid = 0;
+    }
+    for (int j = 0; j < d->nf; j++) {
+        field *f = &d->f[j];
+        int k = f->t->k;
+        if ((k <= K_F64 || k == K_ENUM || k == K_STRING) && pct(30))
+            f->def = gen_scalar(f->t, 1);
+    }
+    lay_struct(d);
+}
+
+/* ---- random values ---- */
+
+#define MAXDEPTH 4
+#define XCAP 3000
+
+static int budget;
+static int xcount;
+static val **pool[MAXT];
+static int npool[MAXT], cappool[MAXT];
+
+static void pool_add(type *t, val *v) {
+    if (!sharing) return;
+    int id = t->id;
+    if (npool[id] == cappool[id]) {
+        cappool[id] = cappool[id] ? cappool[id] * 2 : 8;
+        pool[id] = realloc(pool[id], (size_t)cappool[id] * sizeof *pool[id]);
+        if (!pool[id]) die("out of memory");
+    }
+    pool[id][npool[id]++] = v;
+}
+
+static val *pool_take(type *t, int percent) {
+    int id = t->id;
+    if (!sharing || !npool[id] || !pct(percent)) return NULL;
+    val *v = pool[id][below((uint32_t)npool[id])];
+    if (xcount + v->xsize > XCAP) return NULL;
+    xcount += v->xsize;
+    v->refs++;
+    return v;
+}
+
+static int same_scalar(const val *a, const val *b) {
+    if (a->t->k == K_STRING) return a->slen == b->slen && memcmp(a->s, b->s, a->slen) == 0;
+    return a->bits == b->bits;
+}
+
+static val *gen(type *t, int depth, int pooled);
+
+static val *gen_struct(type *t, int depth) {
+    decl *d = &decls[t->decl];
+    val *v = newval(t);
+    v->n = d->nf;
+    v->it = xmalloc((size_t)d->nf * sizeof *v->it);
+    v->order = xmalloc((size_t)d->nf * sizeof *v->order);
+    v->omit = xmalloc((size_t)d->nf);
+    for (int i = 0; i < d->nf; i++) {
+        field *f = &d->f[i];
+        if (f->def && pct(40)) v->it[i] = copy_scalar(f->def);
+        else v->it[i] = gen(f->t, depth, 1);
+        v->xsize += v->it[i]->xsize;
+        v->order[i] = i;
+        val *fv = v->it[i];
+        int k = f->t->k;
+        int may_omit = (f->def && same_scalar(f->def, fv)) || (k == K_ARRAY && fv->n == 0) ||
+                       (k == K_PTR && fv->n == 0);
+        v->omit[i] = may_omit && pct(60);
+    }
+    if (pct(35)) {
+        for (int i = d->nf - 1; i > 0; i--) {
+            int j = (int)below((uint32_t)i + 1);
+            int x = v->order[i];
+            v->order[i] = v->order[j];
+            v->order[j] = x;
+        }
+    } else if (d->nf > 1 && pct(30)) {
+        int i = (int)below((uint32_t)d->nf - 1);
+        int x = v->order[i];
+        v->order[i] = v->order[i + 1];
+        v->order[i + 1] = x;
+    }
+    return v;
+}
+
+static val *gen_inline(type *t, int depth);
+
+/* pooled: the value may be an alias of an earlier one of the same type. A
+ * string, [T] or *T target reached again is a shared payload; any other
+ * value reached again is a YAML alias that bakes as a copy (a replay). The
+ * direct target of a pointer is pooled under the pointer type, so that one
+ * YAML node never serves as both a field's payload and a pointer's target
+ * (different types: the second use would be a replay). */
+static val *gen(type *t, int depth, int pooled) {
+    xcount++;
+    if (t->k == K_PTR || !pooled) return gen_inline(t, depth);
+    int k = t->k;
+    val *v = pool_take(t, k == K_STRING || k == K_ARRAY ? 35 : k == K_STRUCT || k == K_FIXED ? 15 : 5);
+    if (v) return v;
+    v = gen_inline(t, depth);
+    pool_add(t, v);
+    return v;
+}
+
+static val *gen_inline(type *t, int depth) {
+    switch (t->k) {
+    case K_STRUCT: return gen_struct(t, depth);
+    case K_STRING: {
+        return gen_scalar(t, 0);
+    }
+    case K_FIXED: {
+        val *v = newval(t);
+        v->n = t->count;
+        v->it = xmalloc((size_t)v->n * sizeof *v->it);
+        for (int i = 0; i < v->n; i++) {
+            v->it[i] = gen(t->elem, depth, 1);
+            v->xsize += v->it[i]->xsize;
+        }
+        return v;
+    }
+    case K_ARRAY: {
+        val *v = newval(t);
+        int k = t->elem->k;
+        int n;
+        if (depth >= MAXDEPTH || budget <= 0 || pct(15)) n = 0;
+        else if (k <= K_F64 || k == K_ENUM) n = 1 + (int)below(pct(20) ? 24 : 6);
+        else n = 1 + (int)below(depth >= 2 ? 2 : 4);
+        budget -= n;
+        v->n = n;
+        v->it = xmalloc((size_t)(n ? n : 1) * sizeof *v->it);
+        for (int i = 0; i < n; i++) {
+            v->it[i] = gen(t->elem, depth + 1, 1);
+            v->xsize += v->it[i]->xsize;
+        }
+        return v;
+    }
+    case K_PTR: {
+        val *v = newval(t);
+        v->it = xmalloc(sizeof *v->it);
+        if (depth >= MAXDEPTH || budget <= 0 || pct(25)) return v;
+        budget--;
+        val *target = pool_take(t, 35);
+        if (!target) {
+            target = gen(t->elem, depth + 1, 0);
+            pool_add(t, target);
+        }
+        v->n = 1;
+        v->it[0] = target;
+        v->xsize += target->xsize;
+        return v;
+    }
+    default: return gen_scalar(t, 0);
+    }
+}
+
+/* Share ids for payloads reached more than once: a pointer's target, the
+ * bytes of a string, the items of an array. */
+static void assign_shares(val *v);
+
+static void visit_payload(val *p) {
+    if (p->refs > 1) {
+        if (p->share >= 0) return;
+        p->share = nshares++;
+    }
+    if (p->t->k == K_STRING) return;
+    for (int i = 0; i < p->n; i++) assign_shares(p->it[i]);
+}
+
+static void assign_shares(val *v) {
+    if (v->t->k == K_PTR) {
+        if (v->n) visit_payload(v->it[0]);
+        return;
+    }
+    if (v->t->k == K_STRING || v->t->k == K_ARRAY) {
+        visit_payload(v);
+        return;
+    }
+    for (int i = 0; i < v->n; i++) assign_shares(v->it[i]);
+}
+
+/* ---- the case ---- */
+
+static val *root;
+static type *root_type;
+
+static void reset(void) {
+    for (int i = 0; i < MAXT; i++) {
+        free(pool[i]);
+        pool[i] = NULL;
+        npool[i] = cappool[i] = 0;
+    }
+    memset(types, 0, sizeof types);
+    memset(decls, 0, sizeof decls);
+    ntypes = ndecls = nenums = nstructs = nshares = 0;
+}
+
+static uint64_t mix(unsigned long long seed, uint64_t salt) {
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull ^ salt;
+    uint64_t *save = rng;
+    rng = &s;
+    uint64_t r = rnd();
+    rng = save;
+    return r;
+}
+
+static uint64_t case_rng;
+
+static void make_case(unsigned long long seed) {
+    reset();
+    cur_seed = seed;
+    case_rng = mix(seed, 0x5eed);
+    rng = &case_rng;
+    for (int i = 0; i < 12; i++) rnd(); /* warm-up after small seeds */
+    sharing = pct(45);
+    has_root_decl = pct(70);
+    nenums = (int)below(4);
+    nstructs = 2 + (int)below(5);
+    ndecls = 0;
+    for (int i = 0; i < nenums; i++) {
+        decl *d = &decls[ndecls];
+        d->t = intern(K_ENUM, NULL, 0, ndecls);
+        ndecls++;
+        make_enum(d);
+        d->t->elem = d->base;
+    }
+    for (int i = 0; i < nstructs; i++) {
+        decl *d = &decls[ndecls];
+        d->t = intern(K_STRUCT, NULL, 0, ndecls);
+        pick_type_name(d->name, struct_words, NELEM(struct_words));
+        ndecls++;
+    }
+    for (int i = 0; i < nstructs; i++) make_struct(i, i == nstructs - 1);
+    root_type = struct_type(nstructs - 1);
+    budget = 60 + (int)below(100);
+    xcount = 0;
+    root = gen(root_type, 0, 1);
+    assign_shares(root);
+}
+
+/* ---- schema text ---- */
+
+static void fmt_int(buf *b, int k, uint64_t v) {
+    if (is_signed(k)) bprintf(b, "%lld", (long long)(int64_t)v);
+    else bprintf(b, "%llu", (unsigned long long)v);
+}
+
+static void spell(buf *b, const type *t) {
+    switch (t->k) {
+    case K_ENUM: case K_STRUCT: bput(b, decls[t->decl].name); break;
+    case K_STRING: bput(b, "string"); break;
+    case K_ARRAY: bput(b, "["); spell(b, t->elem); bput(b, "]"); break;
+    case K_FIXED: bput(b, "["); spell(b, t->elem); bprintf(b, "; %d]", t->count); break;
+    case K_PTR: bput(b, "*"); spell(b, t->elem); break;
+    default: bput(b, kname[t->k]); break;
+    }
+}
+
+/* Shortest decimal that reads back to the same float (as f32 when f32). */
+static void fmt_float(char *out, size_t cap, int k, uint64_t bits, int exact) {
+    double d = k == K_F32 ? (double)bits_f32((uint32_t)bits) : bits_f64(bits);
+    if (exact) {
+        sfmt(out, cap, "%.17g", d);
+        return;
+    }
+    for (int p = 1; p <= 17; p++) {
+        sfmt(out, cap, "%.*g", p, d);
+        double back = strtod(out, NULL);
+        if (k == K_F32) {
+            if (f32_bits((float)back) == (uint32_t)bits && f32_bits(strtof(out, NULL)) == (uint32_t)bits)
+                return;
+        } else if (f64_bits(back) == bits) {
+            return;
+        }
+    }
+    sfmt(out, cap, "%.17g", d);
+}
+
+static int is_nan_bits(int k, uint64_t b) {
+    return k == K_F32 ? (b & 0x7fffffffu) > 0x7f800000u
+                      : (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+static int is_inf_bits(int k, uint64_t b) {
+    return k == K_F32 ? (b & 0x7fffffffu) == 0x7f800000u
+                      : (b & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
+}
+static int is_neg_bits(int k, uint64_t b) { return (int)(k == K_F32 ? (b >> 31) & 1 : b >> 63); }
+
+/* A float as YAML (and schema) text. */
+static void yaml_float(buf *b, int k, uint64_t bits) {
+    if (is_nan_bits(k, bits)) {
+        static const char *const n[] = {".nan", ".NaN", ".NAN"};
+        bput(b, n[below(10) < 7 ? 0 : 1 + below(2)]);
+        return;
+    }
+    if (is_inf_bits(k, bits)) {
+        static const char *const n[] = {".inf", ".Inf", ".INF"};
+        if (is_neg_bits(k, bits)) bput(b, "-");
+        else if (pct(15)) bput(b, "+");
+        bput(b, n[below(10) < 7 ? 0 : 1 + below(2)]);
+        return;
+    }
+    char t[64];
+    fmt_float(t, sizeof t, k, bits, pct(30));
+    if (pct(15) && !strchr(t, 'e') && !strchr(t, 'n')) {
+        /* digits grouped with '_' in the integer part */
+        const char *s = t;
+        if (*s == '-') bput_n(b, s++, 1);
+        size_t nd = strspn(s, "0123456789");
+        for (size_t i = 0; i < nd; i++) {
+            bput_n(b, s + i, 1);
+            if (i + 1 < nd && (nd - 1 - i) % 3 == 0) bput(b, "_");
+        }
+        bput(b, s + nd);
+        return;
+    }
+    if (pct(10) && !strchr(t, 'e') && !strchr(t, '.')) {
+        bprintf(b, "%s.0", t);
+        return;
+    }
+    bput(b, t);
+}
+
+static int utf8_next(const char *s, size_t n, size_t i, uint32_t *cp);
+static void yaml_int(buf *b, int k, uint64_t v);
+
+/* Which quoted-string syntax: the schema's, YAML's double quotes, JSON's. */
+enum { Q_SCHEMA, Q_YAML, Q_JSON };
+
+static int yaml_printable(uint32_t cp);
+
+/* A double-quoted string literal, with a random choice among the escapes
+ * each syntax allows for the same character. */
+static void quoted(buf *b, const char *s, size_t n, int q) {
+    bput(b, "\"");
+    for (size_t i = 0; i < n;) {
+        uint32_t c;
+        int l = utf8_next(s, n, i, &c);
+        i += (size_t)l;
+        if (c == '"') bput(b, "\\\"");
+        else if (c == '\\') bput(b, "\\\\");
+        else if (c == '\n') bput(b, "\\n");
+        else if (c == '\t') bput(b, q == Q_JSON || pct(50) ? "\\t" : "\t");
+        else if (c == '\r') bput(b, "\\r");
+        else if (q == Q_JSON && c == '/' && pct(50)) bput(b, "\\/");
+        else if (q == Q_SCHEMA && (c < 0x20 || c == 0x7f)) bprintf(b, "\\u%04x", c);
+        else if (q == Q_JSON && c < 0x20) bprintf(b, "\\u%04x", c);
+        else if (q == Q_YAML && !yaml_printable(c)) {
+            if (c < 0x100 && pct(50)) bprintf(b, "\\x%02x", c);
+            else if (c < 0x10000) bprintf(b, "\\u%04x", c);
+            else bprintf(b, "\\U%08x", c);
+        } else if (c >= 0x80 && pct(25)) {
+            if (q == Q_SCHEMA && (c > 0xffff || pct(50))) bprintf(b, "\\u{%x}", c);
+            else if (c < 0x10000) bprintf(b, "\\u%04X", c);
+            else if (q == Q_YAML) bprintf(b, "\\U%08X", c);
+            else bprintf(b, "\\u%04x\\u%04X", 0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff));
+        } else {
+            bput_n(b, s + i - (size_t)l, (size_t)l);
+        }
+    }
+    bput(b, "\"");
+}
+
+static void schema_default(buf *b, const field *f) {
+    const val *d = f->def;
+    int k = f->t->k;
+    if (k == K_BOOL) bput(b, d->bits ? "true" : "false");
+    else if (is_int(k)) fmt_int(b, k, d->bits);
+    else if (k == K_F32 || k == K_F64) yaml_float(b, k, d->bits);
+    else if (k == K_ENUM) {
+        const decl *e = &decls[f->t->decl];
+        for (int i = 0; i < e->nv; i++)
+            if (e->vv[i] == d->bits) {
+                bput(b, e->vn[i]);
+                break;
+            }
+    } else if (k == K_STRING) quoted(b, d->s, d->slen, Q_SCHEMA);
+}
+
+static void write_schema(buf *b) {
+    int order[MAXD];
+    for (int i = 0; i < ndecls; i++) order[i] = i;
+    for (int i = ndecls - 1; i > 0; i--) {
+        int j = (int)below((uint32_t)i + 1);
+        int x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    bprintf(b, "// random schema, seed %llu\n", cur_seed);
+    for (int oi = 0; oi < ndecls; oi++) {
+        const decl *d = &decls[order[oi]];
+        if (pct(20)) bput(b, "/* a block\n   comment */\n");
+        if (d->is_enum) {
+            bprintf(b, "enum %s : %s {", d->name, kname[d->base->k]);
+            for (int i = 0; i < d->nv; i++) {
+                bprintf(b, "%s%s", i ? ", " : " ", d->vn[i]);
+                if (d->vexp[i]) {
+                    bput(b, " = ");
+                    yaml_int(b, d->base->k, d->vv[i]);
+                }
+            }
+            bput(b, " }\n");
+            continue;
+        }
+        if (d->align_attr) bprintf(b, "@align(%d) ", d->align_attr);
+        bprintf(b, "struct %s {\n", d->name);
+        for (int i = 0; i < d->nf; i++) {
+            const field *f = &d->f[i];
+            bprintf(b, "    %s: ", f->name);
+            spell(b, f->t);
+            if (f->def) {
+                bput(b, " = ");
+                schema_default(b, f);
+            }
+            bput(b, ";");
+            if (pct(10)) bput(b, " // trailing comment");
+            bput(b, "\n");
+        }
+        bput(b, "}\n");
+    }
+    if (has_root_decl) bprintf(b, "root %s;\n", decls[root_type->decl].name);
+}
+
+/* ---- YAML ---- */
+
+static uint64_t yaml_rng;
+
+static const char *member_name(const type *t, uint64_t bits) {
+    const decl *e = &decls[t->decl];
+    for (int i = 0; i < e->nv; i++)
+        if (e->vv[i] == bits) return e->vn[i];
+    die("enum value without a member");
+    return "";
+}
+
+static void yaml_int(buf *b, int k, uint64_t v) {
+    int neg = is_signed(k) && (int64_t)v < 0;
+    uint64_t mag = neg ? (uint64_t)0 - v : v;
+    int r = (int)below(100);
+    char digits[80];
+    const char *prefix = "";
+    if (r < 55) sfmt(digits, sizeof digits, "%llu", (unsigned long long)mag);
+    else if (r < 75) {
+        sfmt(digits, sizeof digits, pct(50) ? "%llx" : "%llX", (unsigned long long)mag);
+        prefix = "0x";
+    } else if (r < 85) {
+        sfmt(digits, sizeof digits, "%llo", (unsigned long long)mag);
+        prefix = "0o";
+    } else if (r < 92 && mag < (UINT64_C(1) << 20)) {
+        int nb = 0;
+        char tmp[80];
+        uint64_t m = mag;
+        do {
+            tmp[nb++] = (char)('0' + (m & 1));
+            m >>= 1;
+        } while (m);
+        for (int i = 0; i < nb; i++) digits[i] = tmp[nb - 1 - i];
+        digits[nb] = 0;
+        prefix = "0b";
+    } else {
+        sfmt(digits, sizeof digits, "%llu", (unsigned long long)mag);
+    }
+    if (neg) bput(b, "-");
+    else if (pct(5)) bput(b, "+");
+    bput(b, prefix);
+    size_t nd = strlen(digits);
+    int group = pct(20) ? 1 + (int)below(4) : 0;
+    for (size_t i = 0; i < nd; i++) {
+        bput_n(b, digits + i, 1);
+        if (group && i + 1 < nd && (nd - 1 - i) % (size_t)group == 0) bput(b, "_");
+    }
+}
+
+static int utf8_next(const char *s, size_t n, size_t i, uint32_t *cp) {
+    unsigned char c = (unsigned char)s[i];
+    int len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    if (i + (size_t)len > n) len = 1;
+    uint32_t v = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+    for (int j = 1; j < len; j++) v = (v << 6) | ((unsigned char)s[i + (size_t)j] & 0x3f);
+    *cp = v;
+    return len;
+}
+
+/* Characters YAML takes as they are in any scalar style. */
+static int yaml_printable(uint32_t cp) {
+    if (cp >= 0x20 && cp < 0x7f) return 1;
+    if (cp < 0xa0) return 0;
+    return cp != 0x2028 && cp != 0x2029 && cp != 0xfeff;
+}
+
+/* Plain text YAML reads back as the same characters. For a string field
+ * every plain scalar is text, "null", "true" and "~" included. */
+static int plain_ok(const char *s, size_t n) {
+    if (n == 0) return 0;
+    if (n == 1 && s[0] == '~') return 1;
+    unsigned char c0 = (unsigned char)s[0];
+    if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z') || c0 >= 0xc0 ||
+          (c0 >= '0' && c0 <= '9')))
+        return 0;
+    if (s[n - 1] == ' ') return 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        int l = utf8_next(s, n, i, &cp);
+        if (cp < 0x80 && !((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+                           (cp >= '0' && cp <= '9') || cp == '_' || cp == ' ' || cp == '.'))
+            return 0;
+        if (cp >= 0x80 && !yaml_printable(cp)) return 0;
+        i += (size_t)l;
+    }
+    return 1;
+}
+
+static int single_ok(const char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        int l = utf8_next(s, n, i, &cp);
+        if (!yaml_printable(cp)) return 0;
+        i += (size_t)l;
+    }
+    return 1;
+}
+
+static void yaml_string(buf *b, const char *s, size_t n) {
+    int r = (int)below(100);
+    if (r < 45 && plain_ok(s, n)) {
+        bput_n(b, s, n);
+    } else if (r < 70 && single_ok(s, n)) {
+        bput(b, "'");
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == '\'') bput(b, "''");
+            else bput_n(b, s + i, 1);
+        }
+        bput(b, "'");
+    } else {
+        quoted(b, s, n, Q_YAML);
+    }
+}
+
+/* A literal block scalar keeps every line as is; only for text whose lines
+ * need no escapes and do not begin with a space. */
+static int literal_ok(const char *s, size_t n) {
+    if (n == 0 || !memchr(s, '\n', n)) return 0;
+    if (s[n - 1] == '\n') return 0;
+    int at_line_start = 1;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        int l = utf8_next(s, n, i, &cp);
+        if (cp == '\n') {
+            if (at_line_start) return 0;
+            at_line_start = 1;
+        } else {
+            if (!yaml_printable(cp) || (at_line_start && cp == ' ')) return 0;
+            at_line_start = 0;
+        }
+        i += (size_t)l;
+    }
+    return 1;
+}
+
+static void yaml_scalar(buf *b, const val *v) {
+    const type *t = v->t;
+    int k = t->k;
+    if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
+    else if (is_int(k)) yaml_int(b, k, v->bits);
+    else if (k == K_F32 || k == K_F64) yaml_float(b, k, v->bits);
+    else if (k == K_ENUM) {
+        const char *m = member_name(t, v->bits);
+        if (pct(15)) bprintf(b, pct(50) ? "\"%s\"" : "'%s'", m);
+        else bput(b, m);
+    } else if (k == K_STRING) yaml_string(b, v->s, v->slen);
+}
+
+static const field *fld(const val *v, int i) { return &decls[v->t->decl].f[i]; }
+
+/* What a node is in the text: a pointer is its target (or null). */
+static const val *node_of(const val *v) { return v->t->k == K_PTR ? (v->n ? v->it[0] : NULL) : v; }
+
+/* Field i of struct value v left out of the text (it holds its default, an
+ * empty array or null). Never a node that is aliased: its anchor is needed. */
+static int omitted(const val *v, int i) {
+    const val *n = node_of(v->it[i]);
+    return v->omit[i] && !(n && n->refs > 1);
+}
+
+static int n_present(const val *v) {
+    int n = 0;
+    for (int i = 0; i < v->n; i++) n += !omitted(v, i);
+    return n;
+}
+
+static int is_collection(const val *v) {
+    return v && (v->t->k == K_STRUCT || v->t->k == K_ARRAY || v->t->k == K_FIXED);
+}
+
+static int is_empty_collection(const val *v) {
+    if (v->t->k == K_STRUCT) return n_present(v) == 0;
+    return v->n == 0;
+}
+
+static void yaml_key(buf *b, const char *name) {
+    if (pct(8)) bprintf(b, "\"%s\"", name);
+    else if (pct(5)) bprintf(b, "'%s'", name);
+    else bput(b, name);
+}
+
+static void yaml_null(buf *b) { bput(b, pct(70) ? "null" : "~"); }
+
+/* Writes the anchor or alias of a shared payload; returns 1 for an alias. */
+static int yaml_anchors;
+
+static int yaml_anchor(buf *b, val *n, const char *sep) {
+    if (n->refs < 2) return 0;
+    if (n->emitted) {
+        bprintf(b, "*a%d", n->anchor);
+        return 1;
+    }
+    n->emitted = 1;
+    n->anchor = yaml_anchors++;
+    bprintf(b, "&a%d%s", n->anchor, sep);
+    return 0;
+}
+
+static void yaml_flow(buf *b, const val *v0) {
+    val *v = (val *)node_of(v0);
+    if (!v) {
+        yaml_null(b);
+        return;
+    }
+    if (yaml_anchor(b, v, " ")) return;
+    if (v->t->k == K_STRUCT) {
+        bput(b, "{");
+        int first = 1;
+        for (int j = 0; j < v->n; j++) {
+            int i = v->order[j];
+            if (omitted(v, i)) continue;
+            bput(b, first ? "" : pct(80) ? ", " : ",");
+            first = 0;
+            yaml_key(b, fld(v, i)->name);
+            bput(b, ": ");
+            yaml_flow(b, v->it[i]);
+        }
+        bput(b, "}");
+    } else if (v->t->k == K_ARRAY || v->t->k == K_FIXED) {
+        bput(b, "[");
+        for (int i = 0; i < v->n; i++) {
+            if (i) bput(b, pct(80) ? ", " : ",");
+            yaml_flow(b, v->it[i]);
+        }
+        bput(b, "]");
+    } else {
+        yaml_scalar(b, v);
+    }
+}
+
+static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad);
+
+/* Writes the node after "key:" or "-" (the cursor right after the colon or
+ * dash) up to and including its last newline. */
+static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
+    val *v = (val *)node_of(v0);
+    if (!v) {
+        if (!after_dash && pct(10)) {
+            bput(b, "\n"); /* an empty value is null too */
+            return;
+        }
+        bput(b, " ");
+        yaml_null(b);
+        bput(b, "\n");
+        return;
+    }
+    if (v->refs > 1 && v->emitted) {
+        bprintf(b, " *a%d\n", v->anchor);
+        return;
+    }
+    /* A pointer's target is never written as null or an empty value: that
+     * would be a null pointer. */
+    int target = v0->t->k == K_PTR;
+    if (v->refs < 2 && !after_dash && !target && pct(15) &&
+        ((v->t->k == K_STRING && v->slen == 0) || (v->t->k == K_ARRAY && v->n == 0))) {
+        bput(b, "\n"); /* an empty value: the empty string, the empty array */
+        return;
+    }
+    if (v->refs < 2 && v->t->k == K_ARRAY && v->n == 0 && !target && pct(20)) {
+        bput(b, " ");
+        yaml_null(b);
+        bput(b, "\n");
+        return;
+    }
+    if (!is_collection(v)) {
+        bput(b, " ");
+        yaml_anchor(b, v, " ");
+        if (v->t->k == K_STRING && literal_ok(v->s, v->slen) && pct(60)) {
+            bput(b, "|-\n");
+            const char *s = v->s;
+            size_t n = v->slen, i = 0;
+            while (i <= n) {
+                const char *nl = memchr(s + i, '\n', n - i);
+                size_t e = nl ? (size_t)(nl - s) : n;
+                pad(b, indent + 2);
+                bput_n(b, s + i, e - i);
+                bput(b, "\n");
+                i = e + 1;
+            }
+            return;
+        }
+        yaml_scalar(b, v);
+        bput(b, "\n");
+        return;
+    }
+    if (is_empty_collection(v) || pct(25)) {
+        bput(b, " ");
+        yaml_flow(b, v);
+        bput(b, "\n");
+        return;
+    }
+    if (v->refs > 1) {
+        bput(b, " ");
+        yaml_anchor(b, v, "");
+        bput(b, "\n");
+        yaml_block(b, v, indent + 2, 0);
+        return;
+    }
+    if (after_dash && pct(50)) {
+        bput(b, " ");
+        yaml_block(b, v, indent + 2, 1);
+        return;
+    }
+    if (!after_dash && v->t->k != K_STRUCT && pct(40)) {
+        bput(b, "\n");
+        yaml_block(b, v, indent, 0); /* a sequence may sit at its key's indent */
+        return;
+    }
+    bput(b, "\n");
+    yaml_block(b, v, indent + 2, 0);
+}
+
+static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad) {
+    if (v->t->k == K_STRUCT) {
+        for (int j = 0; j < v->n; j++) {
+            int i = v->order[j];
+            if (omitted(v, i)) continue;
+            if (!skip_first_pad) pad(b, indent);
+            skip_first_pad = 0;
+            yaml_key(b, fld(v, i)->name);
+            bput(b, ":");
+            yaml_after(b, v->it[i], indent, 0);
+        }
+    } else {
+        for (int i = 0; i < v->n; i++) {
+            if (!skip_first_pad) pad(b, indent);
+            skip_first_pad = 0;
+            bput(b, "-");
+            yaml_after(b, v->it[i], indent, 1);
+        }
+    }
+}
+
+static void clear_emitted(val *v) {
+    v->emitted = 0;
+    yaml_anchors = 0;
+    if (v->t->k == K_STRING) return;
+    for (int i = 0; i < v->n; i++) clear_emitted(v->it[i]);
+}
+
+static void write_yaml(buf *b) {
+    clear_emitted(root);
+    const char *rn = decls[root_type->decl].name;
+    if (pct(20)) bput(b, "# random data\n");
+    if (pct(15)) bput(b, "---\n");
+    if (pct(15)) {
+        bput(b, "{$schema: t.schema");
+        if (!has_root_decl) bprintf(b, ", $type: %s", rn);
+        for (int j = 0; j < root->n; j++) {
+            int i = root->order[j];
+            if (omitted(root, i)) continue;
+            bput(b, ", ");
+            yaml_key(b, fld(root, i)->name);
+            bput(b, ": ");
+            yaml_flow(b, root->it[i]);
+        }
+        bput(b, "}\n");
+        return;
+    }
+    /* YAML is streamed: the meta keys come before the first data key */
+    int tfirst = !has_root_decl && pct(30);
+    if (tfirst) bprintf(b, "$type: \"%s\"\n", rn);
+    bput(b, pct(20) ? "\"$schema\": t.schema\n" : pct(20) ? "$schema: 't.schema'\n" : "$schema: t.schema\n");
+    if (!has_root_decl && !tfirst) bprintf(b, "$type: %s\n", rn);
+    if (n_present(root)) yaml_block(b, root, 0, 0);
+}
+
+/* ---- JSON (every shared payload written out again) ---- */
+
+/* A JSON number or true/false: a string field takes it as its text. */
+static int json_bare_ok(const char *s, size_t n) {
+    if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0)) return 1;
+    size_t i = 0, d;
+    if (i < n && s[i] == '-') i++;
+    if (i < n && s[i] == '0') i++;
+    else {
+        for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++) d++;
+        if (!d || s[i - d] == '0') return 0;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++) d++;
+        if (!d) return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++) d++;
+        if (!d) return 0;
+    }
+    return i == n;
+}
+
+static void json_val(buf *b, const val *v0, int indent, int pretty) {
+    const val *v = node_of(v0);
+    if (!v) {
+        bput(b, "null");
+        return;
+    }
+    int k = v->t->k;
+    if (k == K_STRUCT || k == K_ARRAY || k == K_FIXED) {
+        int st = k == K_STRUCT;
+        bput(b, st ? "{" : "[");
+        int first = 1;
+        for (int j = 0; j < v->n; j++) {
+            int i = st ? v->order[j] : j;
+            if (st && omitted(v, i)) continue;
+            bput(b, first ? "" : ",");
+            first = 0;
+            if (pretty) {
+                bput(b, "\n");
+                pad(b, indent + 2);
+            }
+            if (st) {
+                quoted(b, fld(v, i)->name, strlen(fld(v, i)->name), Q_JSON);
+                bput(b, pretty ? ": " : ":");
+            }
+            json_val(b, v->it[i], indent + 2, pretty);
+        }
+        if (pretty && !first) {
+            bput(b, "\n");
+            pad(b, indent);
+        }
+        bput(b, st ? "}" : "]");
+        return;
+    }
+    if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
+    else if (is_int(k)) fmt_int(b, k, v->bits);
+    else if (k == K_ENUM) bprintf(b, "\"%s\"", member_name(v->t, v->bits));
+    else if (k == K_STRING) {
+        if (json_bare_ok(v->s, v->slen) && pct(50)) bput_n(b, v->s, v->slen);
+        else quoted(b, v->s, v->slen, Q_JSON);
+    } else {
+        if (is_nan_bits(k, v->bits)) bput(b, "\"nan\"");
+        else if (is_inf_bits(k, v->bits)) bput(b, is_neg_bits(k, v->bits) ? "\"-inf\"" : "\"inf\"");
+        else {
+            char t[64];
+            fmt_float(t, sizeof t, k, v->bits, pct(40));
+            bput(b, t);
+        }
+    }
+}
+
+static void write_json(buf *b) {
+    int pretty = pct(60);
+    buf meta = {0};
+    bput(&meta, "\"$schema\": \"t.schema\"");
+    if (!has_root_decl) bprintf(&meta, ",%s\"$type\": \"%s\"", pretty ? "\n  " : " ", decls[root_type->decl].name);
+    if (!n_present(root)) {
+        bprintf(b, "{%s%s%s}\n", pretty ? "\n  " : "", meta.p, pretty ? "\n" : "");
+        free(meta.p);
+        return;
+    }
+    /* the meta keys go first or last in the root object (JSON allows both) */
+    buf inner = {0};
+    json_val(&inner, root, 0, pretty);
+    if (pct(70)) {
+        bprintf(b, "{%s%s,", pretty ? "\n  " : "", meta.p);
+        bput(b, inner.p + 1);
+    } else {
+        size_t close = inner.n - 1;
+        while (close > 0 && inner.p[close] != '}') close--;
+        bput_n(b, inner.p, close);
+        bprintf(b, ",%s%s%s}", pretty ? "\n  " : "", meta.p, pretty ? "\n" : "");
+    }
+    bput(b, "\n");
+    free(inner.p);
+    free(meta.p);
+}
+
+/* ---- the checker program ---- */
+
+static int vcount;
+static int emitted_type[MAXT];
+
+static void ctype_of(buf *b, const type *t) {
+    switch (t->k) {
+    case K_ENUM: bput(b, kctype[t->elem->k]); break;
+    case K_STRUCT: case K_FIXED: bprintf(b, "s%llu_t%d", cur_seed, t->id); break;
+    case K_STRING: case K_ARRAY: bput(b, "bc_off"); break;
+    case K_PTR: bput(b, "bc_ptr"); break;
+    default: bput(b, kctype[t->k]); break;
+    }
+}
+
+static void c_typedef(buf *b, const type *t) {
+    if (t->k != K_FIXED && t->k != K_STRUCT) return;
+    if (emitted_type[t->id]) return;
+    emitted_type[t->id] = 1;
+    if (t->k == K_FIXED) {
+        c_typedef(b, t->elem);
+        bput(b, "typedef ");
+        ctype_of(b, t->elem);
+        bput(b, " ");
+        ctype_of(b, t);
+        bprintf(b, "[%d];\n", t->count);
+        return;
+    }
+    const decl *d = &decls[t->decl];
+    for (int i = 0; i < d->nf; i++) c_typedef(b, d->f[i].t);
+    bput(b, "typedef struct ");
+    ctype_of(b, t);
+    bprintf(b, " { /* %s */\n", d->name);
+    for (int i = 0; i < d->nf; i++) {
+        bput(b, "    ");
+        if (i == 0 && d->align_attr) {
+            bprintf(b, "_Alignas(%d) _Alignas(", d->align_attr);
+            ctype_of(b, d->f[i].t);
+            bput(b, ") ");
+        }
+        ctype_of(b, d->f[i].t);
+        bprintf(b, " f_%s;\n", d->f[i].name);
+    }
+    bput(b, "} ");
+    ctype_of(b, t);
+    bput(b, ";\n");
+}
+
+static void c_string_lit(buf *b, const char *s, size_t n) {
+    bput(b, "\"");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') bput_n(b, (const char *)&c, 1);
+        else bprintf(b, "\\%03o", c);
+    }
+    bput(b, "\"");
+}
+
+static void c_check(buf *b, const val *v, const char *lv, const char *path, int ind, int noshare);
+
+static void c_check_items(buf *b, const val *v, const char *base, const char *path, int ind) {
+    char lv[600], p[600];
+    for (int i = 0; i < v->n; i++) {
+        sfmt(lv, sizeof lv, "%s[%d]", base, i);
+        sfmt(p, sizeof p, "%s[%d]", path, i);
+        c_check(b, v->it[i], lv, p, ind, 0);
+    }
+}
+
+/* Emits code checking value v stored at C lvalue lv, walking offset fields
+ * in address order and each new payload depth first, as the canonical
+ * placement does. */
+static void c_check(buf *b, const val *v, const char *lv, const char *path, int ind, int noshare) {
+    int share = noshare ? -1 : v->share;
+    const type *t = v->t;
+    switch (t->k) {
+    case K_STRUCT: {
+        const decl *d = &decls[t->decl];
+        char l2[600], p2[600];
+        for (int i = 0; i < d->nf; i++) {
+            sfmt(l2, sizeof l2, "%s.f_%s", lv, d->f[i].name);
+            sfmt(p2, sizeof p2, "%s.%s", path, d->f[i].name);
+            c_check(b, v->it[i], l2, p2, ind, 0);
+        }
+        return;
+    }
+    case K_FIXED: c_check_items(b, v, lv, path, ind); return;
+    case K_STRING:
+        pad(b, ind);
+        bprintf(b, "ck_str(&%s, ", lv);
+        c_string_lit(b, v->s, v->slen);
+        bprintf(b, ", %zu, %d, \"%s\");\n", v->slen + 1, share, path);
+        return;
+    case K_ARRAY: {
+        int n = ++vcount;
+        pad(b, ind);
+        bput(b, "{ const ");
+        ctype_of(b, t->elem);
+        bprintf(b, " *p%d = (const ", n);
+        ctype_of(b, t->elem);
+        bprintf(b, " *)ck_arr(&%s, %d, sizeof *p%d, _Alignof(", lv, v->n, n);
+        ctype_of(b, t->elem);
+        bprintf(b, "), %d, \"%s\");\n", share, path);
+        if (v->n) {
+            pad(b, ind + 2);
+            bprintf(b, "if (p%d && g_first) {\n", n);
+            char base[32];
+            sfmt(base, sizeof base, "p%d", n);
+            c_check_items(b, v, base, path, ind + 4);
+            pad(b, ind + 2);
+            bput(b, "}\n");
+        }
+        pad(b, ind);
+        bprintf(b, "(void)p%d; }\n", n);
+        return;
+    }
+    case K_PTR: {
+        const val *tg = v->n ? v->it[0] : NULL;
+        int n = ++vcount;
+        pad(b, ind);
+        bput(b, "{ const ");
+        ctype_of(b, t->elem);
+        bprintf(b, " *p%d = (const ", n);
+        ctype_of(b, t->elem);
+        bprintf(b, " *)ck_ptr(&%s, %d, sizeof *p%d, _Alignof(", lv, tg ? 1 : 0, n);
+        ctype_of(b, t->elem);
+        bprintf(b, "), %d, \"%s\");\n", tg ? tg->share : -1, path);
+        if (tg) {
+            pad(b, ind + 2);
+            bprintf(b, "if (p%d && g_first) {\n", n);
+            char base[32], p2[600];
+            sfmt(base, sizeof base, "(*p%d)", n);
+            sfmt(p2, sizeof p2, "(*%s)", path);
+            /* the target's own payload is reached only through the target,
+             * which is what is shared */
+            c_check(b, tg, base, p2, ind + 4, 1);
+            pad(b, ind + 2);
+            bput(b, "}\n");
+        }
+        pad(b, ind);
+        bprintf(b, "(void)p%d; }\n", n);
+        return;
+    }
+    default: {
+        pad(b, ind);
+        uint64_t want = v->bits;
+        uint32_t sz = ksize(t->k == K_ENUM ? t->elem->k : t->k);
+        if (sz < 8) want &= (UINT64_C(1) << (8 * sz)) - 1;
+        bprintf(b, "ck(&%s, sizeof %s, UINT64_C(0x%llx), \"%s\");\n", lv, lv,
+                (unsigned long long)want, path);
+        return;
+    }
+    }
+}
+
+static const char checker_prelude[] =
+    "/* Generated by tests/tools/randgen: checks raw data sections of random\n"
+    " * cases against structs laid out by the C compiler. */\n"
+    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    "#include <stdarg.h>\n\n"
+    "typedef struct bc_off { int32_t off; int32_t len; } bc_off;\n"
+    "typedef struct bc_ptr { int32_t off; } bc_ptr;\n"
+    "_Static_assert(sizeof(bc_off) == 8 && _Alignof(bc_off) == 4, \"offset pair\");\n"
+    "static const unsigned char *g_base;\n"
+    "static size_t g_size, g_cursor;\n"
+    "static unsigned char *g_cov;\n"
+    "static int g_fail, g_expand, g_first;\n"
+    "static long long g_share[4096];\n"
+    "static const char *g_what;\n"
+    "static unsigned long long g_seed;\n\n"
+    "static void bad(const char *path, const char *fmt, ...) {\n"
+    "    va_list ap;\n"
+    "    if (g_fail++) return;\n"
+    "    printf(\"FAIL %llu %s: %s: \", g_seed, g_what, path);\n"
+    "    va_start(ap, fmt); vprintf(fmt, ap); va_end(ap);\n"
+    "    printf(\"\\n\");\n"
+    "}\n"
+    "static size_t at_of(const void *p) { return (size_t)((const unsigned char *)p - g_base); }\n"
+    "static void cover(const void *p, size_t n) { memset(g_cov + at_of(p), 1, n); }\n"
+    "static void ck(const void *p, size_t n, uint64_t want, const char *path) {\n"
+    "    uint64_t got = 0;\n"
+    "    memcpy(&got, p, n);\n"
+    "    cover(p, n);\n"
+    "    if (got != want) bad(path, \"got 0x%llx, want 0x%llx (at data offset %zu)\",\n"
+    "                         (unsigned long long)got, (unsigned long long)want, at_of(p));\n"
+    "}\n"
+    "/* The payload an offset field at p leads to: bounds, alignment, sharing\n"
+    " * and canonical placement at the aligned cursor. */\n"
+    "static const void *follow(const void *p, size_t n, size_t al, int share, const char *path) {\n"
+    "    int32_t off;\n"
+    "    memcpy(&off, p, 4);\n"
+    "    long long t = (long long)at_of(p) + off;\n"
+    "    g_first = 1;\n"
+    "    if (t < 0 || (unsigned long long)t > g_size || n > g_size - (size_t)t) {\n"
+    "        bad(path, \"offset %d leads to %lld, outside the %zu-byte data\", off, t, g_size);\n"
+    "        return NULL;\n"
+    "    }\n"
+    "    if (t % (long long)al) { bad(path, \"payload at %lld is not %zu-aligned\", t, al); return NULL; }\n"
+    "    if (share >= 0 && !g_expand) {\n"
+    "        if (g_share[share] >= 0) {\n"
+    "            g_first = 0;\n"
+    "            if (g_share[share] != t)\n"
+    "                bad(path, \"shared payload at %lld, but an earlier reference to it leads to %lld\",\n"
+    "                    t, g_share[share]);\n"
+    "            return g_base + t;\n"
+    "        }\n"
+    "        g_share[share] = t;\n"
+    "    }\n"
+    "    size_t want = (g_cursor + al - 1) / al * al;\n"
+    "    if ((size_t)t != want)\n"
+    "        bad(path, \"payload at %lld, canonical placement puts it at %zu\", t, want);\n"
+    "    g_cursor = (size_t)t + n;\n"
+    "    return g_base + t;\n"
+    "}\n"
+    "static const void *ck_arr(const void *p, int32_t n, size_t es, size_t al, int share, const char *path) {\n"
+    "    int32_t off, len;\n"
+    "    memcpy(&off, p, 4);\n"
+    "    memcpy(&len, (const char *)p + 4, 4);\n"
+    "    cover(p, 8);\n"
+    "    g_first = 0;\n"
+    "    if (len != n) { bad(path, \"length %d, want %d\", len, n); return NULL; }\n"
+    "    if (n == 0) {\n"
+    "        if (off != 0) bad(path, \"empty array has offset %d, want 0\", off);\n"
+    "        return NULL;\n"
+    "    }\n"
+    "    return follow(p, (size_t)n * es, al, share, path);\n"
+    "}\n"
+    "static void ck_str(const void *p, const char *want, int32_t n, int share, const char *path) {\n"
+    "    const unsigned char *s = ck_arr(p, n, 1, 1, share, path);\n"
+    "    if (!s || !g_first) return;\n"
+    "    cover(s, (size_t)n);\n"
+    "    if (memcmp(s, want, (size_t)n) != 0) bad(path, \"string bytes differ: got \\\"%.*s\\\"\", (int)n, (const char *)s);\n"
+    "}\n"
+    "static const void *ck_ptr(const void *p, int present, size_t es, size_t al, int share, const char *path) {\n"
+    "    int32_t off;\n"
+    "    memcpy(&off, p, 4);\n"
+    "    cover(p, 4);\n"
+    "    g_first = 0;\n"
+    "    if (!present) {\n"
+    "        if (off) bad(path, \"offset %d, want null\", off);\n"
+    "        return NULL;\n"
+    "    }\n"
+    "    if (!off) { bad(path, \"null, want a target\"); return NULL; }\n"
+    "    return follow(p, es, al, share, path);\n"
+    "}\n"
+    "static void finish(void) {\n"
+    "    if (g_cursor != g_size) bad(\"(end)\", \"data section is %zu bytes, the last payload ends at %zu\", g_size, g_cursor);\n"
+    "    for (size_t i = 0; i < g_size; i++)\n"
+    "        if (!g_cov[i] && g_base[i]) { bad(\"(padding)\", \"byte %zu is 0x%02x, want 0 (part of no value)\", i, g_base[i]); break; }\n"
+    "}\n\n";
+
+static const char checker_main[] =
+    "int main(int argc, char **argv) {\n"
+    "    int rc = 0;\n"
+    "    /* arguments: SEED FILE EXPAND, repeated; EXPAND=1 when every shared\n"
+    "     * payload was written out again (JSON) */\n"
+    "    for (int a = 1; a + 2 < argc; a += 3) {\n"
+    "        g_seed = strtoull(argv[a], NULL, 10);\n"
+    "        g_what = argv[a + 1];\n"
+    "        g_expand = atoi(argv[a + 2]);\n"
+    "        g_fail = 0;\n"
+    "        g_cursor = 0;\n"
+    "        for (size_t i = 0; i < sizeof g_share / sizeof g_share[0]; i++) g_share[i] = -1;\n"
+    "        FILE *f = fopen(g_what, \"rb\");\n"
+    "        if (!f) { printf(\"FAIL %llu %s: cannot open\\n\", g_seed, g_what); rc = 1; continue; }\n"
+    "        fseek(f, 0, SEEK_END);\n"
+    "        long sz = ftell(f);\n"
+    "        fseek(f, 0, SEEK_SET);\n"
+    "        unsigned char *mem = aligned_alloc(16, ((size_t)sz + 16) / 16 * 16);\n"
+    "        g_cov = calloc((size_t)sz + 1, 1);\n"
+    "        if (!mem || !g_cov || fread(mem, 1, (size_t)sz, f) != (size_t)sz) { printf(\"FAIL %llu %s: read error\\n\", g_seed, g_what); rc = 1; fclose(f); continue; }\n"
+    "        fclose(f);\n"
+    "        g_base = mem;\n"
+    "        g_size = (size_t)sz;\n"
+    "        int found = 0;\n"
+    "        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)\n"
+    "            if (cases[i].seed == g_seed) { found = 1; cases[i].fn(); finish(); }\n"
+    "        if (!found) bad(\"(case)\", \"no such seed in this checker\");\n"
+    "        if (!g_fail) printf(\"ok %llu %s\\n\", g_seed, g_what);\n"
+    "        rc |= g_fail != 0;\n"
+    "        free(mem);\n"
+    "        free(g_cov);\n"
+    "    }\n"
+    "    return rc;\n"
+    "}\n";
+
+static void checker_for_case(buf *b) {
+    memset(emitted_type, 0, sizeof emitted_type);
+    vcount = 0;
+    bprintf(b, "/* ---- seed %llu ---- */\n", cur_seed);
+    for (int i = 0; i < ntypes; i++) c_typedef(b, &types[i]);
+    bprintf(b, "static void check_%llu(void) {\n", cur_seed);
+    bput(b, "    const ");
+    ctype_of(b, root_type);
+    bput(b, " *r = (const ");
+    ctype_of(b, root_type);
+    bput(b, " *)g_base;\n");
+    bput(b, "    if (g_size < sizeof *r) { bad(\"(root)\", \"data section is %zu bytes, the root needs %zu\", g_size, sizeof *r); return; }\n");
+    bput(b, "    g_cursor = sizeof *r;\n");
+    c_check(b, root, "(*r)", decls[root_type->decl].name, 4, 0);
+    bput(b, "}\n\n");
+}
+
+/* ---- the reader over `blobc gen c` output ----
+ * The same values, read through the generated header (docs/CODEGEN.md):
+ * members for inline values, <Struct>_<field> for fields holding offsets
+ * (indexed through fixed-array levels), <Struct>_<field>_at for the items
+ * of a [T] whose items hold offsets, <Enum>_name and the member macros, and
+ * the runtime's blobc_rt_* functions below the level accessors resolve.
+ * The program compiles as C11 and as C++17. */
+
+static int is_ref(int k) { return k == K_STRING || k == K_ARRAY || k == K_PTR; }
+
+static const type *strip_fixed(const type *t) {
+    while (t->k == K_FIXED) t = t->elem;
+    return t;
+}
+
+/* The header's name for a type that is not a fixed array. */
+static void hdr_base(buf *b, const type *t) {
+    switch (t->k) {
+    case K_BOOL: bput(b, "blobc_rt_bool"); break;
+    case K_ENUM: case K_STRUCT: bput(b, decls[t->decl].name); break;
+    case K_STRING: bput(b, "blobc_rt_str"); break;
+    case K_ARRAY: bput(b, "blobc_rt_array"); break;
+    case K_PTR: bput(b, "blobc_rt_ptr"); break;
+    default: bput(b, kctype[t->k]); break;
+    }
+}
+
+/* "const T *name" or, for a fixed array, "const T (*name)[N]..." */
+static void hdr_ptr_decl(buf *b, const type *t, const char *name) {
+    bput(b, "const ");
+    hdr_base(b, strip_fixed(t));
+    if (t->k == K_FIXED) {
+        bprintf(b, " (*%s)", name);
+        for (; t->k == K_FIXED; t = t->elem) bprintf(b, "[%d]", t->count);
+    } else {
+        bprintf(b, " *%s", name);
+    }
+}
+
+static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, int ind);
+
+/* Checks the resolved view of a string (the text), a [T] (the items; the
+ * call is pre + "&count" + post) or a *T (the target). */
+static void rd_view(buf *b, const val *v, const char *pre, const char *post, const char *path,
+                    int ind) {
+    const type *t = v->t;
+    pad(b, ind);
+    if (t->k == K_STRING) {
+        bprintf(b, "rd_str(%s%s, ", pre, post);
+        c_string_lit(b, v->s, v->slen);
+        bprintf(b, ", %zu, \"%s\");\n", v->slen, path);
+        return;
+    }
+    int n = ++vcount;
+    char name[32], lv[64], p2[600];
+    sfmt(name, sizeof name, "q%d", n);
+    bput(b, "{ ");
+    if (t->k == K_ARRAY) {
+        bprintf(b, "size_t n%d = 0; ", n);
+        hdr_ptr_decl(b, t->elem, name);
+        bprintf(b, " = %s&n%d%s;\n", pre, n, post);
+        pad(b, ind + 2);
+        bprintf(b, "if (rd_len(q%d != RD_NULL, n%d, %d, \"%s\")) {\n", n, n, v->n, path);
+        for (int i = 0; i < v->n; i++) {
+            sfmt(lv, sizeof lv, "q%d[%d]", n, i);
+            sfmt(p2, sizeof p2, "%s[%d]", path, i);
+            rd_lvalue(b, v->it[i], lv, p2, ind + 4);
+        }
+    } else {
+        const val *tg = v->n ? v->it[0] : NULL;
+        hdr_ptr_decl(b, t->elem, name);
+        bprintf(b, " = %s%s;\n", pre, post);
+        pad(b, ind + 2);
+        bprintf(b, "if (rd_ptr(q%d != RD_NULL, %d, \"%s\")) {\n", n, tg != NULL, path);
+        if (tg) {
+            sfmt(lv, sizeof lv, "(*q%d)", n);
+            sfmt(p2, sizeof p2, "(*%s)", path);
+            rd_lvalue(b, tg, lv, p2, ind + 4);
+        }
+    }
+    pad(b, ind + 2);
+    bput(b, "}\n");
+    pad(b, ind);
+    bput(b, "}\n");
+}
+
+/* The views of value v of type t reached through accessor `fn` with the
+ * arguments `args` so far, one index per fixed-array level. */
+static void rd_accessor(buf *b, const val *v, const char *fn, const char *args, const char *path,
+                        int ind) {
+    char a2[700], p2[600], pre[800];
+    if (v->t->k == K_FIXED) {
+        for (int i = 0; i < v->n; i++) {
+            sfmt(a2, sizeof a2, "%s, %d", args, i);
+            sfmt(p2, sizeof p2, "%s[%d]", path, i);
+            rd_accessor(b, v->it[i], fn, a2, p2, ind);
+        }
+        return;
+    }
+    sfmt(pre, sizeof pre, "%s(%s%s", fn, args, v->t->k == K_ARRAY ? ", " : "");
+    rd_view(b, v, pre, ")", path, ind);
+}
+
+/* The fields of struct value v through the pointer expression p. */
+static void rd_fields(buf *b, const val *v, const char *p, const char *path, int ind) {
+    const decl *d = &decls[v->t->decl];
+    char lv[700], p2[600], fn[80];
+    for (int i = 0; i < d->nf; i++) {
+        const field *f = &d->f[i];
+        const val *fv = v->it[i];
+        sfmt(p2, sizeof p2, "%s.%s", path, f->name);
+        sfmt(fn, sizeof fn, "%s_%s", d->name, f->name);
+        if (!is_ref(strip_fixed(f->t)->k)) {
+            sfmt(lv, sizeof lv, "(%s)->%s", p, f->name);
+            rd_lvalue(b, fv, lv, p2, ind);
+            continue;
+        }
+        const type *item = f->t->k == K_ARRAY ? f->t->elem : NULL;
+        if (!item || !is_ref(strip_fixed(item)->k)) {
+            rd_accessor(b, fv, fn, p, p2, ind);
+            continue;
+        }
+        /* a [T] whose items hold offsets: the count from the plain accessor,
+         * each item from the item accessor */
+        int n = ++vcount;
+        pad(b, ind);
+        bprintf(b, "{ size_t n%d = 0; ", n);
+        char name[32], fn_at[100], args[800], p3[600];
+        sfmt(name, sizeof name, "q%d", n);
+        hdr_ptr_decl(b, item, name);
+        bprintf(b, " = %s(%s, &n%d);\n", fn, p, n);
+        pad(b, ind + 2);
+        bprintf(b, "if (rd_len(q%d != RD_NULL, n%d, %d, \"%s\")) {\n", n, n, fv->n, p2);
+        sfmt(fn_at, sizeof fn_at, "%s_at", fn);
+        for (int j = 0; j < fv->n; j++) {
+            sfmt(args, sizeof args, "%s, %d", p, j);
+            sfmt(p3, sizeof p3, "%s[%d]", p2, j);
+            rd_accessor(b, fv->it[j], fn_at, args, p3, ind + 4);
+        }
+        pad(b, ind + 2);
+        bput(b, "}\n");
+        pad(b, ind);
+        bput(b, "}\n");
+    }
+}
+
+static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, int ind) {
+    const type *t = v->t;
+    char l2[700], p2[600];
+    buf c = {0};
+    switch (t->k) {
+    case K_STRUCT:
+        sfmt(l2, sizeof l2, "&%s", lv);
+        rd_fields(b, v, l2, path, ind);
+        return;
+    case K_FIXED:
+        for (int i = 0; i < v->n; i++) {
+            sfmt(l2, sizeof l2, "%s[%d]", lv, i);
+            sfmt(p2, sizeof p2, "%s[%d]", path, i);
+            rd_lvalue(b, v->it[i], l2, p2, ind);
+        }
+        return;
+    case K_STRING:
+        sfmt(l2, sizeof l2, "blobc_rt_str_cstr(&%s", lv);
+        rd_view(b, v, l2, ")", path, ind);
+        pad(b, ind);
+        bprintf(b, "rd_u(blobc_rt_str_len(&%s), %zu, \"%s\");\n", lv, v->slen, path);
+        return;
+    case K_ARRAY:
+    case K_PTR:
+        bput(&c, "RD_CAST(");
+        hdr_ptr_decl(&c, t->elem, "");
+        if (t->k == K_ARRAY) {
+            bprintf(&c, ", blobc_rt_array_data(&%s, ", lv);
+            rd_view(b, v, c.p, "))", path, ind);
+        } else {
+            bprintf(&c, ", blobc_rt_ptr_get(&%s)", lv);
+            rd_view(b, v, c.p, ")", path, ind);
+        }
+        free(c.p);
+        return;
+    case K_ENUM: {
+        const decl *e = &decls[t->decl];
+        const char *m = member_name(t, v->bits);
+        pad(b, ind);
+        bprintf(b, "rd_name(%s_name(%s), \"%s\", \"%s\");\n", e->name, lv, m, path);
+        pad(b, ind);
+        bprintf(b, "RD_BITS(%s, %s_%s, \"%s\");\n", lv, e->name, m, path);
+        return;
+    }
+    default: {
+        uint64_t want = v->bits;
+        uint32_t sz = ksize(t->k);
+        if (sz < 8) want &= (UINT64_C(1) << (8 * sz)) - 1;
+        pad(b, ind);
+        bprintf(b, "RD_BITS(%s, UINT64_C(0x%llx), \"%s\");\n", lv, (unsigned long long)want, path);
+        return;
+    }
+    }
+}
+
+static const char reader_prelude[] =
+    "/* Generated by tests/tools/randgen: reads random cases through the\n"
+    " * headers `blobc gen c` made for them. C11 and C++17. */\n"
+    "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+    "#ifdef __cplusplus\n"
+    "#define RD_CAST(T, e) static_cast<T>(e)\n"
+    "#define RD_NULL nullptr\n"
+    "#else\n"
+    "#define RD_CAST(T, e) ((T)(e))\n"
+    "#define RD_NULL NULL\n"
+    "#endif\n"
+    "static int g_fail;\n"
+    "static unsigned long long g_seed;\n"
+    "static inline void bad(const char *path, const char *what) {\n"
+    "    if (g_fail++) return;\n"
+    "    printf(\"FAIL %llu: %s: %s\\n\", g_seed, path, what);\n"
+    "}\n"
+    "static inline void rd_bits(const void *p, size_t n, uint64_t want, const char *path) {\n"
+    "    uint64_t got = 0;\n"
+    "    char msg[96];\n"
+    "    memcpy(&got, p, n);\n"
+    "    if (n < 8) want &= (UINT64_C(1) << (8 * n)) - 1;\n"
+    "    snprintf(msg, sizeof msg, \"got 0x%llx, want 0x%llx\", (unsigned long long)got, (unsigned long long)want);\n"
+    "    if (got != want) bad(path, msg);\n"
+    "}\n"
+    "#define RD_BITS(lv, want, path) rd_bits(&(lv), sizeof(lv), (uint64_t)(want), path)\n"
+    "static inline void rd_str(const char *got, const char *want, size_t n, const char *path) {\n"
+    "    if (!got) bad(path, \"NULL string\");\n"
+    "    else if (memcmp(got, want, n + 1) != 0) bad(path, \"string differs\");\n"
+    "}\n"
+    "static inline void rd_u(size_t got, size_t want, const char *path) {\n"
+    "    if (got != want) bad(path, \"length differs\");\n"
+    "}\n"
+    "static inline void rd_name(const char *got, const char *want, const char *path) {\n"
+    "    if (!got || strcmp(got, want) != 0) bad(path, \"enum name differs\");\n"
+    "}\n"
+    "static inline int rd_len(int nonnull, size_t n, size_t want, const char *path) {\n"
+    "    if (n != want) { bad(path, \"item count differs\"); return 0; }\n"
+    "    if (nonnull != (want != 0)) { bad(path, want ? \"NULL items\" : \"items for an empty array\"); return 0; }\n"
+    "    return nonnull;\n"
+    "}\n"
+    "static inline int rd_ptr(int nonnull, int want, const char *path) {\n"
+    "    if (nonnull != want) bad(path, want ? \"NULL target\" : \"target for a null pointer\");\n"
+    "    return nonnull && want;\n"
+    "}\n\n";
+
+static void reader_for_case(buf *b) {
+    vcount = 0;
+    const char *rn = decls[root_type->decl].name;
+    bprintf(b, "#include \"gen-%llu.h\"\n#undef BLOBC_GEN_T_H\n", cur_seed);
+    bprintf(b, "static void read_%llu(const void *buf, size_t len) {\n", cur_seed);
+    bprintf(b, "    blobc_rt_status st;\n    const %s *r = %s_open(buf, len, &st);\n", rn, rn);
+    bput(b, "    if (!r) { bad(\"(open)\", blobc_rt_status_message(st)); return; }\n");
+    rd_fields(b, root, "r", rn, 4);
+    bput(b, "}\n\n");
+}
+
+static const char reader_main[] =
+    "int main(int argc, char **argv) {\n"
+    "    int rc = 0;\n"
+    "    /* arguments: SEED BLOB, repeated */\n"
+    "    for (int a = 1; a + 1 < argc; a += 2) {\n"
+    "        g_seed = strtoull(argv[a], RD_NULL, 10);\n"
+    "        g_fail = 0;\n"
+    "        FILE *f = fopen(argv[a + 1], \"rb\");\n"
+    "        if (!f) { printf(\"FAIL %llu: cannot open %s\\n\", g_seed, argv[a + 1]); rc = 1; continue; }\n"
+    "        fseek(f, 0, SEEK_END);\n"
+    "        long sz = ftell(f);\n"
+    "        fseek(f, 0, SEEK_SET);\n"
+    "        void *mem = aligned_alloc(16, (RD_CAST(size_t, sz) + 16) / 16 * 16);\n"
+    "        if (!mem || fread(mem, 1, RD_CAST(size_t, sz), f) != RD_CAST(size_t, sz)) { printf(\"FAIL %llu: read error\\n\", g_seed); rc = 1; fclose(f); continue; }\n"
+    "        fclose(f);\n"
+    "        int found = 0;\n"
+    "        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)\n"
+    "            if (cases[i].seed == g_seed) { found = 1; cases[i].fn(mem, RD_CAST(size_t, sz)); }\n"
+    "        if (!found) bad(\"(case)\", \"no such seed in this reader\");\n"
+    "        if (!g_fail) printf(\"ok %llu\\n\", g_seed);\n"
+    "        rc |= g_fail != 0;\n"
+    "        free(mem);\n"
+    "    }\n"
+    "    return rc;\n"
+    "}\n";
+
+/* ---- commands ---- */
+
+static unsigned long long parse_seed(const char *s) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end) die("a seed is a decimal number");
+    return v;
+}
+
+static void cmd_case(unsigned long long seed, const char *dir) {
+    make_case(seed);
+    buf schema = {0}, yaml = {0}, json = {0}, info = {0};
+    uint64_t r = mix(seed, 0x5c4e3a);
+    rng = &r;
+    write_schema(&schema);
+    yaml_rng = mix(seed, 0x7a31);
+    rng = &yaml_rng;
+    write_yaml(&yaml);
+    uint64_t j = mix(seed, 0x150e);
+    rng = &j;
+    write_json(&json);
+    bprintf(&info, "seed=%llu\nshared=%d\nroot=%s\n", seed, nshares > 0,
+            decls[root_type->decl].name);
+    write_file(dir, "t.schema", &schema);
+    write_file(dir, "t.yaml", &yaml);
+    write_file(dir, "t.json", &json);
+    write_file(dir, "info", &info);
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 4 && strcmp(argv[1], "case") == 0) {
+        cmd_case(parse_seed(argv[2]), argv[3]);
+        return 0;
+    }
+    int check = argc >= 4 && strcmp(argv[1], "check") == 0;
+    if (check || (argc >= 4 && strcmp(argv[1], "genc") == 0)) {
+        /* one program for all the seeds: a function per seed, a table, main */
+        buf out = {0};
+        bput(&out, check ? checker_prelude : reader_prelude);
+        for (int i = 3; i < argc; i++) {
+            make_case(parse_seed(argv[i]));
+            if (check) checker_for_case(&out);
+            else reader_for_case(&out);
+        }
+        bprintf(&out, "static const struct { unsigned long long seed; void (*fn)(%s); } cases[] = {\n",
+                check ? "void" : "const void *, size_t");
+        for (int i = 3; i < argc; i++)
+            bprintf(&out, "    {%sULL, %s_%s},\n", argv[i], check ? "check" : "read", argv[i]);
+        bput(&out, "};\n\n");
+        bput(&out, check ? checker_main : reader_main);
+        write_file(NULL, argv[2], &out);
+        return 0;
+    }
+    fprintf(stderr, "usage: randgen case SEED DIR | randgen check OUT.c SEED... | randgen genc OUT.c SEED...\n");
+    return 2;
+}
