@@ -429,6 +429,30 @@ static int cmp_value_entry(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Indexes a struct's fields or an enum's members by name; a duplicate
+ * name is an error at the second one. */
+static blobc_status index_items(layout_ctx *L, const blobc_type *t, type_lookup **out) {
+    bool st = t->kind == BLOBC_KIND_STRUCT;
+    const void *items = st ? (const void *)t->fields : (const void *)t->values;
+    size_t n = st ? t->nfields : t->nvalues;
+    type_lookup *lk = blobc_arena_alloc(&L->s->arena, sizeof *lk);
+    if (!lk) return blobc_err_nomem(L->err);
+    size_t a, b;
+    int rc = table_build(&L->s->arena, &lk->names, items, n, st ? field_name : member_name, &a, &b);
+    if (rc == TABLE_NOMEM) return blobc_err_nomem(L->err);
+    if (rc == TABLE_DUP) {
+        char at[64];
+        blobc_pos first = st ? t->fields[a].pos : t->values[a].pos;
+        blobc_pos second = st ? t->fields[b].pos : t->values[b].pos;
+        return blobc_schema_err(L->s, second, L->err, "duplicate %s '%s' in %s %s%s",
+                                st ? "field" : "member", st ? t->fields[b].name : t->values[b].name,
+                                blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)",
+                                first_at(first, at, sizeof at));
+    }
+    *out = lk;
+    return BLOBC_OK;
+}
+
 static blobc_status lay_enum(layout_ctx *L, blobc_type *t) {
     blobc_schema *s = L->s;
     const blobc_type *base = t->elem;
@@ -459,17 +483,8 @@ static blobc_status lay_enum(layout_ctx *L, blobc_type *t) {
                                     blobc_kind_name(bk), blobc_int_range_text(bk));
         }
     }
-    type_lookup *lk = blobc_arena_alloc(&s->arena, sizeof *lk);
-    if (!lk) return blobc_err_nomem(L->err);
-    size_t a, b;
-    int rc = table_build(&s->arena, &lk->names, t->values, t->nvalues, member_name, &a, &b);
-    if (rc == TABLE_NOMEM) return blobc_err_nomem(L->err);
-    if (rc == TABLE_DUP) {
-        char at[64];
-        return blobc_schema_err(s, t->values[b].pos, L->err, "duplicate member '%s' in enum %s%s",
-                                t->values[b].name, t->name ? t->name : "(unnamed)",
-                                first_at(t->values[a].pos, at, sizeof at));
-    }
+    type_lookup *lk;
+    if (index_items(L, t, &lk)) return BLOBC_EINPUT;
     lk->sorted = blobc_arena_array(&s->arena, t->nvalues, sizeof *lk->sorted);
     if (!lk->sorted) return blobc_err_nomem(L->err);
     for (uint32_t i = 0; i < t->nvalues; i++) {
@@ -574,17 +589,8 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
                                         "struct %s: field '%s' cannot have a default", nm,
                                         f->name);
         }
-        type_lookup *lk = blobc_arena_alloc(&s->arena, sizeof *lk);
-        if (!lk) return blobc_err_nomem(L->err);
-        size_t a, b;
-        int rc = table_build(&s->arena, &lk->names, t->fields, t->nfields, field_name, &a, &b);
-        if (rc == TABLE_NOMEM) return blobc_err_nomem(L->err);
-        if (rc == TABLE_DUP) {
-            char at[64];
-            return blobc_schema_err(s, t->fields[b].pos, L->err,
-                                    "duplicate field '%s' in struct %s%s", t->fields[b].name, nm,
-                                    first_at(t->fields[a].pos, at, sizeof at));
-        }
+        type_lookup *lk;
+        if (index_items(L, t, &lk)) return BLOBC_EINPUT;
         t->lookup = lk;
         break;
     }

@@ -217,17 +217,23 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     return next(p);
 }
 
-static blobc_status parse_struct(parser *p, uint32_t align_attr) {
-    if (next(p)) return BLOBC_EINPUT; /* 'struct' */
-    blobc_token name;
-    if (expect_name(p, "type", &name)) return BLOBC_EINPUT;
+/* Steps over the 'struct' or 'enum' keyword and reads the new type's name. */
+static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, blobc_type **out) {
+    if (next(p)) return BLOBC_EINPUT;
+    if (expect_name(p, "type", name)) return BLOBC_EINPUT;
     blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
-    if (!t) return blobc_err_nomem(p->err);
-    t->kind = BLOBC_KIND_STRUCT;
-    t->name = arena_name(p, &name);
-    t->pos = name.pos;
+    if (!t || !(t->name = arena_name(p, name))) return blobc_err_nomem(p->err);
+    t->kind = kind;
+    t->pos = name->pos;
+    *out = t;
+    return BLOBC_OK;
+}
+
+static blobc_status parse_struct(parser *p, uint32_t align_attr) {
+    blobc_token name;
+    blobc_type *t;
+    if (begin_named(p, BLOBC_KIND_STRUCT, &name, &t)) return BLOBC_EINPUT;
     t->align_attr = align_attr;
-    if (!t->name) return blobc_err_nomem(p->err);
     if (expect(p, BLOBC_TOK_LBRACE, "'{' after the struct name")) return BLOBC_EINPUT;
     p->nfv = 0;
     while (p->tok.kind != BLOBC_TOK_RBRACE) {
@@ -256,15 +262,9 @@ static void format_value(char *buf, size_t cap, blobc_kind base, uint64_t bits) 
 }
 
 static blobc_status parse_enum(parser *p) {
-    if (next(p)) return BLOBC_EINPUT; /* 'enum' */
     blobc_token name;
-    if (expect_name(p, "type", &name)) return BLOBC_EINPUT;
-    blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
-    if (!t) return blobc_err_nomem(p->err);
-    t->kind = BLOBC_KIND_ENUM;
-    t->name = arena_name(p, &name);
-    t->pos = name.pos;
-    if (!t->name) return blobc_err_nomem(p->err);
+    blobc_type *t;
+    if (begin_named(p, BLOBC_KIND_ENUM, &name, &t)) return BLOBC_EINPUT;
     if (p->tok.kind != BLOBC_TOK_COLON)
         return unexpected(p, "':' and an integer base type after the enum name (enum Name : u8 { ... })");
     if (next(p)) return BLOBC_EINPUT;
