@@ -333,6 +333,9 @@ blobc_status blobc_lex_next(blobc_lexer *lx, blobc_token *tok, blobc_error *err)
         while (is_ident_char(peek(lx, 0))) adv(lx);
         tok->kind = BLOBC_TOK_IDENT;
         tok->len = lx->off - tok->off;
+        if (tok->len > BLOBC_MAX_NAME)
+            return blobc_schema_err(lx->s, tok->pos, err, "name is longer than %u bytes",
+                                    BLOBC_MAX_NAME);
         return BLOBC_OK;
     }
     if (is_digit(c) || ((c == '+' || c == '-') && (is_digit(peek(lx, 1)) || peek(lx, 1) == '.')) ||

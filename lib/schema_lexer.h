@@ -7,6 +7,9 @@
 
 #include "schema_internal.h"
 
+/* Longest type, field or member name: what the type section can carry. */
+#define BLOBC_MAX_NAME 1024u
+
 typedef enum blobc_tok_kind {
     BLOBC_TOK_EOF,
     BLOBC_TOK_IDENT,

@@ -225,6 +225,21 @@ TEST(parse_empty_and_comment_only) {
 
 /* ---- errors ---- */
 
+TEST(names_up_to_1024_bytes) {
+    char text[4200];
+    char name[1100];
+    memset(name, 'n', 1024);
+    name[1024] = '\0';
+    snprintf(text, sizeof text, "struct %s { %s: u8; } root %s;", name, name, name);
+    blobc_schema *s = parse(text);
+    if (!s) FAILF("%s", first_line());
+    CHECK_EQ_U(strlen(blobc_schema_at(s, 0)->name), 1024);
+    blobc_schema_free(s);
+    snprintf(text, sizeof text, "struct A { %sn: u8; }", name);
+    CHECK(parse_fails(text));
+    CHECK_STR(first_line(), "t.schema:1:12: error: name is longer than 1024 bytes");
+}
+
 TEST(errors_have_positions_and_lines) {
     CHECK(parse_fails("struct A {\n    x: u8;\n    y: Foo;\n}\n"));
     CHECK_EQ_U(err.status, BLOBC_EINPUT);
@@ -1140,6 +1155,7 @@ RUN(parse_syntax_details);
 RUN(parse_enum_values);
 RUN(parse_defaults);
 RUN(parse_empty_and_comment_only);
+RUN(names_up_to_1024_bytes);
 RUN(errors_have_positions_and_lines);
 RUN(errors_each_rule);
 RUN(bad_schema_corpus);
