@@ -11,7 +11,6 @@
  */
 #include "blobc/gen.h"
 
-#include "blobc/blobfile.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -161,6 +160,7 @@ typedef struct type_info {
     const char **values;        /* per member: its macro */
     /* struct */
     const char *hash_macro, *open_fn, *open_raw_fn, *open_checked_fn;
+    uint64_t hash;              /* blobc_type_hash: linear in the reachable types, so once */
     const char **members;       /* per field: the C member name */
     const char **acc;           /* per field: accessor, or NULL */
     const char **acc_at;        /* per field: item accessor of a [T], or NULL */
@@ -178,6 +178,7 @@ typedef struct gen {
     nameset globals;
     const char *prefix;
     const char *guard;
+    const char *text_fn;        /* returns the schema text for the checked opens */
     type_info *info;
     size_t ninfo;
     size_t *map;                /* open addressing: type pointer -> info index + 1 */
@@ -307,6 +308,19 @@ static const char **name_array(gen *g, uint32_t n) {
     return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
 }
 
+/* The function holding the schema text is named after the guard
+ * (blobc_gen_level_h_schema_text), so that two generated headers in one
+ * program do not define it twice. Not escaped: from the default guard it
+ * starts with blobc_, which no escaped schema name does. */
+static const char *text_fn_name(gen *g) {
+    g->tmp.len = 0;
+    for (const char *p = g->guard; *p; p++)
+        if (!blobc_buf_putc(&g->tmp, *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p)) return NULL;
+    if (!blobc_buf_puts(&g->tmp, "_schema_text") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    char *name = blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
+    return unique_in(g, &g->globals, NULL, name);
+}
+
 /* Gives every output identifier its name. Order decides who keeps the
  * plain spelling on a collision: the guard, then type names, then each
  * type's fixed API (open functions, hash macro, enum name function), then
@@ -319,6 +333,7 @@ static blobc_status assign_names(gen *g) {
     for (size_t i = 0; i < g->ninfo; i++)
         if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
             return nomem(g);
+    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
         const char *c = ti->cname;
@@ -701,7 +716,7 @@ static blobc_status emit_accessors(gen *g, const type_info *ti) {
 static blobc_status emit_open_fns(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname;
-    emit(g, "#define %s UINT64_C(0x%016" PRIx64 ")\n", ti->hash_macro, blobc_type_hash(t));
+    emit(g, "#define %s UINT64_C(0x%016" PRIx64 ")\n", ti->hash_macro, ti->hash);
     emit(g,
          "/* A .blob file image whose root is a %s: the root, or NULL and *status. */\n"
          "static inline const %s *%s(const void *blobc_data, size_t blobc_size, "
@@ -723,33 +738,109 @@ static blobc_status emit_open_fns(gen *g, const type_info *ti) {
          "}\n",
          t->name, c, ti->open_raw_fn, c, c);
 
-    blobc_buffer types = {0};
-    blobc_status st = blobc_types_encode(t, NULL, &types, g->err);
-    if (st != BLOBC_OK) {
-        blobc_buffer_free(&types);
-        return st;
-    }
     emit(g,
          "#ifdef BLOBC_WITH_LIBRARY\n"
          "/* Like %s, after blobc_verify_blob checked the whole file against\n"
          " * this layout: for files from outside the program. */\n"
          "static inline const %s *%s(const void *blobc_data, size_t blobc_size, "
          "blobc_error *blobc_err) {\n"
-         "    static const unsigned char blobc_types[%zu] = {",
-         ti->open_fn, c, ti->open_checked_fn, types.len);
-    for (size_t k = 0; k < types.len; k++)
-        emit(g, "%s0x%02x,", k % 12 == 0 ? "\n        " : " ", types.data[k]);
-    emit(g,
-         "\n    };\n"
+         "    size_t blobc_n;\n"
+         "    const char *blobc_text = %s(&blobc_n);\n"
          "    blobc_rt_view blobc_v;\n"
-         "    if (blobc_rt_open_checked(blobc_data, blobc_size, blobc_types, sizeof blobc_types, %s,\n"
+         "    if (blobc_rt_open_checked(blobc_data, blobc_size, blobc_text, blobc_n, \"%s\", %s,\n"
          "                              sizeof(%s), &blobc_v, blobc_err) != BLOBC_OK)\n"
          "        return BLOBC_RT_NULL;\n"
          "    return BLOBC_RT_CAST(const %s *, blobc_v.data);\n"
          "}\n#endif\n\n",
-         ti->hash_macro, c, c);
-    blobc_buffer_free(&types);
+         ti->open_fn, c, ti->open_checked_fn, g->text_fn, t->name, ti->hash_macro, c, c);
     return BLOBC_OK;
+}
+
+/* ---- the schema, as text, for the checked opens ---- */
+
+/* Writes the schema's types back in the schema language: enough for
+ * blobc_schema_parse to rebuild the same layouts (defaults and the root
+ * declaration do not change a layout and are left out). */
+static bool write_schema_text(gen *g, blobc_buffer *b) {
+    char small[128];
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind == BLOBC_KIND_ENUM) {
+            if (!blobc_buf_printf(b, "enum %s : %s {", t->name, blobc_kind_name(t->elem->kind)))
+                return false;
+            for (uint32_t v = 0; v < t->nvalues; v++) {
+                uint64_t bits = t->values[v].value;
+                bool neg = blobc_kind_is_signed(t->elem->kind) && bits >> 63;
+                if (!blobc_buf_printf(b, "%s %s = %s%" PRIu64, v ? "," : "", t->values[v].name,
+                                      neg ? "-" : "", neg ? ~bits + 1 : bits))
+                    return false;
+            }
+            if (!blobc_buf_puts(b, " }\n")) return false;
+            continue;
+        }
+        if (t->align_attr && !blobc_buf_printf(b, "@align(%" PRIu32 ") ", t->align_attr)) return false;
+        if (!blobc_buf_printf(b, "struct %s {", t->name)) return false;
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            size_t n = blobc_type_spell(ft, small, sizeof small);
+            char *spelled = small;
+            if (n >= sizeof small) {
+                if (n == SIZE_MAX || !(spelled = malloc(n + 1))) return false;
+                blobc_type_spell(ft, spelled, n + 1);
+            }
+            bool ok = blobc_buf_printf(b, " %s: %s;", t->fields[f].name, spelled);
+            if (spelled != small) free(spelled);
+            if (!ok) return false;
+        }
+        if (!blobc_buf_puts(b, " }\n")) return false;
+    }
+    return true;
+}
+
+/* Parses the text back and checks that every struct has the layout hash
+ * the header asserts, so that a checked open can never verify against a
+ * layout other than the one the structs were generated for. */
+static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
+    blobc_schema *back = NULL;
+    blobc_error perr;
+    blobc_error_clear(&perr);
+    if (blobc_schema_parse((const char *)text->data, text->len, "(generated)", &back, &perr) != BLOBC_OK)
+        return blobc_err(g->err, perr.status == BLOBC_ENOMEM ? BLOBC_ENOMEM : BLOBC_EINPUT,
+                         "gen c: the schema cannot be written back as schema text: %s", perr.message);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        const blobc_type *u = blobc_schema_find(back, t->name);
+        if (!u || blobc_type_hash(u) != g->info[i].hash)
+            st = blobc_err(g->err, BLOBC_EINPUT,
+                           "gen c: struct %s does not keep its layout when written back as schema text",
+                           t->name);
+    }
+    blobc_schema_free(back);
+    return st;
+}
+
+static blobc_status emit_schema_text(gen *g) {
+    blobc_buffer text = {0};
+    if (!write_schema_text(g, &text)) {
+        blobc_buffer_free(&text);
+        return nomem(g);
+    }
+    blobc_status st = check_schema_text(g, &text);
+    if (st == BLOBC_OK) {
+        emit(g,
+             "#ifdef BLOBC_WITH_LIBRARY\n"
+             "/* The schema's types in the schema language, for the checked opens. */\n"
+             "static inline const char *%s(size_t *blobc_n) {\n"
+             "    static const char blobc_text[%zu] = {",
+             g->text_fn, text.len);
+        for (size_t k = 0; k < text.len; k++)
+            emit(g, "%s%d,", k % 16 == 0 ? "\n        " : " ", text.data[k]);
+        emit(g, "\n    };\n    *blobc_n = sizeof blobc_text;\n    return blobc_text;\n}\n#endif\n\n");
+    }
+    blobc_buffer_free(&text);
+    return st;
 }
 
 /* ---- driver ---- */
@@ -852,6 +943,7 @@ static blobc_status generate(gen *g) {
         if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
             (st = emit_enum_name_fn(g, &g->info[i])) != BLOBC_OK)
             return st;
+    if (any_struct && (st = emit_schema_text(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         const type_info *ti = &g->info[i];
         if (ti->type->kind != BLOBC_KIND_STRUCT) continue;
@@ -893,6 +985,8 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
             (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
             st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
     }
+    for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
+        if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);
     if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);

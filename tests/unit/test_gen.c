@@ -551,19 +551,18 @@ TEST(runtime_messages) {
  * and works on stripped blobs. */
 TEST(runtime_open_checked) {
     blobc_schema *s;
-    blobc_buffer file = {0}, stripped = {0}, types = {0};
+    blobc_buffer file = {0}, stripped = {0};
     blobc_error err;
     blobc_error_clear(&err);
     CHECK(make_r_blob(&s, &file, false));
     blobc_schema_free(s);
     CHECK(make_r_blob(&s, &stripped, true));
-    const blobc_type *root = blobc_schema_root(s);
-    uint64_t hash = blobc_type_hash(root);
-    CHECK_EQ_I(blobc_types_encode(root, NULL, &types, &err), BLOBC_OK);
+    uint64_t hash = blobc_type_hash(blobc_schema_root(s));
+    size_t tl = strlen(r_schema);
     blobc_rt_view v;
     uint8_t *m = aligned_copy(&file, 0);
     CHECK(m);
-    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, types.data, types.len, hash, sizeof(R), &v, &err),
+    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, r_schema, tl, "R", hash, sizeof(R), &v, &err),
                BLOBC_OK);
     CHECK(v.data == m + 96);
     /* a string's NUL overwritten: the header check passes, verification
@@ -571,29 +570,92 @@ TEST(runtime_open_checked) {
      * the unterminated string */
     m[96 + 26] = 'x';
     CHECK_EQ_I(blobc_rt_open(m, file.len, hash, sizeof(R), &v), BLOBC_RT_OK);
-    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, types.data, types.len, hash, sizeof(R), &v, &err),
+    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, r_schema, tl, "R", hash, sizeof(R), &v, &err),
                BLOBC_EINPUT);
     CHECK_EQ_I(err.code, BLOBC_V_DATA_HASH);
     blobc_st64(m + 32, XXH3_64bits(m + 96, 32));
     blobc_st64(m + 88, XXH3_64bits(m, 88));
-    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, types.data, types.len, hash, sizeof(R), &v, &err),
+    CHECK_EQ_I(blobc_rt_open_checked(m, file.len, r_schema, tl, "R", hash, sizeof(R), &v, &err),
                BLOBC_EINPUT);
     CHECK_EQ_I(err.code, BLOBC_V_STRING_NUL);
     free(m);
     m = aligned_copy(&stripped, 0);
     CHECK(m);
-    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, types.data, types.len, hash, sizeof(R), &v,
-                                     &err),
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, r_schema, tl, "R", hash, sizeof(R), &v, &err),
                BLOBC_OK);
     /* the header check that follows verification reports with runtime codes */
-    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, types.data, types.len, hash, 64, &v, &err),
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, r_schema, tl, "R", hash, 64, &v, &err),
                BLOBC_EINPUT);
     CHECK_EQ_I(err.code, BLOBC_RT_DATA_SIZE);
     CHECK_STR(err.message, "blob data is smaller than its root type or too large");
+    /* text and structs that disagree never verify anything */
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, r_schema, tl, "R", hash ^ 1, sizeof(R), &v, &err),
+               BLOBC_EINPUT);
+    CHECK_STR(err.message, "the generated header's schema text does not match its structs");
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, r_schema, tl, "Q", hash, sizeof(R), &v, &err),
+               BLOBC_EINPUT);
+    /* a blob of another layout: verify's schema-hash error */
+    static const char other[] = "struct R { a: u32; s: string; l: [u16]; p: *R; x: u8; }";
+    uint64_t other_hash = 0;
+    blobc_schema *o = parse(other, "other.schema");
+    CHECK(o);
+    other_hash = blobc_type_hash(blobc_schema_find(o, "R"));
+    blobc_schema_free(o);
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, other, strlen(other), "R", other_hash, sizeof(R),
+                                     &v, &err),
+               BLOBC_EINPUT);
+    CHECK_EQ_I(err.code, BLOBC_V_SCHEMA_HASH);
+    /* bad schema text: the parser's error */
+    CHECK_EQ_I(blobc_rt_open_checked(m, stripped.len, "struct {", 8, "R", hash, sizeof(R), &v, &err),
+               BLOBC_EINPUT);
+    CHECK_STR(err.file, "(generated header)");
     free(m);
-    blobc_buffer_free(&types);
     blobc_buffer_free(&file);
     blobc_buffer_free(&stripped);
+    blobc_schema_free(s);
+}
+
+/* The header embeds the schema as text for the checked opens; it must
+ * parse back to the same layouts (the generator checks that itself). */
+TEST(embedded_schema_text) {
+    blobc_schema *s = parse(level_schema, "level.schema");
+    CHECK(s);
+    char *h = gen(s, NULL);
+    CHECK(h);
+    CHECK_HAS(h, "static inline const char *blobc_gen_level_h_schema_text(size_t *blobc_n) {\n"
+                 "    static const char blobc_text[");
+    CHECK_HAS(h, "    const char *blobc_text = blobc_gen_level_h_schema_text(&blobc_n);\n");
+    CHECK_HAS(h, "blobc_rt_open_checked(blobc_data, blobc_size, blobc_text, blobc_n, \"Level\", "
+                 "Level_SCHEMA_HASH,\n");
+    /* decode the byte list back into text */
+    const char *p = strstr(h, "static const char blobc_text[");
+    CHECK(p);
+    p = strchr(p, '{');
+    char text[4096];
+    size_t n = 0;
+    while (p && *p != '}' && n + 1 < sizeof text) {
+        char *end;
+        long c = strtol(p + 1, &end, 10);
+        if (end == p + 1) break;
+        text[n++] = (char)c;
+        p = strchr(end, ',');
+        while (p && (p[1] == ' ' || p[1] == '\n')) p++;
+        if (p && p[1] == '}') break;
+    }
+    text[n] = '\0';
+    CHECK_HAS(text, "enum Team : i16 { none = -1, red = 0, blue = 1 }\n");
+    CHECK_HAS(text, "@align(16) struct Transform { position: Vec3; rotation: [f32; 4]; scale: f32; }\n");
+    CHECK_HAS(text, " outline: [[f32; 3]]; landmarks: [*RoomMeta]; pair: [string; 2]; }\n");
+    blobc_schema *back = parse(text, "back.schema");
+    CHECK(back);
+    for (size_t i = 0; i < blobc_schema_count(s); i++) {
+        const blobc_type *t = blobc_schema_at(s, i);
+        const blobc_type *u = blobc_schema_find(back, t->name);
+        CHECK(u);
+        CHECK_EQ_U(blobc_type_hash(u), blobc_type_hash(t));
+    }
+    blobc_schema_free(back);
+    free(h);
     blobc_schema_free(s);
 }
 
@@ -612,4 +674,5 @@ RUN(runtime_raw_sections);
 RUN(runtime_offsets);
 RUN(runtime_messages);
 RUN(runtime_open_checked);
+RUN(embedded_schema_text);
 TEST_MAIN_END

@@ -262,31 +262,44 @@ static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
 
 #include "blobc.h"
 
-/* Verifies a complete .blob file image with blobc_verify_blob against the
- * layout described by `types` (a type section, as blobc_types_encode
- * writes it), then opens it like blobc_rt_open. Works for stripped blobs
- * too, since the layout comes from `types`, not from the file. */
-static inline blobc_status blobc_rt_open_checked(const void *buf, size_t len, const void *types,
-                                                 size_t types_len, uint64_t expected_schema_hash,
-                                                 size_t root_size, blobc_rt_view *out,
-                                                 blobc_error *err) {
+/* Verifies a complete .blob file image with blobc_verify_blob as a blob of
+ * type `type_name` of the schema given as text (what generated headers
+ * embed), then opens it like blobc_rt_open. The layout comes from the
+ * text, not from the file, so stripped blobs verify too. Before verifying,
+ * the type's layout hash must equal expected_schema_hash: the text and the
+ * structs the caller reads with cannot disagree. Errors are the library's
+ * (verify codes in err->code); a refusal by the header check that follows
+ * carries the blobc_rt_status as its code. */
+static inline blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
+                                                 size_t text_len, const char *type_name,
+                                                 uint64_t expected_schema_hash, size_t root_size,
+                                                 blobc_rt_view *out, blobc_error *err) {
     static blobc_verify_options zero_options; /* zero-initialized in C and C++ */
     blobc_verify_options options = zero_options;
     blobc_schema *schema = BLOBC_RT_NULL;
-    const char *schema_name = BLOBC_RT_NULL;
+    const blobc_type *type;
+    const char *msg = BLOBC_RT_NULL;
     blobc_status st;
-    blobc_rt_status rt;
+    blobc_rt_status rt = BLOBC_RT_OK;
     blobc_error_clear(err);
-    st = blobc_types_decode(types, types_len, &schema, &schema_name, err);
+    st = blobc_schema_parse(schema_text, text_len, "(generated header)", &schema, err);
     if (st != BLOBC_OK) return st;
-    options.schema = schema;
-    st = blobc_verify_blob(buf, len, &options, err);
+    type = blobc_schema_find(schema, type_name);
+    if (!type || blobc_type_hash(type) != expected_schema_hash) {
+        msg = "the generated header's schema text does not match its structs";
+    } else {
+        options.schema = schema;
+        options.type_name = type_name;
+        st = blobc_verify_blob(buf, len, &options, err);
+    }
     blobc_schema_free(schema);
     if (st != BLOBC_OK) return st;
-    rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
-    if (rt == BLOBC_RT_OK) return BLOBC_OK;
+    if (!msg) {
+        rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
+        if (rt == BLOBC_RT_OK) return BLOBC_OK;
+        msg = blobc_rt_status_message(rt);
+    }
     if (err) {
-        const char *msg = blobc_rt_status_message(rt);
         size_t i;
         blobc_error_clear(err);
         err->status = BLOBC_EINPUT;
