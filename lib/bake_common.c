@@ -348,8 +348,10 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     return BLOBC_OK;
 }
 
-static bool name_is(const char *name, const char *key, size_t len) {
-    return strncmp(name, key, len) == 0 && name[len] == '\0';
+static inline bool name_is(const char *name, const char *key, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (name[i] != key[i] || name[i] == '\0') return false;
+    return name[len] == '\0';
 }
 
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
@@ -601,19 +603,10 @@ blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t 
     return BLOBC_OK;
 }
 
-/* JSON float fast path: cJSON already ran strtod over the same text, so
- * redoing the conversion is needed only where the result could differ from
- * blobc_parse_float's (an infinity, which it reports; for f32 a double
- * that lies exactly halfway between two floats, where rounding twice may
- * differ from strtof's single rounding, or a subnormal). Returns false when
- * the slow path must decide. */
-static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
-    double d = v->d;
-    if (!isfinite(d)) return false;
-    if (kind == BLOBC_KIND_F64) {
-        *out = d;
-        return true;
-    }
+/* Rounds a correctly rounded double to f32 when that gives the same float
+ * as rounding the exact value once: not when the double lies exactly
+ * halfway between two floats, nor outside the normal f32 range. */
+static bool f32_from_double(double d, double *out) {
     if (d == 0) {
         *out = d;
         return true;
@@ -621,12 +614,63 @@ static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     int e = (int)((bits >> 52) & 0x7ff) - 1023;
-    if (e < -126 || e > 127) return false; /* subnormal as f32, or out of range */
-    if ((bits & 0x1fffffffu) == 0x10000000u) return false; /* an exact f32 midpoint */
+    if (e < -126 || e > 127) return false;
+    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
     float f = (float)d;
     if (isinf(f)) return false;
     *out = (double)f;
     return true;
+}
+
+/* JSON float fast path: cJSON already ran strtod over the same text, so
+ * only an infinity (an overflow, which blobc_parse_float reports) or an
+ * f32 that double rounding could get wrong needs the slow path. */
+static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
+    double d = v->d;
+    if (!isfinite(d)) return false;
+    if (kind == BLOBC_KIND_F64) {
+        *out = d;
+        return true;
+    }
+    return f32_from_double(d, out);
+}
+
+/* YAML float fast path for the common spelling -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * with at most 15 significant digits: the digits as an integer and the
+ * power of ten are both exact doubles, so one division is correctly
+ * rounded (Clinger), the same result strtod gives. Anything else goes to
+ * blobc_parse_float. */
+static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *out) {
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && s[i] == '-') {
+        neg = true;
+        i++;
+    }
+    size_t start = i;
+    uint64_t m = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') m = m * 10 + (uint64_t)(s[i++] - '0');
+    size_t idigits = i - start;
+    if (idigits == 0 || (idigits > 1 && s[start] == '0')) return false;
+    size_t frac = 0;
+    if (i < n && s[i] == '.') {
+        i++;
+        size_t f0 = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') m = m * 10 + (uint64_t)(s[i++] - '0');
+        frac = i - f0;
+        if (frac == 0) return false;
+    }
+    if (i != n || idigits + frac > 15) return false;
+    double d = (double)m / pow10[frac];
+    if (neg) d = -d;
+    if (kind == BLOBC_KIND_F64) {
+        *out = d;
+        return true;
+    }
+    return f32_from_double(d, out);
 }
 
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
@@ -708,8 +752,9 @@ blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                                       "\"-inf\" and \"nan\")");
             } else if (v->tok == BK_TOK_PLAIN || v->tok == BK_TOK_JNUMBER) {
                 blobc_syntax syn = v->tok == BK_TOK_PLAIN ? BLOBC_SYNTAX_YAML : BLOBC_SYNTAX_JSON;
-                if (!(v->has_d && json_float_fast(v, kind, &d)) &&
-                    !blobc_parse_float(v->s, v->n, kind, syn, &d, msg, sizeof msg))
+                bool fast = v->has_d ? json_float_fast(v, kind, &d)
+                                     : yaml_float_fast(v->s, v->n, kind, &d);
+                if (!fast && !blobc_parse_float(v->s, v->n, kind, syn, &d, msg, sizeof msg))
                     return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
             } else {
                 return type_error(k, t, v, pos, NULL);

@@ -10,6 +10,12 @@
  * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
  * short, raw control characters, non-JSON number spellings cJSON accepts).
  * The tokenizer only needs to be right for text cJSON accepted.
+ *
+ * cJSON mallocs every node and string, and freeing the tree costs about as
+ * much again. A bake parses one document and drops it whole, so while
+ * cJSON parses, its allocations for this thread come from a bump arena
+ * (cJSON_InitHooks with hooks that fall back to malloc/free on any other
+ * thread), and the tree is released by freeing the arena.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -28,6 +34,70 @@
 /* bk_pos.col values marking a meta key's value, located only on error. */
 #define JPOS_META_SCHEMA 1u
 #define JPOS_META_TYPE 2u
+
+/* ---- the arena behind cJSON ---- */
+
+typedef struct jblock {
+    struct jblock *next;
+    size_t pad; /* keeps the memory after the header 16-byte aligned */
+} jblock;
+
+typedef struct jarena {
+    jblock *head;
+    char *cur;
+    size_t left;
+    size_t next_size;
+    bool failed;
+} jarena;
+
+static _Thread_local jarena *tls_arena;
+
+static void *jarena_alloc(jarena *a, size_t n) {
+    if (n > SIZE_MAX - 15 - sizeof(jblock)) {
+        a->failed = true;
+        return NULL;
+    }
+    n = (n + 15) & ~(size_t)15;
+    if (n > a->left) {
+        /* Blocks double up to 8 MiB: small documents stay small. */
+        size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
+        if (size < (size_t)8 * 1024 * 1024) a->next_size = size * 2;
+        if (size < n) size = n;
+        jblock *b = malloc(sizeof(jblock) + size);
+        if (!b) {
+            a->failed = true;
+            return NULL;
+        }
+        b->next = a->head;
+        a->head = b;
+        a->cur = (char *)(b + 1);
+        a->left = size;
+    }
+    void *p = a->cur;
+    a->cur += n;
+    a->left -= n;
+    return p;
+}
+
+static void jarena_free(jarena *a) {
+    for (jblock *b = a->head; b;) {
+        jblock *next = b->next;
+        free(b);
+        b = next;
+    }
+    memset(a, 0, sizeof *a);
+}
+
+static void *CJSON_CDECL hook_malloc(size_t n) {
+    jarena *a = tls_arena;
+    return a ? jarena_alloc(a, n) : malloc(n);
+}
+
+static void CJSON_CDECL hook_free(void *p) {
+    if (!tls_arena) free(p);
+}
+
+/* ---- the lockstep tokenizer ---- */
 
 typedef struct jtok {
     size_t off, end;
@@ -51,11 +121,26 @@ static size_t skip_bom(const char *t, size_t len) {
                : 0;
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
 /* t[i] is '"'; returns the index just past the closing quote. */
 static size_t scan_string(const char *t, size_t len, size_t i, unsigned *flags) {
     unsigned fl = JT_OPEN;
     i++;
     while (i < len) {
+        /* Eight bytes at a time while none is a quote, a backslash or a
+         * control character. */
+        while (len - i >= 8) {
+            uint64_t w;
+            memcpy(&w, t + i, 8);
+            uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+            uint64_t special = ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((w - ONES * 0x20) & ~w);
+            if (special & HIGHS) break;
+            if (w & HIGHS) fl |= JT_HIGH;
+            i += 8;
+        }
+        if (i >= len) break;
         unsigned char c = (unsigned char)t[i];
         if (c == '"') {
             fl &= ~JT_OPEN;
@@ -408,10 +493,19 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     k->locate = json_locate;
 
     const char *end = NULL;
+    jarena arena;
+    memset(&arena, 0, sizeof arena);
+    cJSON_Hooks hooks = {hook_malloc, hook_free};
+    cJSON_InitHooks(&hooks);
+    tls_arena = &arena;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    tls_arena = NULL;
+    cJSON_InitHooks(NULL);
     if (!root) {
         size_t off = end && end >= text ? (size_t)(end - text) : len;
-        blobc_status st = syntax_error(k, text, len, off);
+        blobc_status st =
+            arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, text, len, off);
+        jarena_free(&arena);
         k->fe = NULL;
         return st;
     }
@@ -438,7 +532,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
             st = walk(k, &js);
         }
     }
-    cJSON_Delete(root);
+    jarena_free(&arena); /* the whole tree */
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "blobc/blobc.h"
+#include "scalar.h"
 #include "test.h"
 
 static const char schema_text[] =
@@ -37,6 +38,7 @@ static const char schema_text[] =
     "struct N { k: [N]; }\n"
     "struct Bomb { n: [N]; }\n"
     "struct Deep { c: [Deep]; }\n"
+    "struct Floats { a: [f32]; b: [f64]; }\n"
     "root All;\n";
 
 /* The C view of All (the schema's layout follows the C rules). */
@@ -578,6 +580,83 @@ TEST(floats_round_once) {
     blobc_buffer_free(&out);
 }
 
+/* Random decimals through both front ends agree bit for bit with
+ * blobc_parse_float (strtof/strtod rounding), whatever shortcut a front
+ * end takes. */
+TEST(floats_match_the_scalar_parser) {
+    enum { N = 4000 };
+    static char texts[N][40];
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = seed >> 11;
+        int idig = 1 + (int)(r % 9), fdig = (int)((r >> 4) % 12);
+        size_t o = 0;
+        if (r & 0x100000) texts[i][o++] = '-';
+        for (int d = 0; d < idig; d++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            char c = (char)('0' + (seed >> 33) % 10);
+            if (d == 0 && idig > 1 && c == '0') c = '1';
+            texts[i][o++] = c;
+        }
+        if (fdig) {
+            texts[i][o++] = '.';
+            for (int d = 0; d < fdig; d++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                texts[i][o++] = (char)('0' + (seed >> 33) % 10);
+            }
+        }
+        if ((r >> 8) % 16 == 0) o += (size_t)snprintf(texts[i] + o, 40 - o, "e%d", (int)((r >> 12) % 56) - 30);
+        texts[i][o] = '\0';
+    }
+    size_t cap = (size_t)N * 2 * 44 + 64;
+    char *y = malloc(cap), *j = malloc(cap);
+    CHECK(y && j);
+    size_t yo = (size_t)snprintf(y, cap, "a: [");
+    size_t jo = (size_t)snprintf(j, cap, "{\"a\": [");
+    for (int i = 0; i < N; i++) {
+        yo += (size_t)snprintf(y + yo, cap - yo, "%s%s", i ? ", " : "", texts[i]);
+        jo += (size_t)snprintf(j + jo, cap - jo, "%s%s", i ? ", " : "", texts[i]);
+    }
+    yo += (size_t)snprintf(y + yo, cap - yo, "]\nb: [");
+    jo += (size_t)snprintf(j + jo, cap - jo, "], \"b\": [");
+    for (int i = 0; i < N; i++) {
+        yo += (size_t)snprintf(y + yo, cap - yo, "%s%s", i ? ", " : "", texts[i]);
+        jo += (size_t)snprintf(j + jo, cap - jo, "%s%s", i ? ", " : "", texts[i]);
+    }
+    snprintf(y + yo, cap - yo, "]\n");
+    snprintf(j + jo, cap - jo, "]}");
+    blobc_buffer out = {0};
+    for (int json = 0; json < 2; json++) {
+        if (bake_as(json ? j : y, json ? "f.json" : "f.yaml", "Floats", &out)) {
+            free(y);
+            free(j);
+            FAILF("%s: %s", json ? "json" : "yaml", g_msg);
+        }
+        int32_t a_off, b_off;
+        memcpy(&a_off, out.data, 4);
+        memcpy(&b_off, out.data + 8, 4);
+        const uint8_t *a = out.data + a_off, *b = out.data + 8 + b_off;
+        for (int i = 0; i < N; i++) {
+            double want32, want64;
+            char msg[200];
+            size_t n = strlen(texts[i]);
+            if (!blobc_parse_float(texts[i], n, BLOBC_KIND_F32, BLOBC_SYNTAX_JSON, &want32, msg, sizeof msg) ||
+                !blobc_parse_float(texts[i], n, BLOBC_KIND_F64, BLOBC_SYNTAX_JSON, &want64, msg, sizeof msg))
+                FAILF("%s does not parse: %s", texts[i], msg);
+            float f;
+            double d;
+            memcpy(&f, a + 4 * i, 4);
+            memcpy(&d, b + 8 * i, 8);
+            if (f32_bits(f) != f32_bits((float)want32) || f64_bits(d) != f64_bits(want64))
+                FAILF("%s %s: got %a / %a, want %a / %a", json ? "json" : "yaml", texts[i], (double)f, d, want32, want64);
+        }
+    }
+    free(y);
+    free(j);
+    blobc_buffer_free(&out);
+}
+
 TEST(struct_errors) {
     YERR("nmae", "x", "t.yaml:15:1: nmae: error: unknown field \"nmae\" in struct All; did you mean \"name\"?");
     YERR("zzz", "x", "t.yaml:15:1: zzz: error: unknown field \"zzz\" in struct All (fields: b, i8v, u8v, i16v, u16v, i32v, u32v, i64v, u64v, f32v, f64v, kind, ...)");
@@ -1100,6 +1179,7 @@ TEST_MAIN_BEGIN("bake")
     RUN(value_kind_errors_json);
     RUN(strings);
     RUN(floats_round_once);
+    RUN(floats_match_the_scalar_parser);
     RUN(struct_errors);
     RUN(empty_arrays_and_null_pointers);
     RUN(alias_shares_out_of_line_payloads);
