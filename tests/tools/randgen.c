@@ -36,11 +36,27 @@ static void die(const char *msg) {
     exit(2);
 }
 
-static void *xmalloc(size_t n) {
-    void *p = calloc(1, n ? n : 1);
+/* Everything a case allocates is listed here and freed with the case. */
+static void **owned;
+static size_t nowned, capowned;
+
+static void *own(void *p) {
     if (!p) die("out of memory");
+    if (nowned == capowned) {
+        capowned = capowned ? capowned * 2 : 1024;
+        owned = realloc(owned, capowned * sizeof *owned);
+        if (!owned) die("out of memory");
+    }
+    owned[nowned++] = p;
     return p;
 }
+
+static void free_owned(void) {
+    for (size_t i = 0; i < nowned; i++) free(owned[i]);
+    nowned = 0;
+}
+
+static void *xmalloc(size_t n) { return own(calloc(1, n ? n : 1)); }
 
 static void bput_n(buf *b, const char *s, size_t n) {
     if (b->n + n + 1 > b->cap) {
@@ -69,7 +85,8 @@ static void bprintf(buf *b, const char *fmt, ...) {
         bput_n(b, small, (size_t)n);
         return;
     }
-    char *big = xmalloc((size_t)n + 1);
+    char *big = malloc((size_t)n + 1);
+    if (!big) die("out of memory");
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -173,6 +190,7 @@ struct val {
     type *t;
     uint64_t bits;     /* scalars: two's complement sign-extended, float bits */
     char *s;           /* string bytes */
+    char *ftext;       /* a float's literal when it must be written so */
     size_t slen;
     int n;             /* struct: fields; FIXED/ARRAY: items; PTR: 0 null, 1 */
     val **it;
@@ -439,7 +457,12 @@ static uint64_t gen_f32(int finite) {
                                        0x7f800000u, 0xff800000u, F32_NAN};
     int r = (int)below(100);
     if (r < 35) return special[below(finite ? 12 : 15)];
-    if (r < 65) return f32_bits((float)((int)below(2001) - 1000) / (float)(1u << below(6)));
+    if (r < 65) {
+        /* (separate statements: the order of random draws must not depend
+         * on the compiler) */
+        float num = (float)((int)below(2001) - 1000);
+        return f32_bits(num / (float)(1u << below(6)));
+    }
     uint32_t b;
     do b = (uint32_t)rnd();
     while ((b & 0x7f800000u) == 0x7f800000u);
@@ -455,7 +478,10 @@ static uint64_t gen_f64(int finite) {
         0x7ff0000000000000ull, 0xfff0000000000000ull, F64_NAN};
     int r = (int)below(100);
     if (r < 35) return special[below(finite ? 12 : 15)];
-    if (r < 65) return f64_bits((double)((int)below(20001) - 10000) / (double)(1u << below(10)));
+    if (r < 65) {
+        double num = (double)((int)below(20001) - 10000);
+        return f64_bits(num / (double)(1u << below(10)));
+    }
     uint64_t b;
     do b = rnd();
     while ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
@@ -483,7 +509,7 @@ static void gen_string_bytes(val *v, int simple) {
         static const char *const whole[] = {"null", "~", "true", "false", "123", "1.50", "-7",
                                             "0", "1e5", "NULL", "yes"};
         bput(&b, whole[below(NELEM(whole))]);
-        v->s = b.p;
+        v->s = own(b.p);
         v->slen = b.n;
         return;
     }
@@ -500,8 +526,26 @@ static void gen_string_bytes(val *v, int simple) {
         }
     }
     if (!b.p) bput(&b, "");
-    v->s = b.p;
+    v->s = own(b.p);
     v->slen = b.n;
+}
+
+/* An f32 literal just above the midpoint of two neighbouring floats: read
+ * correctly it rounds up; read through double first it lands exactly on
+ * the midpoint and ties to even, which is wrong about half of the time. */
+static void gen_f32_midpoint(val *v) {
+    uint32_t fb = (uint32_t)(107 + below(40)) << 23;
+    fb |= (uint32_t)(rnd() & 0x7fffff);
+    float f = bits_f32(fb), g = nextafterf(f, INFINITY);
+    double m = ((double)f + (double)g) / 2;
+    char t[160], e[16];
+    sfmt(t, sizeof t - 24, "%s%.60e", pct(50) ? "-" : "", m); /* exact */
+    char *x = strchr(t, 'e');
+    sfmt(e, sizeof e, "%s", x);
+    while (x[-1] == '0') x--;
+    sfmt(x, 32, "000000001%s", e);
+    v->ftext = own(strdup(t));
+    v->bits = f32_bits(strtof(t, NULL));
 }
 
 static val *gen_scalar(type *t, int for_default) {
@@ -509,6 +553,7 @@ static val *gen_scalar(type *t, int for_default) {
     int k = t->k == K_ENUM ? K_ENUM : t->k;
     if (k == K_BOOL) v->bits = below(2);
     else if (is_int(k)) v->bits = gen_int(k);
+    else if (k == K_F32 && pct(8)) gen_f32_midpoint(v);
     else if (k == K_F32) v->bits = gen_f32(0);
     else if (k == K_F64) v->bits = gen_f64(0);
     else if (k == K_ENUM) {
@@ -556,6 +601,7 @@ static void make_enum(decl *d) {
 static val *copy_scalar(const val *d) {
     val *v = newval(d->t);
     v->bits = d->bits;
+    v->ftext = d->ftext;
     v->s = d->s;
     v->slen = d->slen;
     return v;
@@ -769,6 +815,7 @@ static val *root;
 static type *root_type;
 
 static void reset(void) {
+    free_owned();
     for (int i = 0; i < MAXT; i++) {
         free(pool[i]);
         pool[i] = NULL;
@@ -950,6 +997,7 @@ static void schema_default(buf *b, const field *f) {
     int k = f->t->k;
     if (k == K_BOOL) bput(b, d->bits ? "true" : "false");
     else if (is_int(k)) fmt_int(b, k, d->bits);
+    else if (d->ftext) bput(b, d->ftext);
     else if (k == K_F32 || k == K_F64) yaml_float(b, k, d->bits);
     else if (k == K_ENUM) {
         const decl *e = &decls[f->t->decl];
@@ -1146,6 +1194,7 @@ static void yaml_scalar(buf *b, const val *v) {
     int k = t->k;
     if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
     else if (is_int(k)) yaml_int(b, k, v->bits);
+    else if (v->ftext) bput(b, v->ftext);
     else if (k == K_F32 || k == K_F64) yaml_float(b, k, v->bits);
     else if (k == K_ENUM) {
         const char *m = member_name(t, v->bits);
@@ -1438,6 +1487,8 @@ static void json_val(buf *b, const val *v0, int indent, int pretty) {
     else if (k == K_STRING) {
         if (json_bare_ok(v->s, v->slen) && pct(50)) bput_n(b, v->s, v->slen);
         else quoted(b, v->s, v->slen, Q_JSON);
+    } else if (v->ftext) {
+        bput(b, v->ftext);
     } else {
         if (is_nan_bits(k, v->bits)) bput(b, "\"nan\"");
         else if (is_inf_bits(k, v->bits)) bput(b, is_neg_bits(k, v->bits) ? "\"-inf\"" : "\"inf\"");
@@ -2090,11 +2141,17 @@ static void cmd_case(unsigned long long seed, const char *dir) {
     write_file(dir, "t.yaml", &yaml);
     write_file(dir, "t.json", &json);
     write_file(dir, "info", &info);
+    free(schema.p);
+    free(yaml.p);
+    free(json.p);
+    free(info.p);
 }
 
 int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(argv[1], "case") == 0) {
         cmd_case(parse_seed(argv[2]), argv[3]);
+        reset();
+        free(owned);
         return 0;
     }
     int check = argc >= 4 && strcmp(argv[1], "check") == 0;
@@ -2114,6 +2171,9 @@ int main(int argc, char **argv) {
         bput(&out, "};\n\n");
         bput(&out, check ? checker_main : reader_main);
         write_file(NULL, argv[2], &out);
+        free(out.p);
+        reset();
+        free(owned);
         return 0;
     }
     fprintf(stderr, "usage: randgen case SEED DIR | randgen check OUT.c SEED... | randgen genc OUT.c SEED...\n");
