@@ -1083,6 +1083,64 @@ TEST(blob_output) {
     blobc_buffer_free(&raw);
 }
 
+/* ---- the sample data in tests/data/bake ---- */
+
+static size_t field_off(const blobc_type *t, const char *name) {
+    const blobc_field *f = blobc_struct_find_field(t, name, strlen(name));
+    return f ? f->offset : 0;
+}
+
+TEST(data_files) {
+    blobc_bake_options o;
+    memset(&o, 0, sizeof o);
+    o.output = BLOBC_OUTPUT_RAW;
+    blobc_buffer y = {0}, j = {0}, s = {0};
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_bake_file("tests/data/bake/node.yaml", &o, &y, &err)) FAILF("node.yaml: %s", err.message);
+    if (blobc_bake_file("tests/data/bake/node.json", &o, &j, &err)) FAILF("node.json: %s", err.message);
+    if (blobc_bake_file("tests/data/bake/node_shared.yaml", &o, &s, &err))
+        FAILF("node_shared.yaml: %s", err.message);
+    CHECK(same_bytes(&y, &j));
+    blobc_schema *sc = NULL;
+    CHECK_EQ_I(blobc_schema_load("tests/data/bake/node.schema", &sc, &err), BLOBC_OK);
+    const blobc_type *node = blobc_schema_root(sc);
+    CHECK_EQ_I(blobc_verify_data(y.data, y.len, node, &err), BLOBC_OK);
+    CHECK_EQ_I(blobc_verify_data(s.data, s.len, node, &err), BLOBC_OK);
+    g_base = s.data;
+    g_size = s.len;
+    long name = target(field_off(node, "name"));
+    long tags = target(field_off(node, "tags"));
+    CHECK(name > 0 && tags > 0);
+    CHECK_EQ_I(target((size_t)tags), name);
+    CHECK_EQ_I(target((size_t)tags + 8), name);
+    CHECK(target((size_t)tags + 16) != name);
+    long grid = target(field_off(node, "grid"));
+    long row = target((size_t)grid);
+    CHECK(row > 0);
+    CHECK_EQ_I(target((size_t)grid + 8), row);
+    CHECK_EQ_I(target((size_t)grid + 16), row);
+    long pts = target(field_off(node, "pts"));
+    float p[3];
+    memcpy(p, s.data + pts, sizeof p);
+    CHECK(p[0] == 1 && p[1] == 2 && p[2] == 3);
+    long refs = target(field_off(node, "refs"));
+    long r0 = target((size_t)refs), r2 = target((size_t)refs + 8);
+    CHECK(r0 > 0 && r2 > 0 && r0 != r2);
+    CHECK_EQ_I(target((size_t)refs + 4), r0);
+    CHECK_EQ_I(target((size_t)refs + 12), -1);
+    long kids = target(field_off(node, "kids"));
+    CHECK(kids > 0);
+    CHECK_EQ_I(target((size_t)kids + field_off(node, "name")), name);
+    CHECK_EQ_I(target((size_t)kids + node->size + field_off(node, "name")), name);
+    long next = target(field_off(node, "next"));
+    CHECK(next > 0 && memcmp(s.data + next, s.data + kids, 8) == 0);
+    blobc_schema_free(sc);
+    blobc_buffer_free(&y);
+    blobc_buffer_free(&j);
+    blobc_buffer_free(&s);
+}
+
 /* ---- the bad-data corpus ---- */
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -1191,6 +1249,7 @@ TEST_MAIN_BEGIN("bake")
     RUN(schema_and_type_from_the_data);
     RUN(format_detection_and_streaming);
     RUN(blob_output);
+    RUN(data_files);
     run_corpus();
     remove_dir();
     blobc_schema_free(g_schema);
