@@ -48,6 +48,11 @@ done
 [ -x "$BLOBC" ] || die "$BLOBC is missing: run 'make bench'"
 
 mkdir -p "$B/res" "$B/out" "$B/fb" "$B/fbjson"
+# Time a copy, so that a rebuild of $BLOBC during the run cannot change
+# or remove the binary under test halfway.
+cp "$BLOBC" "$B/blobc.tested"
+BLOBC_SRC=$BLOBC
+BLOBC=$B/blobc.tested
 rm -f "$B"/res/* "$B/results.md"
 REPORT=$B/results.md
 FAILED=0
@@ -72,7 +77,7 @@ say ""
 say "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 say "- machine: ${cpu:-unknown CPU}, $cores cores, $mem memory, $(uname -sr)"
 say "- compiler: $($CC --version 2>/dev/null | head -1) (flags as in the Makefile)"
-say "- blobc $("$BLOBC" --version 2>/dev/null | head -1 || true); libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null || echo '?'), cJSON $(pkg-config --modversion libcjson 2>/dev/null || echo '?'), xxHash $(pkg-config --modversion libxxhash 2>/dev/null || echo '?')"
+say "- $("$BLOBC" --version 2>/dev/null | head -1 || echo "blobc (no --version)") ($BLOBC_SRC); libyaml $(pkg-config --modversion yaml-0.1 2>/dev/null || echo '?'), cJSON $(pkg-config --modversion libcjson 2>/dev/null || echo '?'), xxHash $(pkg-config --modversion libxxhash 2>/dev/null || echo '?')"
 HAVE_FLATC=0
 HAVE_CAPNP=0
 if command -v flatc >/dev/null 2>&1; then
@@ -88,6 +93,11 @@ else
     say "- peer: capnp not installed, its steps are skipped (Debian: apt-get install capnproto)"
 fi
 say "- runs: median of $RUNS (flatc, capnp: $SLOW_RUNS); level: $MAIN rooms; sizes: $SIZES"
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
+say "- load average at the start: $load"
+if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l + 0 > (c + 0) / 2) }'; then
+    say "- WARNING: the machine is busy; wall times will be high and noisy (CPU times suffer less)"
+fi
 say ""
 
 # ---- the data ----
@@ -110,7 +120,7 @@ YAML_BYTES=$(size_of "$YAML")
 
 # ---- measuring ----
 # measure KEY LABEL RUNS BYTES BASIS [rss options] -- COMMAND...
-# Runs COMMAND through bench/rss.c; stores "median min max rss_kb user sys"
+# Runs COMMAND through bench/rss.c; stores "median min max rss_kb cpu"
 # in $B/res/KEY and, unless ROWS=0, prints one table row. BYTES/BASIS give
 # the MB/s column.
 ROWS=1
@@ -121,36 +131,36 @@ measure() {
         mv "$B/res/$key.tmp" "$B/res/$key"
         [ "$ROWS" = 1 ] || return 0
         awk -v label="$label" -v runs="$runs" -v bytes="$bytes" -v basis="$basis" '{
-            printf "| %s | %d | %.4f | %.4f-%.4f | %.1f | %s | %.1f |\n",
-                label, runs, $1, $2, $3, bytes / $1 / 1e6, basis, $4 * 1024 / 1e6
+            printf "| %s | %d | %.4f | %.4f-%.4f | %.4f | %.1f | %s | %.1f |\n",
+                label, runs, $1, $2, $3, $5, bytes / $1 / 1e6, basis, $4 * 1024 / 1e6
         }' "$B/res/$key" | tee -a "$REPORT"
     else
         FAILED=1
         rm -f "$B/res/$key.tmp"
         msg=$(grep -v '^rss: run' "$B/res/$key.err" | head -1 | tr '|' '/')
         [ -n "$msg" ] || msg=$(head -1 "$B/res/$key.err")
-        if [ "$ROWS" = 1 ]; then say "| $label | failed: $msg |||||"; fi
+        if [ "$ROWS" = 1 ]; then say "| $label | failed: $msg ||||||"; fi
         echo "bench: $label failed; its output:" >&2
         sed 's/^/    /' "$B/res/$key.err" | head -20 >&2
     fi
 }
 
 skip() {
-    say "| $1 | skipped: $2 |||||"
+    say "| $1 | skipped: $2 ||||||"
 }
 
 have() {
     [ -s "$B/res/$1" ]
 }
 
-# field KEY N: the Nth number of a result (1 median, 4 peak RSS KiB)
+# field KEY N: the Nth number of a result (1 median wall, 4 peak RSS KiB, 5 CPU)
 field() {
     awk -v n="$2" '{ print $n }' "$B/res/$1"
 }
 
 table_head() {
-    say "| step | runs | median s | min-max s | MB/s | MB/s of | peak RSS MB |"
-    say "|---|---:|---:|---:|---:|---|---:|"
+    say "| step | runs | median s | min-max s | CPU s | MB/s | MB/s of | peak RSS MB |"
+    say "|---|---:|---:|---:|---:|---:|---|---:|"
 }
 
 # ---- the main level ----
@@ -233,7 +243,8 @@ else
 fi
 say ""
 say "MB = 10^6 bytes. Times are whole-process wall clock (start-up, reading the"
-say "input and writing the output included); peak RSS is the largest ru_maxrss of any run."
+say "input and writing the output included); CPU s is the median user + system time;"
+say "MB/s is of wall time; peak RSS is the largest ru_maxrss of any run."
 if [ -s "$LIMIT_BLOB" ]; then
     say ""
     say "In-process, warm memory, best of 10:"
@@ -263,7 +274,9 @@ say ""
 
 # ---- scaling ----
 if [ "$SIZES" != "$MAIN" ]; then
-    say "## Scaling (median s; x = time over the previous size's, 2.0 is linear)"
+    say "## Scaling"
+    say ""
+    say "Median wall s (CPU s); x = CPU time over the previous size's: 2.0 is linear, 4.0 quadratic."
     say ""
     say "| rooms | JSON MB | bake JSON s | x | bake YAML s | x | blob MB | verify s | x |"
     say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -302,10 +315,10 @@ if [ "$SIZES" != "$MAIN" ]; then
                 fi
             fi
             if have "${k}_$n"; then
-                t=$(field "${k}_$n" 1)
+                t=$(awk '{ printf "%.3f (%.3f)", $1, $5 }' "$B/res/${k}_$n")
                 x=-
                 if [ -n "$prev" ] && have "${k}_$prev"; then
-                    x=$(awk -v a="$t" -v b="$(field "${k}_$prev" 1)" 'BEGIN { printf "%.2f", a / b }')
+                    x=$(awk -v a="$(field "${k}_$n" 5)" -v b="$(field "${k}_$prev" 5)" 'BEGIN { printf "%.2f", a / b }')
                 fi
                 row="$row | $t | $x"
             else
@@ -337,22 +350,23 @@ ratio_goal() {
 }
 
 # scaling_goal LABEL KEY: met when no doubling of the rooms more than
-# multiplies the time by 2.5 (linear is 2.0, quadratic 4.0).
+# multiplies the CPU time by 2.5 (linear is 2.0, quadratic 4.0). CPU time,
+# because a busy machine can stretch one wall-clock median by more than that.
 scaling_goal() {
     worst=""
     prev=""
     for n in $SIZES; do
         if have "${2}_$n" && [ -n "$prev" ] && have "${2}_$prev"; then
-            worst=$(awk -v a="$(field "${2}_$n" 1)" -v b="$(field "${2}_$prev" 1)" -v w="$worst" \
+            worst=$(awk -v a="$(field "${2}_$n" 5)" -v b="$(field "${2}_$prev" 5)" -v w="$worst" \
                 'BEGIN { r = a / b; if (w == "" || r > w) w = r; printf "%.2f", w }')
         fi
         prev=$n
     done
     if [ -n "$worst" ]; then
         v=$(awk -v w="$worst" 'BEGIN { print (w <= 2.5) ? "met" : "missed" }')
-        goal "$1" "each doubling <= 2.5x time" "worst ${worst}x" "$v"
+        goal "$1" "each doubling <= 2.5x CPU time" "worst ${worst}x" "$v"
     else
-        goal "$1" "each doubling <= 2.5x time" "-" "n/a (not measured)"
+        goal "$1" "each doubling <= 2.5x CPU time" "-" "n/a (not measured)"
     fi
 }
 
@@ -391,7 +405,7 @@ if [ "$SIZES" != "$MAIN" ]; then
     scaling_goal "scaling of bake YAML" bake_yaml
     scaling_goal "scaling of verify" verify
 else
-    goal "scaling" "each doubling <= 2.5x time" "-" "n/a (one size: BENCH_QUICK)"
+    goal "scaling" "each doubling <= 2.5x CPU time" "-" "n/a (one size: BENCH_QUICK)"
 fi
 say ""
 say "Speed ratios are the peer's median time over blobc's: 2x means blobc takes half as long."
