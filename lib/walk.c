@@ -657,6 +657,7 @@ static void pb_index(pbuf *b, uint64_t i) {
  * names and [i] through nested structs and fixed arrays. With `stop`
  * (a LOOP or CALL op) it ends at the inline value that op walks. */
 static void type_path(blobc_walk *w, pbuf *b, const blobc_type *t, uint64_t off, const wop *stop) {
+    char comp[BLOBC_PATH_STEP_MAX];
     for (;;) {
         if (stop && off == 0) {
             if (stop->code == OP_LOOP && t->kind == BLOBC_KIND_FIXED && t->count == stop->n &&
@@ -664,28 +665,42 @@ static void type_path(blobc_walk *w, pbuf *b, const blobc_type *t, uint64_t off,
                 return;
             if (stop->code == OP_CALL && pmap_get(w, t) == stop->tid) return;
         }
-        if (t->kind == BLOBC_KIND_STRUCT) {
-            const blobc_field *f = NULL;
-            for (uint32_t i = 0; i < t->nfields; i++) {
-                const blobc_field *c = &t->fields[i];
-                if (c->offset <= off && off - c->offset < c->type->size) {
-                    f = c;
-                    break;
-                }
-            }
-            if (!f) return; /* padding */
-            pb_add(b, ".", 1);
-            pb_add(b, f->name, strlen(f->name));
-            off -= f->offset;
-            t = f->type;
-        } else if (t->kind == BLOBC_KIND_FIXED && t->elem && t->elem->size) {
-            pb_index(b, off / t->elem->size);
-            off %= t->elem->size;
-            t = t->elem;
-        } else {
-            return;
-        }
+        size_t n = blobc_path_step(&t, &off, comp, sizeof comp);
+        if (!n) return;
+        pb_add(b, comp, n);
     }
+}
+
+size_t blobc_path_step(const blobc_type **tp, uint64_t *offp, char *buf, size_t cap) {
+    const blobc_type *t = *tp;
+    uint64_t off = *offp;
+    int n = 0;
+    if (t->kind == BLOBC_KIND_STRUCT) {
+        /* fields are in increasing offset order: binary search */
+        uint32_t lo = 0, hi = t->nfields;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (t->fields[mid].offset <= off) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == 0) return 0;
+        const blobc_field *f = &t->fields[lo - 1];
+        if (off - f->offset >= f->type->size) return 0; /* padding */
+        n = snprintf(buf, cap, ".%s", f->name);
+        *offp = off - f->offset;
+        *tp = f->type;
+    } else if (t->kind == BLOBC_KIND_FIXED && t->elem && t->elem->size) {
+        n = snprintf(buf, cap, "[%" PRIu64 "]", off / t->elem->size);
+        *offp = off % t->elem->size;
+        *tp = t->elem;
+    }
+    if (n < 0) return 0;
+    return (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_t *size) {
+    *size = w->infos[tid].size;
+    return tid == STRBYTES ? NULL : w->infos[tid].type;
 }
 
 /* The schema path of byte `at` (data offset) inside the top frame's

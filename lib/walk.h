@@ -80,6 +80,16 @@ void blobc_walk_free(blobc_walk *w);
 blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
                             uint64_t err_base, blobc_error *err);
 
+/* The schema type of a payload's elements (tab[].tid) and their size;
+ * NULL for string bytes (size 1). */
+const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_t *size);
+
+/* One step down the path from a value of type *t to byte *off inside it:
+ * writes ".field" or "[i]" into buf and moves *t and *off into that part.
+ * Returns the length written, 0 at a leaf or in padding. */
+#define BLOBC_PATH_STEP_MAX 160
+size_t blobc_path_step(const blobc_type **t, uint64_t *off, char *buf, size_t cap);
+
 /* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
 
@@ -102,5 +112,13 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
                                const blobc_schema *schema, const char *type_name, unsigned flags,
                                blobc_error *err);
 void blobc_source_close(blobc_source *src);
+
+/* The --map layout listing (dump_map.c): everything the walk `w` placed,
+ * in file order, and where it failed when walk_st is not BLOBC_OK (the
+ * error in err then stays the walk's). */
+struct blobc_dump_options;
+blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_status walk_st,
+                            const void *bytes, size_t len, const struct blobc_dump_options *opts,
+                            blobc_buffer *out, blobc_error *err);
 
 #endif

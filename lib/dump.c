@@ -1,0 +1,629 @@
+/*
+ * dump.c - blobc_dump: a verified blob back to YAML (re-bakeable) or JSON,
+ * and the entry to the layout map (dump_map.c).
+ *
+ * The data is walked by verify first (walk.c), so everything read here is
+ * known to be in bounds and canonical, and the walker's payload table says
+ * which payloads are shared. The text is written in field order, which is
+ * address order and so the walker's order: the n-th new payload met here is
+ * table entry n, and a reference to an earlier start is a shared payload —
+ * a YAML alias of the anchor put on its first occurrence, or in JSON (which
+ * cannot share) a copy, within a budget so that a DAG built to explode
+ * cannot make the output explode.
+ *
+ * Nesting is an explicit stack of open mappings and sequences; past
+ * BLOCK_DEPTH levels collections switch to flow style ({...}, [...]) so a
+ * million-deep chain costs linear output, not quadratic indentation.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "blobc/dump.h"
+#include "fmt_float.h"
+#include "walk.h"
+
+#define BLOCK_DEPTH 64
+#define NONE32 UINT32_MAX
+
+typedef struct dframe {
+    const blobc_type *type; /* MAP: the struct; SEQ: the item type */
+    size_t base;            /* data offset of the struct / first item */
+    uint32_t n, i;          /* entries, next entry */
+    uint32_t esize;         /* SEQ: item size */
+    uint32_t ind;           /* indentation of the entries (block style) */
+    uint8_t seq, flow, first_inline, copy_root;
+} dframe;
+
+typedef struct demit {
+    blobc_buffer *out;
+    bool json, oom;
+    const uint8_t *d;
+    blobc_walk *w;
+    size_t next;            /* next new payload (table index) */
+    uint32_t anchors;
+    dframe *fr;
+    size_t nfr, frcap;
+    /* copies of shared payloads (JSON; YAML only for *T/[T] mixes) */
+    uint32_t copying;       /* open frames that are copies */
+    size_t copy_mark;       /* out->len where the outermost copy began */
+    uint64_t copied, copy_budget;
+    bool over_budget;
+    bool desync;            /* the walk and the table disagree (a bug) */
+} demit;
+
+/* ---- output ---- */
+
+static inline void put(demit *e, const char *s, size_t n) {
+    blobc_buffer *b = e->out;
+    if (BLOBC_UNLIKELY(b->cap - b->len < n) && !blobc_buf_reserve(b, n)) {
+        e->oom = true;
+        return;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+#define PUTS(e, lit) put((e), (lit), sizeof(lit) - 1)
+
+static inline void putc1(demit *e, char c) { put(e, &c, 1); }
+
+static void indent(demit *e, uint32_t n) {
+    static const char sp[] = "                                                                ";
+    while (n > 0) {
+        uint32_t k = n < sizeof sp - 1 ? n : (uint32_t)(sizeof sp - 1);
+        put(e, sp, k);
+        n -= k;
+    }
+}
+
+static size_t fmt_u64(char *p, uint64_t v) {
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+static void put_u64(demit *e, uint64_t v) {
+    char buf[24];
+    put(e, buf, fmt_u64(buf, v));
+}
+
+static void put_i64(demit *e, int64_t v) {
+    char buf[24];
+    if (v < 0) {
+        buf[0] = '-';
+        put(e, buf, 1 + fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v));
+    } else {
+        put(e, buf, fmt_u64(buf, (uint64_t)v));
+    }
+}
+
+static void put_float(demit *e, double v, bool f32) {
+    if (isnan(v)) {
+        if (e->json) PUTS(e, "\"nan\"");
+        else PUTS(e, ".nan");
+    } else if (isinf(v)) {
+        if (e->json) put(e, v < 0 ? "\"-inf\"" : "\"inf\"", v < 0 ? 6 : 5);
+        else put(e, v < 0 ? "-.inf" : ".inf", v < 0 ? 5 : 4);
+    } else {
+        char buf[BLOBC_FLOAT_TEXT_MAX];
+        put(e, buf, blobc_format_float(buf, v, f32));
+    }
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+/* A quoted string: JSON per RFC 8259; YAML double-quoted, escaping what a
+ * YAML reader would not take literally (controls, DEL, C1, the Unicode
+ * line and paragraph separators, BOM and the noncharacters U+FFFE/FFFF). */
+static void put_string(demit *e, const uint8_t *s, size_t n) {
+    if (!blobc_buf_reserve(e->out, 6 * n + 2)) {
+        e->oom = true;
+        return;
+    }
+    uint8_t *o = e->out->data + e->out->len, *o0 = o;
+    *o++ = '"';
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            *o++ = c;
+            i++;
+            continue;
+        }
+        if (c < 0x80) {
+            *o++ = '\\';
+            switch (c) {
+            case '"': *o++ = '"'; break;
+            case '\\': *o++ = '\\'; break;
+            case '\n': *o++ = 'n'; break;
+            case '\t': *o++ = 't'; break;
+            case '\r': *o++ = 'r'; break;
+            case '\b': *o++ = 'b'; break;
+            case '\f': *o++ = 'f'; break;
+            default:
+                if (e->json) {
+                    memcpy(o, "u00", 3);
+                    o += 3;
+                } else {
+                    *o++ = 'x';
+                }
+                *o++ = hexd[c >> 4];
+                *o++ = hexd[c & 15];
+            }
+            i++;
+            continue;
+        }
+        /* verified UTF-8: the sequence length follows from the lead byte */
+        size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+        if (len > n - i) len = n - i;
+        uint32_t cp = len == 2 ? (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f)
+                      : len == 3 ? (uint32_t)(c & 0x0f) << 12 | (uint32_t)(s[i + 1] & 0x3f) << 6 |
+                                       (s[i + 2] & 0x3f)
+                                 : 0x10000;
+        if (!e->json && ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+                         cp == 0xfeff || cp == 0xfffe || cp == 0xffff)) {
+            *o++ = '\\';
+            if (cp <= 0xff) {
+                *o++ = 'x';
+                *o++ = hexd[cp >> 4];
+                *o++ = hexd[cp & 15];
+            } else if (cp == 0x2028) {
+                *o++ = 'L';
+            } else if (cp == 0x2029) {
+                *o++ = 'P';
+            } else {
+                *o++ = 'u';
+                for (int sh = 12; sh >= 0; sh -= 4) *o++ = hexd[(cp >> sh) & 15];
+            }
+        } else {
+            memcpy(o, s + i, len);
+            o += len;
+        }
+        i += len;
+    }
+    *o++ = '"';
+    e->out->len += (size_t)(o - o0);
+}
+
+/* ---- scalars ---- */
+
+static bool scalar_like(const blobc_type *t) {
+    return blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM;
+}
+
+static void put_scalar(demit *e, const blobc_type *t, const uint8_t *p) {
+    switch (t->kind) {
+    case BLOBC_KIND_BOOL:
+        if (*p) PUTS(e, "true");
+        else PUTS(e, "false");
+        break;
+    case BLOBC_KIND_I8: put_i64(e, (int8_t)p[0]); break;
+    case BLOBC_KIND_U8: put_u64(e, p[0]); break;
+    case BLOBC_KIND_I16: put_i64(e, (int16_t)blobc_ld16(p)); break;
+    case BLOBC_KIND_U16: put_u64(e, blobc_ld16(p)); break;
+    case BLOBC_KIND_I32: put_i64(e, (int32_t)blobc_ld32(p)); break;
+    case BLOBC_KIND_U32: put_u64(e, blobc_ld32(p)); break;
+    case BLOBC_KIND_I64: put_i64(e, (int64_t)blobc_ld64(p)); break;
+    case BLOBC_KIND_U64: put_u64(e, blobc_ld64(p)); break;
+    case BLOBC_KIND_F32: {
+        uint32_t b = blobc_ld32(p);
+        float f;
+        memcpy(&f, &b, 4);
+        put_float(e, f, true);
+        break;
+    }
+    case BLOBC_KIND_F64: {
+        uint64_t b = blobc_ld64(p);
+        double f;
+        memcpy(&f, &b, 8);
+        put_float(e, f, false);
+        break;
+    }
+    case BLOBC_KIND_ENUM: {
+        const blobc_type *base = t->elem;
+        uint64_t v;
+        switch (t->size) {
+        case 1: v = base->kind == BLOBC_KIND_I8 ? (uint64_t)(int64_t)(int8_t)p[0] : p[0]; break;
+        case 2:
+            v = base->kind == BLOBC_KIND_I16 ? (uint64_t)(int64_t)(int16_t)blobc_ld16(p)
+                                             : blobc_ld16(p);
+            break;
+        case 4:
+            v = base->kind == BLOBC_KIND_I32 ? (uint64_t)(int64_t)(int32_t)blobc_ld32(p)
+                                             : blobc_ld32(p);
+            break;
+        default: v = blobc_ld64(p); break;
+        }
+        const blobc_enum_value *ev = blobc_enum_find_value(t, v);
+        const char *name = ev ? ev->name : "?";
+        if (e->json) putc1(e, '"');
+        put(e, name, strlen(name));
+        if (e->json) putc1(e, '"');
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* ---- payload references ---- */
+
+enum { R_NULL, R_NEW, R_ALIAS, R_COPY };
+
+/* Classifies the reference field at p (a STRING, ARRAY or PTR field).
+ * *t and *cnt receive the target and count; for R_NEW *idx is the table
+ * entry, for R_ALIAS *idx is the anchor id to name. */
+static int resolve(demit *e, blobc_kind kind, size_t p, size_t *t, uint32_t *cnt, size_t *idx) {
+    int32_t off = (int32_t)blobc_ld32(e->d + p);
+    *cnt = kind == BLOBC_KIND_PTR ? 1 : blobc_ld32(e->d + p + 4);
+    if (off == 0) return R_NULL;
+    *t = p + (size_t)(int64_t)off;
+    blobc_walk *w = e->w;
+    if (e->next < w->ntab && w->tab[e->next].start == *t) {
+        *idx = e->next++;
+        return R_NEW;
+    }
+    size_t k = blobc_walk_find(w, (uint32_t)*t);
+    if (k == SIZE_MAX || k >= e->next) {
+        e->desync = true;
+        return R_NULL;
+    }
+    const blobc_wpayload *pl = &w->tab[k];
+    bool ptr_first = (pl->flags & BLOBC_WP_PTR) != 0;
+    /* no anchor was written for it (JSON, or it was dropped), or it was
+     * first a *T and is now a [T] (or back): the bake would not share */
+    if (e->json || pl->flags >> BLOBC_WP_SHIFT == 0 ||
+        (kind != BLOBC_KIND_STRING && ptr_first != (kind == BLOBC_KIND_PTR)))
+        return R_COPY;
+    *idx = pl->flags >> BLOBC_WP_SHIFT;
+    return R_ALIAS;
+}
+
+static void put_anchor(demit *e, char sigil, uint32_t id) {
+    char buf[16];
+    buf[0] = sigil;
+    buf[1] = 'a';
+    put(e, buf, 2 + fmt_u64(buf + 2, id));
+}
+
+/* The anchor id for table entry idx, assigned as it is written; 0 when
+ * there is none to write (not shared, JSON, or no entry). */
+static uint32_t take_anchor(demit *e, size_t idx) {
+    if (idx == SIZE_MAX || e->json) return 0;
+    blobc_wpayload *pl = &e->w->tab[idx];
+    if (!(pl->flags & BLOBC_WP_SHARED)) return 0;
+    uint32_t id = ++e->anchors;
+    pl->flags |= id << BLOBC_WP_SHIFT;
+    return id;
+}
+
+/* Bytes written inside copies of shared payloads count against a budget:
+ * the mark is where the outermost open copy began. */
+static void copy_begin(demit *e) {
+    if (e->copying++ == 0) e->copy_mark = e->out->len;
+}
+
+static void copy_end(demit *e) {
+    if (--e->copying == 0) e->copied += e->out->len - e->copy_mark;
+    if (e->copied > e->copy_budget) e->over_budget = true;
+}
+
+static bool budget_ok(demit *e) {
+    uint64_t now = e->copied + (e->copying ? e->out->len - e->copy_mark : 0);
+    if (now > e->copy_budget) e->over_budget = true;
+    return !e->over_budget;
+}
+
+/* ---- values ---- */
+
+static bool push(demit *e, dframe f) {
+    if (e->nfr == e->frcap) {
+        size_t nc = e->frcap ? 2 * e->frcap : 64;
+        dframe *n = realloc(e->fr, nc * sizeof *n);
+        if (!n) {
+            e->oom = true;
+            return false;
+        }
+        e->fr = n;
+        e->frcap = nc;
+    }
+    e->fr[e->nfr++] = f;
+    return true;
+}
+
+/* Where a value goes: after "key:" / "-" in a block parent (YAML), in a
+ * flow parent, or anywhere in JSON. */
+typedef struct vctx {
+    bool flow;      /* the parent is flow style */
+    bool in_seq;    /* the parent is a sequence */
+    uint32_t ind;   /* the parent's entry indentation */
+} vctx;
+
+/* Text before and after a value written on the spot (not a frame). */
+static void inline_open(demit *e, const vctx *c, uint32_t anchor) {
+    if (!e->json && !c->flow) putc1(e, ' ');
+    if (anchor) {
+        put_anchor(e, '&', anchor);
+        putc1(e, ' ');
+    }
+}
+static void inline_close(demit *e, const vctx *c) {
+    if (!e->json && !c->flow) putc1(e, '\n');
+}
+
+/* Opens a mapping (struct) or sequence as the value in context c; the
+ * frame ends `copies` copies when it closes. */
+static void open_coll(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
+                      uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies) {
+    dframe f = {type, base, n, 0, esize, c->ind + 2, (uint8_t)seq, 0, 0, copies};
+    f.flow = c->flow || e->nfr >= BLOCK_DEPTH;
+    if (e->json) {
+        putc1(e, seq ? '[' : '{');
+    } else if (f.flow) {
+        inline_open(e, c, anchor);
+        putc1(e, seq ? '[' : '{');
+    } else {
+        if (anchor) {
+            putc1(e, ' ');
+            put_anchor(e, '&', anchor);
+        }
+        if (c->in_seq && !anchor) {
+            /* "- key: v" / "- - v": the first entry stays on the dash's line */
+            putc1(e, ' ');
+            f.first_inline = 1;
+        } else {
+            putc1(e, '\n');
+        }
+    }
+    push(e, f);
+}
+
+/* Items of scalar type (or strings) as one flow sequence "[a, b, c]". */
+static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t n);
+
+static bool inline_items(const blobc_type *et) {
+    return scalar_like(et) || et->kind == BLOBC_KIND_STRING;
+}
+
+/* Writes the value of type t at data offset p in context c: at once, or
+ * by pushing a frame for a collection. A *T continues with its target,
+ * whose node carries the pointer's anchor when the target has none of
+ * its own (one node has one anchor; a doubly shared **T keeps one). */
+static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
+    size_t pend = SIZE_MAX; /* a shared *T target, anchored on the node */
+    uint8_t copies = 0;
+    for (;;) {
+        if (scalar_like(t)) {
+            inline_open(e, c, take_anchor(e, pend));
+            put_scalar(e, t, e->d + p);
+            inline_close(e, c);
+            break;
+        }
+        if (t->kind == BLOBC_KIND_STRUCT) {
+            open_coll(e, c, false, t, p, t->nfields, 0, take_anchor(e, pend), copies);
+            return;
+        }
+        if (t->kind == BLOBC_KIND_FIXED) {
+            if (inline_items(t->elem)) {
+                inline_open(e, c, take_anchor(e, pend));
+                put_inline_seq(e, t->elem, p, t->count);
+                inline_close(e, c);
+                break;
+            }
+            open_coll(e, c, true, t->elem, p, t->count, t->elem->size, take_anchor(e, pend), copies);
+            return;
+        }
+        size_t tg = 0, idx = SIZE_MAX;
+        uint32_t cnt = 0;
+        int r = resolve(e, t->kind, p, &tg, &cnt, &idx);
+        if (r == R_NULL) {
+            inline_open(e, c, take_anchor(e, pend));
+            if (t->kind == BLOBC_KIND_ARRAY) PUTS(e, "[]");
+            else PUTS(e, "null");
+            inline_close(e, c);
+            break;
+        }
+        if (r == R_ALIAS) {
+            inline_open(e, c, 0);
+            put_anchor(e, '*', (uint32_t)idx);
+            inline_close(e, c);
+            break;
+        }
+        if (r == R_COPY) {
+            if (!budget_ok(e)) break;
+            copy_begin(e);
+            copies++;
+            idx = SIZE_MAX;
+        } else if (!(e->w->tab[idx].flags & BLOBC_WP_SHARED)) {
+            idx = SIZE_MAX;
+        }
+        if (idx == SIZE_MAX) idx = pend;
+        if (t->kind == BLOBC_KIND_STRING) {
+            inline_open(e, c, take_anchor(e, idx));
+            put_string(e, e->d + tg, cnt - 1);
+            inline_close(e, c);
+            break;
+        }
+        if (t->kind == BLOBC_KIND_ARRAY) {
+            const blobc_type *et = t->elem;
+            if (inline_items(et)) {
+                inline_open(e, c, take_anchor(e, idx));
+                put_inline_seq(e, et, tg, cnt);
+                inline_close(e, c);
+                break;
+            }
+            open_coll(e, c, true, et, tg, cnt, et->size, take_anchor(e, idx), copies);
+            return;
+        }
+        /* *T: the pointer's value is its target's */
+        pend = idx;
+        t = t->elem;
+        p = tg;
+    }
+    while (copies--) copy_end(e);
+}
+
+static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t n) {
+    vctx flowc = {true, true, 0};
+    putc1(e, '[');
+    uint32_t es = et->size;
+    bool scalar = scalar_like(et);
+    for (uint32_t i = 0; i < n && !e->oom; i++) {
+        if (i) PUTS(e, ", ");
+        if (scalar) put_scalar(e, et, e->d + base + (size_t)i * es);
+        else value(e, &flowc, et, base + (size_t)i * es);
+    }
+    putc1(e, ']');
+}
+
+/* ---- the document ---- */
+
+static void run(demit *e) {
+    while (e->nfr && !e->oom && !e->over_budget && !e->desync) {
+        dframe *f = &e->fr[e->nfr - 1];
+        if (f->i == f->n) {
+            bool flow = f->flow, seq = f->seq;
+            uint8_t copies = f->copy_root;
+            uint32_t ind = f->ind;
+            e->nfr--;
+            bool parent_flow = e->nfr && e->fr[e->nfr - 1].flow;
+            if (e->json) {
+                if (!flow) {
+                    putc1(e, '\n');
+                    indent(e, ind - 2);
+                }
+                putc1(e, seq ? ']' : '}');
+            } else if (flow) {
+                putc1(e, seq ? ']' : '}');
+                if (!parent_flow) putc1(e, '\n');
+            }
+            while (copies--) copy_end(e);
+            continue;
+        }
+        uint32_t i = f->i++;
+        const char *key = NULL;
+        const blobc_type *t;
+        size_t p;
+        if (f->seq) {
+            t = f->type;
+            p = f->base + (size_t)i * f->esize;
+        } else {
+            const blobc_field *fd = &f->type->fields[i];
+            key = fd->name;
+            t = fd->type;
+            p = f->base + fd->offset;
+        }
+        /* the entry's lead-in */
+        if (f->flow) {
+            if (i) PUTS(e, ", ");
+        } else if (e->json) {
+            if (i) putc1(e, ',');
+            putc1(e, '\n');
+            indent(e, f->ind);
+        } else if (!(i == 0 && f->first_inline)) {
+            indent(e, f->ind);
+        }
+        if (key) {
+            size_t kl = strlen(key);
+            if (e->json) {
+                putc1(e, '"');
+                put(e, key, kl);
+                PUTS(e, "\": ");
+            } else {
+                put(e, key, kl);
+                putc1(e, ':');
+                if (f->flow) putc1(e, ' ');
+            }
+        } else if (!e->json && !f->flow) {
+            putc1(e, '-');
+        }
+        vctx c = {f->flow != 0, f->seq != 0, f->ind};
+        value(e, &c, t, p);
+    }
+}
+
+static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blobc_dump_options *o,
+                              blobc_buffer *out, blobc_error *err) {
+    size_t start = out->len;
+    demit e;
+    memset(&e, 0, sizeof e);
+    e.out = out;
+    e.json = o->format == BLOBC_DUMP_JSON;
+    e.d = src->data;
+    e.w = w;
+    e.next = 1; /* the root is entry 0 */
+    /* copies of shared payloads may add this much to a JSON dump */
+    e.copy_budget = 64 * (uint64_t)src->size + ((uint64_t)64 << 20);
+    const char *schema_name = o->schema_name ? o->schema_name : src->schema_name;
+    const char *tname = src->root->name ? src->root->name : "?";
+    if (e.json) {
+        PUTS(&e, "{\n  \"$type\": \"");
+        put(&e, tname, strlen(tname));
+        putc1(&e, '"');
+        if (schema_name) {
+            PUTS(&e, ",\n  \"$schema\": ");
+            put_string(&e, (const uint8_t *)schema_name, strlen(schema_name));
+        }
+    } else {
+        PUTS(&e, "$type: ");
+        put(&e, tname, strlen(tname));
+        putc1(&e, '\n');
+        if (schema_name) {
+            PUTS(&e, "$schema: ");
+            put_string(&e, (const uint8_t *)schema_name, strlen(schema_name));
+            putc1(&e, '\n');
+        }
+    }
+    /* the root's fields continue the top-level mapping */
+    dframe root = {src->root, 0, src->root->nfields, 0, 0, e.json ? 2 : 0, 0, 0, 0, 0};
+    push(&e, root);
+    /* in JSON every entry but the first is preceded by a comma; here the
+     * meta keys came first */
+    if (e.json) putc1(&e, ',');
+    run(&e);
+    if (e.json) putc1(&e, '\n');
+    free(e.fr);
+    blobc_status st = BLOBC_OK;
+    if (e.oom) st = blobc_err_nomem(err);
+    else if (e.over_budget) {
+        blobc_err(err, BLOBC_EINPUT,
+                  "the blob shares payloads so heavily that writing them out as JSON copies would "
+                  "exceed %" PRIu64 " bytes; JSON cannot share: dump it as YAML, which keeps "
+                  "them shared",
+                  e.copy_budget);
+        err->code = BLOBC_V_BUDGET;
+        st = BLOBC_EINPUT;
+    } else if (e.desync) {
+        st = blobc_err(err, BLOBC_EINPUT, "internal error: the dump lost step with the verified layout");
+    }
+    if (st != BLOBC_OK) out->len = start;
+    return st;
+}
+
+blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options *opts,
+                        blobc_buffer *out, blobc_error *err) {
+    static const blobc_dump_options none;
+    if (!opts) opts = &none;
+    blobc_source src;
+    blobc_status st = blobc_source_open(&src, bytes, len, opts->raw, opts->schema, opts->type_name,
+                                        opts->flags, err);
+    blobc_walk w;
+    blobc_walk_init(&w);
+    if (st == BLOBC_OK) st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
+    if (opts->format == BLOBC_DUMP_MAP) {
+        blobc_status ms = blobc_dump_map(&src, &w, st, bytes, len, opts, out, err);
+        if (st == BLOBC_OK) st = ms;
+    } else if (st == BLOBC_OK) {
+        st = dump_text(&src, &w, opts, out, err);
+    }
+    blobc_walk_free(&w);
+    blobc_source_close(&src);
+    return st;
+}

@@ -1,0 +1,493 @@
+/*
+ * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
+ * order. The header field by field; then every payload the verifying walk
+ * placed (walk.c's table is in address order), each element broken down
+ * to its fields with offset, size, raw bytes, schema path and value, the
+ * padding between them, each offset field's absolute target, and the gaps
+ * between payloads; then a summary of the type section.
+ *
+ * A blob that fails verification is mapped as far as the walk got: every
+ * payload it placed is in bounds, so it can be listed; the line holding
+ * the bad byte is marked and the listing ends with the failure.
+ *
+ * A payload's path is the path of the first field seen referring to it,
+ * found by walking up those referrers (at most MAX_UP levels, so a
+ * million-deep chain does not make the map quadratic).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "blobc/dump.h"
+#include "fmt_float.h"
+#include "walk.h"
+
+#define HEX_BYTES 16   /* raw bytes shown per line */
+#define VALUE_CHARS 80 /* string text shown per line */
+#define MAX_UP 24      /* referrer levels in a payload path */
+#define NONE32 UINT32_MAX
+
+typedef struct mapper {
+    blobc_buffer *out;
+    bool oom;
+    const uint8_t *d;        /* data section */
+    size_t size;
+    uint64_t base;           /* file offset of the data section */
+    const blobc_walk *w;
+    uint32_t *parent;        /* per payload: referring payload, or NONE32 */
+    uint32_t *refpos;        /* per payload: data offset of that field */
+    size_t cur;              /* payload being listed */
+    const blobc_error *fail; /* the verification error, or NULL */
+    bool fail_shown;
+    blobc_buffer path;       /* path of the line being written */
+} mapper;
+
+static void mput(mapper *m, const char *s, size_t n) {
+    if (!blobc_buf_append(m->out, s, n)) m->oom = true;
+}
+static void mputs(mapper *m, const char *s) { mput(m, s, strlen(s)); }
+static void mprintf(mapper *m, const char *fmt, ...) BLOBC_PRINTF(2, 3);
+static void mprintf(mapper *m, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    mput(m, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* The start of a line: file offset, size, raw bytes (bytes is NULL for
+ * aggregates, whose bytes are listed by the lines that follow). */
+static void line_head(mapper *m, uint64_t at, uint64_t size, const uint8_t *bytes) {
+    mprintf(m, "0x%08" PRIx64 " %7" PRIu64 "  ", at, size);
+    size_t shown = 0;
+    if (bytes) {
+        size_t k = size < HEX_BYTES ? (size_t)size : HEX_BYTES;
+        static const char hx[] = "0123456789abcdef";
+        char hex[3 * HEX_BYTES + 4];
+        size_t o = 0;
+        for (size_t i = 0; i < k; i++) {
+            hex[o++] = hx[bytes[i] >> 4];
+            hex[o++] = hx[bytes[i] & 15];
+            hex[o++] = ' ';
+        }
+        if (size > HEX_BYTES) {
+            memcpy(hex + o, ".. ", 3);
+            o += 3;
+        }
+        mput(m, hex, o);
+        shown = o;
+    }
+    for (size_t i = shown; i < 3 * HEX_BYTES + 3; i++) mput(m, " ", 1);
+}
+
+/* Marks the line covering the failed byte, and ends it. */
+static void line_end(mapper *m, uint64_t at, uint64_t size) {
+    const blobc_error *f = m->fail;
+    if (f && f->has_offset && !m->fail_shown && f->offset >= at && f->offset - at < (size ? size : 1)) {
+        mprintf(m, "   <-- %s: %s", blobc_verify_code_name(f->code), f->message);
+        m->fail_shown = true;
+    }
+    mput(m, "\n", 1);
+}
+
+static void put_text(mapper *m, const uint8_t *s, size_t n) {
+    mput(m, "\"", 1);
+    size_t shown = n < VALUE_CHARS ? n : VALUE_CHARS;
+    /* raw UTF-8 when it is valid, else every high byte escaped */
+    bool utf8 = blobc_utf8_valid(s, shown);
+    for (size_t i = 0; i < shown; i++) {
+        uint8_t c = s[i];
+        if (c == '"' || c == '\\') mprintf(m, "\\%c", c);
+        else if (c == '\n') mputs(m, "\\n");
+        else if (c == '\t') mputs(m, "\\t");
+        else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8)) mprintf(m, "\\x%02x", c);
+        else mput(m, (const char *)&c, 1);
+    }
+    mput(m, "\"", 1);
+    if (n > shown) mprintf(m, " .. (%zu bytes)", n);
+}
+
+static const char *path_text(mapper *m) {
+    if (m->path.len == 0) return "(root)";
+    const char *p = (const char *)m->path.data;
+    return p[0] == '.' ? p + 1 : p;
+}
+
+static void path_truncate(mapper *m, size_t len) {
+    m->path.len = len;
+    if (m->path.data) m->path.data[len] = '\0';
+}
+
+static void path_add(mapper *m, const char *s) {
+    if (!blobc_buf_puts(&m->path, s) || !blobc_buf_reserve(&m->path, 1)) {
+        m->oom = true;
+        return;
+    }
+    m->path.data[m->path.len] = '\0';
+}
+
+static void spell(const blobc_type *t, char *buf, size_t cap) { blobc_type_spell(t, buf, cap); }
+
+/* The value of a scalar or enum at p. */
+static void put_value(mapper *m, const blobc_type *t, const uint8_t *p) {
+    switch (t->kind) {
+    case BLOBC_KIND_BOOL:
+        if (*p <= 1) mputs(m, *p ? "true" : "false");
+        else mprintf(m, "%u (not a bool)", *p);
+        break;
+    case BLOBC_KIND_I8: mprintf(m, "%d", (int8_t)*p); break;
+    case BLOBC_KIND_U8: mprintf(m, "%u", *p); break;
+    case BLOBC_KIND_I16: mprintf(m, "%d", (int16_t)blobc_ld16(p)); break;
+    case BLOBC_KIND_U16: mprintf(m, "%u", blobc_ld16(p)); break;
+    case BLOBC_KIND_I32: mprintf(m, "%" PRId32, (int32_t)blobc_ld32(p)); break;
+    case BLOBC_KIND_U32: mprintf(m, "%" PRIu32, blobc_ld32(p)); break;
+    case BLOBC_KIND_I64: mprintf(m, "%" PRId64, (int64_t)blobc_ld64(p)); break;
+    case BLOBC_KIND_U64: mprintf(m, "%" PRIu64, blobc_ld64(p)); break;
+    case BLOBC_KIND_F32:
+    case BLOBC_KIND_F64: {
+        double v;
+        if (t->kind == BLOBC_KIND_F32) {
+            uint32_t b = blobc_ld32(p);
+            float f;
+            memcpy(&f, &b, 4);
+            v = f;
+        } else {
+            uint64_t b = blobc_ld64(p);
+            memcpy(&v, &b, 8);
+        }
+        if (isnan(v)) mputs(m, "nan");
+        else if (isinf(v)) mputs(m, v < 0 ? "-inf" : "inf");
+        else {
+            char buf[BLOBC_FLOAT_TEXT_MAX];
+            mput(m, buf, blobc_format_float(buf, v, t->kind == BLOBC_KIND_F32));
+        }
+        break;
+    }
+    case BLOBC_KIND_ENUM: {
+        uint64_t v;
+        bool sg = blobc_kind_is_signed(t->elem->kind);
+        switch (t->size) {
+        case 1: v = sg ? (uint64_t)(int64_t)(int8_t)*p : *p; break;
+        case 2: v = sg ? (uint64_t)(int64_t)(int16_t)blobc_ld16(p) : blobc_ld16(p); break;
+        case 4: v = sg ? (uint64_t)(int64_t)(int32_t)blobc_ld32(p) : blobc_ld32(p); break;
+        default: v = blobc_ld64(p); break;
+        }
+        const blobc_enum_value *ev = blobc_enum_find_value(t, v);
+        if (ev) mputs(m, ev->name);
+        else if (sg) mprintf(m, "%" PRId64 " (not a member)", (int64_t)v);
+        else mprintf(m, "%" PRIu64 " (not a member)", v);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* An offset field's line: where it leads. First sight of a payload
+ * records this field as the payload's referrer. */
+static void offset_line(mapper *m, const blobc_type *t, size_t p) {
+    size_t fsz = t->kind == BLOBC_KIND_PTR ? 4 : 8;
+    char ty[128];
+    spell(t, ty, sizeof ty);
+    line_head(m, m->base + p, fsz, m->d + p);
+    int32_t off = (int32_t)blobc_ld32(m->d + p);
+    int32_t len = t->kind == BLOBC_KIND_PTR ? 1 : (int32_t)blobc_ld32(m->d + p + 4);
+    mprintf(m, "%s: %s", path_text(m), ty);
+    if (off == 0) {
+        mputs(m, t->kind == BLOBC_KIND_PTR ? " = null" : t->kind == BLOBC_KIND_ARRAY ? " = []" : " = (null)");
+        line_end(m, m->base + p, fsz);
+        return;
+    }
+    int64_t tg = (int64_t)p + off;
+    mprintf(m, " -> 0x%08" PRIx64, (uint64_t)((int64_t)m->base + tg));
+    if (t->kind == BLOBC_KIND_ARRAY) mprintf(m, ", %" PRId32 " items", len);
+    else if (t->kind == BLOBC_KIND_STRING) mprintf(m, ", %" PRId32 " bytes", len);
+    if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
+    else {
+        size_t k = blobc_walk_find(m->w, (uint32_t)tg);
+        if (k != SIZE_MAX && k != m->cur && m->parent[k] == NONE32 && k != 0) {
+            m->parent[k] = (uint32_t)m->cur;
+            m->refpos[k] = (uint32_t)p;
+        } else if (k != SIZE_MAX && k < m->cur) {
+            mputs(m, " (shared)");
+        }
+    }
+    line_end(m, m->base + p, fsz);
+}
+
+typedef struct mframe {
+    const blobc_type *t; /* STRUCT or FIXED being listed */
+    size_t base;
+    uint32_t i;          /* next field / item */
+    uint32_t at;         /* STRUCT: end of the last field (for padding) */
+    size_t pathlen;      /* path length of the aggregate itself */
+} mframe;
+
+/* Lists one value of type t at data offset p under the current path,
+ * aggregates through an explicit stack (inline nesting is the schema's). */
+static void list_value(mapper *m, const blobc_type *t, size_t p) {
+    mframe *st = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        /* a value: a leaf line, or an aggregate's line and a frame */
+        if (blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM) {
+            char ty[128];
+            spell(t, ty, sizeof ty);
+            line_head(m, m->base + p, t->size, m->d + p);
+            mprintf(m, "%s: %s = ", path_text(m), ty);
+            put_value(m, t, m->d + p);
+            line_end(m, m->base + p, t->size);
+        } else if (t->kind == BLOBC_KIND_STRING || t->kind == BLOBC_KIND_ARRAY ||
+                   t->kind == BLOBC_KIND_PTR) {
+            offset_line(m, t, p);
+        } else {
+            char ty[128];
+            spell(t, ty, sizeof ty);
+            line_head(m, m->base + p, t->size, NULL);
+            mprintf(m, "%s: %s", path_text(m), ty);
+            line_end(m, m->base + p, 0);
+            if (n == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                mframe *q = realloc(st, nc * sizeof *q);
+                if (!q) {
+                    m->oom = true;
+                    break;
+                }
+                st = q;
+                cap = nc;
+            }
+            st[n++] = (mframe){t, p, 0, 0, m->path.len};
+        }
+        /* the next value: from the innermost unfinished aggregate */
+        for (;;) {
+            if (!n || m->oom) {
+                free(st);
+                return;
+            }
+            mframe *f = &st[n - 1];
+            path_truncate(m, f->pathlen);
+            if (f->t->kind == BLOBC_KIND_STRUCT) {
+                uint32_t nf = f->t->nfields;
+                size_t gap_from = f->base + f->at;
+                size_t gap_to = f->i < nf ? f->base + f->t->fields[f->i].offset : f->base + f->t->size;
+                if (gap_to > gap_from) {
+                    bool zero = true;
+                    for (size_t g = gap_from; g < gap_to; g++) zero = zero && !m->d[g];
+                    line_head(m, m->base + gap_from, gap_to - gap_from, m->d + gap_from);
+                    mprintf(m, "%s: (padding)%s", path_text(m), zero ? "" : " NONZERO");
+                    line_end(m, m->base + gap_from, gap_to - gap_from);
+                    f->at = (uint32_t)(gap_to - f->base);
+                }
+                if (f->i == nf) {
+                    n--;
+                    continue;
+                }
+                const blobc_field *fd = &f->t->fields[f->i++];
+                path_add(m, ".");
+                path_add(m, fd->name);
+                f->at = fd->offset + fd->type->size;
+                t = fd->type;
+                p = f->base + fd->offset;
+                break;
+            }
+            /* FIXED */
+            if (f->i == f->t->count) {
+                n--;
+                continue;
+            }
+            char idx[32];
+            snprintf(idx, sizeof idx, "[%" PRIu32 "]", f->i);
+            path_add(m, idx);
+            t = f->t->elem;
+            p = f->base + (size_t)f->i++ * t->size;
+            break;
+        }
+    }
+}
+
+/* Sets m->path to payload k's path: its referrers' fields, walked up. */
+static void payload_path(mapper *m, size_t k) {
+    uint32_t chain[MAX_UP];
+    size_t n = 0;
+    size_t j = k;
+    while (j != 0 && m->parent[j] != NONE32 && n < MAX_UP) {
+        chain[n++] = (uint32_t)j;
+        j = m->parent[j];
+    }
+    path_truncate(m, 0);
+    if (j != 0) path_add(m, n == MAX_UP ? "..." : "?");
+    char comp[BLOBC_PATH_STEP_MAX];
+    while (n) {
+        size_t c = chain[--n];
+        const blobc_wpayload *pp = &m->w->tab[m->parent[c]];
+        uint32_t esz;
+        const blobc_type *t = blobc_walk_tid_type(m->w, pp->tid, &esz);
+        uint64_t rel = m->refpos[c] - pp->start;
+        if (!(pp->flags & BLOBC_WP_PTR)) {
+            snprintf(comp, sizeof comp, "[%" PRIu64 "]", rel / esz);
+            path_add(m, comp);
+        }
+        rel %= esz;
+        size_t cl;
+        while (t && (cl = blobc_path_step(&t, &rel, comp, sizeof comp)) > 0) path_add(m, comp);
+    }
+}
+
+static void list_payloads(mapper *m) {
+    size_t prev_end = 0;
+    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+        const blobc_wpayload *pl = &m->w->tab[k];
+        uint32_t esz;
+        const blobc_type *t = blobc_walk_tid_type(m->w, pl->tid, &esz);
+        size_t start = pl->start, bytes = (size_t)pl->count * esz;
+        m->cur = k;
+        if (start > prev_end) {
+            bool zero = true;
+            for (size_t g = prev_end; g < start; g++) zero = zero && !m->d[g];
+            line_head(m, m->base + prev_end, start - prev_end, m->d + prev_end);
+            mprintf(m, "(gap)%s", zero ? "" : " NONZERO");
+            line_end(m, m->base + prev_end, start - prev_end);
+        }
+        prev_end = start + bytes;
+        payload_path(m, k);
+        size_t plen = m->path.len;
+        if (!t) { /* string bytes */
+            line_head(m, m->base + start, bytes, m->d + start);
+            mprintf(m, "%s: string bytes = ", path_text(m));
+            put_text(m, m->d + start, bytes ? bytes - 1 : 0);
+            if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
+            line_end(m, m->base + start, bytes);
+            continue;
+        }
+        char ty[128];
+        spell(t, ty, sizeof ty);
+        bool arr = !(pl->flags & BLOBC_WP_PTR);
+        if (k != 0) {
+            line_head(m, m->base + start, bytes, NULL);
+            if (arr) mprintf(m, "%s: [%s] items, %" PRIu32, path_text(m), ty, pl->count);
+            else mprintf(m, "%s: *%s target", path_text(m), ty);
+            if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
+            line_end(m, m->base + start, 0);
+        }
+        for (uint32_t i = 0; i < pl->count && !m->oom; i++) {
+            path_truncate(m, plen);
+            if (arr) {
+                char idx[32];
+                snprintf(idx, sizeof idx, "[%" PRIu32 "]", i);
+                path_add(m, idx);
+            }
+            list_value(m, t, start + (size_t)i * esz);
+        }
+    }
+    if (!m->fail && prev_end < m->size) {
+        line_head(m, m->base + prev_end, m->size - prev_end, m->d + prev_end);
+        mputs(m, "(trailing bytes)");
+        line_end(m, m->base + prev_end, m->size - prev_end);
+    }
+}
+
+/* Header fields (docs/FORMAT.md, "Header"). */
+static const struct {
+    uint8_t at, size;
+    const char *name;
+    uint8_t hex;
+} header_fields[] = {
+    {0, 8, "magic", 2},         {8, 4, "version", 0},      {12, 4, "header_size", 0},
+    {16, 8, "data_offset", 1},  {24, 8, "data_size", 0},   {32, 8, "data_hash", 1},
+    {40, 8, "schema_hash", 1},  {48, 8, "types_offset", 1}, {56, 8, "types_size", 0},
+    {64, 8, "types_hash", 1},   {72, 4, "flags", 1},       {76, 4, "reserved", 1},
+    {80, 8, "file_size", 0},    {88, 8, "header_hash", 1},
+};
+
+static void list_header(mapper *m, const uint8_t *f, size_t len) {
+    mprintf(m, "## header: %u bytes at 0x00000000\n", BLOBC_HEADER_SIZE);
+    for (size_t i = 0; i < sizeof header_fields / sizeof header_fields[0]; i++) {
+        size_t at = header_fields[i].at, sz = header_fields[i].size;
+        if (at + sz > len) {
+            mprintf(m, "0x%08zx          (file ends at %zu bytes)\n", at, len);
+            line_end(m, at, sz);
+            return;
+        }
+        line_head(m, at, sz, f + at);
+        mprintf(m, "header.%s = ", header_fields[i].name);
+        uint64_t v = sz == 4 ? blobc_ld32(f + at) : blobc_ld64(f + at);
+        if (header_fields[i].hex == 2) put_text(m, f + at, sz);
+        else if (header_fields[i].hex) mprintf(m, "0x%0*" PRIx64, (int)(2 * sz), v);
+        else mprintf(m, "%" PRIu64, v);
+        line_end(m, at, sz);
+    }
+}
+
+static void list_types(mapper *m, const blobc_source *src) {
+    const blobc_header *h = &src->blob.header;
+    if (!src->blob.types) {
+        mputs(m, "## types: none (stripped)\n");
+        return;
+    }
+    mprintf(m, "## types: %" PRIu64 " bytes at 0x%08" PRIx64 "\n", h->types_size, h->types_offset);
+    if (src->blob.schema_name) {
+        mputs(m, "schema ");
+        put_text(m, (const uint8_t *)src->blob.schema_name, strlen(src->blob.schema_name));
+        mputs(m, "\n");
+    }
+    if (src->blob.root && src->blob.root->name) mprintf(m, "root %s\n", src->blob.root->name);
+    size_t n = blobc_schema_count(src->blob.types);
+    for (size_t i = 0; i < n; i++) {
+        const blobc_type *t = blobc_schema_at(src->blob.types, i);
+        if (t->kind == BLOBC_KIND_ENUM)
+            mprintf(m, "enum %s : %s (%" PRIu32 " values)\n", t->name, blobc_kind_name(t->elem->kind),
+                    t->nvalues);
+        else
+            mprintf(m, "struct %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " fields\n",
+                    t->name, t->size, t->align, t->nfields);
+    }
+}
+
+blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_status walk_st,
+                            const void *bytes, size_t len, const struct blobc_dump_options *opts,
+                            blobc_buffer *out, blobc_error *err) {
+    mapper m;
+    memset(&m, 0, sizeof m);
+    m.out = out;
+    m.fail = walk_st != BLOBC_OK ? err : NULL;
+    if (!opts->raw) list_header(&m, bytes, len);
+    if (!src->data || !src->root) {
+        /* the container itself failed: nothing past the header is sound */
+        if (m.fail) {
+            if (!m.fail_shown) mputs(&m, "\n");
+            mprintf(&m, "## verification failed: %s: %s\n", blobc_verify_code_name(m.fail->code),
+                    m.fail->message);
+        }
+        return m.oom ? blobc_err_nomem(err) : walk_st;
+    }
+    m.d = src->data;
+    m.size = src->size;
+    m.base = src->data_offset;
+    m.w = w;
+    char ty[128];
+    spell(src->root, ty, sizeof ty);
+    mprintf(&m, "## data: %zu bytes at 0x%08" PRIx64 ", root %s\n", m.size, m.base, ty);
+    if (w->ntab) {
+        m.parent = malloc(w->ntab * sizeof *m.parent);
+        m.refpos = malloc(w->ntab * sizeof *m.refpos);
+        if (!m.parent || !m.refpos) m.oom = true;
+        else memset(m.parent, 0xff, w->ntab * sizeof *m.parent);
+        if (!m.oom) list_payloads(&m);
+    }
+    if (m.fail) {
+        mprintf(&m, "## verification failed at 0x%08" PRIx64 "%s%s%s: %s: %s\n", m.fail->offset,
+                m.fail->path[0] ? " (" : "", m.fail->path, m.fail->path[0] ? ")" : "",
+                blobc_verify_code_name(m.fail->code), m.fail->message);
+        if (w->ntab) mputs(&m, "## the map stops here: what follows was not reached soundly\n");
+    } else if (src->is_blob) {
+        list_types(&m, src);
+    }
+    free(m.parent);
+    free(m.refpos);
+    blobc_buffer_free(&m.path);
+    if (m.oom) return blobc_err_nomem(err);
+    return walk_st;
+}
