@@ -78,29 +78,18 @@ static void indent(demit *e, uint32_t n) {
     }
 }
 
-static size_t fmt_u64(char *p, uint64_t v) {
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
-    return n;
-}
-
 static void put_u64(demit *e, uint64_t v) {
     char buf[24];
-    put(e, buf, fmt_u64(buf, v));
+    put(e, buf, blobc_format_u64(buf, v));
 }
 
 static void put_i64(demit *e, int64_t v) {
     char buf[24];
     if (v < 0) {
         buf[0] = '-';
-        put(e, buf, 1 + fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v));
+        put(e, buf, 1 + blobc_format_u64(buf + 1, (uint64_t)0 - (uint64_t)v));
     } else {
-        put(e, buf, fmt_u64(buf, (uint64_t)v));
+        put(e, buf, blobc_format_u64(buf, (uint64_t)v));
     }
 }
 
@@ -290,7 +279,7 @@ static void put_anchor(demit *e, char sigil, uint32_t id) {
     char buf[16];
     buf[0] = sigil;
     buf[1] = 'a';
-    put(e, buf, 2 + fmt_u64(buf + 2, id));
+    put(e, buf, 2 + blobc_format_u64(buf + 2, id));
 }
 
 /* The anchor id for table entry idx, assigned as it is written; 0 when
@@ -562,6 +551,8 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     /* copies of shared payloads may add this much to a JSON dump */
     e.copy_budget = 64 * (uint64_t)src->size + ((uint64_t)64 << 20);
     const char *schema_name = o->schema_name ? o->schema_name : src->schema_name;
+    if (!schema_name && o->schema && blobc_schema_filename(o->schema)[0])
+        schema_name = blobc_schema_filename(o->schema);
     const char *tname = src->root->name ? src->root->name : "?";
     if (e.json) {
         PUTS(&e, "{\n  \"$type\": \"");

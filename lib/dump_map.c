@@ -25,7 +25,7 @@
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */
-#define MAX_UP 24      /* referrer levels in a payload path */
+#define MAX_UP 8       /* referrer levels in a payload path */
 #define NONE32 UINT32_MAX
 
 typedef struct mapper {

@@ -33,7 +33,7 @@ static bool f32_midpoint(double q) {
     return (b & 0x1fffffffu) == 0x10000000u;
 }
 
-static size_t put_u64(char *p, uint64_t v) {
+size_t blobc_format_u64(char *p, uint64_t v) {
     char tmp[24];
     size_t n = 0;
     do {
@@ -48,7 +48,7 @@ static size_t put_u64(char *p, uint64_t v) {
  * zeros appended (then k is 0). */
 static size_t put_fixed(char *buf, bool neg, uint64_t r, int k, int m) {
     char dig[24];
-    size_t n = put_u64(dig, r), o = 0;
+    size_t n = blobc_format_u64(dig, r), o = 0;
     if (neg) buf[o++] = '-';
     if (k == 0) {
         memcpy(buf + o, dig, n);

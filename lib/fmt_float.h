@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room for any result, NUL included. */
 #define BLOBC_FLOAT_TEXT_MAX 32
@@ -17,5 +18,8 @@
  * "1.0e+20", "1.5e-07". Returns its length. Infinities and NaN are the
  * caller's (their spelling differs between YAML and JSON). */
 size_t blobc_format_float(char *buf, double v, bool f32);
+
+/* Writes v in decimal (at most 20 characters, no NUL); returns the length. */
+size_t blobc_format_u64(char *buf, uint64_t v);
 
 #endif
