@@ -71,8 +71,10 @@ while [ "$s" -le "$LAST" ]; do
         check "$s" verify "$BLOBC" verify "$d/y.blob"
         root=$(sed -n 's/^root=//p' "$d/info")
         check "$s" verify-schema "$BLOBC" verify -s "$d/t.schema" -t "$root" "$d/y.blob"
+        # the dump names its schema ($schema: t.schema, as the data did), so
+        # its bake records the same name: the same file, byte for byte
         if check "$s" dump "$BLOBC" dump -o "$d/dump.yaml" "$d/y.blob" &&
-            check "$s" bake-dump "$BLOBC" bake -s "$d/t.schema" -o "$d/dump.blob" "$d/dump.yaml"; then
+            check "$s" bake-dump "$BLOBC" bake -o "$d/dump.blob" "$d/dump.yaml"; then
             same "$s" dump-roundtrip "$d/dump.blob" "$d/y.blob"
         fi
         # JSON has no aliases: its dump re-bakes to the JSON input's bytes,

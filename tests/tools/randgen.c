@@ -1152,9 +1152,14 @@ static int single_ok(const char *s, size_t n) {
     return 1;
 }
 
-static void yaml_string(buf *b, const char *s, size_t n) {
+/* target: the string is a pointer's target, where a plain null is null. */
+static void yaml_string(buf *b, const char *s, size_t n, int target) {
+    static const char *const nulls[] = {"null", "Null", "NULL", "~"};
+    int is_null = 0;
+    for (size_t i = 0; i < NELEM(nulls); i++)
+        is_null |= strlen(nulls[i]) == n && memcmp(nulls[i], s, n) == 0;
     int r = (int)below(100);
-    if (r < 45 && plain_ok(s, n)) {
+    if (r < 45 && plain_ok(s, n) && !(target && is_null)) {
         bput_n(b, s, n);
     } else if (r < 70 && single_ok(s, n)) {
         bput(b, "'");
@@ -1189,7 +1194,7 @@ static int literal_ok(const char *s, size_t n) {
     return 1;
 }
 
-static void yaml_scalar(buf *b, const val *v) {
+static void yaml_scalar(buf *b, const val *v, int target) {
     const type *t = v->t;
     int k = t->k;
     if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
@@ -1200,7 +1205,7 @@ static void yaml_scalar(buf *b, const val *v) {
         const char *m = member_name(t, v->bits);
         if (pct(15)) bprintf(b, pct(50) ? "\"%s\"" : "'%s'", m);
         else bput(b, m);
-    } else if (k == K_STRING) yaml_string(b, v->s, v->slen);
+    } else if (k == K_STRING) yaml_string(b, v->s, v->slen, target);
 }
 
 static const field *fld(const val *v, int i) { return &decls[v->t->decl].f[i]; }
@@ -1281,11 +1286,27 @@ static void yaml_flow(buf *b, const val *v0) {
         }
         bput(b, "]");
     } else {
-        yaml_scalar(b, v);
+        yaml_scalar(b, v, v0->t->k == K_PTR);
     }
 }
 
 static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad);
+
+/* The end of a line, now and then with a comment. */
+static void yaml_eol(buf *b) { bput(b, pct(4) ? "  # a comment\n" : "\n"); }
+
+/* Text a folded block scalar can hold: one line of printable characters
+ * with single spaces to fold at, no space at either end. */
+static int folded_ok(const char *s, size_t n) {
+    if (n < 3 || s[0] == ' ' || s[n - 1] == ' ' || !memchr(s, ' ', n)) return 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        int l = utf8_next(s, n, i, &cp);
+        if (!yaml_printable(cp)) return 0;
+        i += (size_t)l;
+    }
+    return 1;
+}
 
 /* Writes the node after "key:" or "-" (the cursor right after the colon or
  * dash) up to and including its last newline. */
@@ -1336,14 +1357,29 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
             }
             return;
         }
-        yaml_scalar(b, v);
-        bput(b, "\n");
+        if (v->t->k == K_STRING && folded_ok(v->s, v->slen) && pct(40)) {
+            /* ">-" folds each line break between two lines into a space */
+            bput(b, ">-\n");
+            pad(b, indent + 2);
+            for (size_t i = 0; i < v->slen; i++) {
+                if (v->s[i] == ' ' && v->s[i - 1] != ' ' && v->s[i + 1] != ' ' && pct(50)) {
+                    bput(b, "\n");
+                    pad(b, indent + 2);
+                } else {
+                    bput_n(b, v->s + i, 1);
+                }
+            }
+            bput(b, "\n");
+            return;
+        }
+        yaml_scalar(b, v, target);
+        yaml_eol(b);
         return;
     }
     if (is_empty_collection(v) || pct(25)) {
         bput(b, " ");
         yaml_flow(b, v);
-        bput(b, "\n");
+        yaml_eol(b);
         return;
     }
     if (v->refs > 1) {
@@ -1372,6 +1408,10 @@ static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad) {
         for (int j = 0; j < v->n; j++) {
             int i = v->order[j];
             if (omitted(v, i)) continue;
+            if (!skip_first_pad && pct(3)) {
+                pad(b, indent);
+                bput(b, "# a comment line\n");
+            }
             if (!skip_first_pad) pad(b, indent);
             skip_first_pad = 0;
             yaml_key(b, fld(v, i)->name);
@@ -1420,6 +1460,17 @@ static void write_yaml(buf *b) {
     bput(b, pct(20) ? "\"$schema\": t.schema\n" : pct(20) ? "$schema: 't.schema'\n" : "$schema: t.schema\n");
     if (!has_root_decl && !tfirst) bprintf(b, "$type: %s\n", rn);
     if (n_present(root)) yaml_block(b, root, 0, 0);
+    if (pct(10)) bput(b, "...\n");
+}
+
+/* Line breaks as CRLF, now and then; no scalar holds a raw line break
+ * except block scalars, whose line breaks read back as LF anyway. */
+static void crlf(buf *b) {
+    if (!pct(10)) return;
+    buf o = {0};
+    for (size_t i = 0; i < b->n; i++) bput(&o, b->p[i] == '\n' ? "\r\n" : (char[2]){b->p[i], 0});
+    free(b->p);
+    *b = o;
 }
 
 /* ---- JSON (every shared payload written out again) ---- */
@@ -2129,12 +2180,17 @@ static void cmd_case(unsigned long long seed, const char *dir) {
     uint64_t r = mix(seed, 0x5c4e3a);
     rng = &r;
     write_schema(&schema);
+    crlf(&schema);
     yaml_rng = mix(seed, 0x7a31);
     rng = &yaml_rng;
+    if (pct(5)) bput(&yaml, "\xef\xbb\xbf"); /* a BOM */
     write_yaml(&yaml);
+    crlf(&yaml);
     uint64_t j = mix(seed, 0x150e);
     rng = &j;
+    if (pct(5)) bput(&json, "\xef\xbb\xbf");
     write_json(&json);
+    crlf(&json);
     bprintf(&info, "seed=%llu\nshared=%d\nroot=%s\n", seed, nshares > 0,
             decls[root_type->decl].name);
     write_file(dir, "t.schema", &schema);
