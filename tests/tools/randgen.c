@@ -1292,20 +1292,15 @@ static void yaml_flow(buf *b, const val *v0) {
 
 static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad);
 
+static int single_ok(const char *s, size_t n);
+
 /* The end of a line, now and then with a comment. */
 static void yaml_eol(buf *b) { bput(b, pct(4) ? "  # a comment\n" : "\n"); }
 
 /* Text a folded block scalar can hold: one line of printable characters
  * with single spaces to fold at, no space at either end. */
 static int folded_ok(const char *s, size_t n) {
-    if (n < 3 || s[0] == ' ' || s[n - 1] == ' ' || !memchr(s, ' ', n)) return 0;
-    for (size_t i = 0; i < n;) {
-        uint32_t cp;
-        int l = utf8_next(s, n, i, &cp);
-        if (!yaml_printable(cp)) return 0;
-        i += (size_t)l;
-    }
-    return 1;
+    return n >= 3 && s[0] != ' ' && s[n - 1] != ' ' && memchr(s, ' ', n) && single_ok(s, n);
 }
 
 /* Writes the node after "key:" or "-" (the cursor right after the colon or
