@@ -174,7 +174,9 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
         if (!st) {
             blobc_write_options w = {0};
             w.strip = k->opts->strip;
-            w.schema_name = k->opts->schema_path ? k->opts->schema_path : k->meta_schema;
+            /* The data's own $schema wins over -s, so that baking a dump
+             * gives the original bytes however the schema was found. */
+            w.schema_name = k->meta_schema ? k->meta_schema : k->opts->schema_path;
             out->len = 0;
             st = blobc_blob_write(image.data, image.len, k->root, &w, out, k->err);
         }

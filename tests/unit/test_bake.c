@@ -979,6 +979,18 @@ TEST(schema_and_type_from_the_data) {
     if (bake_file("sub/c.yaml", &o, &out)) FAILF("%s", g_msg);
     CHECK_EQ_U(out.len, 1);
     CHECK_EQ_U(out.data[0], 5);
+    /* The recorded schema name: the data's $schema, else the -s path. */
+    o.output = BLOBC_OUTPUT_BLOB;
+    if (bake_file("sub/c.yaml", &o, &out)) FAILF("%s", g_msg);
+    CHECK_EQ_I(blobc_blob_open(out.data, out.len, 0, &blob, &err), BLOBC_OK);
+    CHECK_STR(blob.schema_name, "missing.schema");
+    blobc_blob_close(&blob);
+    write_file("sub/c2.yaml", "y: 5\n");
+    if (bake_file("sub/c2.yaml", &o, &out)) FAILF("%s", g_msg);
+    CHECK_EQ_I(blobc_blob_open(out.data, out.len, 0, &blob, &err), BLOBC_OK);
+    CHECK_STR(blob.schema_name, path_of("small.schema"));
+    blobc_blob_close(&blob);
+    o.output = BLOBC_OUTPUT_RAW;
     o.schema_path = NULL;
     o.type_name = NULL;
 
@@ -1215,7 +1227,7 @@ static void run_corpus(void) {
 
 static void remove_dir(void) {
     static const char *const files[] = {"s.schema", "small.schema", "sub/a.yaml", "sub/b.json",
-                                        "sub/c.yaml", "sub/d.yaml", "sub/e.yaml", "sub/f.yaml",
+                                        "sub/c.yaml", "sub/c2.yaml", "sub/d.yaml", "sub/e.yaml", "sub/f.yaml",
                                         "sub/g.json", "sub/h.json", "sub/i.yaml", "v.yaml",
                                         "v.data", "y.data", "j.data", "bad.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(path_of(files[i]));
