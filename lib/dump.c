@@ -42,7 +42,8 @@ typedef struct demit {
     const uint8_t *d;
     blobc_walk *w;
     size_t next;            /* next new payload (table index) */
-    uint32_t anchors;
+    uint32_t anchors;       /* anchors written so far */
+    uint32_t *anchor;       /* per payload: its anchor id, 0 none (made on first use) */
     dframe *fr;
     size_t nfr, frcap;
     /* copies of shared payloads (JSON; YAML only for *T/[T] mixes) */
@@ -255,7 +256,7 @@ static int resolve(demit *e, blobc_kind kind, size_t p, size_t *t, uint32_t *cnt
     if (off == 0) return R_NULL;
     *t = p + (size_t)(int64_t)off;
     blobc_walk *w = e->w;
-    if (e->next < w->ntab && w->tab[e->next].start == *t) {
+    if (e->next < w->ntab && w->tstart[e->next] == *t) {
         *idx = e->next++;
         return R_NEW;
     }
@@ -264,14 +265,13 @@ static int resolve(demit *e, blobc_kind kind, size_t p, size_t *t, uint32_t *cnt
         e->desync = true;
         return R_NULL;
     }
-    const blobc_wpayload *pl = &w->tab[k];
-    bool ptr_first = (pl->flags & BLOBC_WP_PTR) != 0;
+    bool ptr_first = (blobc_walk_flags(w, k) & BLOBC_WP_PTR) != 0;
     /* no anchor was written for it (JSON, or it was dropped), or it was
      * first a *T and is now a [T] (or back): the bake would not share */
-    if (e->json || pl->flags >> BLOBC_WP_SHIFT == 0 ||
+    if (e->json || !e->anchor || e->anchor[k] == 0 ||
         (kind != BLOBC_KIND_STRING && ptr_first != (kind == BLOBC_KIND_PTR)))
         return R_COPY;
-    *idx = pl->flags >> BLOBC_WP_SHIFT;
+    *idx = e->anchor[k];
     return R_ALIAS;
 }
 
@@ -286,10 +286,16 @@ static void put_anchor(demit *e, char sigil, uint32_t id) {
  * there is none to write (not shared, JSON, or no entry). */
 static uint32_t take_anchor(demit *e, size_t idx) {
     if (idx == SIZE_MAX || e->json) return 0;
-    blobc_wpayload *pl = &e->w->tab[idx];
-    if (!(pl->flags & BLOBC_WP_SHARED)) return 0;
+    if (!(blobc_walk_flags(e->w, idx) & BLOBC_WP_SHARED)) return 0;
+    if (!e->anchor) {
+        e->anchor = calloc(e->w->ntab, sizeof *e->anchor);
+        if (!e->anchor) {
+            e->oom = true;
+            return 0;
+        }
+    }
     uint32_t id = ++e->anchors;
-    pl->flags |= id << BLOBC_WP_SHIFT;
+    e->anchor[idx] = id;
     return id;
 }
 
@@ -430,7 +436,7 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
             copy_begin(e);
             copies++;
             idx = SIZE_MAX;
-        } else if (!(e->w->tab[idx].flags & BLOBC_WP_SHARED)) {
+        } else if (!(blobc_walk_flags(e->w, idx) & BLOBC_WP_SHARED)) {
             idx = SIZE_MAX;
         }
         if (idx == SIZE_MAX) idx = pend;
@@ -581,6 +587,7 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     run(&e);
     if (e.json) putc1(&e, '\n');
     free(e.fr);
+    free(e.anchor);
     blobc_status st = BLOBC_OK;
     if (e.oom) st = blobc_err_nomem(err);
     else if (e.over_budget) {

@@ -322,11 +322,11 @@ static void payload_path(mapper *m, size_t k) {
     char comp[BLOBC_PATH_STEP_MAX];
     while (n) {
         size_t c = chain[--n];
-        const blobc_wpayload *pp = &m->w->tab[m->parent[c]];
+        blobc_wpayload pp = blobc_walk_payload(m->w, m->parent[c]);
         uint32_t esz;
-        const blobc_type *t = blobc_walk_tid_type(m->w, pp->tid, &esz);
-        uint64_t rel = m->refpos[c] - pp->start;
-        if (!(pp->flags & BLOBC_WP_PTR)) {
+        const blobc_type *t = blobc_walk_tid_type(m->w, pp.tid, &esz);
+        uint64_t rel = m->refpos[c] - pp.start;
+        if (!(pp.flags & BLOBC_WP_PTR)) {
             snprintf(comp, sizeof comp, "[%" PRIu64 "]", rel / esz);
             path_add(m, comp);
         }
@@ -339,7 +339,8 @@ static void payload_path(mapper *m, size_t k) {
 static void list_payloads(mapper *m) {
     size_t prev_end = 0;
     for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
-        const blobc_wpayload *pl = &m->w->tab[k];
+        blobc_wpayload pv = blobc_walk_payload(m->w, k);
+        const blobc_wpayload *pl = &pv;
         uint32_t esz;
         const blobc_type *t = blobc_walk_tid_type(m->w, pl->tid, &esz);
         size_t start = pl->start, bytes = (size_t)pl->count * esz;

@@ -23,6 +23,15 @@
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
+/* For the few small functions of the per-payload fast path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+/* run_check's answer for a failed mask test: which rule broke depends on
+ * what the byte is (bool, enum or padding), found from the type. */
+#define CODE_MASK (-1)
 /* The pseudo-type of string bytes (size 1): distinct from every schema
  * type, so string bytes are never "the same payload" as a [u8] or a
  * [string] at the same place. Ids 1..BLOBC_KIND_COUNT are the builtins. */
@@ -38,6 +47,8 @@ enum {
     OP_F32,      /* n floats, no non-canonical NaN */
     OP_F64,
     OP_PAD,      /* n zero bytes */
+    OP_MASK,     /* n 8-byte words w with (w & mask) == 0: padding, bools and
+                    enums of values 0..2^k-1 in one test */
     OP_STR,      /* a string {offset, length} */
     OP_ARR,      /* a [tid] {offset, length} */
     OP_PTR,      /* a *tid {offset} */
@@ -51,6 +62,7 @@ typedef struct wop {
     uint32_t off;
     uint32_t n;
     uint32_t tid;
+    uint64_t mask; /* OP_MASK */
 } wop;
 
 enum { ST_NEW = 0, ST_COMPILING, ST_COMPILED };
@@ -123,7 +135,9 @@ void blobc_walk_free(blobc_walk *w) {
         free(s->ops);
         free(s);
     }
-    free(w->tab);
+    free(w->tstart);
+    free(w->tinfo);
+    free(w->big);
     free(w->infos);
     free(w->pmap);
     free(w->pkeys);
@@ -342,8 +356,9 @@ static uint32_t type_id(blobc_walk *w, const blobc_type *t) {
 static bool emit(wscratch *s, wop op) {
     if (s->nops) {
         wop *l = &s->ops[s->nops - 1];
-        if (l->code == op.code && l->esize == op.esize && l->tid == op.tid) {
+        if (l->code == op.code && l->esize == op.esize && l->tid == op.tid && l->mask == op.mask) {
             switch (op.code) {
+            case OP_MASK:
             case OP_BOOL:
             case OP_ENUM:
             case OP_F32:
@@ -430,7 +445,71 @@ static bool copy_ops(wscratch *s, const blobc_winfo *sub, uint32_t at, uint32_t 
     return true;
 }
 
-static bool is_check(uint8_t code) { return code >= OP_BOOL && code <= OP_PAD; }
+static bool is_check(uint8_t code) {
+    return (code >= OP_BOOL && code <= OP_PAD) || code == OP_MASK;
+}
+
+/* Whether an enum of one byte holds exactly the values 0..2^k-1, so that
+ * "declared" is "no bit above k set"; *allowed gets 2^k - 1. */
+static bool enum_maskable(const blobc_winfo *e, uint8_t *allowed) {
+    if (e->size != 1 || !e->edense || e->emin != enum_bias(e->esigned, 0)) return false;
+    uint64_t count = e->emax - e->emin + 1;
+    if (!blobc_is_pow2(count) || count > 256) return false;
+    *allowed = (uint8_t)(count - 1);
+    return true;
+}
+
+/* Folds the padding, bool and small-enum checks of one element of `size`
+ * bytes into 8-byte mask tests: a struct's padding, its bools and a kind
+ * enum usually share a word, and one AND then replaces several ops. */
+static bool maskify(blobc_walk *w, wscratch *s, uint32_t size) {
+    enum { MAX = 1024 };
+    if (size < 8 || size > MAX || s->nops == 0) return true;
+    uint8_t mb[MAX];
+    bool any = false;
+    memset(mb, 0, size);
+    size_t keep = 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        wop op = s->ops[i];
+        uint8_t allowed = 0;
+        if (op.code == OP_PAD) {
+            memset(mb + op.off, 0xff, op.n);
+        } else if (op.code == OP_BOOL) {
+            memset(mb + op.off, 0xfe, op.n);
+        } else if (op.code == OP_ENUM && enum_maskable(&w->infos[op.tid], &allowed)) {
+            memset(mb + op.off, (uint8_t)~allowed, op.n);
+        } else {
+            s->ops[keep++] = op;
+            continue;
+        }
+        any = true;
+    }
+    if (!any) return true;
+    /* the kept ops, then one mask per window, merged back in offset order */
+    size_t nkeep = keep;
+    for (uint32_t b = 0; b < size; b++) {
+        if (!mb[b]) continue;
+        uint32_t ws = b + 8 <= size ? b : size - 8;
+        uint64_t m = 0;
+        for (int j = 7; j >= 0; j--) m = m << 8 | mb[ws + (uint32_t)j];
+        for (uint32_t j = ws; j < ws + 8; j++) mb[j] = 0;
+        if (!grow((void **)&s->ops, &s->ops_cap, keep + 1, sizeof *s->ops)) return false;
+        s->ops[keep++] = (wop){OP_MASK, 8, ws, 1, 0, m};
+        b = ws + 7;
+    }
+    /* insertion sort by offset: both runs are sorted and short */
+    for (size_t i = nkeep; i < keep; i++) {
+        wop x = s->ops[i];
+        size_t j = i;
+        while (j > 0 && s->ops[j - 1].off > x.off) {
+            s->ops[j] = s->ops[j - 1];
+            j--;
+        }
+        s->ops[j] = x;
+    }
+    s->nops = keep;
+    return true;
+}
 
 /* Compiles infos[id], whose inline parts are compiled already. Returns 0,
  * or -1 out of memory, or -2 a malformed type. */
@@ -439,7 +518,7 @@ static int compile_one(blobc_walk *w, uint32_t id) {
     s->nops = 0;
     blobc_winfo *in = &w->infos[id];
     const blobc_type *t = in->type;
-    wop op = {0, 0, 0, 1, 0};
+    wop op = {0, 0, 0, 1, 0, 0};
     switch (in->kind) {
     case BLOBC_KIND_BOOL:
         op.code = OP_BOOL;
@@ -499,19 +578,19 @@ static int compile_one(blobc_walk *w, uint32_t id) {
                 f->offset % sub->align != 0)
                 return -2;
             if (f->offset > at) {
-                wop pad = {OP_PAD, 1, at, f->offset - at, 0};
+                wop pad = {OP_PAD, 1, at, f->offset - at, 0, 0};
                 if (!emit(s, pad)) return -1;
             }
             if (sub->nops <= INLINE_MAX) {
                 if (!copy_ops(s, sub, f->offset, 1)) return -1;
             } else {
-                wop call = {OP_CALL, 0, f->offset, 1, fid};
+                wop call = {OP_CALL, 0, f->offset, 1, fid, 0};
                 if (!emit(s, call)) return -1;
             }
             at = f->offset + sub->size;
         }
         if (in->size > at) {
-            wop pad = {OP_PAD, 1, at, in->size - at, 0};
+            wop pad = {OP_PAD, 1, at, in->size - at, 0, 0};
             if (!emit(s, pad)) return -1;
         }
         break;
@@ -520,6 +599,7 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         break; /* plain integers: nothing to check */
     }
     in = &w->infos[id];
+    if (!maskify(w, s, in->size)) return -1;
     wop *ops = NULL;
     if (s->nops) {
         ops = blobc_arena_array(&w->arena, s->nops, sizeof *ops);
@@ -600,14 +680,64 @@ static blobc_status ensure_compiled(blobc_walk *w, uint32_t id, blobc_error *err
 
 /* ---- payload table ---- */
 
+/* Payloads whose tid or count does not fit the packed word. */
+#define TID_ESC 0xfffu
+typedef struct wbig {
+    uint32_t k, tid, count;
+} wbig;
+
+static uint32_t pack(uint32_t tid, uint32_t count, uint32_t flags) {
+    return flags | tid << 4 | count << 16;
+}
+
+blobc_wpayload blobc_walk_payload(const blobc_walk *w, size_t k) {
+    uint32_t v = w->tinfo[k];
+    blobc_wpayload p = {w->tstart[k], v >> 16, (v >> 4) & TID_ESC, v & 15u};
+    if (p.tid == TID_ESC) {
+        const wbig *b = w->big;
+        size_t lo = 0, hi = w->nbig;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (b[mid].k < k) lo = mid + 1;
+            else hi = mid;
+        }
+        p.tid = b[lo].tid;
+        p.count = b[lo].count;
+    }
+    return p;
+}
+
+static bool tab_grow(blobc_walk *w) {
+    size_t cap = w->tab_cap, ci = cap;
+    if (w->ntab >= NONE || !grow((void **)&w->tstart, &cap, w->ntab + 1, sizeof *w->tstart) ||
+        !grow((void **)&w->tinfo, &ci, w->ntab + 1, sizeof *w->tinfo))
+        return false;
+    w->tab_cap = cap < ci ? cap : ci;
+    return true;
+}
+
+/* Records a new payload (the caller made room). False when out of memory. */
+HOT bool tab_put(blobc_walk *w, size_t t, size_t count, uint32_t tid, uint32_t flags) {
+    size_t k = w->ntab++;
+    w->tstart[k] = (uint32_t)t;
+    if (BLOBC_LIKELY(tid < TID_ESC && count <= 0xffffu)) {
+        w->tinfo[k] = pack(tid, (uint32_t)count, flags);
+        return true;
+    }
+    w->tinfo[k] = pack(TID_ESC, 0, flags);
+    if (!grow(&w->big, &w->big_cap, w->nbig + 1, sizeof(wbig))) return false;
+    ((wbig *)w->big)[w->nbig++] = (wbig){(uint32_t)k, tid, (uint32_t)count};
+    return true;
+}
+
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start) {
     size_t lo = 0, hi = w->ntab;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->tab[mid].start < start) lo = mid + 1;
+        if (w->tstart[mid] < start) lo = mid + 1;
         else hi = mid;
     }
-    return lo < w->ntab && w->tab[lo].start == start ? lo : SIZE_MAX;
+    return lo < w->ntab && w->tstart[lo] == start ? lo : SIZE_MAX;
 }
 
 /* Index of the payload containing `at`, or SIZE_MAX. */
@@ -615,12 +745,12 @@ static size_t find_containing(const blobc_walk *w, size_t at) {
     size_t lo = 0, hi = w->ntab;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->tab[mid].start <= at) lo = mid + 1;
+        if (w->tstart[mid] <= at) lo = mid + 1;
         else hi = mid;
     }
     if (lo == 0) return SIZE_MAX;
-    const blobc_wpayload *p = &w->tab[lo - 1];
-    return at < p->start + (uint64_t)p->count * w->infos[p->tid].size ? lo - 1 : SIZE_MAX;
+    blobc_wpayload p = blobc_walk_payload(w, lo - 1);
+    return at < p.start + (uint64_t)p.count * w->infos[p.tid].size ? lo - 1 : SIZE_MAX;
 }
 
 /* ---- errors and paths ---- */
@@ -804,6 +934,18 @@ static bool enum_ok(const blobc_winfo *in, uint64_t key) {
 }
 
 static bool f32_bad(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u && b != 0x7fc00000u; }
+
+/* Whether any of n floats at q is a NaN (canonical or not): two at a time
+ * in a 64-bit word. |x| > 0x7f800000 is bit 31 of |x| + 0x007fffff, which
+ * cannot carry into the other half. A hit is rechecked exactly. */
+HOT bool f32_maybe_nan(const uint8_t *q, uint32_t n) {
+    uint64_t acc = 0;
+    uint32_t k = 0;
+    for (; k + 2 <= n; k += 2)
+        acc |= (blobc_ld64(q + 4 * k) & 0x7fffffff7fffffffull) + 0x007fffff007fffffull;
+    if (k < n) acc |= (uint64_t)((blobc_ld32(q + 4 * k) & 0x7fffffffu) + 0x007fffffu);
+    return (acc & 0x8000000080000000ull) != 0;
+}
 static bool f64_bad(uint64_t b) {
     return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull && b != 0x7ff8000000000000ull;
 }
@@ -822,6 +964,7 @@ static bool item_bad(const blobc_walk *w, const wop *op, const uint8_t *q) {
     case OP_F32: return f32_bad(blobc_ld32(q));
     case OP_F64: return f64_bad(blobc_ld64(q));
     case OP_ENUM: return !enum_item_ok(&w->infos[op->tid], q, op->esize);
+    case OP_MASK: return (blobc_ld64(q) & op->mask) != 0;
     default: return *q != 0; /* padding */
     }
 }
@@ -847,6 +990,12 @@ static int run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, siz
     case OP_F64:
         for (size_t i = 0; i < n; i++) acc |= f64_bad(blobc_ld64(d + 8 * i));
         break;
+    case OP_MASK: {
+        uint64_t m = 0;
+        for (size_t i = 0; i < n; i++) m |= blobc_ld64(d + 8 * i) & op->mask;
+        acc = m != 0;
+        break;
+    }
     default:
         acc = 1;
         break;
@@ -855,6 +1004,15 @@ static int run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, siz
     for (size_t i = 0; i < n; i++) {
         if (item_bad(w, op, d + (size_t)op->esize * i)) {
             *bad = p + (size_t)op->esize * i;
+            if (op->code == OP_MASK) {
+                /* the first byte that has a forbidden bit */
+                uint64_t v = blobc_ld64(d + 8 * i) & op->mask;
+                while (!(v & 0xff)) {
+                    v >>= 8;
+                    ++*bad;
+                }
+                return CODE_MASK;
+            }
             switch (op->code) {
             case OP_BOOL: return BLOBC_V_BOOL;
             case OP_F32:
@@ -869,8 +1027,22 @@ static int run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, siz
 
 /* The message for a failed check at data offset `bad`. */
 static blobc_status check_fail(blobc_walk *w, blobc_error *err, const wop *op, int code,
-                               size_t bad) {
+                               size_t bad, const blobc_type *etype, size_t ebase) {
     const uint8_t *d = w->data + bad;
+    if (code == CODE_MASK) {
+        /* down to the leaf holding the byte: a bool, an enum, or padding */
+        const blobc_type *t = etype;
+        uint64_t off = bad - ebase;
+        char comp[BLOBC_PATH_STEP_MAX];
+        while (blobc_path_step(&t, &off, comp, sizeof comp)) {
+        }
+        if (t->kind == BLOBC_KIND_BOOL) return check_fail(w, err, op, BLOBC_V_BOOL, bad, t, 0);
+        if (t->kind == BLOBC_KIND_ENUM) {
+            wop eop = {OP_ENUM, (uint8_t)t->size, 0, 1, pmap_get(w, t), 0};
+            return check_fail(w, err, &eop, BLOBC_V_ENUM, bad - (size_t)off, t, 0);
+        }
+        code = BLOBC_V_PADDING;
+    }
     switch (code) {
     case BLOBC_V_BOOL:
         return wfail(w, err, code, bad, bad, "bool byte is %u, not 0 or 1", d[0]);
@@ -920,7 +1092,7 @@ static size_t utf8_bad_at(const uint8_t *s, size_t n) {
 static size_t find_cached(blobc_walk *w, uint32_t start) {
     size_t h = (size_t)((start * 2654435761u) >> (32 - BLOBC_WALK_CACHE_BITS));
     uint32_t c = w->bcache[h];
-    if (c && c - 1 < w->ntab && w->tab[c - 1].start == start) return c - 1;
+    if (c && c - 1 < w->ntab && w->tstart[c - 1] == start) return c - 1;
     size_t k = blobc_walk_find(w, start);
     if (k != SIZE_MAX) w->bcache[h] = (uint32_t)(k + 1);
     return k;
@@ -953,6 +1125,33 @@ static int string_check(const uint8_t *s, size_t n, size_t *bad) {
     return 0;
 }
 
+/* Whether the 8 bytes of v are all ASCII and none is NUL. */
+static inline bool word_plain(uint64_t v) {
+    return !((v | ((v - 0x0101010101010101ull) & ~v)) & 0x8080808080808080ull);
+}
+
+/* The common case of string bytes at d + t (n of them, NUL included):
+ * ASCII, no NUL inside, NUL last — tested a word at a time, a short string
+ * in one word loaded so that it ends at the string's end. False means
+ * "look closer" (string_check), not "bad". */
+HOT bool string_fast(const uint8_t *d, size_t t, size_t n) {
+    const uint8_t *s = d + t;
+    size_t m = n - 1;
+    if (s[m] != 0) return false;
+    if (m >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= m; i += 8)
+            if (!word_plain(blobc_ld64(s + i))) return false;
+        return i == m || word_plain(blobc_ld64(s + m - 8));
+    }
+    if (m == 0) return true;
+    if (t + m < 8) return false;
+    /* the m string bytes are the top of the word; the bytes below are
+     * someone else's: replace them by 0x01 */
+    uint64_t v = blobc_ld64(s + m - 8) >> (8 * (8 - m));
+    return word_plain(v | (0x0101010101010101ull << (8 * m)));
+}
+
 static blobc_status string_fail(blobc_walk *w, blobc_error *err, int code, size_t t, size_t n,
                                 size_t b, size_t p) {
     const uint8_t *s = w->data + t;
@@ -967,70 +1166,80 @@ static blobc_status string_fail(blobc_walk *w, blobc_error *err, int code, size_
 static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                                blobc_error *err);
 
+static blobc_status string_slow(blobc_walk *w, size_t p, size_t t, size_t n, blobc_error *err) {
+    size_t b = 0;
+    int code = string_check(w->data + t, n, &b);
+    return code ? string_fail(w, err, code, t, n, b, p) : BLOBC_OK;
+}
+
+/* New string bytes of n bytes at t (the cursor), from the field at p. */
+HOT blobc_status place_str(blobc_walk *w, size_t p, size_t t, size_t n, blobc_error *err) {
+    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+        !tab_put(w, t, n, STRBYTES, BLOBC_WP_DONE))
+        return blobc_err_nomem(err);
+    w->cursor = t + n;
+    if (BLOBC_LIKELY(string_fast(w->data, t, n))) return BLOBC_OK;
+    return string_slow(w, p, t, n, err);
+}
+
+/* The items of a new [string] (or *string) payload of cnt items at t,
+ * table entry j: each places its bytes in turn, no frame needed. */
+static blobc_status string_items(blobc_walk *w, size_t t, size_t cnt, size_t j, bool indexed,
+                                 blobc_error *err) {
+    static const wop str_op = {OP_STR, 0, 0, 1, STRBYTES, 0};
+    for (size_t i = 0; i < cnt; i++) {
+        bool sub = false;
+        size_t q = t + 8 * i;
+        blobc_status st;
+        int32_t so = (int32_t)blobc_ld32(w->data + q);
+        int32_t sl = (int32_t)blobc_ld32(w->data + q + 4);
+        size_t cur = w->cursor;
+        if (BLOBC_LIKELY(so > 0 && sl > 0 && q + (size_t)so == cur &&
+                         (uint64_t)(uint32_t)sl <= w->size - cur))
+            st = place_str(w, q, cur, (size_t)sl, err);
+        else
+            st = visit_slow(w, &str_op, q, &sub, err);
+        if (BLOBC_UNLIKELY(st != BLOBC_OK)) {
+            /* The path must name the item: rebuild it with a frame. */
+            if (err && err->code &&
+                push_frame(w, BLOBC_KIND_STRING, t, cnt, (uint32_t)j, indexed)) {
+                w->frames[w->nframes - 1].i = (uint32_t)i;
+                w->frames[w->nframes - 1].pc = 1;
+                err->path[0] = '\0';
+                build_path(w, q, err);
+            }
+            return st;
+        }
+    }
+    return BLOBC_OK;
+}
+
 /* A new payload of cnt elements of tid at t (= the aligned cursor, gap
  * checked), referenced from the field at p: records it, checks strings
  * and frame-less element types at once, or pushes a frame. */
 static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size_t cnt,
                           uint32_t tid, bool *pushed, blobc_error *err) {
-    if (BLOBC_UNLIKELY(w->ntab == w->tab_cap)) {
-        if (w->ntab >= NONE || !grow((void **)&w->tab, &w->tab_cap, w->ntab + 1, sizeof *w->tab))
-            return blobc_err_nomem(err);
-    }
-    size_t j = w->ntab++;
-    blobc_wpayload *e = &w->tab[j];
-    e->start = (uint32_t)t;
-    e->count = (uint32_t)cnt;
-    e->tid = tid;
-    e->flags = op->code == OP_PTR ? BLOBC_WP_PTR : 0;
+    if (op->code == OP_STR) return place_str(w, p, t, cnt, err);
+    size_t j = w->ntab;
+    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+        !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0))
+        return blobc_err_nomem(err);
     size_t esz = w->infos[tid].size;
     w->cursor = t + cnt * esz;
     w->work++;
-    if (op->code == OP_STR) {
-        e->flags |= BLOBC_WP_DONE;
-        w->work += cnt / 64;
-        size_t b = 0;
-        int code = string_check(w->data + t, cnt, &b);
-        if (BLOBC_UNLIKELY(code)) return string_fail(w, err, code, t, cnt, b, p);
-        return BLOBC_OK;
-    }
     if (BLOBC_UNLIKELY(w->infos[tid].state != ST_COMPILED)) {
         blobc_status st = ensure_compiled(w, tid, err);
         if (st != BLOBC_OK) return st;
     }
     const blobc_winfo *in = &w->infos[tid];
     if (in->nops == 0) {
-        e->flags |= BLOBC_WP_DONE;
+        w->tinfo[j] |= BLOBC_WP_DONE;
         return BLOBC_OK;
     }
     bool indexed = op->code == OP_ARR;
     if (tid == BLOBC_KIND_STRING) {
-        /* [string]: each item places its bytes in turn; no frame needed. */
-        static const wop str_op = {OP_STR, 0, 0, 1, STRBYTES};
-        e->flags |= BLOBC_WP_DONE;
-        for (size_t i = 0; i < cnt; i++) {
-            bool sub = false;
-            size_t q = t + 8 * i;
-            blobc_status st;
-            int32_t so = (int32_t)blobc_ld32(w->data + q);
-            int32_t sl = (int32_t)blobc_ld32(w->data + q + 4);
-            size_t cur = w->cursor;
-            if (BLOBC_LIKELY(so > 0 && sl > 0 && q + (size_t)so == cur &&
-                             (uint64_t)(uint32_t)sl <= w->size - cur))
-                st = place(w, &str_op, q, cur, (size_t)sl, STRBYTES, &sub, err);
-            else
-                st = visit_slow(w, &str_op, q, &sub, err);
-            if (BLOBC_UNLIKELY(st != BLOBC_OK)) {
-                /* The path must name the item: rebuild it with a frame. */
-                if (err && err->code && push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) {
-                    w->frames[w->nframes - 1].i = (uint32_t)i;
-                    w->frames[w->nframes - 1].pc = 1;
-                    err->path[0] = '\0';
-                    build_path(w, q, err);
-                }
-                return st;
-            }
-        }
-        return BLOBC_OK;
+        w->tinfo[j] |= BLOBC_WP_DONE;
+        return string_items(w, t, cnt, j, indexed, err);
     }
     if (in->flat) {
         size_t bad = 0;
@@ -1052,13 +1261,14 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
             }
         }
         if (BLOBC_LIKELY(!code)) {
-            e->flags |= BLOBC_WP_DONE;
+            w->tinfo[j] |= BLOBC_WP_DONE;
             return BLOBC_OK;
         }
         /* A frame for the failing element, so that the path names it. */
         if (!push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) return blobc_err_nomem(err);
-        w->frames[w->nframes - 1].i = (uint32_t)((bad - t) / esz);
-        return check_fail(w, err, fop, code, bad);
+        size_t ei = (bad - t) / esz;
+        w->frames[w->nframes - 1].i = (uint32_t)ei;
+        return check_fail(w, err, fop, code, bad, in->type, t + ei * esz);
     }
     if (!push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) return blobc_err_nomem(err);
     *pushed = true;
@@ -1140,27 +1350,27 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
             if (c != SIZE_MAX)
                 return wfail(w, err, BLOBC_V_OVERLAP, p, p,
                              "%s target 0x%zx points inside the payload at 0x%" PRIx32, what, t,
-                             w->tab[c].start);
+                             w->tstart[c]);
             return wfail(w, err, BLOBC_V_OVERLAP, p, p,
                          "%s target 0x%zx points back into padding, not at a payload", what, t);
         }
-        blobc_wpayload *e = &w->tab[k];
-        if (e->tid != tid || e->count != (uint64_t)cnt) {
+        blobc_wpayload e = blobc_walk_payload(w, k);
+        if (e.tid != tid || e.count != (uint64_t)cnt) {
             char want[96], have[96];
             spell_tid(w, tid, want, sizeof want);
-            spell_tid(w, e->tid, have, sizeof have);
+            spell_tid(w, e.tid, have, sizeof have);
             return wfail(w, err, BLOBC_V_OVERLAP, p, p,
                          "%s target 0x%zx (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
                          " x %s)",
-                         what, t, cnt, want, e->count, have);
+                         what, t, cnt, want, e.count, have);
         }
-        if (!(e->flags & BLOBC_WP_DONE))
+        if (!(e.flags & BLOBC_WP_DONE))
             return wfail(w, err, BLOBC_V_CYCLE, p, p,
                          "%s target 0x%zx is a payload that contains this field (a cycle)", what,
                          t);
-        e->flags |= BLOBC_WP_SHARED;
-        if (op->code != OP_STR && ((e->flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
-            e->flags |= BLOBC_WP_MIXED;
+        w->tinfo[k] |= BLOBC_WP_SHARED;
+        if (op->code != OP_STR && ((e.flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
+            w->tinfo[k] |= BLOBC_WP_MIXED;
         return BLOBC_OK;
     }
     size_t at = (w->cursor + (size_t)align - 1) & ~((size_t)align - 1);
@@ -1185,6 +1395,14 @@ static inline blobc_status visit_offset(blobc_walk *w, const wop *op, size_t p, 
     int32_t off = (int32_t)blobc_ld32(d + p);
     int32_t len = 1;
     uint32_t tid = op->tid;
+    if (op->code == OP_STR) {
+        len = (int32_t)blobc_ld32(d + p + 4);
+        size_t cur = w->cursor;
+        if (BLOBC_LIKELY(off > 0 && len > 0 && p + (size_t)off == cur &&
+                         (uint64_t)(uint32_t)len <= w->size - cur))
+            return place_str(w, p, cur, (size_t)len, err);
+        return visit_slow(w, op, p, pushed, err);
+    }
     if (op->code == OP_PTR) {
         if (off == 0) return BLOBC_OK;
     } else {
@@ -1201,6 +1419,25 @@ static inline blobc_status visit_offset(blobc_walk *w, const wop *op, size_t p, 
                      (uint64_t)(uint32_t)len * in->size <= w->size - at)) {
         for (size_t g = cur; g < at; g++)
             if (d[g]) return visit_slow(w, op, p, pushed, err);
+        if (tid == BLOBC_KIND_STRING) {
+            /* [string], *string: the items' bytes follow at once */
+            size_t j = w->ntab;
+            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+                !tab_put(w, t, (uint32_t)len, tid,
+                         BLOBC_WP_DONE | (op->code == OP_PTR ? BLOBC_WP_PTR : 0)))
+                return blobc_err_nomem(err);
+            w->cursor = t + (size_t)(uint32_t)len * 8;
+            return string_items(w, t, (uint32_t)len, j, op->code == OP_ARR, err);
+        }
+        if (in->state == ST_COMPILED && in->nops == 0) {
+            /* items with nothing to check ([u32], *Vec2i): just placed */
+            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+                !tab_put(w, t, (uint32_t)len, tid,
+                         BLOBC_WP_DONE | (op->code == OP_PTR ? BLOBC_WP_PTR : 0)))
+                return blobc_err_nomem(err);
+            w->cursor = t + (size_t)(uint32_t)len * in->size;
+            return BLOBC_OK;
+        }
         return place(w, op, p, t, (size_t)len, tid, pushed, err);
     }
     return visit_slow(w, op, p, pushed, err);
@@ -1243,9 +1480,9 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                      "data section is %zu bytes, smaller than the root %s (%" PRIu32 " bytes)", size,
                      name, ri->size);
     }
-    if (!grow((void **)&w->tab, &w->tab_cap, 1, sizeof *w->tab)) return blobc_err_nomem(err);
-    w->tab[0] = (blobc_wpayload){0, 1, rid, BLOBC_WP_PTR};
-    w->ntab = 1;
+    w->nbig = 0;
+    if ((w->tab_cap == 0 && !tab_grow(w)) || !tab_put(w, 0, 1, rid, BLOBC_WP_PTR))
+        return blobc_err_nomem(err);
     w->cursor = ri->size;
     if (!push_frame(w, rid, 0, 1, 0, false)) return blobc_err_nomem(err);
 
@@ -1294,18 +1531,23 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                     if (BLOBC_UNLIKELY(acc > 1)) goto check_failed;
                     break;
                 }
+                case OP_MASK: {
+                    uint64_t acc = blobc_ld64(d + p) & op->mask;
+                    for (uint32_t k = 1; k < op->n; k++) acc |= blobc_ld64(d + p + 8 * k) & op->mask;
+                    if (BLOBC_UNLIKELY(acc)) goto check_failed;
+                    break;
+                }
                 case OP_PAD: {
                     unsigned acc = 0;
                     for (uint32_t k = 0; k < op->n; k++) acc |= d[p + k];
                     if (BLOBC_UNLIKELY(acc)) goto check_failed;
                     break;
                 }
-                case OP_F32: {
-                    unsigned acc = 0;
-                    for (uint32_t k = 0; k < op->n; k++) acc |= f32_bad(blobc_ld32(d + p + 4 * k));
-                    if (BLOBC_UNLIKELY(acc)) goto check_failed;
+                case OP_F32:
+                    if (BLOBC_UNLIKELY(f32_maybe_nan(d + p, op->n)) &&
+                        run_check(w, op, p, op->n, &(size_t){0}))
+                        goto check_failed;
                     break;
-                }
                 case OP_ENUM: {
                     const blobc_winfo *ei = &w->infos[op->tid];
                     unsigned es = op->esize;
@@ -1324,12 +1566,12 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                     int code = run_check(w, op, p, op->n, &bad);
                     f->i = i;
                     f->pc = pc + 1;
-                    return check_fail(w, err, op, code, bad);
+                    return check_fail(w, err, op, code, bad, w->infos[f->tid].type, ebase);
                 }
                 }
             }
         }
-        if (f->tab != NONE) w->tab[f->tab].flags |= BLOBC_WP_DONE;
+        if (f->tab != NONE) w->tinfo[f->tab] |= BLOBC_WP_DONE;
         w->nframes--;
     }
     if (w->cursor != size)

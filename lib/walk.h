@@ -27,12 +27,11 @@ enum {
     BLOBC_WP_DONE = 1u,   /* fully walked; a reference to it is no cycle */
     BLOBC_WP_SHARED = 2u, /* reached again after its first reference */
     BLOBC_WP_PTR = 4u,    /* first reached through a *T (or it is the root) */
-    BLOBC_WP_MIXED = 8u,  /* reached both through *T and through [T] */
-    BLOBC_WP_SHIFT = 4    /* bits above are free for the consumer (anchor ids) */
+    BLOBC_WP_MIXED = 8u   /* reached both through *T and through [T] */
 };
 
-/* One placed payload: `count` elements of canonical type `tid` at `start`
- * (for string bytes: `count` bytes, NUL included). */
+/* One placed payload, decoded: `count` elements of canonical type `tid` at
+ * `start` (for string bytes: `count` bytes, NUL included). */
 typedef struct blobc_wpayload {
     uint32_t start;
     uint32_t count;
@@ -52,8 +51,15 @@ typedef struct blobc_walk {
     size_t cursor;          /* end of the last placed payload */
     uint64_t work;          /* op and element visits, for the linear-work tests */
 
-    blobc_wpayload *tab;    /* placed payloads, by increasing start */
+    /* placed payloads, by increasing start: the starts, and beside them
+     * flags | tid << 4 | count << 16 (ids or counts too big for that are
+     * kept aside, see walk.c). 8 bytes a payload: the table is written once
+     * per payload, and on a big blob its page faults are a real cost. */
+    uint32_t *tstart;
+    uint32_t *tinfo;
     size_t ntab, tab_cap;
+    void *big;
+    size_t nbig, big_cap;
 
     /* everything below is the walker's own */
     blobc_arena arena;
@@ -80,7 +86,7 @@ void blobc_walk_free(blobc_walk *w);
 blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
                             uint64_t err_base, blobc_error *err);
 
-/* The schema type of a payload's elements (tab[].tid) and their size;
+/* The schema type of a payload's elements (its tid) and their size;
  * NULL for string bytes (size 1). */
 const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_t *size);
 
@@ -89,6 +95,11 @@ const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_
  * Returns the length written, 0 at a leaf or in padding. */
 #define BLOBC_PATH_STEP_MAX 160
 size_t blobc_path_step(const blobc_type **t, uint64_t *off, char *buf, size_t cap);
+
+/* Payload k, decoded. */
+blobc_wpayload blobc_walk_payload(const blobc_walk *w, size_t k);
+
+static inline uint32_t blobc_walk_flags(const blobc_walk *w, size_t k) { return w->tinfo[k] & 15u; }
 
 /* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start);

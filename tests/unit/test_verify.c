@@ -422,7 +422,7 @@ TEST(exploding_dag_is_linear) {
     /* 64 nodes of 3 ops and a few entries each; 2^64 if it re-walked */
     if (w.work > 8 * 64) FAILF("work %llu for 64 nodes", (unsigned long long)w.work);
     CHECK_EQ_U(w.ntab, 64);
-    for (size_t i = 1; i + 1 < w.ntab; i++) CHECK(w.tab[i].flags & BLOBC_WP_SHARED);
+    for (size_t i = 1; i + 1 < w.ntab; i++) CHECK(blobc_walk_flags(&w, i) & BLOBC_WP_SHARED);
     blobc_walk_free(&w);
 }
 

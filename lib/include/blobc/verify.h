@@ -71,6 +71,14 @@ typedef struct blobc_verify_options {
 blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify_options *opts,
                                blobc_error *err);
 
+/* Reads the .blob at `path` ("-": standard input) and verifies it as
+ * blobc_verify_blob does; err->file is set on failure. A regular file is
+ * mapped read-only rather than copied, which on a large blob saves most of
+ * the time verification takes (a file truncated by another process while
+ * it is being verified can then end the process with SIGBUS). */
+blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opts,
+                               blobc_error *err);
+
 /* Walks a data section (root at byte 0) as `root`. Offsets in errors are
  * relative to `data`. */
 blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
