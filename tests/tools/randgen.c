@@ -2126,10 +2126,12 @@ static const char reader_prelude[] =
 static void reader_for_case(buf *b) {
     vcount = 0;
     const char *rn = decls[root_type->decl].name;
-    bprintf(b, "#include \"gen-%llu.h\"\n#undef BLOBC_GEN_T_H\n", cur_seed);
+    bprintf(b, "#include \"gen-%llu.h\"\n", cur_seed);
     bprintf(b, "static void read_%llu(const void *buf, size_t len) {\n", cur_seed);
     bprintf(b, "    blobc_rt_status st;\n    const %s *r = %s_open(buf, len, &st);\n", rn, rn);
     bput(b, "    if (!r) { bad(\"(open)\", blobc_rt_status_message(st)); return; }\n");
+    /* built with the library: the checked open verifies the whole blob */
+    bprintf(b, "#ifdef BLOBC_WITH_LIBRARY\n    { blobc_error e; if (!%s_open_checked(buf, len, &e)) bad(\"(open_checked)\", e.message); }\n#endif\n", rn);
     rd_fields(b, root, "r", rn, 4);
     bput(b, "}\n\n");
 }
