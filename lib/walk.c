@@ -680,6 +680,10 @@ static blobc_status ensure_compiled(blobc_walk *w, uint32_t id, blobc_error *err
 
 /* ---- payload table ---- */
 
+/* A data offset as the file offset messages show (data-relative for raw
+ * input, whose err_base is 0). */
+#define AT(x) ((uint64_t)(x) + w->err_base)
+
 /* Payloads whose tid or count does not fit the packed word. */
 #define TID_ESC 0xfffu
 typedef struct wbig {
@@ -1325,23 +1329,29 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
     uint64_t esz = w->infos[tid].size;
     uint64_t align = w->infos[tid].align;
     int64_t target = (int64_t)p + off;
-    if (target < 0 || target >= (int64_t)size)
+    if (target < 0)
         return wfail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
-                     "%s offset %" PRId32 " leads to %" PRId64 ", outside the data (0..%zu)", what,
-                     off, target, size);
+                     "%s offset %" PRId32 " leads %" PRId64 " byte(s) before the data section", what,
+                     off, -target);
+    if (target >= (int64_t)size)
+        return wfail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
+                     "%s offset %" PRId32 " leads to 0x%" PRIx64
+                     ", past the end of the data section (0x%" PRIx64 ")",
+                     what, off, AT(target), AT(size));
     size_t t = (size_t)target;
     if (t & (align - 1))
         return wfail(w, err, BLOBC_V_MISALIGNED, p, p,
-                     "%s target 0x%zx is not aligned to %" PRIu64, what, t, align);
+                     "%s target 0x%" PRIx64 " is not aligned to %" PRIu64, what, AT(t), align);
     /* cnt < 2^31 and esz < 2^31: the product cannot wrap in 64 bits. */
     if ((uint64_t)cnt * esz > size - t) {
         if (op->code == OP_PTR)
             return wfail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
-                         "pointer target at 0x%zx needs %" PRIu64 " bytes, %zu remain", t, esz,
+                         "pointer target at 0x%" PRIx64 " needs %" PRIu64 " bytes, %zu remain", AT(t), esz,
                          size - t);
         return wfail(w, err, BLOBC_V_LENGTH, p, p,
-                     "%s of %" PRId64 " items of %" PRIu64 " bytes at 0x%zx does not fit in the data",
-                     what, cnt, esz, t);
+                     "%s of %" PRId64 " items of %" PRIu64 " bytes at 0x%" PRIx64
+                     " does not fit in the data section",
+                     what, cnt, esz, AT(t));
     }
     if (t < w->cursor) {
         size_t k = find_cached(w, (uint32_t)t);
@@ -1349,10 +1359,11 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
             size_t c = find_containing(w, t);
             if (c != SIZE_MAX)
                 return wfail(w, err, BLOBC_V_OVERLAP, p, p,
-                             "%s target 0x%zx points inside the payload at 0x%" PRIx32, what, t,
-                             w->tstart[c]);
+                             "%s target 0x%" PRIx64 " points inside the payload at 0x%" PRIx64, what,
+                             AT(t), AT(w->tstart[c]));
             return wfail(w, err, BLOBC_V_OVERLAP, p, p,
-                         "%s target 0x%zx points back into padding, not at a payload", what, t);
+                         "%s target 0x%" PRIx64 " points back into padding, not at a payload", what,
+                         AT(t));
         }
         blobc_wpayload e = blobc_walk_payload(w, k);
         if (e.tid != tid || e.count != (uint64_t)cnt) {
@@ -1360,14 +1371,14 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
             spell_tid(w, tid, want, sizeof want);
             spell_tid(w, e.tid, have, sizeof have);
             return wfail(w, err, BLOBC_V_OVERLAP, p, p,
-                         "%s target 0x%zx (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
+                         "%s target 0x%" PRIx64 " (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
                          " x %s)",
-                         what, t, cnt, want, e.count, have);
+                         what, AT(t), cnt, want, e.count, have);
         }
         if (!(e.flags & BLOBC_WP_DONE))
             return wfail(w, err, BLOBC_V_CYCLE, p, p,
-                         "%s target 0x%zx is a payload that contains this field (a cycle)", what,
-                         t);
+                         "%s target 0x%" PRIx64 " is a payload that contains this field (a cycle)",
+                         what, AT(t));
         w->tinfo[k] |= BLOBC_WP_SHARED;
         if (op->code != OP_STR && ((e.flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
             w->tinfo[k] |= BLOBC_WP_MIXED;
@@ -1376,7 +1387,8 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
     size_t at = (w->cursor + (size_t)align - 1) & ~((size_t)align - 1);
     if (t != at)
         return wfail(w, err, BLOBC_V_LAYOUT, p, p,
-                     "%s target 0x%zx is not where the next payload goes (0x%zx)", what, t, at);
+                     "%s target 0x%" PRIx64 " is not where the next payload goes (0x%" PRIx64 ")",
+                     what, AT(t), AT(at));
     for (size_t g = w->cursor; g < at; g++)
         if (d[g])
             return wfail(w, err, BLOBC_V_PADDING, g, p,
@@ -1576,7 +1588,7 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
     }
     if (w->cursor != size)
         return wfail(w, err, BLOBC_V_LAYOUT, w->cursor, SIZE_MAX,
-                     "%zu trailing bytes after the last payload (which ends at 0x%zx)",
-                     size - w->cursor, w->cursor);
+                     "%zu trailing bytes after the last payload (which ends at 0x%" PRIx64 ")",
+                     size - w->cursor, AT(w->cursor));
     return BLOBC_OK;
 }

@@ -223,7 +223,7 @@ TEST(offset_out_of_range) {
     blobc_st32(c + f, (uint32_t)-(int32_t)(f + 1));
     o = verify_as(c, IMG.len, LV);
     CHECK_FAILS(o, BLOBC_V_OFFSET_RANGE, f, "rooms[2].name");
-    CHECK_CONTAINS(o.err.message, "leads to -1");
+    CHECK_CONTAINS(o.err.message, "leads 1 byte(s) before the data section");
     blobc_st32(c + f, (uint32_t)INT32_MIN);
     o = verify_as(c, IMG.len, LV);
     CHECK_FAILS(o, BLOBC_V_OFFSET_RANGE, f, "rooms[2].name");
