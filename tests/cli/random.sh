@@ -109,8 +109,13 @@ RFLAGS="-Wall -Wextra -Werror -pedantic -O0 -I$TOP/lib/include -I$T"
 # The C reader links the library, for <Root>_open_checked; the C++ one is
 # header-only.
 DEP_LIBS=$(sed -n 's/^DEP_LIBS := //p' "$B/config.mk" 2>/dev/null)
+# (a library built by `make asan` needs the sanitizers' runtimes to link)
+SAN=""
+if nm "$B/libblobc.a" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+    SAN="-fsanitize=address,undefined"
+fi
 # shellcheck disable=SC2086
-$CC -std=c11 $RFLAGS -DBLOBC_WITH_LIBRARY -o "$T/reader" "$T/reader.c" "$B/libblobc.a" $DEP_LIBS -lm 2>"$T/reader.err" &
+$CC -std=c11 $RFLAGS $SAN -DBLOBC_WITH_LIBRARY -o "$T/reader" "$T/reader.c" "$B/libblobc.a" $DEP_LIBS -lm 2>"$T/reader.err" &
 p2=$!
 have_cxx=0
 if command -v "$CXX" >/dev/null 2>&1; then
