@@ -61,6 +61,11 @@ while [ "$s" -le "$LAST" ]; do
     "$RG" case "$s" "$d" || { fail "seed-$s.generate" "randgen exited $?"; s=$((s + 1)); continue; }
     check "$s" bake-yaml "$BLOBC" bake --format raw -o "$d/y.bin" "$d/t.yaml"
     check "$s" bake-json "$BLOBC" bake --format raw -o "$d/j.bin" "$d/t.json"
+    if [ -f "$d/y.bin" ] &&
+        check "$s" dump-raw "$BLOBC" dump --raw -s "$d/t.schema" -t "$(sed -n 's/^root=//p' "$d/info")" -o "$d/dump-raw.yaml" "$d/y.bin" &&
+        check "$s" bake-dump-raw "$BLOBC" bake -s "$d/t.schema" --format raw -o "$d/dump-raw.bin" "$d/dump-raw.yaml"; then
+        same "$s" dump-raw-roundtrip "$d/dump-raw.bin" "$d/y.bin"
+    fi
     if check "$s" bake-again "$BLOBC" bake --format raw -o "$d/y2.bin" "$d/t.yaml"; then
         same "$s" deterministic "$d/y2.bin" "$d/y.bin"
     fi
@@ -91,6 +96,11 @@ while [ "$s" -le "$LAST" ]; do
     check "$s" gen-c "$BLOBC" gen c "$d/seed$s.schema" -o "$T/gen-$s.h" || gen_ok=0
     if check "$s" bake-strip "$BLOBC" bake --strip -o "$d/strip.blob" "$d/t.yaml"; then
         check "$s" verify-strip "$BLOBC" verify -s "$d/t.schema" -t "$root" "$d/strip.blob"
+        # no type section: dump needs the schema, and re-bakes to the same file
+        if check "$s" dump-strip "$BLOBC" dump -s "$d/t.schema" -t "$root" -o "$d/dump-strip.yaml" "$d/strip.blob" &&
+            check "$s" bake-dump-strip "$BLOBC" bake --strip -s "$d/t.schema" -t "$root" -o "$d/dump-strip.blob" "$d/dump-strip.yaml"; then
+            same "$s" dump-strip-roundtrip "$d/dump-strip.blob" "$d/strip.blob"
+        fi
     fi
     s=$((s + 1))
 done
