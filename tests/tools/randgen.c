@@ -945,8 +945,17 @@ static void yaml_float(buf *b, int k, uint64_t bits) {
         bput(b, s + nd);
         return;
     }
-    if (pct(10) && !strchr(t, 'e') && !strchr(t, '.')) {
-        bprintf(b, "%s.0", t);
+    if (!strchr(t, 'e') && !strchr(t, '.') && pct(15)) {
+        bprintf(b, pct(50) ? "%s.0" : "%s.", t); /* "5.0", "5." */
+        return;
+    }
+    char *e = strchr(t, 'e');
+    if (e && pct(15)) *e = 'E';
+    if (t[0] != '-' && pct(5)) bput(b, "+");
+    const char *z = t[0] == '-' ? t + 1 : t;
+    if (z[0] == '0' && z[1] == '.' && pct(20)) {
+        if (t[0] == '-') bput(b, "-");
+        bput(b, z + 1); /* ".5" */
         return;
     }
     bput(b, t);
@@ -1092,7 +1101,7 @@ static void yaml_int(buf *b, int k, uint64_t v) {
     } else {
         sfmt(digits, sizeof digits, "%llu", (unsigned long long)mag);
     }
-    if (neg) bput(b, "-");
+    if (neg || (mag == 0 && pct(10))) bput(b, "-"); /* "-0" is 0 */
     else if (pct(5)) bput(b, "+");
     bput(b, prefix);
     size_t nd = strlen(digits);
@@ -1528,8 +1537,10 @@ static void json_val(buf *b, const val *v0, int indent, int pretty) {
         return;
     }
     if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
-    else if (is_int(k)) fmt_int(b, k, v->bits);
-    else if (k == K_ENUM) bprintf(b, "\"%s\"", member_name(v->t, v->bits));
+    else if (is_int(k)) {
+        if (v->bits == 0 && pct(10)) bput(b, "-"); /* JSON's "-0" is 0 */
+        fmt_int(b, k, v->bits);
+    } else if (k == K_ENUM) bprintf(b, "\"%s\"", member_name(v->t, v->bits));
     else if (k == K_STRING) {
         if (json_bare_ok(v->s, v->slen) && pct(50)) bput_n(b, v->s, v->slen);
         else quoted(b, v->s, v->slen, Q_JSON);
@@ -1541,6 +1552,8 @@ static void json_val(buf *b, const val *v0, int indent, int pretty) {
         else {
             char t[64];
             fmt_float(t, sizeof t, k, v->bits, pct(40));
+            char *e = strchr(t, 'e');
+            if (e && pct(15)) *e = 'E';
             bput(b, t);
         }
     }
