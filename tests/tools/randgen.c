@@ -12,7 +12,12 @@
  *
  *   randgen case SEED DIR         DIR/t.schema, t.yaml, t.json, info
  *   randgen check OUT.c SEED...   one checker program for these seeds
- *   randgen genc OUT.c HDR SEED   a reader over `blobc gen c` output (HDR)
+ *   randgen genc OUT.c SEED...    a reader of these seeds' blobs through the
+ *                                 headers `blobc gen c` made (gen-SEED.h)
+ *
+ * The checker runs as `check SEED RAWFILE EXPAND ...` (EXPAND 1 for a JSON
+ * bake, where shared payloads are copies); the reader as `reader SEED BLOB
+ * ...`. Each prints "ok SEED ..." or "FAIL SEED ...: path: what".
  *
  * Everything is a function of the seed (own PRNG), so a failing seed is
  * reproduced anywhere by running the same commands.
