@@ -555,7 +555,7 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     e.w = w;
     e.next = 1; /* the root is entry 0 */
     /* copies of shared payloads may add this much to a JSON dump */
-    e.copy_budget = 64 * (uint64_t)src->size + ((uint64_t)64 << 20);
+    e.copy_budget = 16 * (uint64_t)src->size + ((uint64_t)16 << 20);
     const char *schema_name = o->schema_name ? o->schema_name : src->schema_name;
     if (!schema_name && o->schema && blobc_schema_filename(o->schema)[0])
         schema_name = blobc_schema_filename(o->schema);

@@ -287,6 +287,8 @@ static uint32_t new_info(blobc_walk *w, const blobc_type *t, uint32_t size, uint
 static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
     if (kind_builtin(t->kind)) {
         uint32_t id = (uint32_t)t->kind;
+        /* dump and the map read values by the schema's sizes */
+        if (t->size != builtin_size(t->kind)) return NONE;
         if (!w->infos[id].type) {
             uint32_t sz = builtin_size(t->kind);
             blobc_winfo *in = &w->infos[id];
@@ -339,6 +341,7 @@ static uint32_t type_id(blobc_walk *w, const blobc_type *t) {
                 size = a->kind == BLOBC_KIND_PTR ? 4 : 8;
                 align = 4;
             }
+            if (a->size != size) return NONE;
             sid = new_info(w, a, size, align);
             if (sid == NONE) return NONE;
             w->infos[sid].elem = cid;
@@ -1224,6 +1227,12 @@ static blobc_status string_items(blobc_walk *w, size_t t, size_t cnt, size_t j, 
 static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size_t cnt,
                           uint32_t tid, bool *pushed, blobc_error *err) {
     if (op->code == OP_STR) return place_str(w, p, t, cnt, err);
+    /* compiled before it is recorded: the table holds only payloads of
+     * types with a sound layout, which the map relies on */
+    if (BLOBC_UNLIKELY(w->infos[tid].state != ST_COMPILED)) {
+        blobc_status st = ensure_compiled(w, tid, err);
+        if (st != BLOBC_OK) return st;
+    }
     size_t j = w->ntab;
     if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
         !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0))
@@ -1231,10 +1240,6 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
     size_t esz = w->infos[tid].size;
     w->cursor = t + cnt * esz;
     w->work++;
-    if (BLOBC_UNLIKELY(w->infos[tid].state != ST_COMPILED)) {
-        blobc_status st = ensure_compiled(w, tid, err);
-        if (st != BLOBC_OK) return st;
-    }
     const blobc_winfo *in = &w->infos[tid];
     if (in->nops == 0) {
         w->tinfo[j] |= BLOBC_WP_DONE;
