@@ -1,0 +1,52 @@
+# blobc dump on the bad-blob corpus and its valid cases: a bad blob prints
+# no YAML or JSON and exits 1 with the verify error; --map prints the
+# layout up to the failure, marks it, and exits 1; valid, stripped and raw
+# inputs dump and bake back to the same bytes.
+. "$(dirname "$0")/lib.sh"
+C=$TOP/tests/bad/blob
+
+# --- invalid: nothing on stdout, the error on stderr, exit 1 ---
+expect_err bad_yaml 1 "(rooms[1].lit): error: bool byte is 2" "$BLOBC" dump "$C/bool_2.blob"
+[ -s "$T/out" ] && fail bad_yaml_no_output "stdout: $(head -c 200 "$T/out")" || pass bad_yaml_no_output
+expect_err bad_json 1 "cycle" "$BLOBC" dump --json "$C/cycle_two.blob"
+[ -s "$T/out" ] && fail bad_json_no_output "stdout: $(head -c 200 "$T/out")" || pass bad_json_no_output
+
+# --- --map of an invalid blob: the layout up to the failure ---
+expect_err map_bad 1 "bool byte is 2" "$BLOBC" dump --map "$C/bool_2.blob"
+grep -q '^0x[0-9a-f]*       1  02 .*rooms\[1\]\.lit: bool = 2 (not a bool)   <-- bool: bool byte is 2' "$T/out" &&
+    pass map_bad_marked || fail map_bad_marked "$(grep -a 'lit' "$T/out" | head -3)"
+grep -q '^## verification failed at 0x[0-9a-f]* (rooms\[1\]\.lit): bool: ' "$T/out" &&
+    pass map_bad_footer || fail map_bad_footer "$(tail -3 "$T/out")"
+expect map_bad_magic 1 "$BLOBC" dump --map "$C/bad_magic.blob"
+grep -q 'header.magic = "PK' "$T/out" && grep -q '^## verification failed: bad-magic: ' "$T/out" &&
+    pass map_bad_magic_text || fail map_bad_magic_text "$(head -3 "$T/out")"
+
+# --- valid: the map ends with the type section ---
+expect map_ok 0 "$BLOBC" dump --map "$C/valid_level.blob"
+grep -q '^## types: ' "$T/out" && grep -q '^struct Room: size 72, align 4, 11 fields$' "$T/out" &&
+    pass map_ok_types || fail map_ok_types "$(tail -5 "$T/out")"
+
+# --- dump, bake, compare ---
+cp "$C/level.schema" "$T/fixture.schema"
+expect dump_yaml 0 "$BLOBC" dump -o "$T/d.yaml" "$C/valid_level.blob"
+head -2 "$T/d.yaml" | tr '\n' '|' | grep -q '^\$type: Level|\$schema: "fixture.schema"|$' &&
+    pass dump_yaml_head || fail dump_yaml_head "$(head -2 "$T/d.yaml")"
+expect rebake_yaml 0 "$BLOBC" bake -o "$T/again.blob" "$T/d.yaml"
+same_file rebake_yaml_same "$T/again.blob" "$C/valid_level.blob"
+expect dump_json 0 "$BLOBC" dump --json -o "$T/d.json" "$C/valid_level.blob"
+expect rebake_json 0 "$BLOBC" bake -o "$T/again.json.blob" "$T/d.json"
+# nothing is shared in this level, so the JSON bakes back to the same bytes
+same_file rebake_json_same "$T/again.json.blob" "$C/valid_level.blob"
+expect_err dump_json_dag 1 "JSON cannot share: dump it as YAML" "$BLOBC" dump --json "$C/dag_shared_40_ok.blob"
+expect dump_yaml_dag 0 "$BLOBC" dump "$C/dag_shared_40_ok.blob"
+grep -q '^b: \*a1$' "$T/out" && pass dump_yaml_dag_alias || fail dump_yaml_dag_alias "$(head -8 "$T/out")"
+
+# --- stripped and raw need the schema ---
+expect_err stripped_needs_schema 1 "stripped" "$BLOBC" dump "$C/stripped_no_schema.blob"
+expect stripped_with_schema 0 "$BLOBC" dump -s "$C/level.schema" "$C/stripped_with_schema.blob"
+grep -q '^\$schema: ".*level.schema"$' "$T/out" && pass stripped_schema_line ||
+    fail stripped_schema_line "$(head -2 "$T/out")"
+expect bake_raw 0 "$BLOBC" bake --format raw -s "$C/level.schema" -o "$T/l.bin" "$T/d.yaml"
+expect dump_raw 0 "$BLOBC" dump --raw -s "$C/level.schema" -o "$T/raw.yaml" "$T/l.bin"
+expect rebake_raw 0 "$BLOBC" bake --format raw -s "$C/level.schema" -o "$T/l2.bin" "$T/raw.yaml"
+same_file rebake_raw_same "$T/l2.bin" "$T/l.bin"
