@@ -182,6 +182,32 @@ static void put_string(demit *e, const uint8_t *s, size_t n) {
     e->out->len += (size_t)(o - o0);
 }
 
+/* Whether an identifier reads as a bool or null to a YAML 1.1 reader
+ * (y, n, yes, no, on, off, true, false, null, any case). Such keys and
+ * enum names are quoted: blobc reads them either way, other tools would
+ * not. */
+static bool yaml_special(const char *s, size_t n) {
+    static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"};
+    if (n > 5) return false;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        const char *w = words[i];
+        size_t k = 0;
+        while (k < n && w[k] && (s[k] | 0x20) == w[k]) k++;
+        if (k == n && !w[k]) return true;
+    }
+    return false;
+}
+
+/* An identifier (key or enum member): JSON strings are quoted anyway; in
+ * YAML only the ones that would read as something else. */
+static void put_name(demit *e, const char *s) {
+    size_t n = strlen(s);
+    bool q = e->json || yaml_special(s, n);
+    if (q) putc1(e, '"');
+    put(e, s, n);
+    if (q) putc1(e, '"');
+}
+
 /* ---- scalars ---- */
 
 static bool scalar_like(const blobc_type *t) {
@@ -232,10 +258,7 @@ static void put_scalar(demit *e, const blobc_type *t, const uint8_t *p) {
         default: v = blobc_ld64(p); break;
         }
         const blobc_enum_value *ev = blobc_enum_find_value(t, v);
-        const char *name = ev ? ev->name : "?";
-        if (e->json) putc1(e, '"');
-        put(e, name, strlen(name));
-        if (e->json) putc1(e, '"');
+        put_name(e, ev ? ev->name : "?");
         break;
     }
     default:
@@ -526,16 +549,9 @@ static void run(demit *e) {
             indent(e, f->ind);
         }
         if (key) {
-            size_t kl = strlen(key);
-            if (e->json) {
-                putc1(e, '"');
-                put(e, key, kl);
-                PUTS(e, "\": ");
-            } else {
-                put(e, key, kl);
-                putc1(e, ':');
-                if (f->flow) putc1(e, ' ');
-            }
+            put_name(e, key);
+            putc1(e, ':');
+            if (e->json || f->flow) putc1(e, ' ');
         } else if (!e->json && !f->flow) {
             putc1(e, '-');
         }

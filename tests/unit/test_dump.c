@@ -94,7 +94,7 @@ static const char small_yaml[] =
     "    kind: wall\n"
     "    center:\n"
     "      x: 0.0\n"
-    "      y: -1.25\n"
+    "      \"y\": -1.25\n"
     "      z: 0.1\n"
     "    radius: 1.0\n"
     "    weights: [0.0, 0.33333334, 0.6666667, 1.0]\n"
@@ -108,7 +108,7 @@ static const char small_yaml[] =
     "    kind: door\n"
     "    center:\n"
     "      x: 0.5\n"
-    "      y: -1.25\n"
+    "      \"y\": -1.25\n"
     "      z: 0.1\n"
     "    radius: 2.0\n"
     "    weights: [0.0, 0.33333334, 0.6666667, 1.0]\n"
@@ -159,6 +159,21 @@ static const char small_json[] =
     "  ],\n"
     "  \"big\": 18364758544493064720\n"
     "}\n";
+
+TEST(yaml_quotes_bool_like_names) {
+    blobc_schema *s = fx_schema_parse("enum Sw : u8 { off, on, Yes, onward }\n"
+                                      "struct R { y: u8; N: u8; no2: u8; a: Sw; b: Sw; c: Sw; d: Sw; }\n"
+                                      "root R;\n");
+    const blobc_type *t = blobc_schema_root(s);
+    uint8_t d[7] = {1, 2, 3, 0, 1, 2, 3};
+    blobc_buffer blob = {0}, out = {0};
+    fx_blob(d, sizeof d, t, false, &blob);
+    CHECK_REBAKES(blob, s, BLOBC_DUMP_YAML, out);
+    CHECK_CONTAINS(text(&out), "\"y\": 1\n\"N\": 2\nno2: 3\na: \"off\"\nb: \"on\"\nc: \"Yes\"\nd: onward\n");
+    blobc_buffer_free(&blob);
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+}
 
 TEST(json_exact_and_rebakes) {
     blobc_buffer img = {0}, blob = {0}, out = {0};
@@ -625,6 +640,7 @@ TEST_MAIN_BEGIN("dump")
     S = fx_schema_parse(fx_schema_text);
     LV = fx_type(S, "Level");
     RUN(yaml_exact);
+    RUN(yaml_quotes_bool_like_names);
     RUN(json_exact_and_rebakes);
     RUN(yaml_rebakes_with_sharing);
     RUN(json_copies_shared);
