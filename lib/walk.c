@@ -1513,7 +1513,6 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
         uint32_t i = f->i, pc = f->pc;
         for (; i < f->n; i++, pc = 0) {
             size_t ebase = f->base + (size_t)i * esize;
-            w->work += nops;
             for (; pc < nops; pc++) {
                 const wop *op = &ops[pc];
                 size_t p = ebase + op->off;
@@ -1527,8 +1526,8 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                     st = visit_offset(w, op, p, &pushed, err);
                     if (BLOBC_UNLIKELY(st != BLOBC_OK)) return st;
                     if (pushed) goto next_frame;
-                    /* compiling a new type may have moved the infos */
-                    ops = w->infos[f->tid].ops;
+                    /* (ops live in the arena: compiling more types does
+                     * not move them, nor does anything move f here) */
                     break;
                 }
                 case OP_LOOP:
@@ -1589,6 +1588,7 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
             }
         }
         if (f->tab != NONE) w->tinfo[f->tab] |= BLOBC_WP_DONE;
+        w->work += (uint64_t)f->n * nops;
         w->nframes--;
     }
     if (w->cursor != size)
