@@ -280,7 +280,7 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
             }
             continue;
         }
-        if (c < 0x20 || c == 0x7f)
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
             return blobc_schema_err(lx->s, here(lx), err,
                                     "control character in string literal; write it as an escape");
         out[n++] = (char)c;

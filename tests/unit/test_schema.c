@@ -1149,11 +1149,25 @@ TEST(report_without_root) {
     blobc_schema_free(s);
 }
 
+/* A raw tab is allowed in a string literal (as documented); other raw
+ * control characters are not. */
+TEST(string_literal_raw_tab) {
+    blobc_schema *s = parse("struct A { s: string = \"a\tb\"; }\nroot A;\n");
+    if (!s) FAILF("parse failed: %s", fmt);
+    const blobc_type *a = blobc_schema_root(s);
+    CHECK_EQ_U(a->fields[0].def.str_len, 3);
+    CHECK(memcmp(a->fields[0].def.str, "a\tb", 3) == 0);
+    blobc_schema_free(s);
+    CHECK(parse_fails("struct A { s: string = \"a\x01b\"; }\n"));
+    CHECK_CONTAINS(fmt, "t.schema:1:26: error: control character in string literal");
+}
+
 TEST_MAIN_BEGIN("schema")
 RUN(parse_level);
 RUN(parse_syntax_details);
 RUN(parse_enum_values);
 RUN(parse_defaults);
+RUN(string_literal_raw_tab);
 RUN(parse_empty_and_comment_only);
 RUN(names_up_to_1024_bytes);
 RUN(errors_have_positions_and_lines);
