@@ -120,13 +120,11 @@ static const char small_yaml[] =
     "big: 18364758544493064720\n";
 
 TEST(yaml_exact) {
-    blobc_buffer img = {0}, blob = {0}, out = {0};
-    fx_level(S, 2, &img);
-    fx_blob(img.data, img.len, LV, false, &blob);
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 2, false, &blob);
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_YAML, NULL, false, &out, &err), BLOBC_OK);
     CHECK_STR(text(&out), small_yaml);
-    blobc_buffer_free(&img);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }
@@ -176,14 +174,12 @@ TEST(yaml_quotes_bool_like_names) {
 }
 
 TEST(json_exact_and_rebakes) {
-    blobc_buffer img = {0}, blob = {0}, out = {0};
-    fx_level(S, 1, &img);
-    fx_blob(img.data, img.len, LV, false, &blob);
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 1, false, &blob);
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_JSON, NULL, false, &out, &err), BLOBC_OK);
     CHECK_STR(text(&out), small_json);
     CHECK_REBAKES(blob, S, BLOBC_DUMP_JSON, out);
-    blobc_buffer_free(&img);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }
@@ -211,9 +207,8 @@ TEST(yaml_rebakes_with_sharing) {
 }
 
 TEST(json_copies_shared) {
-    blobc_buffer img = {0}, blob = {0}, out = {0};
-    fx_level(S, 5, &img);
-    fx_blob(img.data, img.len, LV, false, &blob);
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 5, false, &blob);
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_JSON, NULL, false, &out, &err), BLOBC_OK);
     cJSON *j = cJSON_ParseWithLength((const char *)out.data, out.len);
@@ -223,7 +218,6 @@ TEST(json_copies_shared) {
     cJSON *t4 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rooms, 4), "tags");
     CHECK_STR(cJSON_GetArrayItem(t4, 1)->valuestring, "hub");
     cJSON_Delete(j);
-    blobc_buffer_free(&img);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }
@@ -287,7 +281,6 @@ static void build_scalars(const blobc_schema *s, blobc_buffer *blob) {
     blobc_buffer img = {0};
     fx_finish(b, &img);
     fx_blob(img.data, img.len, t, false, blob);
-    blobc_buffer_free(&img);
 }
 
 TEST(scalars_yaml_to_the_bit) {
@@ -564,9 +557,8 @@ TEST(invalid_prints_nothing) {
 }
 
 TEST(map_header_failure) {
-    blobc_buffer img = {0}, blob = {0}, out = {0};
-    fx_level(S, 1, &img);
-    fx_blob(img.data, img.len, LV, false, &blob);
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 1, false, &blob);
     blob.data[0] = 'X';
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_MAP, NULL, false, &out, &err), BLOBC_EINPUT);
@@ -583,15 +575,13 @@ TEST(map_header_failure) {
     m = text(&out);
     CHECK_CONTAINS(m, "header.header_size = 96");
     CHECK_CONTAINS(m, "(file ends at 20 bytes)");
-    blobc_buffer_free(&img);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }
 
 TEST(map_valid) {
-    blobc_buffer img = {0}, blob = {0}, out = {0};
-    fx_level(S, 5, &img);
-    fx_blob(img.data, img.len, LV, false, &blob);
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 5, false, &blob);
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_MAP, NULL, false, &out, &err), BLOBC_OK);
     const char *m = text(&out);
@@ -619,7 +609,6 @@ TEST(map_valid) {
         if (at < last) FAILF("offset 0x%llx after 0x%llx", at, last);
         last = at;
     }
-    blobc_buffer_free(&img);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }

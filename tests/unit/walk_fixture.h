@@ -199,4 +199,13 @@ static inline void fx_blob(const void *data, size_t n, const blobc_type *root, b
     }
 }
 
+/* fx_level wrapped into a .blob. */
+static inline void fx_level_blob(const blobc_schema *s, uint32_t nrooms, bool strip,
+                                 blobc_buffer *out) {
+    blobc_buffer img = {0};
+    fx_level(s, nrooms, &img);
+    fx_blob(img.data, img.len, blobc_schema_find(s, "Level"), strip, out);
+    blobc_buffer_free(&img);
+}
+
 #endif
