@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bake_internal.h"
 #include "blobc/blobfile.h"
@@ -51,6 +52,21 @@ static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
 
 /* ---- schema and root ---- */
 
+/* True when the caller's output would replace `path`: the same name, or
+ * the same existing file under another name. */
+static bool writes_over(const char *output, const char *path) {
+    struct stat so, sp;
+    if (!output || !path || strcmp(output, "-") == 0) return false;
+    if (strcmp(output, path) == 0) return true;
+    if (stat(output, &so) != 0 || stat(path, &sp) != 0) return false;
+    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
+static blobc_status refuse_overwrite(blobc_error *err, const char *input, const char *output) {
+    blobc_err_file(err, input);
+    return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", output);
+}
+
 /* $schema is relative to the data file's directory. */
 static char *schema_path_for(bk *k, const char *rel) {
     const char *f = k->filename;
@@ -74,6 +90,8 @@ static blobc_status load_schema(bk *k, const bk_pos *pos) {
         return BLOBC_OK;
     }
     if (o->schema_path) {
+        if (writes_over(o->output_path, o->schema_path))
+            return refuse_overwrite(k->err, k->filename, o->output_path);
         blobc_status st = blobc_schema_load(o->schema_path, &k->owned_schema, k->err);
         if (st) return st;
         k->schema = k->owned_schema;
@@ -84,6 +102,7 @@ static blobc_status load_schema(bk *k, const bk_pos *pos) {
                        "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
     char *path = schema_path_for(k, k->meta_schema);
     if (!path) return blobc_err_nomem(k->err);
+    if (writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load(path, &k->owned_schema, &tmp);
@@ -268,6 +287,8 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (out) out->len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
+    if (!is_stdin && writes_over(opts->output_path, path))
+        return refuse_overwrite(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 

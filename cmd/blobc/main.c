@@ -259,10 +259,11 @@ static int cmd_bake(int argc, char **argv) {
             free(out);
             continue;
         }
+        /* The library refuses to write over this input or its schema; with
+         * several inputs, one output must not replace another input either. */
         bool clash = false;
         for (int j = 0; j < a.noperands && strcmp(outpath, "-") != 0; j++)
             if (same_file(outpath, a.operands[j])) clash = true;
-        if (schema && strcmp(outpath, "-") != 0 && same_file(outpath, schema)) clash = true;
         if (clash) {
             fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", in, outpath);
             rc = rc ? rc : EXIT_USAGE;
@@ -272,6 +273,7 @@ static int cmd_bake(int argc, char **argv) {
         blobc_buffer buf = {0};
         blobc_error err;
         blobc_error_clear(&err);
+        bo.output_path = outpath;
         blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
         if (st != BLOBC_OK) {
             report(&err);

@@ -37,6 +37,9 @@ typedef struct blobc_bake_options {
     blobc_input_format input;
     blobc_output_format output;
     bool strip;                   /* --strip: no type section */
+    const char *output_path;      /* where the caller will write the result; the
+                                     bake refuses (BLOBC_EIO) when it names the
+                                     input or the schema file it reads. May be NULL. */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to
