@@ -625,6 +625,56 @@ TEST(map_deep_chain_paths_bounded) {
     blobc_buffer_free(&out);
 }
 
+/* Property: whatever verifies, dumps, and baking the dump gives the same
+ * bytes. Random byte changes to a valid level (deterministic) mostly fail
+ * verification; the ones that pass (new values, mostly) must round-trip. */
+TEST(mutations_that_verify_rebake) {
+    blobc_buffer img = {0}, out = {0}, again = {0};
+    fx_level(S, 9, &img);
+    uint8_t *c = malloc(img.len);
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    int passed = 0, failed = 0;
+    for (int round = 0; round < 3000; round++) {
+        memcpy(c, img.data, img.len);
+        int flips = 1 + round % 3;
+        for (int k = 0; k < flips; k++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            c[(seed >> 8) % img.len] = (uint8_t)(seed >> 40);
+        }
+        blobc_error err;
+        blobc_error_clear(&err);
+        if (blobc_verify_data(c, img.len, LV, &err) != BLOBC_OK) {
+            if (err.code == 0) FAILF("round %d: failure without a code: %s", round, err.message);
+            failed++;
+            continue;
+        }
+        passed++;
+        blobc_dump_options o = {0};
+        o.schema = S;
+        o.raw = true;
+        out.len = 0;
+        if (blobc_dump(c, img.len, &o, &out, &err) != BLOBC_OK)
+            FAILF("round %d: verified but dump failed: %s", round, err.message);
+        blobc_bake_options bo = {0};
+        bo.schema = S;
+        bo.output = BLOBC_OUTPUT_RAW;
+        blobc_error_clear(&err);
+        if (blobc_bake_memory((const char *)out.data, out.len, "m.yaml", &bo, &again, &err) !=
+            BLOBC_OK)
+            FAILF("round %d: re-bake: %s\n%s", round, err.message, text(&out));
+        if (again.len != img.len || memcmp(again.data, c, img.len) != 0)
+            FAILF("round %d: re-baked bytes differ", round);
+    }
+    /* both outcomes must have happened for the test to mean anything */
+    if (passed < 100 || failed < 100) FAILF("passed %d, failed %d", passed, failed);
+    free(c);
+    blobc_buffer_free(&img);
+    blobc_buffer_free(&out);
+    blobc_buffer_free(&again);
+}
+
 TEST_MAIN_BEGIN("dump")
     S = fx_schema_parse(fx_schema_text);
     LV = fx_type(S, "Level");
@@ -644,5 +694,6 @@ TEST_MAIN_BEGIN("dump")
     RUN(map_header_failure);
     RUN(map_valid);
     RUN(map_deep_chain_paths_bounded);
+    RUN(mutations_that_verify_rebake);
     blobc_schema_free(S);
 TEST_MAIN_END
