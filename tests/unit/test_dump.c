@@ -281,6 +281,7 @@ static void build_scalars(const blobc_schema *s, blobc_buffer *blob) {
     blobc_buffer img = {0};
     fx_finish(b, &img);
     fx_blob(img.data, img.len, t, false, blob);
+    blobc_buffer_free(&img);
 }
 
 TEST(scalars_yaml_to_the_bit) {
