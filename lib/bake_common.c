@@ -38,45 +38,7 @@ void bk_free(bk *k) {
 
 /* ---- messages ---- */
 
-void bk_quote(char *dst, size_t cap, const char *s, size_t n) {
-    enum { SHOW = 40 };
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-#define PUT(c)                                                                                     \
-    do {                                                                                           \
-        if (o + 1 < cap) dst[o++] = (char)(c);                                                     \
-    } while (0)
-    PUT('"');
-    size_t shown = n > SHOW ? SHOW : n;
-    for (size_t i = 0; i < shown; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            PUT('\\');
-            PUT(c);
-        } else if (c == '\n') {
-            PUT('\\');
-            PUT('n');
-        } else if (c == '\t') {
-            PUT('\\');
-            PUT('t');
-        } else if (c < 0x20 || c == 0x7f) {
-            PUT('\\');
-            PUT('x');
-            PUT(hex[c >> 4]);
-            PUT(hex[c & 15]);
-        } else {
-            PUT(c);
-        }
-    }
-    PUT('"');
-    if (shown < n) {
-        PUT('.');
-        PUT('.');
-        PUT('.');
-    }
-#undef PUT
-    if (cap) dst[o < cap ? o : cap - 1] = '\0';
-}
+void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
 
 /* Appends the path of the value being filled to b. */
 static void render_path(const bk *k, int mode, const char *key, size_t keylen, blobc_buffer *b) {

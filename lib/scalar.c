@@ -18,57 +18,11 @@
 
 #include "util.h"
 
-/* Longest piece of offending text quoted in a message. */
-#define QUOTE_MAX 40
-
-/* Writes `text` quoted, escaping control bytes and cutting it at QUOTE_MAX
- * so that a huge or binary scalar still gives a one-line message. */
-static size_t quote_text(char *dst, size_t cap, const char *s, size_t n) {
-    size_t o = 0;
-#define PUT(c)                                                                                     \
-    do {                                                                                           \
-        if (o + 1 < cap) dst[o] = (c);                                                             \
-        o++;                                                                                       \
-    } while (0)
-    PUT('"');
-    size_t shown = n > QUOTE_MAX ? QUOTE_MAX : n;
-    for (size_t i = 0; i < shown; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            PUT('\\');
-            PUT((char)c);
-        } else if (c == '\n') {
-            PUT('\\');
-            PUT('n');
-        } else if (c == '\t') {
-            PUT('\\');
-            PUT('t');
-        } else if (c < 0x20 || c == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            PUT('\\');
-            PUT('x');
-            PUT(hex[c >> 4]);
-            PUT(hex[c & 15]);
-        } else {
-            PUT((char)c);
-        }
-    }
-    PUT('"');
-    if (shown < n) {
-        PUT('.');
-        PUT('.');
-        PUT('.');
-    }
-#undef PUT
-    if (cap) dst[o < cap ? o : cap - 1] = '\0';
-    return o;
-}
-
 static void fail_msg(char *msg, size_t cap, const char *s, size_t n, const char *fmt_before,
                      const char *what, const char *after) {
     if (!msg || !cap) return;
-    char q[QUOTE_MAX * 4 + 8];
-    quote_text(q, sizeof q, s, n);
+    char q[BLOBC_QUOTE_BUF];
+    blobc_quote(q, sizeof q, s, n);
     snprintf(msg, cap, "%s%s, got %s%s", fmt_before, what, q, after ? after : "");
 }
 

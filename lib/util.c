@@ -261,6 +261,50 @@ size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
 
 /* ---- text helpers ---- */
 
+/* Writes `text` quoted, escaping control bytes and cutting it at BLOBC_QUOTE_MAX
+ * so that a huge or binary scalar still gives a one-line message. */
+size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n) {
+    size_t o = 0;
+#define PUT(c)                                                                                     \
+    do {                                                                                           \
+        if (o + 1 < cap) dst[o] = (c);                                                             \
+        o++;                                                                                       \
+    } while (0)
+    PUT('"');
+    size_t shown = n > BLOBC_QUOTE_MAX ? BLOBC_QUOTE_MAX : n;
+    for (size_t i = 0; i < shown; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            PUT('\\');
+            PUT((char)c);
+        } else if (c == '\n') {
+            PUT('\\');
+            PUT('n');
+        } else if (c == '\t') {
+            PUT('\\');
+            PUT('t');
+        } else if (c < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            PUT('\\');
+            PUT('x');
+            PUT(hex[c >> 4]);
+            PUT(hex[c & 15]);
+        } else {
+            PUT((char)c);
+        }
+    }
+    PUT('"');
+    if (shown < n) {
+        PUT('.');
+        PUT('.');
+        PUT('.');
+    }
+#undef PUT
+    if (cap) dst[o < cap ? o : cap - 1] = '\0';
+    return o;
+}
+
+
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen) {
     /* Names are short; anything longer is not worth suggesting. */
     enum { MAXN = 64 };

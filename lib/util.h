@@ -122,6 +122,13 @@ static inline bool blobc_is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) ==
 /* Damerau-free Levenshtein distance, capped; for did-you-mean hints. */
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
+/* Writes s[0..n) as a double-quoted, escaped one-line excerpt of at most
+ * BLOBC_QUOTE_MAX input bytes (then "..."), for error messages. Returns the
+ * length needed; a buffer of BLOBC_QUOTE_BUF bytes always suffices. */
+#define BLOBC_QUOTE_MAX 40
+#define BLOBC_QUOTE_BUF (BLOBC_QUOTE_MAX * 4 + 8)
+size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n);
+
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
 
