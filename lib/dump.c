@@ -25,7 +25,6 @@
 #include "walk.h"
 
 #define BLOCK_DEPTH 64
-#define NONE32 UINT32_MAX
 
 typedef struct dframe {
     const blobc_type *type; /* MAP: the struct; SEQ: the item type */
@@ -33,7 +32,8 @@ typedef struct dframe {
     uint32_t n, i;          /* entries, next entry */
     uint32_t esize;         /* SEQ: item size */
     uint32_t ind;           /* indentation of the entries (block style) */
-    uint8_t seq, flow, first_inline, copy_root;
+    uint8_t seq, flow, first_inline;
+    uint8_t copies;         /* copies of shared payloads that end with this frame */
 } dframe;
 
 typedef struct demit {
@@ -47,7 +47,7 @@ typedef struct demit {
     dframe *fr;
     size_t nfr, frcap;
     /* copies of shared payloads (JSON; YAML only for *T/[T] mixes) */
-    uint32_t copying;       /* open frames that are copies */
+    uint32_t copying;       /* copies open */
     size_t copy_mark;       /* out->len where the outermost copy began */
     uint64_t copied, copy_budget;
     bool over_budget;
@@ -508,7 +508,7 @@ static void run(demit *e) {
         dframe *f = &e->fr[e->nfr - 1];
         if (f->i == f->n) {
             bool flow = f->flow, seq = f->seq;
-            uint8_t copies = f->copy_root;
+            uint8_t copies = f->copies;
             uint32_t ind = f->ind;
             e->nfr--;
             bool parent_flow = e->nfr && e->fr[e->nfr - 1].flow;
