@@ -337,6 +337,10 @@ TEST(data_size) {
     CHECK_FAILS(o, BLOBC_V_DATA_SIZE, 0, "");
     o = verify_as(IMG.data, 0, LV);
     CHECK_FAILS(o, BLOBC_V_DATA_SIZE, 0, "");
+    /* over 2 GiB - 1: refused before a byte is read (the length is a lie) */
+    o = verify_as(IMG.data, (size_t)BLOBC_MAX_DATA_SIZE + 1, LV);
+    CHECK_FAILS(o, BLOBC_V_DATA_SIZE, 0, "");
+    CHECK_CONTAINS(o.err.message, "at most 2147483647");
 }
 
 /* ---- hand-made images over small schemas ---- */
