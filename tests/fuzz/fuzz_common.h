@@ -25,7 +25,7 @@ static const char fuzz_schema_text[] =
     "}\n"
     "root Node;\n";
 
-static const blobc_schema *fuzz_schema(void) {
+static inline const blobc_schema *fuzz_schema(void) {
     static blobc_schema *s;
     if (!s) {
         blobc_error err;
