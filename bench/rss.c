@@ -7,9 +7,9 @@
  *     rss [-n RUNS] [-i IN] [-o OUT] -- COMMAND [ARG...]
  *
  * Prints one line: median, min and max wall seconds, the largest peak RSS
- * of any run in KiB (getrusage ru_maxrss of the child), and the median CPU
- * seconds (user + system), which other load on the machine disturbs far
- * less than wall time. Exits 1 when a run fails, naming the run.
+ * of any run in KiB (getrusage ru_maxrss of the child), and the median and
+ * min CPU seconds (user + system), which other load on the machine
+ * disturbs far less than wall time. Exits 1 when a run fails, naming the run.
  */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <errno.h>
@@ -122,11 +122,13 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    double lo = wall[0], hi = wall[0];
+    double lo = wall[0], hi = wall[0], cpu_lo = cpu[0];
     for (int r = 1; r < runs; r++) {
         if (wall[r] < lo) lo = wall[r];
         if (wall[r] > hi) hi = wall[r];
+        if (cpu[r] < cpu_lo) cpu_lo = cpu[r];
     }
-    printf("%.6f %.6f %.6f %ld %.6f\n", median(wall, runs), lo, hi, peak_kb, median(cpu, runs));
+    printf("%.6f %.6f %.6f %ld %.6f %.6f\n", median(wall, runs), lo, hi, peak_kb, median(cpu, runs),
+           cpu_lo);
     return 0;
 }
