@@ -465,11 +465,7 @@ static int cmd_verify(int argc, char **argv) {
         const char *path = a.operands[i];
         blobc_error err;
         blobc_error_clear(&err);
-        uint8_t *bytes = NULL;
-        size_t len = 0;
-        blobc_status st = blobc_read_file(path, &bytes, &len, &err);
-        if (st == BLOBC_OK) st = blobc_verify_blob(bytes, len, &vo, &err);
-        free(bytes);
+        blobc_status st = blobc_verify_file(path, &vo, &err);
         if (st != BLOBC_OK && !err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
         if (json) {
             printf("{\"file\":");
