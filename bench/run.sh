@@ -188,6 +188,9 @@ else
 fi
 
 FB_BIN=$B/fb/level_$MAIN.bin
+CAPNP_BIN=$B/out/level_$MAIN.capnp.bin
+# Outputs of an earlier run must not stand in for a step that fails now.
+rm -f "$FB_BIN" "$CAPNP_BIN"
 if [ "$HAVE_FLATC" = 1 ]; then
     measure flatc_b "flatc -b (JSON to binary)" "$SLOW_RUNS" "$JSON_BYTES" "input" \
         -- flatc -b -o "$B/fb" "$FBS" "$JSON"
@@ -203,7 +206,6 @@ else
     skip "flatc --json --raw-binary" "flatc not installed"
 fi
 
-CAPNP_BIN=$B/out/level_$MAIN.capnp.bin
 if [ "$HAVE_CAPNP" = 1 ]; then
     measure capnp_bin "capnp convert json:binary" "$SLOW_RUNS" "$JSON_BYTES" "input" \
         -i "$JSON" -o "$CAPNP_BIN" -- capnp convert json:binary "$CAPNP_SCHEMA" Level
