@@ -76,7 +76,7 @@ typedef struct args {
     bool help;
 } args;
 
-static bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a) {
+static bool parse_args_inner(const char *cmd, int argc, char **argv, opt *opts, args *a) {
     a->cmd = cmd;
     a->operands = calloc((size_t)argc + 1, sizeof *a->operands);
     a->noperands = 0;
@@ -141,6 +141,14 @@ static bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *
         *o->value = inline_value;
     }
     return true;
+}
+
+/* Parses argv into options and operands; on a usage error nothing stays allocated. */
+static bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a) {
+    if (parse_args_inner(cmd, argc, argv, opts, a)) return true;
+    free(a->operands);
+    a->operands = NULL;
+    return false;
 }
 
 /* ---- bake ---- */
