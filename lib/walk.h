@@ -58,6 +58,8 @@ typedef struct blobc_walk {
     uint32_t *tstart;
     uint32_t *tinfo;
     size_t ntab, tab_cap;
+    void *tab_map;          /* both arrays in one mapping (walk.c), or NULL */
+    size_t tab_map_len;
     void *big;
     size_t nbig, big_cap;
 
