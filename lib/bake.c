@@ -185,21 +185,26 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
         blobc_builder_free(k->b);
         k->b = NULL;
     } else {
-        blobc_buffer image = {0};
-        st = blobc_builder_finish(k->b, &image, k->err);
-        /* The builder's memory goes before the file image is made. */
+        blobc_write_options w = {0};
+        w.strip = k->opts->strip;
+        /* The data's own $schema wins over -s, so that baking a dump
+         * gives the original bytes however the schema was found. */
+        w.schema_name = k->meta_schema ? k->meta_schema : k->opts->schema_path;
+        /* The builder writes the data section straight into the file
+         * image, behind room for the header and with room after it for
+         * the type section (encoded here once just to learn its size), so
+         * the data is never copied a second time. */
+        blobc_buffer types = {0};
+        st = w.strip ? BLOBC_OK : blobc_types_encode(k->root, w.schema_name, &types, k->err);
+        size_t suffix = w.strip ? 0 : types.len + (BLOBC_SECTION_ALIGN - 1);
+        blobc_buffer_free(&types);
+        if (!st) st = blobc_builder_finish_at(k->b, out, BLOBC_HEADER_SIZE, suffix, k->err);
+        /* The builder's memory goes before the type section is added. */
         blobc_builder_free(k->b);
         k->b = NULL;
-        if (!st) {
-            blobc_write_options w = {0};
-            w.strip = k->opts->strip;
-            /* The data's own $schema wins over -s, so that baking a dump
-             * gives the original bytes however the schema was found. */
-            w.schema_name = k->meta_schema ? k->meta_schema : k->opts->schema_path;
-            out->len = 0;
-            st = blobc_blob_write(image.data, image.len, k->root, &w, out, k->err);
-        }
-        blobc_buffer_free(&image);
+        if (!st)
+            st = blobc_blob_write_in_place(out->len - BLOBC_HEADER_SIZE, k->root, &w, out,
+                                           k->err);
     }
     if (st && k->err && !k->err->file[0]) blobc_err_file(k->err, k->filename);
     return st;

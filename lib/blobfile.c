@@ -36,18 +36,21 @@ _Static_assert(H_HEADER_HASH + 8 == BLOBC_HEADER_SIZE, "the header is 96 bytes")
 
 static size_t align16(size_t v) { return (v + (BLOBC_SECTION_ALIGN - 1)) & ~(size_t)(BLOBC_SECTION_ALIGN - 1); }
 
-blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
-                              const blobc_write_options *opts, blobc_buffer *out,
-                              blobc_error *err) {
+static blobc_status check_write(size_t data_size, const blobc_type *root, blobc_error *err) {
     if (!root) return blobc_err(err, BLOBC_EINPUT, "a blob needs a root type");
     if (data_size == 0 || data_size > BLOBC_MAX_DATA_SIZE)
         return blobc_err(err, BLOBC_EINPUT,
                          "data section of %zu bytes; it must be 1 to 2 GiB - 1 bytes", data_size);
+    return BLOBC_OK;
+}
+
+/* Appends the type section to `out`, which holds the header room and the
+ * data section, and fills in the header. */
+static blobc_status write_around(size_t data_size, const blobc_type *root,
+                                 const blobc_write_options *opts, blobc_buffer *out,
+                                 blobc_error *err) {
     bool strip = opts && opts->strip;
     const char *schema_name = opts ? opts->schema_name : NULL;
-    out->len = 0;
-    if (!blobc_buf_zeros(out, BLOBC_HEADER_SIZE) || !blobc_buf_append(out, data, data_size))
-        return blobc_err_nomem(err);
     size_t types_offset = 0, types_size = 0;
     uint64_t types_hash = 0;
     if (!strip) {
@@ -74,6 +77,30 @@ blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_ty
     blobc_st64(h + H_FILE_SIZE, out->len);
     blobc_st64(h + H_HEADER_HASH, XXH3_64bits(h, H_HEADER_HASH));
     return BLOBC_OK;
+}
+
+blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
+                              const blobc_write_options *opts, blobc_buffer *out,
+                              blobc_error *err) {
+    blobc_status st = check_write(data_size, root, err);
+    if (st) return st;
+    out->len = 0;
+    if (!blobc_buf_zeros(out, BLOBC_HEADER_SIZE) || !blobc_buf_append(out, data, data_size))
+        return blobc_err_nomem(err);
+    return write_around(data_size, root, opts, out, err);
+}
+
+blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
+                                       const blobc_write_options *opts, blobc_buffer *out,
+                                       blobc_error *err) {
+    blobc_status st = check_write(data_size, root, err);
+    if (st) return st;
+    if (out->len != (size_t)BLOBC_HEADER_SIZE + data_size)
+        return blobc_err(err, BLOBC_EINPUT,
+                         "buffer of %zu bytes does not hold a %u-byte header room and a "
+                         "%zu-byte data section",
+                         out->len, BLOBC_HEADER_SIZE, data_size);
+    return write_around(data_size, root, opts, out, err);
 }
 
 static blobc_status fail(blobc_error *err, int code, uint64_t off, const char *fmt, ...)

@@ -5,9 +5,11 @@
  *
  * This is the hot path of baking, so the bookkeeping is compact: 16 bytes
  * per allocation, 12 per link, no malloc per allocation (fixed allocations
- * are bump-allocated from zeroed chunks), and finish is linear: a counting
- * sort groups links by allocation, an explicit-stack depth-first walk
- * places payloads, and one pass copies bytes and patches offsets.
+ * are bump-allocated from zeroed chunks), and finish is linear: an in-place
+ * counting sort groups links by allocation, an explicit-stack depth-first
+ * walk places payloads, and one pass in allocation order copies bytes,
+ * patches offsets and frees each chunk once it has been copied, so the
+ * payloads and the image are not both held whole.
  *
  * Any failed call leaves the builder failed: the first error is kept and
  * reported again by blobc_builder_status and blobc_builder_finish, so a
@@ -22,7 +24,7 @@
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
 #define CHUNK_MIN ((size_t)64 * 1024)
-#define CHUNK_MAX ((size_t)4 * 1024 * 1024)
+#define CHUNK_MAX ((size_t)1024 * 1024)
 /* Closed open-allocations at most this big are copied into chunk memory. */
 #define SMALL_COPY ((size_t)16 * 1024)
 
@@ -46,6 +48,14 @@ typedef struct link_rec {
     uint32_t target;
 } link_rec;
 
+/* A chunk or dedicated block, with the highest allocation it holds so
+ * that finish, which copies allocations in ref order, can free it as soon
+ * as it has been drained. */
+typedef struct block_rec {
+    void *mem;
+    uint32_t last;
+} block_rec;
+
 typedef struct open_slot {
     blobc_ref ref;
     size_t cap;
@@ -61,7 +71,8 @@ struct blobc_builder {
 
     uint8_t *chunk;           /* current chunk: bump pointer region */
     size_t chunk_used, chunk_size;
-    void **blocks;            /* every chunk and dedicated block, to free */
+    size_t chunk_block;       /* the current chunk's index in blocks */
+    block_rec *blocks;        /* every chunk and dedicated block, to free */
     size_t nblocks, blocks_cap;
 
     blobc_status failed;      /* first failure, sticky */
@@ -109,20 +120,22 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
     return true;
 }
 
-static bool remember_block(blobc_builder *b, void *blk) {
+static bool remember_block(blobc_builder *b, void *blk, blobc_ref ref) {
     if (b->nblocks == b->blocks_cap &&
-        !grow_array((void **)&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof(void *)))
+        !grow_array((void **)&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof(block_rec)))
         return false;
-    b->blocks[b->nblocks++] = blk;
+    b->blocks[b->nblocks++] = (block_rec){blk, ref};
     return true;
 }
 
-/* Zeroed, stable memory for `size` bytes at `align`. */
-static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align) {
+/* Zeroed, stable memory for `size` bytes at `align`, for allocation `ref`. */
+static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align, blobc_ref ref) {
     size_t start;
     if (b->chunk && blobc_align_ok(b->chunk_used, align, &start) && start <= b->chunk_size &&
         size <= b->chunk_size - start) {
         b->chunk_used = start + size;
+        block_rec *c = &b->blocks[b->chunk_block];
+        if (ref > c->last) c->last = ref;
         return b->chunk + start;
     }
     /* A big allocation gets a block of its own so that the remainder of
@@ -131,7 +144,7 @@ static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align) {
     if (size >= CHUNK_MIN / 4) {
         uint8_t *blk = calloc(1, size);
         if (!blk) return NULL;
-        if (!remember_block(b, blk)) {
+        if (!remember_block(b, blk, ref)) {
             free(blk);
             return NULL;
         }
@@ -141,10 +154,11 @@ static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align) {
     if (csize > CHUNK_MAX) csize = CHUNK_MAX;
     uint8_t *c = calloc(1, csize);
     if (!c) return NULL;
-    if (!remember_block(b, c)) {
+    if (!remember_block(b, c, ref)) {
         free(c);
         return NULL;
     }
+    b->chunk_block = b->nblocks - 1;
     b->chunk = c;
     b->chunk_size = csize;
     b->chunk_used = size;
@@ -156,7 +170,7 @@ blobc_builder *blobc_builder_new(void) { return calloc(1, sizeof(blobc_builder))
 void blobc_builder_free(blobc_builder *b) {
     if (!b) return;
     for (size_t i = 0; i < b->nopens; i++) free(b->allocs[b->opens[i].ref].mem);
-    for (size_t i = 0; i < b->nblocks; i++) free(b->blocks[i]);
+    for (size_t i = 0; i < b->nblocks; i++) free(b->blocks[i].mem);
     free(b->blocks);
     free(b->opens);
     free(b->links);
@@ -193,7 +207,7 @@ static blobc_status alloc_fixed(blobc_builder *b, size_t size, uint32_t align, b
     blobc_ref r;
     blobc_status st = new_record(b, align, &r);
     if (st) return st;
-    uint8_t *p = chunk_alloc(b, size, align);
+    uint8_t *p = chunk_alloc(b, size, align, r);
     if (!p) return fail_nomem(b);
     b->allocs[r].mem = p;
     b->allocs[r].size = (uint32_t)size;
@@ -279,7 +293,7 @@ blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
         free(buf);
         a->mem = NULL;
     } else if (a->size <= SMALL_COPY) {
-        uint8_t *p = chunk_alloc(b, a->size, a->info & INFO_ALIGN_MASK);
+        uint8_t *p = chunk_alloc(b, a->size, a->info & INFO_ALIGN_MASK, ref);
         if (!p) return fail_nomem(b);
         memcpy(p, buf, a->size);
         free(buf);
@@ -288,7 +302,7 @@ blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
         /* Large: the buffer itself becomes a block (trimmed to size). */
         uint8_t *p = realloc(buf, a->size);
         if (p) a->mem = p;
-        if (!remember_block(b, a->mem)) {
+        if (!remember_block(b, a->mem, ref)) {
             free(a->mem);
             a->mem = NULL;
             a->size = 0;
@@ -344,14 +358,8 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
 
 /* ---- finish ---- */
 
-/* A link as finish needs it once grouped by its allocation. */
-typedef struct glink {
-    uint32_t at;
-    uint32_t target;
-} glink;
-
-static int cmp_glink(const void *x, const void *y) {
-    const glink *a = x, *b = y;
+static int cmp_link_at(const void *x, const void *y) {
+    const link_rec *a = x, *b = y;
     return (a->at > b->at) - (a->at < b->at);
 }
 
@@ -362,52 +370,79 @@ typedef struct frame {
 
 typedef struct finish_work {
     uint32_t *start;    /* nallocs + 1: links of allocation i are [start[i], start[i+1]) */
-    glink *grouped;
     uint32_t *pos;      /* placement, UNPLACED until reached */
-    uint32_t *order;    /* allocations in placement order */
     frame *stack;
 } finish_work;
 
 static void work_free(finish_work *w) {
     free(w->start);
-    free(w->grouped);
     free(w->pos);
-    free(w->order);
     free(w->stack);
 }
 
-/* Groups links by allocation (a stable counting sort), then makes sure
- * each group is in increasing byte order with no two links overlapping.
- * Bakers record a struct's links in field order, so the per-group sort
- * almost never runs. */
+/* Sorts one allocation's links by byte offset. Bakers record a struct's
+ * links in field order and groups are small, so this rarely moves much;
+ * a long unsorted group (a big array of strings) goes to qsort so that
+ * no input can make it quadratic. */
+static void sort_group(link_rec *l, uint32_t n) {
+    bool sorted = true;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        if (l[i].at < l[i - 1].at) sorted = false;
+    if (sorted) return;
+    if (n > 16) {
+        qsort(l, n, sizeof *l, cmp_link_at);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        link_rec x = l[i];
+        uint32_t j = i;
+        for (; j > 0 && l[j - 1].at > x.at; j--) l[j] = l[j - 1];
+        l[j] = x;
+    }
+}
+
+/* Groups the link records by allocation where they are (a counting sort
+ * that moves each record straight into its bucket, so no second array of
+ * links is needed), then puts each group in increasing byte order and
+ * makes sure no two links overlap. */
 static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *err) {
     size_t n = b->nallocs, nl = b->nlinks;
-    for (size_t i = 0; i < nl; i++) w->start[b->links[i].loc + 1]++;
-    for (size_t i = 0; i < n; i++) w->start[i + 1] += w->start[i];
-    /* pos doubles as the scatter cursor; it is reset before placement. */
-    uint32_t *cur = w->pos;
-    memcpy(cur, w->start, n * sizeof *cur);
+    link_rec *links = b->links;
     for (size_t i = 0; i < nl; i++) {
-        const link_rec *l = &b->links[i];
         /* An open allocation may have been closed empty after being linked. */
-        if (b->allocs[l->target].size == 0)
+        if (b->allocs[links[i].target].size == 0)
             return blobc_err(err, BLOBC_EINPUT,
                              "link to allocation %u, which is empty (an empty array is "
                              "stored as offset 0)",
-                             (unsigned)l->target);
-        w->grouped[cur[l->loc]++] = (glink){l->at, l->target};
+                             (unsigned)links[i].target);
+        w->start[links[i].loc + 1]++;
+    }
+    for (size_t i = 0; i < n; i++) w->start[i + 1] += w->start[i];
+    /* pos doubles as each bucket's fill cursor; it is reset before placement.
+     * Buckets below `a` are complete, so every record still out of place
+     * belongs to bucket a or above. */
+    uint32_t *cur = w->pos;
+    memcpy(cur, w->start, n * sizeof *cur);
+    for (size_t a = 0; a < n; a++) {
+        uint32_t end = w->start[a + 1];
+        while (cur[a] < end) {
+            link_rec l = links[cur[a]];
+            while (l.loc != a) {
+                link_rec displaced = links[cur[l.loc]];
+                links[cur[l.loc]++] = l;
+                l = displaced;
+            }
+            links[cur[a]++] = l;
+        }
     }
     for (size_t a = 0; a < n; a++) {
         uint32_t s = w->start[a], e = w->start[a + 1];
-        bool sorted = true;
-        for (uint32_t i = s + 1; i < e && sorted; i++)
-            if (w->grouped[i].at < w->grouped[i - 1].at) sorted = false;
-        if (!sorted) qsort(w->grouped + s, e - s, sizeof(glink), cmp_glink);
+        sort_group(links + s, e - s);
         for (uint32_t i = s + 1; i < e; i++)
-            if (w->grouped[i].at - w->grouped[i - 1].at < 4)
+            if (links[i].at - links[i - 1].at < 4)
                 return blobc_err(err, BLOBC_EINPUT,
                                  "links at bytes %u and %u of allocation %zu overlap",
-                                 (unsigned)w->grouped[i - 1].at, (unsigned)w->grouped[i].at, a);
+                                 (unsigned)links[i - 1].at, (unsigned)links[i].at, a);
     }
     return BLOBC_OK;
 }
@@ -420,16 +455,14 @@ static blobc_status too_big(blobc_error *err, uint64_t size) {
 }
 
 /* Depth-first placement from the root (FORMAT.md, "The data section").
- * Sets pos and order; *count and *total receive the number of placed
- * allocations and the image size. */
-static blobc_status place(blobc_builder *b, finish_work *w, size_t *count, uint64_t *total,
-                          blobc_error *err) {
+ * Sets pos; *total receives the image size. */
+static blobc_status place(blobc_builder *b, finish_work *w, uint64_t *total, blobc_error *err) {
     alloc_rec *al = b->allocs;
+    const link_rec *links = b->links;
     for (size_t i = 0; i < b->nallocs; i++) w->pos[i] = UNPLACED;
     uint64_t cursor = al[0].size;
-    size_t nplaced = 0, depth = 0;
+    size_t depth = 0;
     w->pos[0] = 0;
-    w->order[nplaced++] = 0;
     w->stack[depth++] = (frame){0, w->start[0]};
     al[0].info |= INFO_ON_STACK;
     while (depth) {
@@ -439,7 +472,7 @@ static blobc_status place(blobc_builder *b, finish_work *w, size_t *count, uint6
             depth--;
             continue;
         }
-        uint32_t t = w->grouped[f->next++].target;
+        uint32_t t = links[f->next++].target;
         if (w->pos[t] != UNPLACED) {
             if (al[t].info & INFO_ON_STACK)
                 return blobc_err(err, BLOBC_EINPUT,
@@ -455,68 +488,111 @@ static blobc_status place(blobc_builder *b, finish_work *w, size_t *count, uint6
          * that the error can state the whole size; the uint64 cursor cannot
          * overflow: fewer than 2^32 allocations of under 2^31 bytes each. */
         w->pos[t] = (uint32_t)at;
-        w->order[nplaced++] = t;
         w->stack[depth++] = (frame){t, w->start[t]};
         al[t].info |= INFO_ON_STACK;
     }
     if (cursor > BLOBC_MAX_DATA_SIZE) return too_big(err, cursor);
-    *count = nplaced;
     *total = cursor;
     return BLOBC_OK;
 }
 
-blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err) {
+/* Zeroed, 16-byte aligned memory. calloc first: for a large image it maps
+ * fresh pages that are zero without being touched, so a page only costs
+ * memory once the copy reaches it. */
+static uint8_t *zeroed16(size_t size) {
+    uint8_t *p = calloc(1, size);
+    if (!p || (uintptr_t)p % 16 == 0) return p;
+    free(p);
+    void *q = NULL;
+    if (posix_memalign(&q, 16, size) != 0) return NULL;
+    memset(q, 0, size);
+    return q;
+}
+
+static int cmp_block_last(const void *x, const void *y) {
+    const block_rec *a = x, *b = y;
+    return (a->last > b->last) - (a->last < b->last);
+}
+
+/* Copies every placed allocation into img and writes its links, in ref
+ * order, freeing each block of builder memory once the last allocation in
+ * it has been copied. Tree-shaped data is placed in nearly the order it
+ * was allocated, so the blocks drain as the image fills and the two are
+ * never both whole. */
+static void copy_out(blobc_builder *b, const finish_work *w, uint8_t *img) {
+    /* Sorting the block list by its last ref is harmless to the final
+     * free in blobc_builder_free, which frees whatever is left. */
+    qsort(b->blocks, b->nblocks, sizeof *b->blocks, cmp_block_last);
+    b->chunk = NULL;
+    const link_rec *links = b->links;
+    size_t nb = 0;
+    for (size_t a = 0; a < b->nallocs; a++) {
+        uint32_t p = w->pos[a];
+        const alloc_rec *r = &b->allocs[a];
+        if (p != UNPLACED) {
+            memcpy(img + p, r->mem, r->size);
+            for (uint32_t i = w->start[a]; i < w->start[a + 1]; i++) {
+                const link_rec *l = &links[i];
+                int64_t rel = (int64_t)w->pos[l->target] - ((int64_t)p + l->at);
+                blobc_st32(img + p + l->at, (uint32_t)(int32_t)rel);
+            }
+        }
+        while (nb < b->nblocks && b->blocks[nb].last <= a) {
+            free(b->blocks[nb].mem);
+            b->blocks[nb++].mem = NULL;
+        }
+    }
+}
+
+blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
+                                     size_t suffix, blobc_error *err) {
     if (b->failed) return blobc_err(err, b->failed, "%s", b->message);
     if (b->finished) return blobc_err(err, BLOBC_EINPUT, "builder used after finish");
     if (b->nallocs == 0) return blobc_err(err, BLOBC_EINPUT, "no root allocation");
     if (b->nopens)
         return blobc_err(err, BLOBC_EINPUT, "allocation %u is still open at finish",
                          (unsigned)b->opens[0].ref);
+    if (prefix % 16 != 0)
+        return blobc_err(err, BLOBC_EINPUT, "image prefix of %zu bytes is not a multiple of 16",
+                         prefix);
     b->finished = true;
 
     size_t n = b->nallocs;
     finish_work w = {0};
     w.start = calloc(n + 1, sizeof *w.start);
-    w.grouped = malloc((b->nlinks ? b->nlinks : 1) * sizeof *w.grouped);
     w.pos = malloc(n * sizeof *w.pos);
-    w.order = malloc(n * sizeof *w.order);
     w.stack = malloc(n * sizeof *w.stack);
-    if (!w.start || !w.grouped || !w.pos || !w.order || !w.stack) {
+    if (!w.start || !w.pos || !w.stack) {
         work_free(&w);
         return blobc_err_nomem(err);
     }
-    size_t nplaced = 0;
     uint64_t total = 0;
     blobc_status st = group_links(b, &w, err);
-    if (!st) st = place(b, &w, &nplaced, &total, err);
+    if (!st) st = place(b, &w, &total, err);
+    free(w.stack);
+    w.stack = NULL;
+    size_t size = (size_t)total;
+    if (!st && (prefix > SIZE_MAX - size || suffix > SIZE_MAX - size - prefix))
+        st = blobc_err_nomem(err);
+    uint8_t *o = NULL;
+    if (!st) {
+        size += prefix + suffix;
+        o = zeroed16(size);
+        if (!o) st = blobc_err_nomem(err);
+    }
     if (st) {
         work_free(&w);
         return st;
     }
-
-    void *img = NULL;
-    if (posix_memalign(&img, 16, (size_t)total) != 0) {
-        work_free(&w);
-        return blobc_err_nomem(err);
-    }
-    uint8_t *o = img;
-    size_t end = 0;
-    for (size_t k = 0; k < nplaced; k++) {
-        uint32_t a = w.order[k];
-        const alloc_rec *r = &b->allocs[a];
-        uint32_t p = w.pos[a];
-        if (p > end) memset(o + end, 0, p - end);
-        memcpy(o + p, r->mem, r->size);
-        end = (size_t)p + r->size;
-        for (uint32_t i = w.start[a]; i < w.start[a + 1]; i++) {
-            const glink *l = &w.grouped[i];
-            int64_t rel = (int64_t)w.pos[l->target] - ((int64_t)p + l->at);
-            blobc_st32(o + p + l->at, (uint32_t)(int32_t)rel);
-        }
-    }
+    copy_out(b, &w, o + prefix);
     work_free(&w);
     blobc_buffer_free(out);
     out->data = o;
-    out->len = out->cap = (size_t)total;
+    out->len = prefix + (size_t)total;
+    out->cap = size;
     return BLOBC_OK;
+}
+
+blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err) {
+    return blobc_builder_finish_at(b, out, 0, 0, err);
 }

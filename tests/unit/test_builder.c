@@ -4,6 +4,7 @@
  * 2 GiB limit and the programming errors it reports.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -589,6 +590,77 @@ TEST(level_shaped_graph) {
     blobc_buffer_free(&out);
 }
 
+/* finish_at puts the same image behind a zeroed prefix, with room after. */
+TEST(finish_at_leaves_prefix_and_room) {
+    blobc_buffer plain = {0}, at = {0};
+    blobc_error err;
+    blobc_error_clear(&err);
+    for (int i = 0; i < 2; i++) {
+        blobc_builder *b = blobc_builder_new();
+        uint8_t *root;
+        CHECK_EQ_I(blobc_builder_root(b, 8, 4, (void **)&root), BLOBC_OK);
+        blobc_st32(root + 4, 3);
+        blobc_ref s = alloc_str(b, "hi");
+        CHECK_EQ_I(blobc_builder_link(b, 0, 0, s), BLOBC_OK);
+        if (i == 0) CHECK_EQ_I(blobc_builder_finish(b, &plain, &err), BLOBC_OK);
+        else CHECK_EQ_I(blobc_builder_finish_at(b, &at, 96, 40, &err), BLOBC_OK);
+        blobc_builder_free(b);
+    }
+    CHECK_EQ_U(plain.len, 11);
+    CHECK_EQ_U(at.len, 96 + 11);
+    CHECK(at.cap >= at.len + 40);
+    CHECK_EQ_U((uintptr_t)(at.data + 96) % 16, 0);
+    for (size_t i = 0; i < 96; i++)
+        if (at.data[i]) FAILF("prefix byte %zu is 0x%02x", i, at.data[i]);
+    CHECK(memcmp(at.data + 96, plain.data, plain.len) == 0);
+    blobc_buffer_free(&plain);
+    blobc_buffer_free(&at);
+
+    blobc_builder *b = blobc_builder_new();
+    blobc_builder_root(b, 4, 4, NULL);
+    blobc_buffer out = {0};
+    CHECK_EQ_I(blobc_builder_finish_at(b, &out, 8, 0, &err), BLOBC_EINPUT);
+    CHECK_STR(err.message, "image prefix of 8 bytes is not a multiple of 16");
+    blobc_builder_free(b);
+}
+
+/* Links recorded out of order, many to one allocation, so that grouping
+ * has to move records between allocations and sort a long group. */
+TEST(many_links_recorded_out_of_order) {
+    enum { N = 1000 };
+    blobc_builder *b = blobc_builder_new();
+    blobc_builder_root(b, 8, 4, NULL);
+    blobc_ref arr, strs[N];
+    uint8_t *m;
+    CHECK_EQ_I(blobc_builder_alloc(b, N * 8, 4, &arr, (void **)&m), BLOBC_OK);
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d", i);
+        strs[i] = alloc_str(b, name);
+    }
+    /* Odd items first, then even ones backwards, the root's link last. */
+    for (int i = 1; i < N; i += 2) CHECK_EQ_I(blobc_builder_link(b, arr, (uint32_t)i * 8, strs[i]), BLOBC_OK);
+    for (int i = N - 2; i >= 0; i -= 2) CHECK_EQ_I(blobc_builder_link(b, arr, (uint32_t)i * 8, strs[i]), BLOBC_OK);
+    CHECK_EQ_I(blobc_builder_link(b, 0, 0, arr), BLOBC_OK);
+    blobc_buffer out = {0};
+    blobc_error err;
+    CHECK_EQ_I(blobc_builder_finish(b, &out, &err), BLOBC_OK);
+    blobc_builder_free(b);
+    CHECK_EQ_I(rd_i32(out.data), 8);
+    /* Strings follow the array in item order. */
+    size_t at = 8 + N * 8;
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        int n = snprintf(name, sizeof name, "s%d", i);
+        const uint8_t *item = out.data + 8 + (size_t)i * 8;
+        CHECK_EQ_I((int64_t)(item - out.data) + rd_i32(item), (int64_t)at);
+        CHECK_STR((const char *)out.data + at, name);
+        at += (size_t)n + 1;
+    }
+    CHECK_EQ_U(out.len, at);
+    blobc_buffer_free(&out);
+}
+
 TEST_MAIN_BEGIN("builder")
 RUN(root_with_string);
 RUN(array_of_structs_with_strings);
@@ -607,4 +679,6 @@ RUN(total_over_limit);
 RUN(errors_in_calls);
 RUN(errors_at_finish);
 RUN(level_shaped_graph);
+RUN(finish_at_leaves_prefix_and_room);
+RUN(many_links_recorded_out_of_order);
 TEST_MAIN_END

@@ -67,6 +67,17 @@ blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_ty
                               const blobc_write_options *opts, blobc_buffer *out,
                               blobc_error *err);
 
+/* Like blobc_blob_write, but the data section is already in `out`, after
+ * BLOBC_HEADER_SIZE bytes of room (out->len is exactly BLOBC_HEADER_SIZE +
+ * data_size, as blobc_builder_finish_at leaves it with that prefix): the
+ * header is written into the room and the type section appended, so the
+ * data is not copied. The bytes equal blobc_blob_write's; the header room
+ * need not be zero. The type section fits without moving the data when
+ * out->cap leaves room for it (blobc_types_encode's size + 15). */
+blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
+                                       const blobc_write_options *opts, blobc_buffer *out,
+                                       blobc_error *err);
+
 /* A parsed .blob: views into the caller's bytes plus the decoded types. */
 typedef struct blobc_blob {
     blobc_header header;

@@ -86,6 +86,14 @@ blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err);
  * afterwards; it cannot be reused. */
 blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err);
 
+/* Like blobc_builder_finish, but the image starts at byte `prefix` of
+ * out->data (prefix a multiple of 16; the bytes before the image are zero)
+ * and out->cap is at least out->len + `suffix`, so a caller can write a
+ * header in front of the image and append up to `suffix` bytes after it
+ * without copying it again. out->len is prefix + the image size. */
+blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
+                                     size_t suffix, blobc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
