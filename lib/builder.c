@@ -27,6 +27,8 @@
 #define CHUNK_MAX ((size_t)1024 * 1024)
 /* Closed open-allocations at most this big are copied into chunk memory. */
 #define SMALL_COPY ((size_t)16 * 1024)
+/* finish copies a block of its own this much at a time (copy_alloc). */
+#define TRIM_SLICE ((size_t)1024 * 1024)
 
 #define INFO_ALIGN_MASK 0x1fu   /* the alignment itself, 1..16 */
 #define INFO_OPEN 0x20u         /* still growable */
@@ -381,30 +383,20 @@ static void work_free(finish_work *w) {
 }
 
 /* Sorts one allocation's links by byte offset. Bakers record a struct's
- * links in field order and groups are small, so this rarely moves much;
- * a long unsorted group (a big array of strings) goes to qsort so that
- * no input can make it quadratic. */
+ * links in field order and grouping keeps recording order, so this almost
+ * never moves anything. */
 static void sort_group(link_rec *l, uint32_t n) {
     bool sorted = true;
     for (uint32_t i = 1; i < n && sorted; i++)
         if (l[i].at < l[i - 1].at) sorted = false;
-    if (sorted) return;
-    if (n > 16) {
-        qsort(l, n, sizeof *l, cmp_link_at);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        link_rec x = l[i];
-        uint32_t j = i;
-        for (; j > 0 && l[j - 1].at > x.at; j--) l[j] = l[j - 1];
-        l[j] = x;
-    }
+    if (!sorted) qsort(l, n, sizeof *l, cmp_link_at);
 }
 
-/* Groups the link records by allocation where they are (a counting sort
- * that moves each record straight into its bucket, so no second array of
- * links is needed), then puts each group in increasing byte order and
- * makes sure no two links overlap. */
+/* Groups the link records by allocation, keeping recording order within
+ * each group: a stable counting sort that computes every record's place
+ * and then moves the records there along the permutation's cycles, so the
+ * links are never held twice. Then puts each group in increasing byte
+ * order and makes sure no two links overlap. */
 static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *err) {
     size_t n = b->nallocs, nl = b->nlinks;
     link_rec *links = b->links;
@@ -418,23 +410,23 @@ static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *e
         w->start[links[i].loc + 1]++;
     }
     for (size_t i = 0; i < n; i++) w->start[i + 1] += w->start[i];
-    /* pos doubles as each bucket's fill cursor; it is reset before placement.
-     * Buckets below `a` are complete, so every record still out of place
-     * belongs to bucket a or above. */
+    uint32_t *dest = malloc((nl ? nl : 1) * sizeof *dest);
+    if (!dest) return blobc_err_nomem(err);
+    /* pos doubles as each group's fill cursor; it is reset before placement. */
     uint32_t *cur = w->pos;
     memcpy(cur, w->start, n * sizeof *cur);
-    for (size_t a = 0; a < n; a++) {
-        uint32_t end = w->start[a + 1];
-        while (cur[a] < end) {
-            link_rec l = links[cur[a]];
-            while (l.loc != a) {
-                link_rec displaced = links[cur[l.loc]];
-                links[cur[l.loc]++] = l;
-                l = displaced;
-            }
-            links[cur[a]++] = l;
+    for (size_t i = 0; i < nl; i++) dest[i] = cur[links[i].loc]++;
+    for (size_t i = 0; i < nl; i++) {
+        while (dest[i] != i) {
+            uint32_t d = dest[i];
+            link_rec t = links[d];
+            links[d] = links[i];
+            links[i] = t;
+            dest[i] = dest[d];
+            dest[d] = d;
         }
     }
+    free(dest);
     for (size_t a = 0; a < n; a++) {
         uint32_t s = w->start[a], e = w->start[a + 1];
         sort_group(links + s, e - s);
@@ -514,6 +506,32 @@ static int cmp_block_last(const void *x, const void *y) {
     return (a->last > b->last) - (a->last < b->last);
 }
 
+/* Copies allocation a to dst. One with a block of its own (a long array)
+ * is copied from the back a slice at a time, its block shrunk after each,
+ * so that it and its copy are never both whole in memory. */
+static void copy_alloc(blobc_builder *b, size_t nb, size_t a, uint8_t *dst) {
+    const alloc_rec *r = &b->allocs[a];
+    size_t left = r->size;
+    if (left > 2 * TRIM_SLICE) {
+        /* Blocks below nb are freed, so a's own block, if it has one, is
+         * among the next ones, which all end at a or later. */
+        for (size_t j = nb; j < b->nblocks && b->blocks[j].last == a; j++) {
+            block_rec *blk = &b->blocks[j];
+            if (blk->mem != r->mem) continue;
+            while (left > TRIM_SLICE) {
+                size_t cut = left - TRIM_SLICE;
+                memcpy(dst + cut, (uint8_t *)blk->mem + cut, TRIM_SLICE);
+                left = cut;
+                void *q = realloc(blk->mem, left);
+                if (q) blk->mem = q;
+            }
+            memcpy(dst, blk->mem, left);
+            return;
+        }
+    }
+    memcpy(dst, r->mem, left);
+}
+
 /* Copies every placed allocation into img and writes its links, in ref
  * order, freeing each block of builder memory once the last allocation in
  * it has been copied. Tree-shaped data is placed in nearly the order it
@@ -528,9 +546,8 @@ static void copy_out(blobc_builder *b, const finish_work *w, uint8_t *img) {
     size_t nb = 0;
     for (size_t a = 0; a < b->nallocs; a++) {
         uint32_t p = w->pos[a];
-        const alloc_rec *r = &b->allocs[a];
         if (p != UNPLACED) {
-            memcpy(img + p, r->mem, r->size);
+            copy_alloc(b, nb, a, img + p);
             for (uint32_t i = w->start[a]; i < w->start[a + 1]; i++) {
                 const link_rec *l = &links[i];
                 int64_t rel = (int64_t)w->pos[l->target] - ((int64_t)p + l->at);

@@ -262,8 +262,10 @@ TEST(alignment_gaps_are_zero) {
     blobc_buffer_free(&out);
 }
 
+/* Sizes over two of finish's 1 MiB copy slices and not a multiple of one,
+ * so that the sliced copy of a block of its own is exercised. */
 TEST(allocations_larger_than_a_chunk) {
-    enum { BIG = 300 * 1024, GROWN = 200 * 1024 };
+    enum { BIG = 3 * 1024 * 1024 + 300 * 1024, GROWN = 2 * 1024 * 1024 + 200 * 1024 };
     blobc_builder *b = blobc_builder_new();
     blobc_builder_root(b, 16, 4, NULL);
     uint8_t *m;
