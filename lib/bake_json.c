@@ -97,31 +97,38 @@ static void jblock_free(jblock *b) {
     free(b);
 }
 
-/* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
- * strings (any alignment); packing strings unaligned keeps the tree, and
- * the memory it faults in, smaller. */
-static void *jarena_alloc(jarena *a, size_t n) {
+/* Starts a new block big enough for n bytes, and takes them from it. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void *jarena_grow(jarena *a, size_t n) {
     if (n > SIZE_MAX - 15 - sizeof(jblock)) {
         a->failed = true;
         return NULL;
     }
-    size_t pad = (n & 7) ? 0 : (size_t)(-(uintptr_t)a->cur & 7);
-    if (a->left < pad || n > a->left - pad) {
-        /* Blocks double: small documents stay small. */
-        size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
-        if (size < JBLOCK_MAX) a->next_size = size * 2;
-        if (size < n) size = n;
-        jblock *b = jblock_new(size);
-        if (!b) {
-            a->failed = true;
-            return NULL;
-        }
-        b->next = a->head;
-        a->head = b;
-        a->cur = (char *)(b + 1);
-        a->left = b->mapped ? b->mapped - sizeof(jblock) : size;
-        pad = 0;
+    /* Blocks double: small documents stay small. */
+    size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
+    if (size < JBLOCK_MAX) a->next_size = size * 2;
+    if (size < n) size = n;
+    jblock *b = jblock_new(size);
+    if (!b) {
+        a->failed = true;
+        return NULL;
     }
+    b->next = a->head;
+    a->head = b;
+    a->cur = (char *)(b + 1) + n;
+    a->left = (b->mapped ? b->mapped - sizeof(jblock) : size) - n;
+    return b + 1;
+}
+
+/* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
+ * strings (any alignment); packing strings unaligned keeps the tree, and
+ * the memory it faults in, smaller. The common case stays a few
+ * instructions: it runs for every node and string of the document. */
+static inline void *jarena_alloc(jarena *a, size_t n) {
+    size_t pad = (n & 7) ? 0 : (size_t)(-(uintptr_t)a->cur & 7);
+    if (a->left < pad || n > a->left - pad) return jarena_grow(a, n);
     void *p = a->cur + pad;
     a->cur += pad + n;
     a->left -= pad + n;
