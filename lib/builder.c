@@ -5,8 +5,8 @@
  *
  * This is the hot path of baking, so the bookkeeping is compact: 16 bytes
  * per allocation, 12 per link, no malloc per allocation (fixed allocations
- * are bump-allocated from zeroed chunks), and finish is linear: an in-place
- * counting sort groups links by allocation, an explicit-stack depth-first
+ * are bump-allocated from zeroed chunks), and finish is linear: a list per
+ * allocation chains its links, an explicit-stack depth-first
  * walk places payloads, and one pass in allocation order copies bytes,
  * patches offsets and frees each chunk once it has been copied, so the
  * payloads and the image are not both held whole.
@@ -360,46 +360,76 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
 
 /* ---- finish ---- */
 
-static int cmp_link_at(const void *x, const void *y) {
-    const link_rec *a = x, *b = y;
-    return (a->at > b->at) - (a->at < b->at);
-}
+#define NO_LINK UINT32_MAX
 
 typedef struct frame {
     uint32_t loc;
-    uint32_t next;  /* next index into the grouped links */
+    uint32_t next;  /* the next of its links to follow, NO_LINK when done */
 } frame;
 
 typedef struct finish_work {
-    uint32_t *start;    /* nallocs + 1: links of allocation i are [start[i], start[i+1]) */
+    uint32_t *head;     /* per allocation: its first link, NO_LINK when none */
+    uint32_t *next;     /* per link: the next link of the same allocation */
     uint32_t *pos;      /* placement, UNPLACED until reached */
     frame *stack;
 } finish_work;
 
 static void work_free(finish_work *w) {
-    free(w->start);
+    free(w->head);
+    free(w->next);
     free(w->pos);
     free(w->stack);
 }
 
-/* Sorts one allocation's links by byte offset. Bakers record a struct's
- * links in field order and grouping keeps recording order, so this almost
- * never moves anything. */
-static void sort_group(link_rec *l, uint32_t n) {
-    bool sorted = true;
-    for (uint32_t i = 1; i < n && sorted; i++)
-        if (l[i].at < l[i - 1].at) sorted = false;
-    if (!sorted) qsort(l, n, sizeof *l, cmp_link_at);
+typedef struct at_idx {
+    uint32_t at;
+    uint32_t idx;
+} at_idx;
+
+static int cmp_at_idx(const void *x, const void *y) {
+    const at_idx *a = x, *b = y;
+    return (a->at > b->at) - (a->at < b->at);
 }
 
-/* Groups the link records by allocation, keeping recording order within
- * each group: a stable counting sort that computes every record's place
- * and then moves the records there along the permutation's cycles, so the
- * links are never held twice. Then puts each group in increasing byte
- * order and makes sure no two links overlap. */
+/* Walks one allocation's list: counts it, tells whether it is in
+ * increasing byte order and, if so, finds the first link that the next
+ * one overlaps (NO_LINK when none). */
+static bool scan_list(const link_rec *links, const uint32_t *next, uint32_t head, size_t *count,
+                      uint32_t *overlap) {
+    size_t k = 0;
+    *overlap = NO_LINK;
+    for (uint32_t prev = NO_LINK, j = head; j != NO_LINK; prev = j, j = next[j], k++) {
+        if (prev == NO_LINK) continue;
+        if (links[j].at < links[prev].at) return false;
+        if (*overlap == NO_LINK && links[j].at - links[prev].at < 4) *overlap = prev;
+    }
+    *count = k;
+    return true;
+}
+
+/* Relinks allocation a's k links in increasing byte order. */
+static bool sort_list(const link_rec *links, finish_work *w, size_t a, size_t k) {
+    at_idx *v = malloc(k * sizeof *v);
+    if (!v) return false;
+    size_t i = 0;
+    for (uint32_t j = w->head[a]; j != NO_LINK; j = w->next[j]) v[i++] = (at_idx){links[j].at, j};
+    qsort(v, k, sizeof *v, cmp_at_idx);
+    w->head[a] = v[0].idx;
+    for (i = 0; i + 1 < k; i++) w->next[v[i].idx] = v[i + 1].idx;
+    w->next[v[k - 1].idx] = NO_LINK;
+    free(v);
+    return true;
+}
+
+/* Chains each allocation's links into a list in recording order. The
+ * records themselves stay put: moving them into groups costs either a
+ * second copy of them all or, in place, a cache miss per record. Then
+ * makes sure each list is in increasing byte order (bakers record a
+ * struct's links in field order, so one rarely needs sorting) with no two
+ * links overlapping. */
 static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *err) {
     size_t n = b->nallocs, nl = b->nlinks;
-    link_rec *links = b->links;
+    const link_rec *links = b->links;
     for (size_t i = 0; i < nl; i++) {
         /* An open allocation may have been closed empty after being linked. */
         if (b->allocs[links[i].target].size == 0)
@@ -407,34 +437,25 @@ static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *e
                              "link to allocation %u, which is empty (an empty array is "
                              "stored as offset 0)",
                              (unsigned)links[i].target);
-        w->start[links[i].loc + 1]++;
     }
-    for (size_t i = 0; i < n; i++) w->start[i + 1] += w->start[i];
-    uint32_t *dest = malloc((nl ? nl : 1) * sizeof *dest);
-    if (!dest) return blobc_err_nomem(err);
-    /* pos doubles as each group's fill cursor; it is reset before placement. */
-    uint32_t *cur = w->pos;
-    memcpy(cur, w->start, n * sizeof *cur);
-    for (size_t i = 0; i < nl; i++) dest[i] = cur[links[i].loc]++;
-    for (size_t i = 0; i < nl; i++) {
-        while (dest[i] != i) {
-            uint32_t d = dest[i];
-            link_rec t = links[d];
-            links[d] = links[i];
-            links[i] = t;
-            dest[i] = dest[d];
-            dest[d] = d;
-        }
+    for (size_t a = 0; a < n; a++) w->head[a] = NO_LINK;
+    for (size_t i = nl; i-- > 0;) {
+        w->next[i] = w->head[links[i].loc];
+        w->head[links[i].loc] = (uint32_t)i;
     }
-    free(dest);
     for (size_t a = 0; a < n; a++) {
-        uint32_t s = w->start[a], e = w->start[a + 1];
-        sort_group(links + s, e - s);
-        for (uint32_t i = s + 1; i < e; i++)
-            if (links[i].at - links[i - 1].at < 4)
-                return blobc_err(err, BLOBC_EINPUT,
-                                 "links at bytes %u and %u of allocation %zu overlap",
-                                 (unsigned)links[i - 1].at, (unsigned)links[i].at, a);
+        size_t k = 0;
+        uint32_t bad;
+        if (!scan_list(links, w->next, w->head[a], &k, &bad)) {
+            k = 0;
+            for (uint32_t j = w->head[a]; j != NO_LINK; j = w->next[j]) k++;
+            if (!sort_list(links, w, a, k)) return blobc_err_nomem(err);
+            scan_list(links, w->next, w->head[a], &k, &bad);
+        }
+        if (bad != NO_LINK)
+            return blobc_err(err, BLOBC_EINPUT,
+                             "links at bytes %u and %u of allocation %zu overlap",
+                             (unsigned)links[bad].at, (unsigned)links[w->next[bad]].at, a);
     }
     return BLOBC_OK;
 }
@@ -455,16 +476,17 @@ static blobc_status place(blobc_builder *b, finish_work *w, uint64_t *total, blo
     uint64_t cursor = al[0].size;
     size_t depth = 0;
     w->pos[0] = 0;
-    w->stack[depth++] = (frame){0, w->start[0]};
+    w->stack[depth++] = (frame){0, w->head[0]};
     al[0].info |= INFO_ON_STACK;
     while (depth) {
         frame *f = &w->stack[depth - 1];
-        if (f->next == w->start[f->loc + 1]) {
+        if (f->next == NO_LINK) {
             al[f->loc].info &= ~INFO_ON_STACK;
             depth--;
             continue;
         }
-        uint32_t t = links[f->next++].target;
+        uint32_t t = links[f->next].target;
+        f->next = w->next[f->next];
         if (w->pos[t] != UNPLACED) {
             if (al[t].info & INFO_ON_STACK)
                 return blobc_err(err, BLOBC_EINPUT,
@@ -480,7 +502,7 @@ static blobc_status place(blobc_builder *b, finish_work *w, uint64_t *total, blo
          * that the error can state the whole size; the uint64 cursor cannot
          * overflow: fewer than 2^32 allocations of under 2^31 bytes each. */
         w->pos[t] = (uint32_t)at;
-        w->stack[depth++] = (frame){t, w->start[t]};
+        w->stack[depth++] = (frame){t, w->head[t]};
         al[t].info |= INFO_ON_STACK;
     }
     if (cursor > BLOBC_MAX_DATA_SIZE) return too_big(err, cursor);
@@ -548,7 +570,7 @@ static void copy_out(blobc_builder *b, const finish_work *w, uint8_t *img) {
         uint32_t p = w->pos[a];
         if (p != UNPLACED) {
             copy_alloc(b, nb, a, img + p);
-            for (uint32_t i = w->start[a]; i < w->start[a + 1]; i++) {
+            for (uint32_t i = w->head[a]; i != NO_LINK; i = w->next[i]) {
                 const link_rec *l = &links[i];
                 int64_t rel = (int64_t)w->pos[l->target] - ((int64_t)p + l->at);
                 blobc_st32(img + p + l->at, (uint32_t)(int32_t)rel);
@@ -576,10 +598,11 @@ blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t
 
     size_t n = b->nallocs;
     finish_work w = {0};
-    w.start = calloc(n + 1, sizeof *w.start);
+    w.head = malloc(n * sizeof *w.head);
+    w.next = malloc((b->nlinks ? b->nlinks : 1) * sizeof *w.next);
     w.pos = malloc(n * sizeof *w.pos);
     w.stack = malloc(n * sizeof *w.stack);
-    if (!w.start || !w.pos || !w.stack) {
+    if (!w.head || !w.next || !w.pos || !w.stack) {
         work_free(&w);
         return blobc_err_nomem(err);
     }
