@@ -735,17 +735,19 @@ static blobc_status run(ys *y, yaml_parser_t *p) {
         yaml_event_t e;
         if (!yaml_parser_parse(p, &e)) return syntax_error(y, p);
         y->parsed++;
-        bk_pos pos = mark_pos(&e.start_mark);
         st = BLOBC_OK;
+        bk_pos pos;
         switch (e.type) {
         case YAML_STREAM_START_EVENT: y->phase = P_DOC; break;
         case YAML_STREAM_END_EVENT:
+            pos = mark_pos(&e.start_mark);
             if (y->phase == P_DOC)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                              "no data: expected a mapping holding the root struct's fields");
             y->phase = P_DONE;
             break;
         case YAML_DOCUMENT_START_EVENT:
+            pos = mark_pos(&e.start_mark);
             if (y->phase == P_END)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                              "a second YAML document: a data file holds one document");
