@@ -1,6 +1,14 @@
 /*
- * bake_json.c - the JSON front end: cJSON parses the text into a tree,
- * and an explicit-stack walk feeds it to the fill stack (bake_common.c).
+ * bake_json.c - the JSON front end: cJSON parses the values, and an
+ * explicit-stack walk feeds them to the fill stack (bake_common.c).
+ *
+ * The document is not parsed whole. The top-level object, the objects in
+ * it down to the first array, and that array are read straight from the
+ * text (their punctuation is checked here); every item of such an array,
+ * and every other value met there, is one cJSON parse whose tree is baked
+ * and dropped before the next. A level's big arrays therefore never exist
+ * as a tree: memory is the text, the blob, and one item's tree, which
+ * reuses the same few warm pages item after item.
  *
  * cJSON keeps no positions and stores numbers as doubles, so the walk runs
  * a light tokenizer over the same text in lockstep: every value is visited
@@ -9,18 +17,22 @@
  * gives integers their exact source text (no rounding through double past
  * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
  * short, raw control characters, non-JSON number spellings cJSON accepts).
- * The tokenizer only needs to be right for text cJSON accepted.
+ * The tokenizer only looks at text cJSON has accepted.
  *
- * cJSON mallocs every node and string, and freeing the tree costs about as
- * much again. A bake parses one document and drops it whole, so while
- * cJSON parses, its allocations for this thread come from a bump arena
- * (cJSON_InitHooks with hooks that fall back to malloc/free on any other
- * thread), and the tree is released by freeing the arena.
+ * cJSON mallocs every node and string; its allocations on this thread come
+ * from a bump arena instead (cJSON_InitHooks with hooks that fall back to
+ * malloc/free on any other thread), rewound before each parse.
+ *
+ * The root type must be known before the first value is placed, while
+ * JSON allows $schema and $type anywhere in the top-level object: see
+ * open_root for how that is settled without reading the file twice in
+ * the usual cases.
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 
 #include <cjson/cJSON.h>
 #include <sys/mman.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +62,10 @@
 
 typedef struct jblock {
     struct jblock *next;
+    size_t size;   /* usable bytes after the header */
     size_t mapped; /* bytes mapped at the block (mmap), 0 for malloc */
-} jblock;          /* two words: the memory after it stays 16-byte aligned */
+    size_t pad;    /* four words: the memory after it stays 16-byte aligned */
+} jblock;
 
 typedef struct jarena {
     jblock *head;
@@ -78,12 +92,16 @@ static jblock *jblock_new(size_t size) {
             jblock *b = (jblock *)((char *)m + head);
             (void)madvise(b, want, MADV_HUGEPAGE); /* only advice */
             b->mapped = want;
+            b->size = want - sizeof(jblock);
             return b;
         }
     }
 #endif
     jblock *b = malloc(sizeof(jblock) + size);
-    if (b) b->mapped = 0;
+    if (b) {
+        b->mapped = 0;
+        b->size = size;
+    }
     return b;
 }
 
@@ -117,22 +135,41 @@ static void *jarena_grow(jarena *a, size_t n) {
     }
     b->next = a->head;
     a->head = b;
-    a->cur = (char *)(b + 1) + n;
-    a->left = (b->mapped ? b->mapped - sizeof(jblock) : size) - n;
+    size_t r = (n + 7) & ~(size_t)7; /* no overflow: n is far below SIZE_MAX */
+    if (r > b->size) r = b->size;
+    a->cur = (char *)(b + 1) + r;
+    a->left = b->size - r;
     return b + 1;
 }
 
 /* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
- * strings (any alignment); packing strings unaligned keeps the tree, and
- * the memory it faults in, smaller. The common case stays a few
- * instructions: it runs for every node and string of the document. */
+ * strings; every request is rounded up to 8 bytes, which keeps the bump
+ * aligned without a test. This runs for every node and string baked. */
 static inline void *jarena_alloc(jarena *a, size_t n) {
-    size_t pad = (n & 7) ? 0 : (size_t)(-(uintptr_t)a->cur & 7);
-    if (a->left < pad || n > a->left - pad) return jarena_grow(a, n);
-    void *p = a->cur + pad;
-    a->cur += pad + n;
-    a->left -= pad + n;
+    size_t r = (n + 7) & ~(size_t)7;
+    if (r < n || r > a->left) return jarena_grow(a, n);
+    void *p = a->cur;
+    a->cur += r;
+    a->left -= r;
     return p;
+}
+
+/* Forgets every allocation but keeps the newest block (the largest) for
+ * the next value: one value's tree at a time reuses the same few pages,
+ * warm in the cache, instead of faulting in fresh ones for the whole
+ * document. */
+static void jarena_reset(jarena *a) {
+    jblock *keep = a->head;
+    if (!keep) return;
+    for (jblock *b = keep->next; b;) {
+        jblock *next = b->next;
+        jblock_free(b);
+        b = next;
+    }
+    keep->next = NULL;
+    a->cur = (char *)(keep + 1);
+    a->left = keep->size;
+    a->failed = false;
 }
 
 static void jarena_free(jarena *a) {
@@ -166,6 +203,10 @@ typedef struct jstate {
     size_t cur;
     size_t key_off;      /* the key skipped on the way to the last value */
     unsigned key_flags;
+    size_t unit_end;     /* where the value cJSON parsed last ends */
+    bool meta_done;      /* the meta keys were read ahead of the data */
+    bool guessed_root;   /* the root came from the schema before any $type */
+    jarena arena;        /* behind cJSON: the tree of one value at a time */
 } jstate;
 
 static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -350,285 +391,536 @@ static void line_col(const char *t, size_t len, size_t off, uint32_t *line, uint
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-/* Offset of the value of top-level key `key` (the last one, if repeated:
- * cJSON's order), or SIZE_MAX. Error path only. */
-static size_t find_top_value(const char *t, size_t len, const char *key) {
-    size_t klen = strlen(key), found = SIZE_MAX;
-    size_t i = skip_bom(t, len);
-    int depth = 0;
-    while (i < len) {
-        char c = t[i];
-        if (c == '"') {
-            unsigned fl;
-            size_t end = scan_string(t, len, i, &fl);
-            if (depth == 1 && end - i == klen + 2 && memcmp(t + i + 1, key, klen) == 0) {
-                size_t j = end;
-                while (j < len && is_ws(t[j])) j++;
-                if (j < len && t[j] == ':') {
-                    j++;
-                    while (j < len && is_ws(t[j])) j++;
-                    found = j;
-                }
-            }
-            i = end;
-            continue;
-        }
-        if (c == '{' || c == '[') depth++;
-        else if (c == '}' || c == ']') depth--;
-        i++;
-    }
-    return found;
-}
 
 static void json_locate(bk *k, const bk_pos *pos) {
     jstate *js = k->fe;
-    size_t off = pos->off;
-    if (pos->line == 0 && pos->col == JPOS_META_SCHEMA)
-        off = find_top_value(js->text, js->len, "$schema");
-    else if (pos->line == 0 && pos->col == JPOS_META_TYPE)
-        off = find_top_value(js->text, js->len, "$type");
-    if (off == SIZE_MAX) return;
     uint32_t line, col;
-    line_col(js->text, js->len, off, &line, &col);
+    line_col(js->text, js->len, pos->off, &line, &col);
     blobc_err_at(k->err, NULL, line, col);
-    blobc_err_source_line(k->err, js->text, js->len, off);
+    blobc_err_source_line(k->err, js->text, js->len, pos->off);
 }
 
-/* Why cJSON stopped at `off`, in words. */
-static blobc_status syntax_error(bk *k, const char *t, size_t len, size_t off) {
+/* A syntax error names no path: the text around it is not a value yet. */
+BLOBC_PRINTF(3, 4)
+static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
     bk_pos pos = {0, 0, off};
-    if (off >= len) return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                                   "invalid JSON: unexpected end of input");
-    /* cJSON says nothing of why: find out whether it stopped inside a
-     * string, or at nesting deeper than it allows. */
-    int depth = 0, deepest = 0;
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    k->depth = 0;
+    return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid JSON: %s", msg);
+}
+
+/* Why the parse stopped at `off`, in words. cJSON says nothing of why, so
+ * the text up to there is scanned again (an error path only): for a string
+ * left open, a bad escape, or nesting deeper than cJSON allows. */
+static blobc_status syntax_error(bk *k, size_t off) {
+    const jstate *js = k->fe;
+    const char *t = js->text;
+    size_t len = js->len;
+    if (off >= len) return syntax_fail(k, len, "unexpected end of input");
+    int depth = 0;
+    size_t too_deep = SIZE_MAX;
     for (size_t i = skip_bom(t, len); i <= off && i < len;) {
         char c = t[i];
         if (c == '"') {
             unsigned fl;
             size_t end = scan_string(t, len, i, &fl);
-            if (off > i && (fl & JT_OPEN)) {
-                bk_pos at = {0, 0, i};
-                return bk_fail(k, BLOBC_EINPUT, &at, BK_AT_VALUE, NULL, 0,
-                               "invalid JSON: unterminated string");
-            }
+            if (off > i && (fl & JT_OPEN)) return syntax_fail(k, i, "unterminated string");
             if (off > i && off < end)
-                return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                               t[off] == '\\' ? "invalid JSON: bad escape sequence in a string"
-                                               : "invalid JSON: bad string");
+                return syntax_fail(k, off, t[off] == '\\' ? "bad escape sequence in a string"
+                                                          : "bad string");
             i = end;
             continue;
         }
         if (c == '{' || c == '[') {
-            if (++depth > deepest) deepest = depth;
+            if (++depth > CJSON_NESTING_LIMIT && too_deep == SIZE_MAX) too_deep = i;
         } else if (c == '}' || c == ']') {
             depth--;
         }
         i++;
     }
-    if (deepest > CJSON_NESTING_LIMIT)
-        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                       "invalid JSON: nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
+    if (too_deep != SIZE_MAX)
+        return syntax_fail(k, too_deep, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
     /* Stopped in the last token of a text that leaves brackets open: the
      * text was cut short. */
     size_t j = off;
     while (j < len && !is_ws(t[j]) && !strchr(",:[]{}\"", t[j])) j++;
     while (j < len && is_ws(t[j])) j++;
-    if (j == len && depth > 0) {
-        bk_pos end = {0, 0, len};
-        return bk_fail(k, BLOBC_EINPUT, &end, BK_AT_VALUE, NULL, 0,
-                       "invalid JSON: unexpected end of input");
-    }
+    if (j == len && depth > 0) return syntax_fail(k, len, "unexpected end of input");
     unsigned char c = (unsigned char)t[off];
-    if (c >= 0x21 && c < 0x7f)
-        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                       "invalid JSON: unexpected '%c'", c);
-    return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                   "invalid JSON: unexpected byte 0x%02x", c);
+    if (c >= 0x21 && c < 0x7f) return syntax_fail(k, off, "unexpected '%c'", c);
+    return syntax_fail(k, off, "unexpected byte 0x%02x", c);
+}
+
+/* cJSON parses the one value at `off` into a fresh tree (the previous
+ * value's tree is gone), and unit_end records where it ends. */
+static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
+    const char *t = js->text;
+    /* cJSON would skip control bytes and a byte-order mark here as if
+     * they were white space. */
+    if (off < js->len && ((unsigned char)t[off] <= 0x20 || (unsigned char)t[off] == 0xEF))
+        return syntax_error(k, off);
+    jarena_reset(&js->arena);
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(t + off, js->len - off, &end, 0);
+    size_t stop = end ? off + (size_t)(end - (t + off)) : js->len;
+    if (!v) return js->arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, stop);
+    js->unit_end = stop;
+    *out = v;
+    return BLOBC_OK;
+}
+
+static size_t skip_ws(const char *t, size_t len, size_t i) {
+    while (i < len && is_ws(t[i])) i++;
+    return i;
 }
 
 /* ---- meta keys ---- */
 
-static blobc_status read_meta(bk *k, const cJSON *root) {
-    bool seen_schema = false, seen_type = false;
-    for (const cJSON *c = root->child; c; c = c->next) {
-        const char *key = c->string;
-        bool is_schema = strcmp(key, "$schema") == 0;
-        if (!is_schema && strcmp(key, "$type") != 0) continue;
-        bool *seen = is_schema ? &seen_schema : &seen_type;
-        bk_pos pos = {0, is_schema ? JPOS_META_SCHEMA : JPOS_META_TYPE, 0};
-        if (*seen)
-            return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, key, strlen(key),
-                           "duplicate key \"%s\"", key);
-        *seen = true;
-        if (!cJSON_IsString(c))
-            return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, key, strlen(key),
-                           "\"%s\" must be a string (%s)", key,
-                           is_schema ? "the schema file's path" : "the root type's name");
-        char *copy = blobc_arena_strndup(&k->arena, c->valuestring, strlen(c->valuestring));
-        if (!copy) return blobc_err_nomem(k->err);
-        if (is_schema) {
-            k->meta_schema = copy;
-            k->meta_schema_pos = pos;
-        } else {
-            k->meta_type = copy;
-            k->meta_type_pos = pos;
-        }
+/* 0 for a data key, else which meta key. */
+static int meta_kind(const char *key, size_t n) {
+    if (n == 7 && memcmp(key, "$schema", 7) == 0) return 1;
+    if (n == 5 && memcmp(key, "$type", 5) == 0) return 2;
+    return 0;
+}
+
+/* meta_kind of the key token at [i, end) with flags fl, its escapes
+ * decoded. A key cJSON cannot decode is no meta key: the parse reports it
+ * when it gets there. */
+static int key_meta_kind(jstate *js, size_t i, size_t end, unsigned fl) {
+    if (fl & JT_OPEN) return 0;
+    if (!(fl & JT_ESC)) return meta_kind(js->text + i + 1, end - i - 2);
+    jarena_reset(&js->arena);
+    cJSON *kv = cJSON_ParseWithLengthOpts(js->text + i, end - i, NULL, 0);
+    return kv && cJSON_IsString(kv) ? meta_kind(kv->valuestring, strlen(kv->valuestring)) : 0;
+}
+
+/* Reads the value at `off` of top-level meta key `which`. */
+static blobc_status read_meta_value(bk *k, jstate *js, int which, size_t off) {
+    bool is_schema = which == 1;
+    const char *key = is_schema ? "$schema" : "$type";
+    bk_pos pos = {0, 0, off};
+    cJSON *v;
+    blobc_status st = parse_unit(k, js, off, &v);
+    if (st) return st;
+    if (is_schema ? k->meta_schema != NULL : k->meta_type != NULL)
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_CONTAINER, key, strlen(key),
+                       "duplicate key \"%s\"", key);
+    if (!cJSON_IsString(v))
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_CONTAINER, key, strlen(key),
+                       "\"%s\" must be a string (%s)", key,
+                       is_schema ? "the schema file's path" : "the root type's name");
+    char *copy = blobc_arena_strndup(&k->arena, v->valuestring, strlen(v->valuestring));
+    if (!copy) return blobc_err_nomem(k->err);
+    if (is_schema) {
+        k->meta_schema = copy;
+        k->meta_schema_pos = pos;
+    } else {
+        k->meta_type = copy;
+        k->meta_type_pos = pos;
     }
     return BLOBC_OK;
 }
 
-static bool is_meta_key(const char *key) {
-    return key[0] == '$' && (strcmp(key, "$schema") == 0 || strcmp(key, "$type") == 0);
+/* Bytes that matter to read_meta_ahead: quotes and brackets. */
+static const unsigned char jstruct[256] = {
+    ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+
+/* The root type must be known before the first value is placed, and JSON
+ * allows the meta keys anywhere in the top-level object, so they are read
+ * ahead: a scan that only follows strings and nesting finds the object's
+ * own keys (from `i`, just inside its brace). Syntax is the parse's
+ * business; it reports errors in document order later. */
+static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
+    const char *t = js->text;
+    size_t len = js->len;
+    size_t depth = 1;
+    while (i < len) {
+        while (i < len && !jstruct[(unsigned char)t[i]]) i++;
+        if (i >= len) break;
+        char c = t[i];
+        if (c != '"') {
+            if (c == '{' || c == '[') depth++;
+            else if (--depth == 0) break;
+            i++;
+            continue;
+        }
+        unsigned fl;
+        size_t end = scan_string(t, len, i, &fl);
+        if (depth == 1 && !(fl & JT_OPEN)) {
+            size_t j = skip_ws(t, len, end);
+            if (j < len && t[j] == ':') {
+                int which = key_meta_kind(js, i, end, fl);
+                if (which) {
+                    j = skip_ws(t, len, j + 1);
+                    blobc_status st = read_meta_value(k, js, which, j);
+                    if (st) return st;
+                    end = js->unit_end;
+                }
+            }
+        }
+        i = end;
+    }
+    js->meta_done = true;
+    return BLOBC_OK;
 }
 
 /* ---- the walk ---- */
 
-static blobc_status walk(bk *k, jstate *js) {
-    const char *text = js->text;
-    jtok tok;
-    while (k->depth > 0) {
-        bk_frame *f = bk_top(k);
-        const cJSON *c = f->fe;
-        if (!c) {
-            blobc_status st = f->kind == BK_STRUCT ? bk_pop_struct(k)
-                                                   : bk_pop_seq(k, &f->pos, NULL, NULL);
-            if (st) return st;
-            continue;
-        }
-        f->fe = c->next;
-        size_t klen = 0;
-        if (f->kind == BK_STRUCT) {
-            klen = strlen(c->string);
-            next_key(js, c->string, klen);
-        }
-        if (!next_value(js, &tok))
-            return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
-                           "internal error: JSON token stream out of step");
-        bk_pos vpos = {0, 0, tok.off};
-        bk_slot slot;
-        blobc_status st;
-        if (f->kind == BK_STRUCT) {
-            bk_pos kpos = {0, 0, js->key_off};
-            const char *key = c->string;
-            if (js->key_flags & JT_NUL)
-                return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                               "an object key cannot contain a NUL character (U+0000)");
-            if (k->depth == 1 && is_meta_key(key)) continue; /* read up front, a string */
-            st = bk_key(k, key, klen, &kpos, &slot);
+/* Not a status the library returns: the bake must start over with the
+ * meta keys read ahead. */
+#define JRESTART ((blobc_status)-1)
+
+/* Frame states. A streamed frame reads its members or items straight from
+ * the text; a tree frame walks the children of a cJSON node. */
+#define JF_STREAM 1u
+#define JF_FIRST 2u /* streamed, no member or item yet */
+
+static blobc_status nest_check(bk *k, size_t off) {
+    if (k->depth < CJSON_NESTING_LIMIT) return BLOBC_OK;
+    return syntax_fail(k, off, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
+}
+
+/* Puts value c, whose token is tok, into slot: a scalar is stored, an
+ * object or array opens a tree frame over its children. */
+static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const jtok *tok) {
+    bk_pos vpos = {0, 0, tok->off};
+    bk_scalar v;
+    blobc_status st;
+    memset(&v, 0, sizeof v);
+    switch (c->type & 0xff) {
+    case cJSON_Object:
+    case cJSON_Array: {
+        bool obj = (c->type & 0xff) == cJSON_Object;
+        if ((st = nest_check(k, tok->off))) return st;
+        while (slot->type->kind == BLOBC_KIND_PTR)
+            if ((st = bk_deref(k, slot, &vpos, NULL))) return st;
+        if (obj) {
+            st = bk_push_struct(k, slot, &vpos);
         } else {
-            st = bk_item(k, &vpos, &slot);
+            uint32_t n = 0;
+            for (const cJSON *e = c->child; e; e = e->next) n++;
+            st = bk_push_seq(k, slot, n, &vpos);
         }
         if (st) return st;
+        bk_top(k)->fe = c->child;
+        return BLOBC_OK;
+    }
+    case cJSON_String:
+        if (tok->flags & JT_CTRL)
+            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                           "invalid JSON: a control character in a string must be escaped");
+        v.tok = BK_TOK_JSTRING;
+        v.s = c->valuestring;
+        /* Without escapes the value is its source text. */
+        v.n = tok->flags & (JT_ESC | JT_OPEN) ? strlen(c->valuestring) : tok->end - tok->off - 2;
+        v.has_nul = (tok->flags & JT_NUL) != 0;
+        v.check_utf8 = (tok->flags & JT_HIGH) != 0;
+        break;
+    case cJSON_Number:
+        v.tok = BK_TOK_JNUMBER;
+        v.s = js->text + tok->off;
+        v.n = tok->end - tok->off;
+        v.has_d = true;
+        v.d = c->valuedouble;
+        if (!json_number_ok(v.s, v.n)) {
+            char q[200];
+            bk_quote(q, sizeof q, v.s, v.n);
+            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                           "invalid JSON number %s", q);
+        }
+        break;
+    case cJSON_True:
+    case cJSON_False:
+        v.tok = BK_TOK_JBOOL;
+        v.s = js->text + tok->off;
+        v.n = tok->end - tok->off;
+        break;
+    default:
+        v.tok = BK_TOK_JNULL;
+        v.s = "null";
+        v.n = 4;
+        break;
+    }
+    return bk_store(k, slot, &v, &vpos, NULL);
+}
 
-        bk_scalar v;
-        memset(&v, 0, sizeof v);
-        switch (c->type & 0xff) {
-        case cJSON_Object:
-        case cJSON_Array: {
-            bool obj = (c->type & 0xff) == cJSON_Object;
+/* One child of a tree frame, or the frame's end. */
+static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
+    const cJSON *c = f->fe;
+    if (!c) return f->kind == BK_STRUCT ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
+    f->fe = c->next;
+    size_t klen = 0;
+    if (f->kind == BK_STRUCT) {
+        klen = strlen(c->string);
+        next_key(js, c->string, klen);
+    }
+    jtok tok;
+    if (!next_value(js, &tok))
+        return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
+                       "internal error: JSON token stream out of step");
+    bk_slot slot;
+    blobc_status st;
+    if (f->kind == BK_STRUCT) {
+        bk_pos kpos = {0, 0, js->key_off};
+        if (js->key_flags & JT_NUL)
+            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
+                           "an object key cannot contain a NUL character (U+0000)");
+        st = bk_key(k, c->string, klen, &kpos, &slot);
+    } else {
+        bk_pos vpos = {0, 0, tok.off};
+        st = bk_item(k, &vpos, &slot);
+    }
+    if (st) return st;
+    return put(k, js, c, &slot, &tok);
+}
+
+/* The type a value finally lands in, past any *T. */
+static const blobc_type *landing(const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_PTR) t = t->elem;
+    return t;
+}
+
+/* One member or item of a streamed frame, or the frame's end. Objects are
+ * streamed from the top down to the first array, and that array too; each
+ * of its items, and every other value, is parsed by cJSON on its own, so
+ * the tree in memory is never more than one item of the biggest array. */
+static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
+    const char *t = js->text;
+    size_t len = js->len;
+    bool obj = f->kind == BK_STRUCT;
+    size_t i = skip_ws(t, len, js->cur > js->unit_end ? js->cur : js->unit_end);
+    if (i >= len) return syntax_error(k, len);
+    if (t[i] == (obj ? '}' : ']')) {
+        js->cur = i + 1;
+        return obj ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
+    }
+    if (f->state & JF_FIRST) {
+        f->state &= (uint8_t)~JF_FIRST;
+    } else {
+        if (t[i] != ',') return syntax_error(k, i);
+        i = skip_ws(t, len, i + 1);
+        if (i < len && t[i] == (obj ? '}' : ']')) return syntax_error(k, i);
+    }
+
+    bk_slot slot;
+    blobc_status st;
+    if (obj) {
+        if (i >= len) return syntax_error(k, len);
+        if (t[i] != '"') return syntax_error(k, i);
+        bk_pos kpos = {0, 0, i};
+        unsigned fl;
+        size_t end = scan_string(t, len, i, &fl);
+        if (fl & JT_OPEN) return syntax_fail(k, i, "unterminated string");
+        if (fl & JT_NUL)
+            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
+                           "an object key cannot contain a NUL character (U+0000)");
+        const char *key = t + i + 1;
+        size_t klen = end - i - 2;
+        if (fl & JT_ESC) {
+            cJSON *kv;
+            if ((st = parse_unit(k, js, i, &kv))) return st;
+            key = kv->valuestring;
+            klen = strlen(key);
+        }
+        i = skip_ws(t, len, end);
+        if (i >= len || t[i] != ':') return syntax_error(k, i);
+        i = skip_ws(t, len, i + 1);
+        if (k->depth == 1) {
+            int which = meta_kind(key, klen);
+            if (which) {
+                cJSON *v;
+                if (js->meta_done) st = parse_unit(k, js, i, &v); /* read ahead already */
+                else st = read_meta_value(k, js, which, i);
+                js->cur = js->unit_end;
+                if (!st && which == 2 && js->guessed_root) {
+                    /* A $type after data: fine if it names the root the
+                     * data was baked as, else the bake starts over. */
+                    if (blobc_schema_find(k->schema, k->meta_type) != k->root) return JRESTART;
+                    js->guessed_root = false;
+                }
+                return st;
+            }
+        }
+        st = bk_key(k, key, klen, &kpos, &slot);
+    } else {
+        bk_pos vpos = {0, 0, i};
+        st = bk_item(k, &vpos, &slot);
+    }
+    if (st) return st;
+
+    bk_pos vpos = {0, 0, i};
+    if (obj && i < len && (t[i] == '{' || t[i] == '[')) {
+        const blobc_type *lt = landing(slot.type);
+        bool open = t[i] == '{';
+        if (lt->kind == (open ? BLOBC_KIND_STRUCT : BLOBC_KIND_ARRAY)) {
+            if ((st = nest_check(k, i))) return st;
             while (slot.type->kind == BLOBC_KIND_PTR)
                 if ((st = bk_deref(k, &slot, &vpos, NULL))) return st;
-            if (obj) {
-                st = bk_push_struct(k, &slot, &vpos);
-            } else {
-                uint32_t n = 0;
-                for (const cJSON *e = c->child; e; e = e->next) n++;
-                st = bk_push_seq(k, &slot, n, &vpos);
-            }
+            st = open ? bk_push_struct(k, &slot, &vpos)
+                      : bk_push_seq(k, &slot, UINT32_MAX, &vpos);
             if (st) return st;
-            bk_top(k)->fe = c->child;
+            bk_top(k)->state = JF_STREAM | JF_FIRST;
+            js->cur = i + 1;
+            return BLOBC_OK;
+        }
+    }
+    cJSON *c;
+    if ((st = parse_unit(k, js, i, &c))) return st;
+    /* The value's token, from what cJSON parsed only: the text after it
+     * has not been checked yet, so the tokenizer must not look there. */
+    jtok tok = {i, js->unit_end, 0};
+    int ty = c->type & 0xff;
+    if (ty == cJSON_Object || ty == cJSON_Array) tok.end = i + 1;
+    else if (ty == cJSON_String) (void)scan_string(t, js->unit_end, i, &tok.flags);
+    js->cur = tok.end;
+    return put(k, js, c, &slot, &tok);
+}
+
+/* Is there a top-level "$type" naming a type other than the root the data
+ * is being baked as? Asked only after an error, to tell whether the error
+ * came from guessing the root: nothing is reported from here. */
+static bool late_type_differs(bk *k, jstate *js, size_t open) {
+    const char *t = js->text;
+    size_t len = js->len, i = open + 1, depth = 1;
+    while (i < len) {
+        while (i < len && !jstruct[(unsigned char)t[i]]) i++;
+        if (i >= len) break;
+        if (t[i] != '"') {
+            if (t[i] == '{' || t[i] == '[') depth++;
+            else if (--depth == 0) break;
+            i++;
             continue;
         }
-        case cJSON_String:
-            if (tok.flags & JT_CTRL)
-                return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                               "invalid JSON: a control character in a string must be escaped");
-            v.tok = BK_TOK_JSTRING;
-            v.s = c->valuestring;
-            /* Without escapes the value is its source text. */
-            v.n = tok.flags & (JT_ESC | JT_OPEN) ? strlen(c->valuestring)
-                                                 : tok.end - tok.off - 2;
-            v.has_nul = (tok.flags & JT_NUL) != 0;
-            v.check_utf8 = (tok.flags & JT_HIGH) != 0;
-            break;
-        case cJSON_Number:
-            v.tok = BK_TOK_JNUMBER;
-            v.s = text + tok.off;
-            v.n = tok.end - tok.off;
-            v.has_d = true;
-            v.d = c->valuedouble;
-            if (!json_number_ok(v.s, v.n)) {
-                char q[200];
-                bk_quote(q, sizeof q, v.s, v.n);
-                return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                               "invalid JSON number %s", q);
-            }
-            break;
-        case cJSON_True:
-        case cJSON_False:
-            v.tok = BK_TOK_JBOOL;
-            v.s = text + tok.off;
-            v.n = tok.end - tok.off;
-            break;
-        default:
-            v.tok = BK_TOK_JNULL;
-            v.s = "null";
-            v.n = 4;
-            break;
+        unsigned fl;
+        size_t end = scan_string(t, len, i, &fl);
+        size_t j = skip_ws(t, len, end);
+        if (depth == 1 && j < len && t[j] == ':' && key_meta_kind(js, i, end, fl) == 2) {
+            jarena_reset(&js->arena);
+            j = skip_ws(t, len, j + 1);
+            cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
+            if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0)
+                return true;
         }
-        if ((st = bk_store(k, &slot, &v, &vpos, NULL))) return st;
+        i = end;
     }
+    return false;
+}
+
+/* Reads the meta keys that open the top-level object (its brace at
+ * `open`), resolves the root type and opens the root's frame at the first
+ * data key. A file that names its schema and type up front, or whose
+ * options do, is then read once, streaming. Otherwise the meta keys are
+ * read ahead, except that a missing $type is taken to mean the schema's
+ * root until a late $type says otherwise. */
+static blobc_status open_root(bk *k, jstate *js, size_t open, bool ahead) {
+    const char *t = js->text;
+    size_t len = js->len;
+    const blobc_bake_options *o = k->opts;
+    bk_pos pos = {0, 0, open};
+    blobc_status st;
+    size_t i = skip_ws(t, len, open + 1);
+    if (ahead) {
+        if ((st = read_meta_ahead(k, js, open + 1))) return st;
+    } else {
+        while (i < len && t[i] == '"') {
+            unsigned fl;
+            size_t end = scan_string(t, len, i, &fl);
+            if (fl & (JT_OPEN | JT_ESC)) break; /* the stream reads it */
+            int which = meta_kind(t + i + 1, end - i - 2);
+            size_t j = skip_ws(t, len, end);
+            if (!which || j >= len || t[j] != ':') break;
+            if ((st = read_meta_value(k, js, which, skip_ws(t, len, j + 1)))) return st;
+            j = skip_ws(t, len, js->unit_end);
+            if (j < len && t[j] == '}') {
+                i = j;
+                break;
+            }
+            if (j >= len || t[j] != ',') return syntax_error(k, j);
+            j = skip_ws(t, len, j + 1);
+            if (j < len && t[j] != '"') return syntax_error(k, j);
+            i = j;
+        }
+        if (!(o->schema || o->schema_path) && !k->meta_schema &&
+            (st = read_meta_ahead(k, js, i)))
+            return st;
+        js->guessed_root = !js->meta_done && !o->type_name && !k->meta_type;
+    }
+    if ((st = bk_resolve_root(k, &pos))) return st;
+    bk_top(k)->state = JF_STREAM | JF_FIRST;
+    js->cur = i;
+    js->unit_end = 0;
+    return BLOBC_OK;
+}
+
+static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
+    blobc_status st = open_root(k, js, open, ahead);
+    while (!st && k->depth > 0) {
+        bk_frame *f = bk_top(k);
+        st = f->state & JF_STREAM ? stream_step(k, js, f) : tree_step(k, js, f);
+    }
+    if (st && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root && k->root &&
+        late_type_differs(k, js, open))
+        st = JRESTART;
+    if (st) return st;
+    size_t tail = skip_ws(js->text, js->len, js->cur);
+    if (tail < js->len) return syntax_fail(k, tail, "more text after the top-level value");
     return BLOBC_OK;
 }
 
 blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
-    jstate js = {text, len, skip_bom(text, len), 0, 0};
+    jstate js;
+    memset(&js, 0, sizeof js);
+    js.text = text;
+    js.len = len;
     k->json = true;
     k->fe = &js;
     k->locate = json_locate;
 
-    const char *end = NULL;
-    jarena arena;
-    memset(&arena, 0, sizeof arena);
+    /* cJSON's allocations on this thread come from the arena while the
+     * bake runs; the hooks fall back to malloc/free on any other. */
     cJSON_Hooks hooks = {hook_malloc, hook_free};
     cJSON_InitHooks(&hooks);
-    tls_arena = &arena;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    tls_arena = NULL;
-    cJSON_InitHooks(NULL);
-    if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : len;
-        blobc_status st =
-            arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, text, len, off);
-        jarena_free(&arena);
-        k->fe = NULL;
-        return st;
-    }
-    blobc_status st = BLOBC_OK;
-    size_t tail = end && end >= text ? (size_t)(end - text) : len;
-    while (tail < len && is_ws(text[tail])) tail++;
-    jtok tok;
-    if (tail < len) {
-        bk_pos pos = {0, 0, tail};
-        st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                     "invalid JSON: more text after the top-level value");
-    } else if (!next_value(&js, &tok)) {
-        st = bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0, "invalid JSON: no value");
-    } else if (!cJSON_IsObject(root)) {
-        bk_pos pos = {0, 0, tok.off};
-        st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                     "the top level must be an object holding the root struct's fields");
+    tls_arena = &js.arena;
+
+    blobc_status st;
+    size_t i = skip_ws(text, len, skip_bom(text, len));
+    if (i < len && text[i] == '{') {
+        st = bake_object(k, &js, i, false);
+        if (st == JRESTART) {
+            const char *filename = k->filename;
+            const blobc_bake_options *opts = k->opts;
+            blobc_error *err = k->err;
+            bk_free(k);
+            bk_init(k, filename, opts, err);
+            if (err) blobc_error_clear(err);
+            k->json = true;
+            k->fe = &js;
+            k->locate = json_locate;
+            js.cur = js.unit_end = 0;
+            js.meta_done = js.guessed_root = false;
+            st = bake_object(k, &js, i, true);
+        }
     } else {
-        bk_pos pos = {0, 0, tok.off};
-        st = read_meta(k, root);
-        if (!st) st = bk_resolve_root(k, &pos);
-        if (!st) {
-            bk_top(k)->fe = root->child;
-            st = walk(k, &js);
+        /* Not an object: a syntax error first, if there is one. */
+        cJSON *whole;
+        st = parse_unit(k, &js, 0, &whole);
+        size_t tail = st ? len : skip_ws(text, len, js.unit_end);
+        if (!st && tail < len) {
+            st = syntax_fail(k, tail, "more text after the top-level value");
+        } else if (!st) {
+            bk_pos pos = {0, 0, i};
+            st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                         "the top level must be an object holding the root struct's fields");
         }
     }
-    jarena_free(&arena); /* the whole tree */
+    tls_arena = NULL;
+    cJSON_InitHooks(NULL);
+    jarena_free(&js.arena);
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;

@@ -863,7 +863,7 @@ TEST(nesting_limit) {
     CHECK_EQ_U(out.len, 8 + 8 * levels);
     blobc_buffer_free(&out);
     char json[4000];
-    o = (size_t)snprintf(json, sizeof json, "{\"c\": ");
+    o = (size_t)snprintf(json, sizeof json, "{\"b\": ");
     for (int i = 0; i < 1100; i++) json[o++] = '[';
     json[o] = '\0';
     CHECK_STR(first_error(json, "deep.json"), "deep.json:1:1006: error: invalid JSON: nesting is deeper than 1000 levels");
@@ -880,8 +880,15 @@ TEST(syntax_errors) {
               "t.json:3:1: error: invalid JSON: unexpected '\"'");
     CHECK_STR(first_error("{\"b\": tru}", "t.json"), "t.json:1:7: error: invalid JSON: unexpected 't'");
     CHECK_STR(first_error("{\"b\": true", "t.json"), "t.json:1:11: error: invalid JSON: unexpected end of input");
+    char trail[8192];
+    snprintf(trail, sizeof trail, "%s x", jdoc(NULL, NULL));
+    CHECK_STR(first_error(trail, "t.json"),
+              "t.json:17:2: error: invalid JSON: more text after the top-level value");
+    /* Errors come in document order: the missing fields before the text
+     * after the object. */
     CHECK_STR(first_error("{\"b\": true} x", "t.json"),
-              "t.json:1:13: error: invalid JSON: more text after the top-level value");
+              "t.json:1:1: error: missing fields \"i8v\", \"u8v\", \"i16v\", \"u16v\", \"i32v\", "
+              "\"u32v\", \"i64v\", \"u64v\", \"f32v\", \"f64v\", \"name\", \"pos\", \"w\" in struct All");
     CHECK_STR(first_error("{\"b\": tr\xc3\xa9}", "t.json"),
               "t.json:1:7: error: invalid JSON: unexpected 't'");
     char two[8192];

@@ -2,8 +2,11 @@
  * test_bake_json.c - the JSON front end's own shortcuts: object keys are
  * matched against cJSON's decoded key instead of being scanned, so keys
  * with escapes (and keys cut short at "\u0000") must still be found, and
- * still locate errors; and a document whose tree outgrows the small
- * arena blocks (the mapped ones) must bake like the same data in YAML.
+ * still locate errors; the top-level object and the arrays in it are read
+ * straight from the text, one item's tree at a time, so the punctuation
+ * there is checked here, not by cJSON; a $type after the data restarts the
+ * bake; and an item whose tree outgrows the small arena blocks (the mapped
+ * ones) must bake like the same data in YAML.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,8 @@
 
 static const char schema_text[] =
     "struct R { name: string; count: u32; ids: [u32]; tags: [string]; }\n"
+    "struct S { n: u8; inner: *S; }\n"
+    "struct G { grid: [[u32]]; }\n"
     "root R;\n";
 
 static blobc_schema *g_schema;
@@ -83,38 +88,138 @@ TEST(escaped_keys) {
                      "name: 'a\"b'\ncount: 1\nids: []\ntags: []\n", "a.yaml"));
 }
 
+/* The same document as JSON and as YAML, grown piece by piece. */
+typedef struct pair {
+    char *j, *y;
+    size_t jo, yo, cap;
+} pair;
+
+static bool pair_new(pair *p, size_t cap) {
+    p->j = malloc(cap);
+    p->y = malloc(cap);
+    p->jo = p->yo = 0;
+    p->cap = cap;
+    return p->j && p->y;
+}
+
+static void pair_add(pair *p, const char *j, const char *y) {
+    p->jo += (size_t)snprintf(p->j + p->jo, p->cap - p->jo, "%s", j);
+    p->yo += (size_t)snprintf(p->y + p->yo, p->cap - p->yo, "%s", y);
+}
+
+/* n numbers, comma-separated, into both. */
+static void pair_numbers(pair *p, int n) {
+    for (int i = 0; i < n; i++) {
+        char num[32];
+        snprintf(num, sizeof num, "%s%u", i ? ", " : "", (unsigned)i * 2654435761u);
+        pair_add(p, num, num);
+    }
+}
+
+static bool pair_same(pair *p) {
+    bool same = same_bytes(p->j, "big.json", p->y, "big.yaml");
+    free(p->j);
+    free(p->y);
+    return same;
+}
+
 TEST(big_document_like_yaml) {
-    /* 200,000 items: a tree of well over the 2 MiB the arena maps. */
+    /* 200,000 items in arrays the front end reads an item at a time. */
     enum { N = 200000 };
-    size_t cap = (size_t)N * 24 + 256;
-    char *j = malloc(cap), *y = malloc(cap);
-    CHECK(j && y);
-    if (!j || !y) {
-        free(j);
-        free(y);
-        return;
-    }
-    size_t jo = (size_t)snprintf(j, cap, "{\"name\": \"big\", \"count\": %d, \"ids\": [", N);
-    size_t yo = (size_t)snprintf(y, cap, "name: big\ncount: %d\nids: [", N);
-    for (int i = 0; i < N; i++) {
-        jo += (size_t)snprintf(j + jo, cap - jo, "%s%u", i ? "," : "", (unsigned)i * 2654435761u);
-        yo += (size_t)snprintf(y + yo, cap - yo, "%s%u", i ? ", " : "", (unsigned)i * 2654435761u);
-    }
-    jo += (size_t)snprintf(j + jo, cap - jo, "], \"tags\": [");
-    yo += (size_t)snprintf(y + yo, cap - yo, "]\ntags: [");
+    pair p;
+    CHECK(pair_new(&p, (size_t)N * 24 + 256));
+    if (!p.j || !p.y) return;
+    pair_add(&p, "{\"name\": \"big\", \"count\": 200000, \"ids\": [", "name: big\ncount: 200000\nids: [");
+    pair_numbers(&p, N);
+    pair_add(&p, "], \"tags\": [", "]\ntags: [");
     for (int i = 0; i < N / 4; i++) {
-        jo += (size_t)snprintf(j + jo, cap - jo, "%s\"t%d\"", i ? "," : "", i);
-        yo += (size_t)snprintf(y + yo, cap - yo, "%st%d", i ? ", " : "", i);
+        char j[32], y[32];
+        snprintf(j, sizeof j, "%s\"t%d\"", i ? "," : "", i);
+        snprintf(y, sizeof y, "%st%d", i ? ", " : "", i);
+        pair_add(&p, j, y);
     }
-    snprintf(j + jo, cap - jo, "]}");
-    snprintf(y + yo, cap - yo, "]\n");
-    CHECK(same_bytes(j, "big.json", y, "big.yaml"));
-    free(j);
-    free(y);
+    pair_add(&p, "]}", "]\n");
+    CHECK(pair_same(&p));
+}
+
+TEST(big_item_like_yaml) {
+    /* One item of 200,000 numbers: its tree alone is well over the 2 MiB
+     * the arena maps. */
+    enum { N = 200000 };
+    pair p;
+    CHECK(pair_new(&p, (size_t)N * 24 + 256));
+    if (!p.j || !p.y) return;
+    pair_add(&p, "{\"$type\": \"G\", \"grid\": [[1], [", "$type: G\ngrid: [[1], [");
+    pair_numbers(&p, N);
+    pair_add(&p, "], [], [2, 3]]}", "], [], [2, 3]]\n");
+    CHECK(pair_same(&p));
+}
+
+TEST(streamed_punctuation) {
+    /* The top-level object and the arrays in it are read without cJSON. */
+    CHECK_STR(bake_str("{\"name\": \"a\" \"count\": 1}"),
+              "t.json:1:14: error: invalid JSON: unexpected '\"'");
+    CHECK_STR(bake_str("{\"name\" 1}"), "t.json:1:9: error: invalid JSON: unexpected '1'");
+    CHECK_STR(bake_str("{\"ids\": [1 2]}"), "t.json:1:12: error: invalid JSON: unexpected '2'");
+    CHECK_STR(bake_str("{\"ids\": [1,]}"), "t.json:1:12: error: invalid JSON: unexpected ']'");
+    CHECK_STR(bake_str("{\"ids\": [,1]}"), "t.json:1:10: error: invalid JSON: unexpected ','");
+    CHECK_STR(bake_str("{\"ids\": [1],}"), "t.json:1:13: error: invalid JSON: unexpected '}'");
+    CHECK_STR(bake_str("{,\"ids\": [1]}"), "t.json:1:2: error: invalid JSON: unexpected ','");
+    CHECK_STR(bake_str("{\"ids\": [1]"), "t.json:1:12: error: invalid JSON: unexpected end of input");
+    CHECK_STR(bake_str("{\"ids\": [1"), "t.json:1:11: error: invalid JSON: unexpected end of input");
+    CHECK_STR(bake_str("{\"ids\": "), "t.json:1:9: error: invalid JSON: unexpected end of input");
+    CHECK_STR(bake_str("{\"na"), "t.json:1:2: error: invalid JSON: unterminated string");
+    /* Control bytes and a byte-order mark are not white space, even where
+     * cJSON would skip them. */
+    CHECK_STR(bake_str("{\"ids\": [1]\x01}"), "t.json:1:12: error: invalid JSON: unexpected byte 0x01");
+    CHECK_STR(bake_str("{\"ids\": [\x01 1]}"), "t.json:1:10: error: invalid JSON: unexpected byte 0x01");
+    CHECK_STR(bake_str("{\"count\": \xef\xbb\xbf" "1}"),
+              "t.json:1:11: error: invalid JSON: unexpected byte 0xef");
+    /* After the meta keys too. */
+    CHECK_STR(bake_str("{\"$type\": \"S\" \"n\": 1}"), "t.json:1:15: error: invalid JSON: unexpected '\"'");
+    CHECK_STR(bake_str("{\"$type\": \"S\",}"), "t.json:1:15: error: invalid JSON: unexpected '}'");
+    /* Errors come in document order, as in YAML: a value error before a
+     * syntax error further on is the one reported. */
+    CHECK_STR(bake_str("{\"count\": -1, \"ids\": [1 2]}"),
+              "t.json:1:11: /count: error: expected an integer in u32 range 0..4294967295, got \"-1\"");
+    /* White space of every kind, and empty containers, are fine. */
+    CHECK(same_bytes(" \r\n\t{ \"name\" :\t\"a\" ,\n\"count\"\r:1,\"ids\":[ ],\"tags\":[\n] }\n ", "a.json",
+                     "{\"name\":\"a\",\"count\":1,\"ids\":[],\"tags\":[]}", "b.json"));
+    CHECK(same_bytes("{\"$type\":\"S\",\"n\":1,\"inner\":{\"n\":2,\"inner\":null}}", "a.json",
+                     "$type: S\nn: 1\ninner: {n: 2, inner: null}\n", "b.yaml"));
+}
+
+TEST(meta_keys_anywhere) {
+    const char *first = "{\"$type\": \"S\", \"n\": 5, \"inner\": null}";
+    /* A late $type naming another root: the bake starts over as that type. */
+    CHECK(same_bytes(first, "a.json", "{\"n\": 5, \"inner\": null, \"$type\": \"S\"}", "b.json"));
+    CHECK(same_bytes(first, "a.json", "{\"n\": 5, \"inner\": null, \"\\u0024type\": \"S\"}", "b.json"));
+    /* Even when the data has already failed as the schema's root. */
+    CHECK(same_bytes(first, "a.json", "{\"n\": 5, \"inner\": {\"n\": 1, \"inner\": null, \"x\": 1}, \"$type\": \"S\"}",
+                     "b.json") == false);
+    CHECK_STR(bake_str("{\"n\": 5, \"inner\": {\"n\": 1, \"inner\": null, \"x\": 1}, \"$type\": \"S\"}"),
+              "t.json:1:43: /inner/x: error: unknown field \"x\" in struct S (fields: n, inner)");
+    /* A late $type naming the root already in use changes nothing. */
+    CHECK(same_bytes("{\"name\": \"a\", \"count\": 1, \"ids\": [], \"tags\": [], \"$type\": \"R\"}", "a.json",
+                     "{\"name\": \"a\", \"count\": 1, \"ids\": [], \"tags\": []}", "b.json"));
+    /* Errors of late meta keys name their place. */
+    CHECK_STR(bake_str("{\"n\": 5, \"$type\": 7}"),
+              "t.json:1:19: /$type: error: \"$type\" must be a string (the root type's name)");
+    CHECK_STR(bake_str("{\"n\": 5, \"$type\": \"S\", \"$type\": \"S\"}"),
+              "t.json:1:33: /$type: error: duplicate key \"$type\"");
+    CHECK_STR(bake_str("{\"$type\": \"S\", \"n\": 1, \"$type\": \"R\"}"),
+              "t.json:1:33: /$type: error: duplicate key \"$type\"");
+    CHECK_STR(bake_str("{\"n\": 5, \"$type\": \"Q\"}"),
+              "t.json:1:19: /$type: error: unknown type \"Q\" (from $type) in schema t.schema");
+    CHECK_STR(bake_str("{\"count\": 1, \"$type\": \"S\", \"n\": 2}"),
+              "t.json:1:2: /count: error: unknown field \"count\" in struct S (fields: n, inner)");
 }
 
 TEST_MAIN_BEGIN("bake_json")
     RUN(escaped_keys);
     RUN(big_document_like_yaml);
+    RUN(big_item_like_yaml);
+    RUN(streamed_punctuation);
+    RUN(meta_keys_anywhere);
     blobc_schema_free(g_schema);
 TEST_MAIN_END
