@@ -12,7 +12,8 @@
 # the report), BENCH_QUICK=1
 # (one size, one run: a smoke test), BENCH_ROOMS (the main size),
 # BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
-# flatc/capnp step, default 3).
+# flatc/capnp step, default 3), BENCH_PAIR_ROUNDS (alternating rounds per
+# compared pair, default 6; 0 skips them).
 set -eu
 
 BUILD=${BUILD:-build}
@@ -28,11 +29,13 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
     SIZES=$MAIN
     RUNS=1
     SLOW_RUNS=1
+    PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-0}
 else
     MAIN=${BENCH_ROOMS:-200000}
     SIZES="50000 100000 200000 400000"
     RUNS=${BENCH_RUNS:-5}
     SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
+    PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-6}
 fi
 case " $SIZES " in *" $MAIN "*) ;; *) SIZES="$SIZES $MAIN" ;; esac
 
@@ -334,6 +337,75 @@ if [ "$SIZES" != "$MAIN" ]; then
     say ""
 fi
 
+# ---- side by side ----
+# The speed goals compare two programs. Timed in separate blocks a minute
+# apart, their ratio also measures how the machine drifted in between (on
+# a virtual machine, easily 30%), so each pair also runs in alternating
+# rounds: A then B, then B then A, and so on. Its ratio is the median of
+# the per-round ratios.
+
+# once KEY: one timed run of the step KEY; prints its median wall time.
+once() {
+    case $1 in
+    bake_json) set -- -- "$BLOBC" bake -s "$SCHEMA" -o "$BLOB" "$JSON" ;;
+    bake_yaml) set -- -- "$BLOBC" bake -s "$SCHEMA" -o "$B/out/level_$MAIN.yaml.blob" "$YAML" ;;
+    dump_json) set -- -o "$B/out/dump_$MAIN.json" -- "$BLOBC" dump --json "$BLOB" ;;
+    cjson) set -- -- "$B/limit_cjson" "$JSON" ;;
+    libyaml) set -- -- "$B/limit_yaml" "$YAML" ;;
+    flatc_b) set -- -- flatc -b -o "$B/fb" "$FBS" "$JSON" ;;
+    flatc_json) set -- -- flatc --json --strict-json --raw-binary -o "$B/fbjson" "$FBS" -- "$FB_BIN" ;;
+    *) die "no step $1" ;;
+    esac
+    "$B/rss" -n 1 "$@" 2>/dev/null | awk '{ print $1 }'
+}
+
+# paired PEER BLOBC: alternating rounds; stores "median ratio, PEER median,
+# BLOBC median, rounds" in $B/res/pair_PEER_BLOBC.
+paired() {
+    have "$1" && have "$2" || return 0
+    echo "bench: side by side, $1 and $2" >&2
+    out=$B/res/pair_$1_$2
+    : >"$out.rounds"
+    r=1
+    while [ "$r" -le "$PAIR_ROUNDS" ]; do
+        if [ $((r % 2)) = 1 ]; then
+            a=$(once "$1") && b=$(once "$2") || return 0
+        else
+            b=$(once "$2") && a=$(once "$1") || return 0
+        fi
+        [ -n "$a" ] && [ -n "$b" ] || return 0
+        echo "$a $b" >>"$out.rounds"
+        r=$((r + 1))
+    done
+    med() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    ratio=$(awk '{ print $1 / $2 }' "$out.rounds" | med)
+    ta=$(awk '{ print $1 }' "$out.rounds" | med)
+    tb=$(awk '{ print $2 }' "$out.rounds" | med)
+    echo "$ratio $ta $tb $PAIR_ROUNDS" >"$out"
+}
+
+paired cjson bake_json
+paired flatc_b bake_json
+paired libyaml bake_yaml
+paired flatc_json dump_json
+if ls "$B"/res/pair_* >/dev/null 2>&1 && [ "$PAIR_ROUNDS" -gt 0 ]; then
+    say "## Side by side"
+    say ""
+    say "Alternating rounds (A B, B A, ...); median wall s of each, and the median of the per-round speed ratios."
+    say ""
+    say "| peer | blobc step | rounds | peer s | blobc s | ratio |"
+    say "|---|---|---:|---:|---:|---:|"
+    for f in "$B"/res/pair_*; do
+        case $f in *.rounds) continue ;; esac
+        k=${f#"$B"/res/pair_}
+        awk -v k="$k" '{
+            split(k, p, "_(bake|dump)_"); peer = p[1]; step = substr(k, length(peer) + 2)
+            printf "| %s | %s | %d | %.4f | %.4f | %.2fx |\n", peer, step, $4, $2, $3, $1
+        }' "$f" | tee -a "$REPORT"
+    done
+    say ""
+fi
+
 # ---- goals ----
 # goal LABEL TARGET MEASURED VERDICT: VERDICT is met, missed or n/a (why).
 goal() {
@@ -341,12 +413,21 @@ goal() {
 }
 
 # ratio_goal LABEL TARGET_TEXT MIN NUM_KEY DEN_KEY: met when the time of
-# NUM_KEY over the time of DEN_KEY (a speed ratio of DEN over NUM) >= MIN.
+# NUM_KEY over the time of DEN_KEY (a speed ratio of DEN over NUM) >= MIN,
+# judged side by side when the pair ran in rounds; the ratio of the two
+# table medians is shown beside it.
 ratio_goal() {
     if have "$4" && have "$5"; then
-        r=$(awk -v a="$(field "$4" 1)" -v b="$(field "$5" 1)" 'BEGIN { printf "%.2f", a / b }')
+        t=$(awk -v a="$(field "$4" 1)" -v b="$(field "$5" 1)" 'BEGIN { printf "%.2f", a / b }')
+        if have "pair_$4_$5"; then
+            r=$(awk '{ printf "%.2f", $1 }' "$B/res/pair_$4_$5")
+            shown="${r}x side by side (table medians ${t}x)"
+        else
+            r=$t
+            shown="${r}x"
+        fi
         v=$(awk -v r="$r" -v m="$3" 'BEGIN { print (r >= m) ? "met" : "missed" }')
-        goal "$1" "$2" "${r}x" "$v"
+        goal "$1" "$2" "$shown" "$v"
     else
         goal "$1" "$2" "-" "n/a (not measured)"
     fi
