@@ -273,24 +273,32 @@ static size_t scan_string(const char *t, size_t len, size_t i, unsigned *flags) 
 }
 
 /* Steps over the key of the next object member, which cJSON decoded as
- * `key`, and its colon. A key without escapes is its source text, so
- * comparing it against the text is enough and saves scanning it; anything
- * else (escapes, a key cut short at "\u0000") is scanned for its flags. */
-static void next_key(jstate *js, const char *key, size_t klen) {
+ * `key`, and its colon; returns the decoded key's length. A key without
+ * escapes is its source text, so comparing it against the text is enough
+ * and saves scanning it; anything else (escapes, a key cut short at
+ * "\u0000") is scanned for its flags. */
+static size_t next_key(jstate *js, const char *key) {
     const char *t = js->text;
     size_t len = js->len, i = js->cur;
     while (i < len && (is_ws(t[i]) || t[i] == ',' || t[i] == '}' || t[i] == ']')) i++;
-    if (i >= len || t[i] != '"') return; /* not a key: next_value copes */
+    if (i >= len || t[i] != '"') return strlen(key); /* not a key: next_value copes */
     js->key_off = i;
-    if (klen < len - i - 1 && memcmp(t + i + 1, key, klen) == 0 && t[i + 1 + klen] == '"') {
+    size_t j = i + 1, n = 0;
+    while (key[n] && j < len && t[j] == key[n]) {
+        j++;
+        n++;
+    }
+    if (!key[n] && j < len && t[j] == '"') {
         js->key_flags = 0;
-        i += klen + 2;
+        i = j + 1;
     } else {
         i = scan_string(t, len, i, &js->key_flags);
+        n = strlen(key);
     }
     while (i < len && is_ws(t[i])) i++;
     if (i < len && t[i] == ':') i++;
     js->cur = i;
+    return n;
 }
 
 /* Advances to the next value token, skipping punctuation and the key of
@@ -654,11 +662,7 @@ static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
     const cJSON *c = f->fe;
     if (!c) return f->kind == BK_STRUCT ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
     f->fe = c->next;
-    size_t klen = 0;
-    if (f->kind == BK_STRUCT) {
-        klen = strlen(c->string);
-        next_key(js, c->string, klen);
-    }
+    size_t klen = f->kind == BK_STRUCT ? next_key(js, c->string) : 0;
     jtok tok;
     if (!next_value(js, &tok))
         return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
