@@ -912,7 +912,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     } else {
         /* Not an object: a syntax error first, if there is one. */
         cJSON *whole;
-        st = parse_unit(k, &js, 0, &whole);
+        st = parse_unit(k, &js, i, &whole);
         size_t tail = st ? len : skip_ws(text, len, js.unit_end);
         if (!st && tail < len) {
             st = syntax_fail(k, tail, "more text after the top-level value");

@@ -175,6 +175,12 @@ TEST(streamed_punctuation) {
     CHECK_STR(bake_str("{\"ids\": [\x01 1]}"), "t.json:1:10: error: invalid JSON: unexpected byte 0x01");
     CHECK_STR(bake_str("{\"count\": \xef\xbb\xbf" "1}"),
               "t.json:1:11: error: invalid JSON: unexpected byte 0xef");
+    /* A byte-order mark is allowed at the start only. */
+    CHECK_STR(bake_str("\xef\xbb\xbf[1]"),
+              "t.json:1:2: error: the top level must be an object holding the root struct's fields");
+    CHECK_STR(bake_str("\xef\xbb\xbf \xef\xbb\xbf{}"), "t.json:1:3: error: invalid JSON: unexpected byte 0xef");
+    CHECK_STR(bake_str("\xef\xbb\xbf{\"count\": 1.5}"),
+              "t.json:1:12: /count: error: expected an integer in u32 range 0..4294967295, got \"1.5\"");
     /* After the meta keys too. */
     CHECK_STR(bake_str("{\"$type\": \"S\" \"n\": 1}"), "t.json:1:15: error: invalid JSON: unexpected '\"'");
     CHECK_STR(bake_str("{\"$type\": \"S\",}"), "t.json:1:15: error: invalid JSON: unexpected '}'");
