@@ -15,6 +15,17 @@
  * finished (else a cycle). So each byte of the data is visited a bounded
  * number of times whatever the input, and back references cost one binary
  * search in the payload table.
+ *
+ * A frame is normally walked fast (walk_refs): a program is split into its
+ * checks and its other ops; the checks of a chunk of elements (4 KiB) run
+ * first, op by op over the chunk with one branch per op, then the
+ * elements' offset fields are visited with the common cases inline (new
+ * strings, [T] of items with nothing to check, [string]). That is only a
+ * reordering of work that has no side effects: when a chunk fails a check,
+ * the frame falls back to the op-by-op walk from the chunk's first
+ * element, which reports the first failure in canonical order, exactly as
+ * if the checks had not run ahead. Everything unusual (shared payloads,
+ * errors, frames to push) goes through the same general path either way.
  */
 /* MAP_ANONYMOUS and madvise are outside the POSIX names the build asks
  * for. */
@@ -26,6 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define NONE UINT32_MAX
 /* For the few small functions of the per-payload fast path. */
@@ -34,6 +48,23 @@
 #else
 #define HOT static inline
 #endif
+/* Little-endian loads for the hot loops: one plain load where the host is
+ * little-endian (some compilers do not merge blobc_ld64's byte loads). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint32_t ld32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline uint64_t ld64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+#else
+#define ld32 blobc_ld32
+#define ld64 blobc_ld64
+#endif
 /* run_check's answer for a failed mask test: which rule broke depends on
  * what the byte is (bool, enum or padding), found from the type. */
 #define CODE_MASK (-1)
@@ -41,8 +72,18 @@
  * type, so string bytes are never "the same payload" as a [u8] or a
  * [string] at the same place. Ids 1..BLOBC_KIND_COUNT are the builtins. */
 #define STRBYTES 0u
+/* The packed table entry's tid field (12 bits) holds ids below this. */
+#define TID_ESC 0xfffu
+/* A table entry: flags | tid << 4 | count << 16 (see blobc_walk). */
+static inline uint32_t pack(uint32_t tid, uint32_t count, uint32_t flags) {
+    return flags | tid << 4 | count << 16;
+}
 /* A sub-program at most this long is copied into its container. */
 #define INLINE_MAX 32u
+/* The checks of a payload's elements are run this many bytes at a time,
+ * just before the elements' offset fields are walked: a chunk stays in L1
+ * between the two passes. */
+#define CHUNK_BYTES 4096u
 /* Keep this many bytes at the end of a path that does not fit. */
 #define PATH_KEEP (BLOBC_ERROR_PATH_MAX - 8)
 
@@ -72,6 +113,11 @@ typedef struct wop {
 
 enum { ST_NEW = 0, ST_COMPILING, ST_COMPILED };
 
+/* Element types whose payloads the fast walk places on the spot (their
+ * ids fit the packed table entry): nothing to check in the items
+ * ([u32], *Vec2i), or strings, whose bytes follow at once. */
+enum { CLS_OTHER = 0, CLS_PLAIN, CLS_STRINGS };
+
 struct blobc_winfo {
     const blobc_type *type;
     blobc_kind kind;
@@ -79,10 +125,17 @@ struct blobc_winfo {
     uint32_t elem;  /* ARRAY, FIXED, PTR: element id */
     uint32_t count; /* FIXED */
     uint8_t state;
+    uint8_t cls;    /* CLS_*: how the fast walk places a payload of these */
     uint8_t flat;   /* only checks: no op needs a frame */
     uint8_t run;    /* one check op covering the whole element */
     const wop *ops;
     uint32_t nops;
+    /* ops split in two, in offset order, for the fast walk: the checks
+     * (run over a chunk of elements first, op by op) and the rest
+     * (offset fields, LOOP, CALL: walked element by element) */
+    const wop *cops, *rops;
+    uint32_t ncops, nrops;
+    uint32_t chunk; /* elements per checked chunk */
     /* ENUM: values biased so that unsigned order is the value order */
     uint8_t esigned, edense;
     uint64_t emin, emax;
@@ -98,7 +151,9 @@ struct blobc_wframe {
     uint32_t i;   /* current element */
     uint32_t pc;  /* next op of the current element */
     uint32_t tab; /* payload index, NONE for LOOP/CALL frames */
+    uint32_t ck;  /* elements below this one passed their checks */
     uint8_t indexed;
+    uint8_t fast; /* pc counts rops: the checks are run by chunks */
 };
 
 /* Private work stacks, kept in blobc_walk.scratch. */
@@ -316,6 +371,8 @@ static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
             in->size = sz;
             in->align = t->kind == BLOBC_KIND_STRING ? 4 : sz;
             in->elem = NONE;
+            /* string items need no program: placed as they are met */
+            if (t->kind == BLOBC_KIND_STRING) in->cls = CLS_STRINGS;
         }
         return id;
     }
@@ -630,8 +687,54 @@ static int compile_one(blobc_walk *w, uint32_t id) {
     in->ops = ops;
     in->nops = (uint32_t)s->nops;
     in->flat = 1;
-    for (size_t i = 0; i < s->nops; i++)
+    size_t nc = 0;
+    for (size_t i = 0; i < s->nops; i++) {
         if (!is_check(ops[i].code)) in->flat = 0;
+        else nc++;
+    }
+    /* one of the two is empty (ops is NULL when both are), or both are
+     * replaced below */
+    in->cops = ops;
+    in->rops = ops ? ops + nc : NULL;
+    if (nc < s->nops) {
+        wop *split = blobc_arena_array(&w->arena, s->nops, sizeof *split);
+        if (!split) return -1;
+        size_t a = 0, b = nc;
+        for (size_t i = 0; i < s->nops; i++) {
+            wop r = ops[i];
+            if (is_check(r.code)) {
+                split[a++] = r;
+                continue;
+            }
+            if (r.code == OP_ARR || r.code == OP_PTR) {
+                /* What the fast walk needs of the items, decoded once: n
+                 * their size, mask their alignment - 1 and (high half) the
+                 * table entry's tid and flags; esize a class known now
+                 * (integers: nothing to check; strings), else 0 for
+                 * infos[tid].cls, known once the type is compiled. The
+                 * general path reads only code and tid. */
+                const blobc_winfo *e = &w->infos[r.tid];
+                r.n = e->size;
+                uint32_t flags = BLOBC_WP_DONE | (r.code == OP_PTR ? BLOBC_WP_PTR : 0);
+                r.mask = e->align - 1;
+                r.esize = CLS_OTHER;
+                if (r.tid < TID_ESC) {
+                    r.mask |= (uint64_t)pack(r.tid, 0, flags) << 32;
+                    if (r.tid == BLOBC_KIND_STRING) r.esize = CLS_STRINGS;
+                    else if (blobc_kind_is_integer(e->kind) && e->size == builtin_size(e->kind))
+                        r.esize = CLS_PLAIN;
+                }
+            }
+            split[b++] = r;
+        }
+        in->cops = split;
+        in->rops = split + nc;
+    }
+    in->ncops = (uint32_t)nc;
+    in->nrops = (uint32_t)(s->nops - nc);
+    in->chunk = in->size >= CHUNK_BYTES ? 1 : CHUNK_BYTES / in->size;
+    if (id < TID_ESC)
+        in->cls = in->nops == 0 ? CLS_PLAIN : in->kind == BLOBC_KIND_STRING ? CLS_STRINGS : CLS_OTHER;
     in->run = s->nops == 1 && is_check(ops[0].code) && ops[0].code != OP_PAD && ops[0].off == 0 &&
               (uint64_t)ops[0].n * ops[0].esize == in->size;
     in->state = ST_COMPILED;
@@ -706,14 +809,9 @@ static blobc_status ensure_compiled(blobc_walk *w, uint32_t id, blobc_error *err
 #define AT(x) ((uint64_t)(x) + w->err_base)
 
 /* Payloads whose tid or count does not fit the packed word. */
-#define TID_ESC 0xfffu
 typedef struct wbig {
     uint32_t k, tid, count;
 } wbig;
-
-static uint32_t pack(uint32_t tid, uint32_t count, uint32_t flags) {
-    return flags | tid << 4 | count << 16;
-}
 
 blobc_wpayload blobc_walk_payload(const blobc_walk *w, size_t k) {
     uint32_t v = w->tinfo[k];
@@ -732,7 +830,8 @@ blobc_wpayload blobc_walk_payload(const blobc_walk *w, size_t k) {
     return p;
 }
 
-static bool tab_grow(blobc_walk *w) {
+/* Makes room for `need` more payloads. */
+static bool tab_grow(blobc_walk *w, size_t need) {
     if (w->tab_map) {
         /* past the reserved bound (which cannot happen, see tab_reserve):
          * move to the heap and grow from there */
@@ -751,8 +850,9 @@ static bool tab_grow(blobc_walk *w) {
         w->tab_cap = n;
     }
     size_t cap = w->tab_cap, ci = cap;
-    if (w->ntab >= NONE || !grow((void **)&w->tstart, &cap, w->ntab + 1, sizeof *w->tstart) ||
-        !grow((void **)&w->tinfo, &ci, w->ntab + 1, sizeof *w->tinfo))
+    if (need > (size_t)NONE - w->ntab ||
+        !grow((void **)&w->tstart, &cap, w->ntab + need, sizeof *w->tstart) ||
+        !grow((void **)&w->tinfo, &ci, w->ntab + need, sizeof *w->tinfo))
         return false;
     w->tab_cap = cap < ci ? cap : ci;
     return true;
@@ -771,7 +871,7 @@ static bool tab_reserve(blobc_walk *w, size_t size) {
     size_t cap = size / 4 + 2;
     if (w->tab_cap >= cap) return true;
     tab_release(w);
-    if (cap > SIZE_MAX / 8 / 2) return tab_grow(w);
+    if (cap > SIZE_MAX / 8 / 2) return tab_grow(w, 1);
     size_t half = cap * sizeof(uint32_t);
     if (half * 2 >= TAB_MAP_MIN) {
         half = (half + TAB_HUGE - 1) & ~(size_t)(TAB_HUGE - 1);
@@ -788,7 +888,7 @@ static bool tab_reserve(blobc_walk *w, size_t size) {
             w->tab_cap = cap;
             return true;
         }
-        return tab_grow(w); /* no mapping: grow on the heap */
+        return tab_grow(w, 1); /* no mapping: grow on the heap */
     }
     w->tstart = malloc(half);
     w->tinfo = malloc(half);
@@ -926,8 +1026,9 @@ static void build_path(blobc_walk *w, size_t at, blobc_error *err) {
         if (k > 0) {
             const blobc_wframe *p = &w->frames[k - 1];
             const blobc_winfo *pi = &w->infos[p->tid];
-            if (p->pc > 0 && p->pc <= pi->nops) {
-                const wop *op = &pi->ops[p->pc - 1];
+            const wop *pops = p->fast ? pi->rops : pi->ops;
+            if (p->pc > 0 && p->pc <= (p->fast ? pi->nrops : pi->nops)) {
+                const wop *op = &pops[p->pc - 1];
                 type_path(w, &b, pi->type, op->off, op->code == OP_LOOP || op->code == OP_CALL ? op : NULL);
             }
         }
@@ -988,7 +1089,9 @@ static bool push_frame(blobc_walk *w, uint32_t tid, size_t base, size_t n, uint3
     f->i = 0;
     f->pc = 0;
     f->tab = tab;
+    f->ck = 0;
     f->indexed = indexed;
+    f->fast = 0;
     return true;
 }
 
@@ -1109,6 +1212,96 @@ static int run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, siz
     return 0;
 }
 
+/* Whether elements [i0, i1) of values of `in` from data offset base pass
+ * every check op. Op by op over the elements, one accumulator and one
+ * branch per op: the OR of (word & mask) is (OR of words) & mask, and the
+ * NaN tests only say "maybe" (a canonical NaN sets them too), so a hit is
+ * settled by an exact pass over that op. True is exactly "no check op of
+ * these elements fails"; on false the caller walks them in order, op by
+ * op, to report the first failure as if this pass had not run. */
+static bool checks_pass(const blobc_walk *w, const blobc_winfo *in, size_t base, size_t i0,
+                        size_t i1) {
+    const size_t es = in->size, cnt = i1 - i0;
+    for (uint32_t k = 0; k < in->ncops; k++) {
+        const wop *op = &in->cops[k];
+        const uint8_t *q = w->data + base + i0 * es + op->off;
+        const uint32_t n = op->n;
+        switch (op->code) {
+        case OP_MASK:
+            /* word by word, each over the elements: one load and one OR
+             * an element */
+            for (uint32_t j = 0; j < n; j++) {
+                const uint8_t *r = q + 8 * j;
+                uint64_t a0 = 0, a1 = 0;
+                size_t i = 0;
+                for (; i + 2 <= cnt; i += 2, r += 2 * es) {
+                    a0 |= ld64(r);
+                    a1 |= ld64(r + es);
+                }
+                if (i < cnt) a0 |= ld64(r);
+                if ((a0 | a1) & op->mask) return false;
+            }
+            break;
+        case OP_F32: {
+            /* two floats a word, each pair over the elements */
+            uint64_t acc = 0;
+            uint32_t j = 0;
+            for (; j + 2 <= n; j += 2) {
+                const uint8_t *r = q + 4 * j;
+                uint64_t a0 = 0, a1 = 0;
+                size_t i = 0;
+                for (; i + 2 <= cnt; i += 2, r += 2 * es) {
+                    a0 |= (ld64(r) & 0x7fffffff7fffffffull) + 0x007fffff007fffffull;
+                    a1 |= (ld64(r + es) & 0x7fffffff7fffffffull) + 0x007fffff007fffffull;
+                }
+                if (i < cnt) a0 |= (ld64(r) & 0x7fffffff7fffffffull) + 0x007fffff007fffffull;
+                acc |= a0 | a1;
+            }
+            if (j < n)
+                for (size_t i = 0; i < cnt; i++)
+                    acc |= (ld32(q + i * es + 4 * j) & 0x7fffffffu) + 0x007fffffu;
+            if (BLOBC_UNLIKELY(acc & 0x8000000080000000ull))
+                for (size_t i = 0; i < cnt; i++)
+                    for (j = 0; j < n; j++)
+                        if (f32_bad(ld32(q + i * es + 4 * j))) return false;
+            break;
+        }
+        case OP_F64: {
+            /* |x| > 0x7ff0000000000000 carries into bit 63 */
+            uint64_t acc = 0;
+            for (size_t i = 0; i < cnt; i++)
+                for (uint32_t j = 0; j < n; j++)
+                    acc |= (ld64(q + i * es + 8 * j) & 0x7fffffffffffffffull) +
+                           0x000fffffffffffffull;
+            if (BLOBC_UNLIKELY(acc >> 63))
+                for (size_t i = 0; i < cnt; i++)
+                    for (uint32_t j = 0; j < n; j++)
+                        if (f64_bad(ld64(q + i * es + 8 * j))) return false;
+            break;
+        }
+        case OP_BOOL:
+        case OP_PAD: {
+            unsigned acc = 0;
+            for (size_t i = 0; i < cnt; i++)
+                for (uint32_t j = 0; j < n; j++) acc |= q[i * es + j];
+            if (acc > (op->code == OP_BOOL ? 1u : 0u)) return false;
+            break;
+        }
+        case OP_ENUM: {
+            const blobc_winfo *ei = &w->infos[op->tid];
+            const unsigned esz = op->esize;
+            for (size_t i = 0; i < cnt; i++)
+                for (uint32_t j = 0; j < n; j++)
+                    if (!enum_item_ok(ei, q + i * es + (size_t)esz * j, esz)) return false;
+            break;
+        }
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The message for a failed check at data offset `bad`. */
 static blobc_status check_fail(blobc_walk *w, blobc_error *err, const wop *op, int code,
                                size_t bad, const blobc_type *etype, size_t ebase) {
@@ -1209,31 +1402,55 @@ static int string_check(const uint8_t *s, size_t n, size_t *bad) {
     return 0;
 }
 
+#if defined(__SSE2__)
+/* Bit k set when byte k of the 16 at p is 1..0x7f (a signed compare with
+ * 0: NUL and non-ASCII bytes both fail it). */
+static inline unsigned plain16(const uint8_t *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_setzero_si128()));
+}
+#else
 /* Whether the 8 bytes of v are all ASCII and none is NUL. */
 static inline bool word_plain(uint64_t v) {
     return !((v | ((v - 0x0101010101010101ull) & ~v)) & 0x8080808080808080ull);
 }
+#endif
 
 /* The common case of string bytes at d + t (n of them, NUL included):
- * ASCII, no NUL inside, NUL last — tested a word at a time, a short string
- * in one word loaded so that it ends at the string's end. False means
- * "look closer" (string_check), not "bad". */
+ * ASCII, no NUL inside, NUL last — tested 16 bytes at a time (or a word
+ * at a time without SSE2), a short string in one load that ends at the
+ * string's end, the bytes before it (someone else's) masked out; the
+ * overlap of the last load with the one before is string bytes, checked
+ * twice. False means "look closer" (string_check), not "bad". */
 HOT bool string_fast(const uint8_t *d, size_t t, size_t n) {
     const uint8_t *s = d + t;
     size_t m = n - 1;
     if (s[m] != 0) return false;
+#if defined(__SSE2__)
+    if (n >= 16) {
+        unsigned ok = plain16(s + n - 16) | 0x8000u;
+        if (n > 16) {
+            ok &= plain16(s);
+            for (size_t i = 16; i + 16 < n; i += 16) ok &= plain16(s + i);
+        }
+        return ok == 0xffffu;
+    }
+    if (t + n < 16) return false;
+    return (plain16(s + n - 16) | 0x8000u | (0xffffu >> n)) == 0xffffu;
+#else
     if (m >= 8) {
         size_t i = 0;
         for (; i + 8 <= m; i += 8)
-            if (!word_plain(blobc_ld64(s + i))) return false;
-        return i == m || word_plain(blobc_ld64(s + m - 8));
+            if (!word_plain(ld64(s + i))) return false;
+        return i == m || word_plain(ld64(s + m - 8));
     }
     if (m == 0) return true;
     if (t + m < 8) return false;
     /* the m string bytes are the top of the word; the bytes below are
      * someone else's: replace them by 0x01 */
-    uint64_t v = blobc_ld64(s + m - 8) >> (8 * (8 - m));
+    uint64_t v = ld64(s + m - 8) >> (8 * (8 - m));
     return word_plain(v | (0x0101010101010101ull << (8 * m)));
+#endif
 }
 
 static blobc_status string_fail(blobc_walk *w, blobc_error *err, int code, size_t t, size_t n,
@@ -1258,7 +1475,7 @@ static blobc_status string_slow(blobc_walk *w, size_t p, size_t t, size_t n, blo
 
 /* New string bytes of n bytes at t (the cursor), from the field at p. */
 HOT blobc_status place_str(blobc_walk *w, size_t p, size_t t, size_t n, blobc_error *err) {
-    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w, 1)) ||
         !tab_put(w, t, n, STRBYTES, BLOBC_WP_DONE))
         return blobc_err_nomem(err);
     w->cursor = t + n;
@@ -1266,12 +1483,13 @@ HOT blobc_status place_str(blobc_walk *w, size_t p, size_t t, size_t n, blobc_er
     return string_slow(w, p, t, n, err);
 }
 
-/* The items of a new [string] (or *string) payload of cnt items at t,
- * table entry j: each places its bytes in turn, no frame needed. */
-static blobc_status string_items(blobc_walk *w, size_t t, size_t cnt, size_t j, bool indexed,
-                                 blobc_error *err) {
+/* The items from `from` on of a new [string] (or *string) payload of cnt
+ * items at t, table entry j: each places its bytes in turn, no frame
+ * needed. */
+static blobc_status string_items(blobc_walk *w, size_t t, size_t cnt, size_t j, size_t from,
+                                 bool indexed, blobc_error *err) {
     static const wop str_op = {OP_STR, 0, 0, 1, STRBYTES, 0};
-    for (size_t i = 0; i < cnt; i++) {
+    for (size_t i = from; i < cnt; i++) {
         bool sub = false;
         size_t q = t + 8 * i;
         blobc_status st;
@@ -1311,7 +1529,7 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
         if (st != BLOBC_OK) return st;
     }
     size_t j = w->ntab;
-    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+    if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w, 1)) ||
         !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0))
         return blobc_err_nomem(err);
     size_t esz = w->infos[tid].size;
@@ -1325,7 +1543,7 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
     bool indexed = op->code == OP_ARR;
     if (tid == BLOBC_KIND_STRING) {
         w->tinfo[j] |= BLOBC_WP_DONE;
-        return string_items(w, t, cnt, j, indexed, err);
+        return string_items(w, t, cnt, j, 0, indexed, err);
     }
     if (in->flat) {
         size_t bad = 0;
@@ -1336,7 +1554,16 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
             code = run_check(w, fop, t, cnt * fop->n, &bad);
             w->work += (cnt * esz) / 64;
         } else {
-            for (size_t i = 0; i < cnt && !code; i++) {
+            /* all checks by chunks first; a failing chunk is walked again
+             * op by op to find its first failure */
+            size_t i = 0;
+            while (i < cnt) {
+                size_t i1 = cnt - i > in->chunk ? i + in->chunk : cnt;
+                if (!checks_pass(w, in, t, i, i1)) break;
+                w->work += (i1 - i) * in->nops;
+                i = i1;
+            }
+            for (; i < cnt && !code; i++) {
                 size_t eb = t + i * esz;
                 for (uint32_t k = 0; k < in->nops; k++) {
                     fop = &in->ops[k];
@@ -1357,6 +1584,7 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
         return check_fail(w, err, fop, code, bad, in->type, t + ei * esz);
     }
     if (!push_frame(w, tid, t, cnt, (uint32_t)j, indexed)) return blobc_err_nomem(err);
+    w->frames[w->nframes - 1].fast = 1;
     *pushed = true;
     return BLOBC_OK;
 }
@@ -1524,16 +1752,16 @@ static inline blobc_status visit_offset(blobc_walk *w, const wop *op, size_t p, 
         if (tid == BLOBC_KIND_STRING) {
             /* [string], *string: the items' bytes follow at once */
             size_t j = w->ntab;
-            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w, 1)) ||
                 !tab_put(w, t, (uint32_t)len, tid,
                          BLOBC_WP_DONE | (op->code == OP_PTR ? BLOBC_WP_PTR : 0)))
                 return blobc_err_nomem(err);
             w->cursor = t + (size_t)(uint32_t)len * 8;
-            return string_items(w, t, (uint32_t)len, j, op->code == OP_ARR, err);
+            return string_items(w, t, (uint32_t)len, j, 0, op->code == OP_ARR, err);
         }
         if (in->state == ST_COMPILED && in->nops == 0) {
             /* items with nothing to check ([u32], *Vec2i): just placed */
-            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w)) ||
+            if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !tab_grow(w, 1)) ||
                 !tab_put(w, t, (uint32_t)len, tid,
                          BLOBC_WP_DONE | (op->code == OP_PTR ? BLOBC_WP_PTR : 0)))
                 return blobc_err_nomem(err);
@@ -1546,6 +1774,225 @@ static inline blobc_status visit_offset(blobc_walk *w, const wop *op, size_t p, 
 }
 
 /* ---- the walk ---- */
+
+/* The payload table as the fast walk keeps it: in registers, written
+ * back (tab_sync) before anything else touches the walk, and read again
+ * (tab_load) after, since that may have moved the table. */
+typedef struct wtab {
+    size_t cur, nt, cap;
+    uint32_t *start, *info;
+} wtab;
+
+HOT void tab_load(const blobc_walk *w, wtab *t) {
+    t->cur = w->cursor;
+    t->nt = w->ntab;
+    t->cap = w->tab_cap;
+    t->start = w->tstart;
+    t->info = w->tinfo;
+}
+
+HOT void tab_sync(blobc_walk *w, const wtab *t) {
+    w->cursor = t->cur;
+    w->ntab = t->nt;
+}
+
+/* Grows the table for `need` more payloads (see walk_refs). */
+static bool tab_room(blobc_walk *w, wtab *t, size_t need) {
+    tab_sync(w, t);
+    if (!tab_grow(w, need)) return false;
+    tab_load(w, t);
+    return true;
+}
+
+/* The common case of the string field at p: new bytes right at the
+ * cursor, few enough for the packed table entry, ASCII with the one NUL
+ * last. Records them (the caller made room) and moves the cursor. False,
+ * with nothing changed, for anything else: visit_offset then decides.
+ * Every range check is implied: the target is the cursor and 1 <= length
+ * <= size - cursor (a negative offset or length read as unsigned is past
+ * any data section). */
+HOT bool str_quick(const uint8_t *d, size_t size, size_t p, wtab *t) {
+    uint32_t so = ld32(d + p), sl = ld32(d + p + 4);
+    size_t c = t->cur;
+    if (BLOBC_UNLIKELY((uint64_t)p + so != c || sl - 1u >= 0xffffu || c + sl > size ||
+                       !string_fast(d, c, sl)))
+        return false;
+    t->start[t->nt] = (uint32_t)c;
+    t->info[t->nt++] = pack(STRBYTES, sl, BLOBC_WP_DONE);
+    t->cur = c + sl;
+    return true;
+}
+
+/* Whether the gap [cur, at) before a payload (less than its alignment)
+ * is zero; at <= size. A gap under 8 bytes is the top of the word that
+ * ends at the target: one test, no loop. */
+HOT bool gap_zero(const uint8_t *d, size_t cur, size_t at) {
+    size_t g = at - cur;
+    if (BLOBC_LIKELY(g < 8 && at >= 8)) return !(ld64(d + at - 8) & ~(~0ull >> (8 * g)));
+    for (; cur < at; cur++)
+        if (d[cur]) return false;
+    return true;
+}
+
+/* A LOOP or CALL op at p: the inline value(s) walked in a frame of their
+ * own, fast (checks by chunks). A type with checks only needs no frame
+ * when they all pass; else a slow frame from the first failing chunk
+ * finds the failure. *pushed tells whether a frame was pushed. */
+static blobc_status enter_inline(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                 blobc_error *err) {
+    uint32_t sub = op->tid;
+    blobc_status st = ensure_compiled(w, sub, err);
+    if (st != BLOBC_OK) return st;
+    const blobc_winfo *si = &w->infos[sub];
+    size_t i = 0;
+    if (si->flat) {
+        while (i < op->n) {
+            size_t i1 = op->n - i > si->chunk ? i + si->chunk : op->n;
+            if (!checks_pass(w, si, p, i, i1)) break;
+            i = i1;
+        }
+        w->work += (uint64_t)i * si->nops;
+        if (i == op->n) return BLOBC_OK;
+    }
+    if (!push_frame(w, sub, p, op->n, NONE, op->code == OP_LOOP)) return blobc_err_nomem(err);
+    blobc_wframe *f = &w->frames[w->nframes - 1];
+    f->i = (uint32_t)i;
+    f->fast = !si->flat;
+    *pushed = true;
+    return BLOBC_OK;
+}
+
+/* What the fast walk leaves to the general path, with the top frame's
+ * place (element i, op pc - 1 of the rops) stored as the slow walk has
+ * it, so that a pushed frame resumes there and errors name the path. */
+static blobc_status refs_slow(blobc_walk *w, const wop *op, size_t p, uint32_t i, uint32_t pc,
+                              bool *pushed, blobc_error *err) {
+    blobc_wframe *f = &w->frames[w->nframes - 1];
+    f->i = i;
+    f->pc = pc;
+    if (op->code == OP_LOOP || op->code == OP_CALL) return enter_inline(w, op, p, pushed, err);
+    return visit_offset(w, op, p, pushed, err);
+}
+
+enum { FR_DONE, FR_PUSHED, FR_SLOW };
+
+/* Walks the top frame, a fast one, from its current element and op. Each
+ * chunk of elements has its checks run first (checks_pass); then their
+ * offset fields are visited in order, the common cases inline with the
+ * cursor and table in registers: a string's new bytes, a new [T] or *T
+ * of items with nothing to check, a new [string] and its strings. The
+ * rest goes through the general path (refs_slow). *next tells how it
+ * stopped: the frame is done, a frame was pushed on top, or a chunk fails
+ * a check and the frame turned slow at that chunk's first element, where
+ * the op-by-op walk takes over and reports the first failure in canonical
+ * order. */
+static blobc_status walk_refs(blobc_walk *w, int *next, blobc_error *err) {
+    blobc_wframe *f = &w->frames[w->nframes - 1];
+    const uint32_t tid = f->tid, n = f->n;
+    const blobc_winfo *infos = w->infos;
+    const wop *const ops = infos[tid].rops; /* in the arena: never moves */
+    const uint32_t nops = infos[tid].nrops;
+    const wop *const end = ops ? ops + nops : NULL;
+    const size_t esize = infos[tid].size, base = f->base, size = w->size;
+    const uint8_t *const d = w->data;
+    size_t ck = f->ck;
+    wtab t;
+    tab_load(w, &t);
+    blobc_status st;
+    for (uint32_t i = f->i, pc = f->pc; i < n; i++, pc = 0) {
+        /* (a frame resumed inside an element has checked past it) */
+        if (i >= ck) {
+            const blobc_winfo *in = &infos[tid];
+            ck = n - i > in->chunk ? i + in->chunk : n;
+            if (in->ncops && !checks_pass(w, in, base, i, ck)) {
+                f->fast = 0;
+                f->i = i;
+                f->pc = 0;
+                tab_sync(w, &t);
+                *next = FR_SLOW;
+                return BLOBC_OK;
+            }
+            f->ck = (uint32_t)ck;
+        }
+        /* Room in the table for a payload from each field, checked once an
+         * element (and a [string]'s items once an array). With the table
+         * reserved for size / 4 + 2 payloads it always is: the payloads
+         * placed so far, plus one for each field not yet visited, are at
+         * most one a 4-byte field plus the root. */
+        if (BLOBC_UNLIKELY(t.cap - t.nt < nops) && !tab_room(w, &t, nops))
+            return blobc_err_nomem(err);
+        const size_t ebase = base + (size_t)i * esize;
+        for (const wop *op = pc ? ops + pc : ops; op != end; op++) {
+            const size_t p = ebase + op->off;
+            uint32_t ao, al;
+            switch (op->code) {
+            case OP_STR:
+                if (BLOBC_LIKELY(str_quick(d, size, p, &t))) continue;
+                goto general;
+            case OP_ARR:
+                ao = ld32(d + p);
+                al = ld32(d + p + 4);
+                if ((ao | al) == 0) continue; /* empty */
+                break;
+            case OP_PTR:
+                ao = ld32(d + p);
+                al = 1;
+                if (ao == 0) continue; /* null */
+                break;
+            default:
+                goto general;
+            }
+            {
+                /* the items' size, alignment, class and table entry,
+                 * decoded by compile_one */
+                const size_t esz = op->n, amask = (uint32_t)op->mask;
+                const size_t at = (t.cur + amask) & ~amask;
+                const unsigned cls = op->esize ? op->esize : infos[op->tid].cls;
+                /* a new payload at the aligned cursor, 1 to 0xffff items
+                 * (al - 1 wraps for 0; a negative al is over 2^31) that
+                 * fit, after a zero gap */
+                if (BLOBC_LIKELY(cls != CLS_OTHER && (uint64_t)p + ao == at && al - 1u < 0xffffu &&
+                                 (uint64_t)at + (uint64_t)al * esz <= size &&
+                                 (at == t.cur || gap_zero(d, t.cur, at)))) {
+                    const size_t k = t.nt++;
+                    t.start[k] = (uint32_t)at;
+                    t.info[k] = (uint32_t)(op->mask >> 32) | al << 16;
+                    t.cur = at + (size_t)al * esz;
+                    if (cls == CLS_PLAIN) continue;
+                    /* strings: their bytes follow at once */
+                    if (BLOBC_UNLIKELY(t.cap - t.nt < al) && !tab_room(w, &t, al))
+                        return blobc_err_nomem(err);
+                    uint32_t j = 0;
+                    while (j < al && str_quick(d, size, at + 8 * (size_t)j, &t)) j++;
+                    if (BLOBC_LIKELY(j == al)) continue;
+                    tab_sync(w, &t);
+                    f->i = i;
+                    f->pc = (uint32_t)(op - ops) + 1;
+                    st = string_items(w, at, al, k, j, op->code == OP_ARR, err);
+                    if (st != BLOBC_OK) return st;
+                    tab_load(w, &t);
+                    continue;
+                }
+            }
+        general:;
+            bool pushed = false;
+            tab_sync(w, &t);
+            st = refs_slow(w, op, p, i, (uint32_t)(op - ops) + 1, &pushed, err);
+            if (st != BLOBC_OK) return st;
+            if (pushed) {
+                *next = FR_PUSHED;
+                return BLOBC_OK;
+            }
+            /* compiling a type may have grown the infos */
+            infos = w->infos;
+            f = &w->frames[w->nframes - 1];
+            tab_load(w, &t);
+        }
+    }
+    tab_sync(w, &t);
+    *next = FR_DONE;
+    return BLOBC_OK;
+}
 
 blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
                             uint64_t err_base, blobc_error *err) {
@@ -1587,12 +2034,25 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
         return blobc_err_nomem(err);
     w->cursor = ri->size;
     if (!push_frame(w, rid, 0, 1, 0, false)) return blobc_err_nomem(err);
+    w->frames[0].fast = 1;
 
     const uint8_t *d = data;
     while (w->nframes) {
     next_frame:;
         blobc_wframe *f = &w->frames[w->nframes - 1];
+        if (f->fast) {
+            int next = FR_DONE;
+            st = walk_refs(w, &next, err);
+            if (BLOBC_UNLIKELY(st != BLOBC_OK)) return st;
+            if (next == FR_PUSHED) goto next_frame;
+            f = &w->frames[w->nframes - 1];
+            if (next == FR_DONE) goto frame_done;
+            /* FR_SLOW: a check fails in the chunk from f->i on */
+        }
+        /* (fetched after the fast walk, which may have grown the infos) */
         const blobc_winfo *in = &w->infos[f->tid];
+        /* The op-by-op walk: every op of every element in order. Only a
+         * frame that is to fail a check runs it (see walk_refs). */
         const wop *ops = in->ops;
         const uint32_t nops = in->nops, esize = in->size;
         uint32_t i = f->i, pc = f->pc;
@@ -1604,27 +2064,21 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                 switch (op->code) {
                 case OP_STR:
                 case OP_ARR:
-                case OP_PTR: {
+                case OP_PTR:
+                case OP_LOOP:
+                case OP_CALL: {
                     bool pushed = false;
                     f->i = i;
                     f->pc = pc + 1;
-                    st = visit_offset(w, op, p, &pushed, err);
+                    if (op->code == OP_LOOP || op->code == OP_CALL)
+                        st = enter_inline(w, op, p, &pushed, err);
+                    else
+                        st = visit_offset(w, op, p, &pushed, err);
                     if (BLOBC_UNLIKELY(st != BLOBC_OK)) return st;
                     if (pushed) goto next_frame;
                     /* (ops live in the arena: compiling more types does
                      * not move them, nor does anything move f here) */
                     break;
-                }
-                case OP_LOOP:
-                case OP_CALL: {
-                    uint32_t sub = op->tid;
-                    f->i = i;
-                    f->pc = pc + 1;
-                    st = ensure_compiled(w, sub, err);
-                    if (st != BLOBC_OK) return st;
-                    if (!push_frame(w, sub, p, op->n, NONE, op->code == OP_LOOP))
-                        return blobc_err_nomem(err);
-                    goto next_frame;
                 }
                 case OP_BOOL: {
                     unsigned acc = 0;
@@ -1672,8 +2126,9 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                 }
             }
         }
+    frame_done:
         if (f->tab != NONE) w->tinfo[f->tab] |= BLOBC_WP_DONE;
-        w->work += (uint64_t)f->n * nops;
+        w->work += (uint64_t)f->n * w->infos[f->tid].nops;
         w->nframes--;
     }
     if (w->cursor != size)

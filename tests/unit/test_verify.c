@@ -2,8 +2,10 @@
  * test_verify.c - verification of data sections and .blob files: a valid
  * level passes; each corruption fails with its exact code, byte offset
  * and schema path; hostile shapes (million-deep chains, cycles, exploding
- * DAGs) are handled with bounded stack and linear work; the bad-blob
- * corpus in tests/bad/blob fails with the code its MANIFEST names.
+ * DAGs) are handled with bounded stack and linear work; checks run a
+ * chunk of elements ahead never change which failure is reported first;
+ * the bad-blob corpus in tests/bad/blob fails with the code its MANIFEST
+ * names.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -596,6 +598,285 @@ TEST(blob_error_offsets_are_file_offsets) {
     free(c);
 }
 
+/* ---- the fast walk: checks run ahead, a chunk of elements at a time ---- */
+
+/* 200 rooms: several chunks of checked elements (4 KiB of rooms each). */
+static blobc_buffer BIG;
+
+static uint8_t *copy_big(void) {
+    uint8_t *c = malloc(BIG.len);
+    memcpy(c, BIG.data, BIG.len);
+    return c;
+}
+
+static outcome verify_big(const uint8_t *c) { return verify_as(c, BIG.len, LV); }
+
+/* A check that fails in a later room must not be reported before an
+ * offset field that fails in an earlier one, nor the other way round,
+ * and inside one room the field order decides: the checks of a chunk run
+ * before its fields are walked, so a failing chunk is walked again op by
+ * op. */
+TEST(first_failure_across_chunks) {
+    uint8_t *c = copy_big();
+    size_t lit150 = field_at(c, 150, "lit"), lit120 = field_at(c, 120, "lit");
+    size_t s120 = tgt(c, field_at(c, 120, "name")), s150 = tgt(c, field_at(c, 150, "name"));
+    c[lit150] = 2;
+    c[s120] = 0;
+    outcome o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_STRING_NUL, s120, "rooms[120].name");
+    c[s120] = 'R';
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_BOOL, lit150, "rooms[150].lit");
+    c[lit150] = 0;
+    c[lit120] = 7;
+    c[s150 + 1] = 0x80;
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_BOOL, lit120, "rooms[120].lit");
+    CHECK_CONTAINS(o.err.message, "bool byte is 7");
+    c[lit120] = 0;
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_UTF8, s150 + 1, "rooms[150].name");
+    c[s150 + 1] = 'a';
+    CHECK_EQ_I(verify_big(c).st, BLOBC_OK);
+    /* room 130: kind (a check) comes before neighbors (a field) ... */
+    size_t kind = field_at(c, 130, "kind"), nb = field_at(c, 130, "neighbors");
+    c[kind] = 2;
+    blobc_st32(c + nb + 4, 0x80000000u);
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_ENUM, kind, "rooms[130].kind");
+    c[kind] = 1;
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_LENGTH, nb, "rooms[130].neighbors");
+    blobc_st32(c + nb + 4, 1);
+    /* ... and name (a field) before lit (a check) */
+    size_t s130 = tgt(c, field_at(c, 130, "name")), lit130 = field_at(c, 130, "lit");
+    c[lit130] = 0xff;
+    c[s130 + 2] = 0;
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_STRING_NUL, s130 + 2, "rooms[130].name");
+    free(c);
+}
+
+/* Every element is checked, at both sides of every chunk boundary. */
+TEST(chunk_boundaries) {
+    uint32_t chunk = 4096 / ROOM->size;
+    const uint32_t rooms[] = {0, 1, chunk - 1, chunk, chunk + 1, 2 * chunk - 1, 2 * chunk, 198, 199};
+    uint8_t *c = copy_big();
+    for (size_t k = 0; k < sizeof rooms / sizeof rooms[0]; k++) {
+        char path[64];
+        size_t at = field_at(c, rooms[k], "lit");
+        uint8_t was = c[at];
+        c[at] = 2;
+        snprintf(path, sizeof path, "rooms[%u].lit", rooms[k]);
+        outcome o = verify_big(c);
+        CHECK_FAILS(o, BLOBC_V_BOOL, at, path);
+        c[at] = was;
+        at = field_at(c, rooms[k], "weights") + 12;
+        blobc_st32(c + at, 0x7f800001u);
+        snprintf(path, sizeof path, "rooms[%u].weights[3]", rooms[k]);
+        o = verify_big(c);
+        CHECK_FAILS(o, BLOBC_V_NAN, at, path);
+        fx_f32(c + at, 1.0f);
+    }
+    CHECK_EQ_I(verify_big(c).st, BLOBC_OK);
+    free(c);
+}
+
+/* The NaN test over a chunk only says "maybe": canonical NaNs and
+ * infinities pass, whichever float of whichever room holds them. */
+TEST(canonical_nan_in_bulk) {
+    uint8_t *c = copy_big();
+    blobc_st32(c + field_at(c, 100, "center") + 4, 0x7fc00000u);
+    blobc_st32(c + field_at(c, 100, "weights") + 12, 0x7fc00000u);
+    blobc_st32(c + field_at(c, 101, "radius"), 0xff800000u);
+    blobc_st32(c + field_at(c, 102, "center"), 0x7f800000u);
+    CHECK_EQ_I(verify_big(c).st, BLOBC_OK);
+    size_t at = field_at(c, 160, "center") + 8;
+    blobc_st32(c + at, 0xffc00000u);
+    outcome o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_NAN, at, "rooms[160].center.z");
+    CHECK_CONTAINS(o.err.message, "0xffc00000");
+    blobc_st32(c + at, 0);
+    at = field_at(c, 90, "temp");
+    blobc_st16(c + at, 21);
+    o = verify_big(c);
+    CHECK_FAILS(o, BLOBC_V_ENUM, at, "rooms[90].temp");
+    CHECK_CONTAINS(o.err.message, "21 is not a value of enum Temp");
+    free(c);
+}
+
+/* String bytes of every length from 0 to 40, each byte in turn made a NUL,
+ * a bad UTF-8 lead byte, and DEL (fine); the NUL made 'x'. The strings
+ * are checked 16 bytes at a time, a short one in a load that ends at its
+ * NUL; the offsets must still name the exact byte. */
+TEST(string_bytes_every_length) {
+    enum { N = 41 };
+    blobc_schema *s = fx_schema_parse("struct T { a: string; b: [string]; } root T;");
+    const blobc_type *t = blobc_schema_root(s);
+    blobc_builder *b = blobc_builder_new();
+    uint8_t *root;
+    CHECK_EQ_I(blobc_builder_root(b, t->size, t->align, (void **)&root), BLOBC_OK);
+    fx_str(b, 0, fx_off(t, "a"), "a string of thirty-three bytes...");
+    blobc_ref arr = fx_arr(b, 0, fx_off(t, "b"), N, 8, 4);
+    for (uint32_t j = 0; j < N; j++) {
+        char text[N + 1];
+        for (uint32_t k = 0; k < j; k++) text[k] = (char)('a' + (j + k) % 26);
+        text[j] = '\0';
+        fx_str(b, arr, 8 * j, text);
+    }
+    blobc_buffer img = {0};
+    fx_finish(b, &img);
+    uint8_t *d = img.data;
+    CHECK_EQ_I(verify_as(d, img.len, t).st, BLOBC_OK);
+    size_t items = tgt(d, fx_off(t, "b"));
+    for (uint32_t j = 0; j < N; j++) {
+        size_t q = items + 8 * j, at = tgt(d, q);
+        char path[32];
+        snprintf(path, sizeof path, "b[%u]", j);
+        CHECK_EQ_I(rd(d + q + 4), (int32_t)j + 1);
+        for (uint32_t k = 0; k < j; k++) {
+            uint8_t was = d[at + k];
+            d[at + k] = 0;
+            outcome o = verify_as(d, img.len, t);
+            CHECK_FAILS(o, BLOBC_V_STRING_NUL, at + k, path);
+            d[at + k] = 0xc3;
+            o = verify_as(d, img.len, t);
+            CHECK_FAILS(o, BLOBC_V_UTF8, at + k, path);
+            d[at + k] = 0x7f;
+            CHECK_EQ_I(verify_as(d, img.len, t).st, BLOBC_OK);
+            d[at + k] = was;
+        }
+        d[at + j] = 'x';
+        outcome o = verify_as(d, img.len, t);
+        CHECK_FAILS(o, BLOBC_V_STRING_NUL, at + j, path);
+        CHECK_CONTAINS(o.err.message, "does not end with NUL");
+        d[at + j] = 0;
+    }
+    CHECK_EQ_I(verify_as(d, img.len, t).st, BLOBC_OK);
+    blobc_buffer_free(&img);
+    blobc_schema_free(s);
+
+    /* bytes within the first 16 of the data: no 16-byte load ends there */
+    s = fx_schema_parse("struct U { s: string; } root U;");
+    t = blobc_schema_root(s);
+    uint8_t u[12] = {8, 0, 0, 0, 4, 0, 0, 0, 'a', 'b', 'c', 0};
+    CHECK_EQ_I(verify_as(u, sizeof u, t).st, BLOBC_OK);
+    u[9] = 0;
+    CHECK_FAILS(verify_as(u, sizeof u, t), BLOBC_V_STRING_NUL, 9, "s");
+    u[9] = 0x80;
+    CHECK_FAILS(verify_as(u, sizeof u, t), BLOBC_V_UTF8, 9, "s");
+    blobc_schema_free(s);
+}
+
+/* An inline [F; 30] whose program is too long to copy and holds checks
+ * only: walked without a frame when every check passes. */
+TEST(flat_inline_values) {
+    blobc_schema *s = fx_schema_parse(
+        "struct F { a: bool; x: f32; b: u8; y: f64; c: bool; }\n"
+        "struct R { n: u16; fs: [F; 30]; s: string; } root R;");
+    const blobc_type *r = blobc_schema_root(s), *f = fx_type(s, "F");
+    blobc_builder *b = blobc_builder_new();
+    uint8_t *root;
+    CHECK_EQ_I(blobc_builder_root(b, r->size, r->align, (void **)&root), BLOBC_OK);
+    fx_str(b, 0, fx_off(r, "s"), "tail");
+    root = fx_mem(b, 0);
+    uint32_t fs = fx_off(r, "fs");
+    for (uint32_t i = 0; i < 30; i++) root[fs + i * f->size + fx_off(f, "c")] = (uint8_t)(i % 2);
+    blobc_buffer img = {0};
+    fx_finish(b, &img);
+    uint8_t *d = img.data;
+    CHECK_EQ_I(verify_as(d, img.len, r).st, BLOBC_OK);
+    size_t at = fs + 17 * f->size + fx_off(f, "c");
+    d[at] = 2;
+    CHECK_FAILS(verify_as(d, img.len, r), BLOBC_V_BOOL, at, "fs[17].c");
+    d[at] = 1;
+    at = fs + 29 * f->size + fx_off(f, "y");
+    blobc_st64(d + at, 0x7ff8000000000001ull);
+    CHECK_FAILS(verify_as(d, img.len, r), BLOBC_V_NAN, at, "fs[29].y");
+    blobc_st64(d + at, 0x7ff8000000000000ull);
+    CHECK_EQ_I(verify_as(d, img.len, r).st, BLOBC_OK);
+    at = fs + 3 * f->size + fx_off(f, "a");
+    size_t sb = tgt(d, fx_off(r, "s"));
+    d[at] = 9;
+    d[sb] = 0xff;
+    CHECK_FAILS(verify_as(d, img.len, r), BLOBC_V_BOOL, at, "fs[3].a");
+    d[at] = 0;
+    CHECK_FAILS(verify_as(d, img.len, r), BLOBC_V_UTF8, sb, "s");
+    d[sb] = 't';
+    at = fs + 5 * f->size + 1; /* padding after a */
+    d[at] = 1;
+    CHECK_FAILS(verify_as(d, img.len, r), BLOBC_V_PADDING, at, "fs[5]");
+    blobc_buffer_free(&img);
+    blobc_schema_free(s);
+}
+
+/* The table entries the fast walk writes for payloads it places on the
+ * spot are the ones the general path writes: element type, count, flags. */
+TEST(table_entries_of_quick_payloads) {
+    blobc_walk w;
+    blobc_walk_init(&w);
+    blobc_error err;
+    blobc_error_clear(&err);
+    CHECK_EQ_I(blobc_walk_run(&w, BIG.data, BIG.len, LV, 0, &err), BLOBC_OK);
+    for (size_t k = 0; k < w.ntab; k++) CHECK(blobc_walk_flags(&w, k) & BLOBC_WP_DONE);
+    const uint8_t *d = BIG.data;
+    uint32_t sz = 0;
+    size_t k = blobc_walk_find(&w, (uint32_t)tgt(d, field_at(d, 2, "neighbors")));
+    CHECK(k != SIZE_MAX);
+    blobc_wpayload p = blobc_walk_payload(&w, k);
+    const blobc_type *t = blobc_walk_tid_type(&w, p.tid, &sz);
+    CHECK(t && t->kind == BLOBC_KIND_U32);
+    CHECK_EQ_U(sz, 4);
+    CHECK_EQ_U(p.count, 2);
+    CHECK_EQ_U(p.flags, BLOBC_WP_DONE);
+    k = blobc_walk_find(&w, (uint32_t)tgt(d, field_at(d, 3, "tags")));
+    p = blobc_walk_payload(&w, k);
+    t = blobc_walk_tid_type(&w, p.tid, &sz);
+    CHECK(t && t->kind == BLOBC_KIND_STRING);
+    CHECK_EQ_U(sz, 8);
+    CHECK_EQ_U(p.count, 2);
+    CHECK_EQ_U(p.flags, BLOBC_WP_DONE);
+    size_t name = field_at(d, 3, "name");
+    k = blobc_walk_find(&w, (uint32_t)tgt(d, name));
+    p = blobc_walk_payload(&w, k);
+    CHECK(blobc_walk_tid_type(&w, p.tid, &sz) == NULL);
+    CHECK_EQ_U(sz, 1);
+    CHECK_EQ_U(p.count, (uint32_t)rd(d + name + 4));
+    k = blobc_walk_find(&w, (uint32_t)tgt(d, field_at(d, 2, "meta")));
+    p = blobc_walk_payload(&w, k);
+    CHECK_EQ_U(p.flags, BLOBC_WP_DONE | BLOBC_WP_PTR);
+    blobc_walk_free(&w);
+
+    /* *u32 and *string: first reached through a pointer */
+    blobc_schema *s = fx_schema_parse("struct P { p: *u32; q: [u32]; s: *string; } root P;");
+    const blobc_type *pt = blobc_schema_root(s);
+    blobc_builder *b = blobc_builder_new();
+    uint8_t *root;
+    CHECK_EQ_I(blobc_builder_root(b, pt->size, pt->align, (void **)&root), BLOBC_OK);
+    blobc_st32(fx_mem(b, fx_ptr(b, 0, fx_off(pt, "p"), 4, 4)), 77);
+    fx_arr(b, 0, fx_off(pt, "q"), 3, 4, 4);
+    fx_str(b, fx_ptr(b, 0, fx_off(pt, "s"), 8, 4), 0, "pointed");
+    blobc_buffer img = {0};
+    fx_finish(b, &img);
+    blobc_walk_init(&w);
+    CHECK_EQ_I(blobc_walk_run(&w, img.data, img.len, pt, 0, &err), BLOBC_OK);
+    CHECK_EQ_U(w.ntab, 5);
+    const uint32_t want_flags[] = {BLOBC_WP_DONE | BLOBC_WP_PTR, BLOBC_WP_DONE | BLOBC_WP_PTR,
+                                   BLOBC_WP_DONE, BLOBC_WP_DONE | BLOBC_WP_PTR, BLOBC_WP_DONE};
+    const uint32_t want_count[] = {1, 1, 3, 1, 8};
+    const int want_kind[] = {BLOBC_KIND_STRUCT, BLOBC_KIND_U32, BLOBC_KIND_U32, BLOBC_KIND_STRING, -1};
+    for (k = 0; k < 5 && k < w.ntab; k++) {
+        p = blobc_walk_payload(&w, k);
+        t = blobc_walk_tid_type(&w, p.tid, &sz);
+        CHECK_EQ_U(p.flags, want_flags[k]);
+        CHECK_EQ_U(p.count, want_count[k]);
+        CHECK_EQ_I(t ? (int)t->kind : -1, want_kind[k]);
+    }
+    blobc_walk_free(&w);
+    blobc_buffer_free(&img);
+    blobc_schema_free(s);
+}
+
 /* ---- the bad-blob corpus ---- */
 
 TEST(bad_corpus) {
@@ -645,6 +926,7 @@ TEST_MAIN_BEGIN("verify")
     ROOM = fx_type(S, "Room");
     META = fx_type(S, "RoomMeta");
     fx_level(S, 8, &IMG);
+    fx_level(S, 200, &BIG);
     NODE_S = fx_schema_parse("struct Node { v: u32; next: *Node; } root Node;");
     NODE = blobc_schema_root(NODE_S);
     DAG_S = fx_schema_parse("struct D { a: *D; b: *D; v: u32; } root D;");
@@ -678,8 +960,15 @@ TEST_MAIN_BEGIN("verify")
     RUN(deep_inline_nesting);
     RUN(stripped_needs_schema);
     RUN(blob_error_offsets_are_file_offsets);
+    RUN(first_failure_across_chunks);
+    RUN(chunk_boundaries);
+    RUN(canonical_nan_in_bulk);
+    RUN(string_bytes_every_length);
+    RUN(flat_inline_values);
+    RUN(table_entries_of_quick_payloads);
     RUN(bad_corpus);
     blobc_buffer_free(&IMG);
+    blobc_buffer_free(&BIG);
     blobc_schema_free(S);
     blobc_schema_free(NODE_S);
     blobc_schema_free(DAG_S);
