@@ -13,7 +13,7 @@
 # (one size, one run: a smoke test), BENCH_ROOMS (the main size),
 # BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
 # flatc/capnp step, default 3), BENCH_PAIR_ROUNDS (alternating rounds per
-# compared pair, default 6; 0 skips them).
+# compared pair, default 10; 0 skips them).
 set -eu
 
 BUILD=${BUILD:-build}
@@ -35,7 +35,7 @@ else
     SIZES="50000 100000 200000 400000"
     RUNS=${BENCH_RUNS:-5}
     SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
-    PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-6}
+    PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-10}
 fi
 case " $SIZES " in *" $MAIN "*) ;; *) SIZES="$SIZES $MAIN" ;; esac
 
