@@ -19,7 +19,7 @@ VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-unused-parameter
-BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(OPT) -Ilib/include -Ilib \
+BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(WARN) $(OPT) -Ilib/include -Ilib \
            -DBLOBC_VERSION=\"$(VERSION)\"
 
 # `make` alone builds `all`, although the config.mk rule below comes first.
@@ -39,7 +39,7 @@ $(BUILD)/config.mk: Makefile tools/deps.sh
 	@mv $@.tmp $@
 
 ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
-LIBS       := $(DEP_LIBS) -lm
+LIBS       := $(DEP_LIBS) -lm -pthread
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -215,6 +215,7 @@ typedef struct source {
     size_t len;
     bk_read_fn *read;
     void *data;
+    size_t size;           /* streamed: the file's size when known, else 0 */
 } source;
 
 static blobc_status bake(const source *src, const char *filename, blobc_input_format fmt,
@@ -227,7 +228,7 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     bk_init(&k, filename, opts, err);
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
-                          : bk_bake_yaml(&k, src->text, src->len, src->read, src->data);
+                          : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
     if (!st) st = finish(&k, out);
     bk_free(&k);
     if (st && out) out->len = 0;
@@ -241,7 +242,7 @@ blobc_status blobc_bake_memory(const char *text, size_t len, const char *filenam
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
     if (!filename) filename = "<input>";
-    source src = {text ? text : "", text ? len : 0, NULL, NULL};
+    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0};
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
     if (fmt == BLOBC_INPUT_AUTO) {
@@ -302,7 +303,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         size_t len;
         blobc_status st = blobc_read_file(path, &data, &len, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL};
+        source src = {(const char *)data, len, NULL, NULL, 0};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
         free(data);
         return st;
@@ -350,11 +351,15 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             st = io_error(err, "read", path, errno);
             goto done;
         }
-        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL};
+        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
     } else {
         stream s = {f, pre.data, pre.len, 0};
-        source src = {NULL, 0, stream_read, &s};
+        source src = {NULL, 0, stream_read, &s, 0};
+        struct stat sb;
+        if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+            (uintmax_t)sb.st_size < SIZE_MAX)
+            src.size = (size_t)sb.st_size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
         if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
     }

@@ -215,9 +215,15 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len);
  * 0 on a read error (the shape of libyaml's read handler). */
 typedef int bk_read_fn(void *data, unsigned char *buf, size_t size, size_t *got);
 
+/* Inputs from this size up are parsed on a second thread (unless the
+ * options say one_thread). */
+#define BK_YAML_THREAD_MIN ((size_t)1024 * 1024)
+
 /* Bakes YAML: from `text` when it is not NULL, else streamed through
- * `read` (then error lines are fetched by re-reading k->filename). */
-blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data);
+ * `read` (then error lines are fetched by re-reading k->filename); `size`
+ * is the streamed input's size when known, else 0. */
+blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data,
+                          size_t size);
 
 /* Did-you-mean among a list of names: the closest within a small edit
  * distance, or NULL. */

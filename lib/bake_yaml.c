@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "bake_internal.h"
+#include "yaml_pipe.h"
 
 enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
 
@@ -587,36 +588,36 @@ static blobc_status replay_next(ys *y, yev *ev, bool *got) {
 
 /* A node event from the parser: define its anchor, record it while inside
  * an anchored node, then consume it. */
-static blobc_status on_parsed_node(ys *y, const yaml_event_t *e) {
+static blobc_status on_parsed_node(ys *y, const ypipe_event *e) {
     bk *k = y->k;
     yev ev;
     memset(&ev, 0, sizeof ev);
-    ev.pos = mark_pos(&e->start_mark);
+    ev.pos = mark_pos(&e->mark);
     const char *anchor = NULL;
     switch (e->type) {
     case YAML_SCALAR_EVENT:
         ev.type = YE_SCALAR;
-        ev.s = (const char *)e->data.scalar.value;
-        ev.n = e->data.scalar.length;
-        ev.quoted = e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-        ev.tag = (const char *)e->data.scalar.tag;
-        anchor = (const char *)e->data.scalar.anchor;
+        ev.s = e->value;
+        ev.n = e->length;
+        ev.quoted = !e->plain;
+        ev.tag = e->tag;
+        anchor = e->anchor;
         break;
     case YAML_SEQUENCE_START_EVENT:
         ev.type = YE_SEQ;
-        ev.tag = (const char *)e->data.sequence_start.tag;
-        anchor = (const char *)e->data.sequence_start.anchor;
+        ev.tag = e->tag;
+        anchor = e->anchor;
         break;
     case YAML_MAPPING_START_EVENT:
         ev.type = YE_MAP;
-        ev.tag = (const char *)e->data.mapping_start.tag;
-        anchor = (const char *)e->data.mapping_start.anchor;
+        ev.tag = e->tag;
+        anchor = e->anchor;
         break;
     case YAML_SEQUENCE_END_EVENT: ev.type = YE_SEQ_END; break;
     case YAML_MAPPING_END_EVENT: ev.type = YE_MAP_END; break;
     case YAML_ALIAS_EVENT: {
         ev.type = YE_ALIAS;
-        const char *name = (const char *)e->data.alias.anchor;
+        const char *name = e->anchor;
         ev.alias = anchor_lookup(y, name);
         char q[120];
         bk_quote(q, sizeof q, name, strlen(name));
@@ -720,7 +721,7 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
 
-static blobc_status run(ys *y, yaml_parser_t *p) {
+static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
     bk *k = y->k;
     blobc_status st;
     for (;;) {
@@ -732,22 +733,25 @@ static blobc_status run(ys *y, yaml_parser_t *p) {
             continue;
         }
         if (y->phase == P_DONE) return BLOBC_OK;
-        yaml_event_t e;
-        if (!yaml_parser_parse(p, &e)) return syntax_error(y, p);
+        const ypipe_event *e;
+        int got = ypipe_next(q, &e);
+        if (got == YPIPE_NOMEM) return blobc_err_nomem(k->err);
+        if (got == YPIPE_ERROR) return syntax_error(y, p);
+        if (got == YPIPE_END) return BLOBC_OK; /* after a stream end: never here */
         y->parsed++;
         st = BLOBC_OK;
         bk_pos pos;
-        switch (e.type) {
+        switch (e->type) {
         case YAML_STREAM_START_EVENT: y->phase = P_DOC; break;
         case YAML_STREAM_END_EVENT:
-            pos = mark_pos(&e.start_mark);
+            pos = mark_pos(&e->mark);
             if (y->phase == P_DOC)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                              "no data: expected a mapping holding the root struct's fields");
             y->phase = P_DONE;
             break;
         case YAML_DOCUMENT_START_EVENT:
-            pos = mark_pos(&e.start_mark);
+            pos = mark_pos(&e->mark);
             if (y->phase == P_END)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                              "a second YAML document: a data file holds one document");
@@ -755,14 +759,14 @@ static blobc_status run(ys *y, yaml_parser_t *p) {
             break;
         case YAML_DOCUMENT_END_EVENT: y->phase = P_END; break;
         case YAML_NO_EVENT: y->phase = P_DONE; break;
-        default: st = on_parsed_node(y, &e); break;
+        default: st = on_parsed_node(y, e); break;
         }
-        yaml_event_delete(&e);
         if (st) return st;
     }
 }
 
-blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data) {
+blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data,
+                          size_t size) {
     ys y;
     memset(&y, 0, sizeof y);
     y.k = k;
@@ -779,7 +783,11 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     } else {
         if (text) yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
         else yaml_parser_set_input(&p, read, data);
-        st = run(&y, &p);
+        /* A second thread pays for itself from about a megabyte on. */
+        bool threaded = !k->opts->one_thread && (text ? len : size) >= BK_YAML_THREAD_MIN;
+        ypipe *q = ypipe_start(&p, threaded);
+        st = q ? run(&y, &p, q) : blobc_err_nomem(k->err);
+        ypipe_stop(q);
         yaml_parser_delete(&p);
     }
     if (st) k->depth = 0;

@@ -163,6 +163,8 @@ static const char bake_help[] =
     "                        an existing directory to write into\n"
     "      --format FMT      blob (default) or raw (the data section alone)\n"
     "      --strip           leave the embedded type description out\n"
+    "      --one-thread      never parse on a second thread (by default YAML of\n"
+    "                        1 MiB or more is parsed on one while the other bakes)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
@@ -212,11 +214,15 @@ static int write_output(const char *path, const blobc_buffer *buf) {
 
 static int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
-    bool strip = false;
+    bool strip = false, one_thread = false;
     opt opts[] = {
-        {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
-        {"output", 'o', true, &output, NULL}, {"format", 0, true, &format, NULL},
-        {"strip", 0, false, NULL, &strip},    {NULL, 0, false, NULL, NULL},
+        {"schema", 's', true, &schema, NULL},
+        {"type", 't', true, &type, NULL},
+        {"output", 'o', true, &output, NULL},
+        {"format", 0, true, &format, NULL},
+        {"strip", 0, false, NULL, &strip},
+        {"one-thread", 0, false, NULL, &one_thread},
+        {NULL, 0, false, NULL, NULL},
     };
     args a;
     if (!parse_args("bake", argc, argv, opts, &a)) return EXIT_USAGE;
@@ -229,6 +235,7 @@ static int cmd_bake(int argc, char **argv) {
     bo.schema_path = schema;
     bo.type_name = type;
     bo.strip = strip;
+    bo.one_thread = one_thread;
     if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob or raw)", format);

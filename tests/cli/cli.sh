@@ -46,6 +46,22 @@ same_file golden_level_raw "$T/level.bin" "$TOP/tests/data/golden/level.bin"
 expect bake_strip 0 "$BLOBC" bake --strip "$S/level.yaml" -o "$T/level-strip.blob"
 same_file golden_level_strip "$T/level-strip.blob" "$TOP/tests/data/golden/level-strip.blob"
 
+# A big YAML input is parsed on a second thread unless --one-thread: the
+# same bytes, and the same error, either way.
+printf 'struct P { xs: [u32]; names: [string]; }\nroot P;\n' >"$T/big.schema"
+awk 'BEGIN { print "xs:"; for (i = 0; i < 120000; i++) print "  - " i * 7; print "names:";
+             for (i = 0; i < 40000; i++) print "  - name " i }' >"$T/big.yaml"
+expect bake_big_threaded 0 "$BLOBC" bake -s "$T/big.schema" "$T/big.yaml" -o "$T/big1.blob"
+expect bake_big_one_thread 0 "$BLOBC" bake --one-thread -s "$T/big.schema" "$T/big.yaml" -o "$T/big2.blob"
+same_file bake_big_same_bytes "$T/big1.blob" "$T/big2.blob"
+expect verify_big 0 "$BLOBC" verify "$T/big1.blob"
+{ cat "$T/big.yaml"; echo "  - [late]"; } >"$T/bigbad.yaml"
+expect_err bake_big_late_error 1 "bigbad.yaml:160003:5: names[40000]: error: expected a string, got a sequence" \
+    "$BLOBC" bake -s "$T/big.schema" "$T/bigbad.yaml" -o "$T/bigbad.blob"
+expect_err bake_big_late_error_one_thread 1 "bigbad.yaml:160003:5: names[40000]: error: expected a string, got a sequence" \
+    "$BLOBC" bake --one-thread -s "$T/big.schema" "$T/bigbad.yaml" -o "$T/bigbad.blob"
+absent bake_big_late_error_no_output "$T/bigbad.blob"
+
 # Default output name: the input's extension replaced, next to the input.
 # The copy keeps the sample's relative $schema, so the bytes are the golden ones.
 mkdir -p "$T/proj/samples" "$T/proj/schemas"
