@@ -12,7 +12,8 @@
 # the report), BENCH_QUICK=1
 # (one size, one run: a smoke test), BENCH_ROOMS (the main size),
 # BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
-# flatc/capnp step, default 3), BENCH_PAIR_ROUNDS (alternating rounds per
+# flatc/capnp step, default 3), BENCH_MS_RUNS (runs of verify, a step of
+# milliseconds, default 20), BENCH_PAIR_ROUNDS (alternating rounds per
 # compared pair, default 10; 0 skips them).
 set -eu
 
@@ -29,12 +30,14 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
     SIZES=$MAIN
     RUNS=1
     SLOW_RUNS=1
+    MS_RUNS=1
     PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-0}
 else
     MAIN=${BENCH_ROOMS:-200000}
     SIZES="50000 100000 200000 400000"
     RUNS=${BENCH_RUNS:-5}
     SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
+    MS_RUNS=${BENCH_MS_RUNS:-20}
     PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-10}
 fi
 case " $SIZES " in *" $MAIN "*) ;; *) SIZES="$SIZES $MAIN" ;; esac
@@ -184,7 +187,7 @@ if [ -s "$BLOB" ]; then
         -o "$B/out/dump_$MAIN.yaml" -- "$BLOBC" dump "$BLOB"
     measure dump_json "blobc dump --json" "$RUNS" "$BLOB_BYTES" "blob" \
         -o "$B/out/dump_$MAIN.json" -- "$BLOBC" dump --json "$BLOB"
-    measure verify "blobc verify" "$RUNS" "$BLOB_BYTES" "blob" -- "$BLOBC" verify "$BLOB"
+    measure verify "blobc verify" "$MS_RUNS" "$BLOB_BYTES" "blob" -- "$BLOBC" verify "$BLOB"
 else
     BLOB_BYTES=0
     for s in "blobc dump (YAML)" "blobc dump --json" "blobc verify"; do skip "$s" "no blob (bake failed)"; done
@@ -302,7 +305,7 @@ if [ "$SIZES" != "$MAIN" ]; then
             measure "bake_yaml_$n" "bake YAML $n" "$RUNS" "$(size_of "$y")" input \
                 -- "$BLOBC" bake -s "$SCHEMA" -o "$B/out/level_$n.yaml.blob" "$y"
             if [ -s "$bl" ]; then
-                measure "verify_$n" "verify $n" "$RUNS" "$(size_of "$bl")" blob \
+                measure "verify_$n" "verify $n" "$MS_RUNS" "$(size_of "$bl")" blob \
                     -- "$BLOBC" verify "$bl"
             fi
         fi
