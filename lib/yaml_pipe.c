@@ -36,7 +36,8 @@ typedef struct batch {
     size_t n;
     char *text;
     size_t tlen, tcap;
-    int end;  /* 0 more to come, else YPIPE_END / YPIPE_ERROR / YPIPE_NOMEM */
+    bool ended; /* the last batch: the stream ended, or the parser failed */
+    int end;    /* then: YPIPE_END, YPIPE_ERROR or YPIPE_NOMEM */
     bool full; /* handed to the baker, not yet given back */
 } batch;
 
@@ -124,22 +125,20 @@ static bool put_event(batch *b, const yaml_event_t *e) {
 static void fill_batch(yaml_parser_t *p, batch *b) {
     b->n = 0;
     b->tlen = 0;
-    b->end = 0;
+    b->ended = false;
     while (b->n < BATCH_EVENTS && b->tlen < BATCH_TEXT) {
         yaml_event_t e;
         if (!yaml_parser_parse(p, &e)) {
+            b->ended = true;
             b->end = YPIPE_ERROR;
             break;
         }
         bool last = e.type == YAML_STREAM_END_EVENT || e.type == YAML_NO_EVENT;
         bool ok = put_event(b, &e);
         yaml_event_delete(&e);
-        if (!ok) {
-            b->end = YPIPE_NOMEM;
-            break;
-        }
-        if (last) {
-            b->end = YPIPE_END;
+        if (!ok || last) {
+            b->ended = true;
+            b->end = ok ? YPIPE_END : YPIPE_NOMEM;
             break;
         }
     }
@@ -163,7 +162,7 @@ static void *parse_ahead(void *arg) {
         b->full = true;
         if (q->baker_waits) pthread_cond_signal(&q->cv);
         pthread_mutex_unlock(&q->mu);
-        if (b->end) break;
+        if (b->ended) break;
         q->fill = (q->fill + 1) % q->nslots;
     }
     return NULL;
@@ -215,7 +214,7 @@ int ypipe_next(ypipe *q, const ypipe_event **ev) {
                 *ev = e;
                 return YPIPE_EVENT;
             }
-            if (b->end) return b->end; /* stays there: the stream is over */
+            if (b->ended) return b->end; /* stays there: the stream is over */
             q->reading = false;
             if (q->threaded) {
                 pthread_mutex_lock(&q->mu);
