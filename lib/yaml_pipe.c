@@ -18,27 +18,24 @@
 /* Big batches: handing one over may wake the other thread, and a wake-up
  * costs tens of microseconds on a virtual machine. */
 #define BATCH_EVENTS 8192
-#define BATCH_TEXT ((size_t)256 * 1024) /* soft: a long scalar may pass it */
+#define BATCH_TEXT ((size_t)512 * 1024)
 #define NSLOTS 3
-#define NONE SIZE_MAX
 
-/* One event as kept in a batch: strings are offsets in the batch's text
- * (which may move while the batch fills). */
-typedef struct rec {
-    uint8_t type;
-    uint8_t plain;
-    size_t index, line, column;
-    size_t value, length, tag, anchor;
-} rec;
-
+/* An event's strings are copied into its batch's text block, which never
+ * moves while the batch is in use (a string that does not fit gets an
+ * allocation of its own), and the event is deleted at once: libyaml's
+ * allocations are made and freed by the parsing thread, while they are
+ * still warm. */
 typedef struct batch {
-    rec *ev;
+    ypipe_event *ev;
     size_t n;
     char *text;
-    size_t tlen, tcap;
+    size_t tlen;
+    char **big; /* strings that did not fit in text */
+    size_t nbig, big_cap;
     bool ended; /* the last batch: the stream ended, or the parser failed */
-    int end;    /* then: YPIPE_END, YPIPE_ERROR or YPIPE_NOMEM */
-    bool full; /* handed to the baker, not yet given back */
+    int end;    /* then: YPIPE_END or YPIPE_ERROR */
+    bool full;  /* handed to the baker, not yet given back */
 } batch;
 
 struct ypipe {
@@ -49,53 +46,63 @@ struct ypipe {
     size_t fill, read; /* slot the parser fills next, slot the baker reads */
     size_t pos;        /* the baker's next event in slots[read] */
     bool reading;      /* slots[read] is the baker's */
-    ypipe_event cur;   /* the event last given out */
     bool stop;
     /* Who sleeps on cv: a thread is woken only when it sleeps. */
     bool parser_waits, baker_waits;
+    /* Without a thread: the event last given out, seen in place. */
+    yaml_event_t held;
+    bool holding;
+    bool over;    /* the stream ended ... */
+    int over_how; /* ... as YPIPE_END or YPIPE_ERROR */
+    ypipe_event view;
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
 
-/* Appends n bytes and a NUL to the batch's text; returns their offset. */
-static size_t put_text(batch *b, const void *s, size_t n) {
-    if (n >= SIZE_MAX - 1 - b->tlen) return NONE;
-    size_t need = b->tlen + n + 1;
-    if (need > b->tcap) {
-        size_t cap = b->tcap ? b->tcap : BATCH_TEXT;
-        while (cap < need) {
-            if (cap > SIZE_MAX / 2) return NONE;
-            cap *= 2;
-        }
-        char *t = realloc(b->text, cap);
-        if (!t) return NONE;
-        b->text = t;
-        b->tcap = cap;
-    }
-    size_t at = b->tlen;
-    if (n) memcpy(b->text + at, s, n);
-    b->text[at + n] = '\0';
-    b->tlen = need;
-    return at;
+static void release(batch *b) {
+    for (size_t i = 0; i < b->nbig; i++) free(b->big[i]);
+    b->nbig = 0;
+    b->n = 0;
+    b->tlen = 0;
 }
 
-static bool put_str(batch *b, const yaml_char_t *s, size_t *at) {
-    *at = NONE;
-    if (!s) return true;
-    *at = put_text(b, s, strlen((const char *)s));
-    return *at != NONE;
+/* A copy of s[0..n) and a NUL, stable until the batch is filled again;
+ * NULL when out of memory. */
+static const char *put_text(batch *b, const void *s, size_t n) {
+    char *d;
+    if (n < BATCH_TEXT - b->tlen) {
+        d = b->text + b->tlen;
+        b->tlen += n + 1;
+    } else {
+        if (b->nbig == b->big_cap) {
+            size_t cap = b->big_cap ? 2 * b->big_cap : 16;
+            char **g = cap <= SIZE_MAX / sizeof *g ? realloc(b->big, cap * sizeof *g) : NULL;
+            if (!g) return NULL;
+            b->big = g;
+            b->big_cap = cap;
+        }
+        d = n < SIZE_MAX ? malloc(n + 1) : NULL;
+        if (!d) return NULL;
+        b->big[b->nbig++] = d;
+    }
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+static bool put_str(batch *b, const yaml_char_t *s, const char **out) {
+    *out = s ? put_text(b, s, strlen((const char *)s)) : NULL;
+    return !s || *out;
 }
 
 /* Copies event e into the batch. */
 static bool put_event(batch *b, const yaml_event_t *e) {
-    rec *r = &b->ev[b->n];
-    r->type = (uint8_t)e->type;
-    r->plain = 0;
-    r->index = e->start_mark.index;
-    r->line = e->start_mark.line;
-    r->column = e->start_mark.column;
-    r->value = r->tag = r->anchor = NONE;
+    ypipe_event *r = &b->ev[b->n];
+    r->type = e->type;
+    r->plain = false;
+    r->mark = e->start_mark;
+    r->value = r->tag = r->anchor = NULL;
     r->length = 0;
     bool ok = true;
     switch (e->type) {
@@ -103,7 +110,7 @@ static bool put_event(batch *b, const yaml_event_t *e) {
         r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         r->length = e->data.scalar.length;
         r->value = put_text(b, e->data.scalar.value, e->data.scalar.length);
-        ok = r->value != NONE && put_str(b, e->data.scalar.tag, &r->tag) &&
+        ok = r->value && put_str(b, e->data.scalar.tag, &r->tag) &&
              put_str(b, e->data.scalar.anchor, &r->anchor);
         break;
     case YAML_SEQUENCE_START_EVENT:
@@ -123,10 +130,9 @@ static bool put_event(batch *b, const yaml_event_t *e) {
 
 /* Parses events into b until it is full or the stream ends. */
 static void fill_batch(yaml_parser_t *p, batch *b) {
-    b->n = 0;
-    b->tlen = 0;
+    release(b);
     b->ended = false;
-    while (b->n < BATCH_EVENTS && b->tlen < BATCH_TEXT) {
+    while (b->n < BATCH_EVENTS && b->tlen < BATCH_TEXT / 2) {
         yaml_event_t e;
         if (!yaml_parser_parse(p, &e)) {
             b->ended = true;
@@ -172,15 +178,17 @@ ypipe *ypipe_start(yaml_parser_t *p, bool threaded) {
     ypipe *q = calloc(1, sizeof *q);
     if (!q) return NULL;
     q->p = p;
-    q->nslots = threaded ? NSLOTS : 1;
+    if (!threaded) return q;
+    q->nslots = NSLOTS;
     for (size_t i = 0; i < q->nslots; i++) {
-        q->slots[i].ev = malloc(BATCH_EVENTS * sizeof(rec));
-        if (!q->slots[i].ev) {
+        q->slots[i].ev = malloc(BATCH_EVENTS * sizeof(ypipe_event));
+        q->slots[i].text = malloc(BATCH_TEXT);
+        if (!q->slots[i].ev || !q->slots[i].text) {
             ypipe_stop(q);
             return NULL;
         }
     }
-    if (threaded && pthread_mutex_init(&q->mu, NULL) == 0) {
+    if (pthread_mutex_init(&q->mu, NULL) == 0) {
         if (pthread_cond_init(&q->cv, NULL) == 0) {
             if (pthread_create(&q->thread, NULL, parse_ahead, q) == 0) {
                 q->threaded = true;
@@ -190,52 +198,78 @@ ypipe *ypipe_start(yaml_parser_t *p, bool threaded) {
         }
         pthread_mutex_destroy(&q->mu);
     }
-    /* No thread (not wanted, or none to be had): parse on demand. */
-    q->nslots = 1;
+    /* No thread to be had: parse on demand (the batches stay unused). */
     return q;
 }
 
+/* Without a thread nothing is copied: the event is shown in place and
+ * deleted at the next call. */
+static int next_in_place(ypipe *q, const ypipe_event **ev) {
+    if (q->holding) yaml_event_delete(&q->held);
+    q->holding = false;
+    if (q->over) return q->over_how;
+    yaml_event_t *e = &q->held;
+    if (!yaml_parser_parse(q->p, e)) {
+        q->over = true;
+        return q->over_how = YPIPE_ERROR;
+    }
+    q->holding = true;
+    if (e->type == YAML_STREAM_END_EVENT || e->type == YAML_NO_EVENT) {
+        q->over = true;
+        q->over_how = YPIPE_END;
+    }
+    ypipe_event *r = &q->view;
+    memset(r, 0, sizeof *r);
+    r->type = e->type;
+    r->mark = e->start_mark;
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        r->length = e->data.scalar.length;
+        r->value = (const char *)e->data.scalar.value;
+        r->tag = (const char *)e->data.scalar.tag;
+        r->anchor = (const char *)e->data.scalar.anchor;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        r->tag = (const char *)e->data.sequence_start.tag;
+        r->anchor = (const char *)e->data.sequence_start.anchor;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        r->tag = (const char *)e->data.mapping_start.tag;
+        r->anchor = (const char *)e->data.mapping_start.anchor;
+        break;
+    case YAML_ALIAS_EVENT: r->anchor = (const char *)e->data.alias.anchor; break;
+    default: break;
+    }
+    *ev = r;
+    return YPIPE_EVENT;
+}
+
 int ypipe_next(ypipe *q, const ypipe_event **ev) {
+    if (!q->threaded) return next_in_place(q, ev);
     for (;;) {
         batch *b = &q->slots[q->read];
         if (q->reading) {
             if (q->pos < b->n) {
-                const rec *r = &b->ev[q->pos++];
-                ypipe_event *e = &q->cur;
-                e->type = (yaml_event_type_t)r->type;
-                e->plain = r->plain;
-                e->mark.index = r->index;
-                e->mark.line = r->line;
-                e->mark.column = r->column;
-                e->value = r->value == NONE ? NULL : b->text + r->value;
-                e->length = r->length;
-                e->tag = r->tag == NONE ? NULL : b->text + r->tag;
-                e->anchor = r->anchor == NONE ? NULL : b->text + r->anchor;
-                *ev = e;
+                *ev = &b->ev[q->pos++];
                 return YPIPE_EVENT;
             }
             if (b->ended) return b->end; /* stays there: the stream is over */
             q->reading = false;
-            if (q->threaded) {
-                pthread_mutex_lock(&q->mu);
-                b->full = false;
-                if (q->parser_waits) pthread_cond_signal(&q->cv);
-                pthread_mutex_unlock(&q->mu);
-                q->read = (q->read + 1) % q->nslots;
-            }
+            pthread_mutex_lock(&q->mu);
+            b->full = false;
+            if (q->parser_waits) pthread_cond_signal(&q->cv);
+            pthread_mutex_unlock(&q->mu);
+            q->read = (q->read + 1) % q->nslots;
             continue;
         }
-        if (q->threaded) {
-            pthread_mutex_lock(&q->mu);
-            while (!q->slots[q->read].full) {
-                q->baker_waits = true;
-                pthread_cond_wait(&q->cv, &q->mu);
-                q->baker_waits = false;
-            }
-            pthread_mutex_unlock(&q->mu);
-        } else {
-            fill_batch(q->p, b);
+        pthread_mutex_lock(&q->mu);
+        while (!q->slots[q->read].full) {
+            q->baker_waits = true;
+            pthread_cond_wait(&q->cv, &q->mu);
+            q->baker_waits = false;
         }
+        pthread_mutex_unlock(&q->mu);
         q->reading = true;
         q->pos = 0;
     }
@@ -252,7 +286,10 @@ void ypipe_stop(ypipe *q) {
         pthread_cond_destroy(&q->cv);
         pthread_mutex_destroy(&q->mu);
     }
+    if (q->holding) yaml_event_delete(&q->held);
     for (size_t i = 0; i < NSLOTS; i++) {
+        release(&q->slots[i]);
+        free(q->slots[i].big);
         free(q->slots[i].ev);
         free(q->slots[i].text);
     }

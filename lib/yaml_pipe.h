@@ -40,8 +40,8 @@ enum {
 };
 
 /* Starts pulling events from p (input already set). With `threaded` a
- * thread parses ahead; without, batches are parsed on demand. NULL when
- * out of memory. The parser must not be used by the caller until
+ * thread parses ahead, in batches; without, each event is parsed on
+ * demand and shown in place, nothing copied. NULL when out of memory. The parser must not be used by the caller until
  * ypipe_stop; its error fields may be read once ypipe_next has said
  * YPIPE_ERROR. */
 ypipe *ypipe_start(yaml_parser_t *p, bool threaded);
