@@ -91,41 +91,46 @@ static const char *put_text(batch *b, const void *s, size_t n) {
     return d;
 }
 
-static bool put_str(batch *b, const yaml_char_t *s, const char **out) {
-    *out = s ? put_text(b, s, strlen((const char *)s)) : NULL;
-    return !s || *out;
+/* Event e as a ypipe_event whose strings are e's own. */
+static void view_of(const yaml_event_t *e, ypipe_event *r) {
+    memset(r, 0, sizeof *r);
+    r->type = e->type;
+    r->mark = e->start_mark;
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        r->length = e->data.scalar.length;
+        r->value = (const char *)e->data.scalar.value;
+        r->tag = (const char *)e->data.scalar.tag;
+        r->anchor = (const char *)e->data.scalar.anchor;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        r->tag = (const char *)e->data.sequence_start.tag;
+        r->anchor = (const char *)e->data.sequence_start.anchor;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        r->tag = (const char *)e->data.mapping_start.tag;
+        r->anchor = (const char *)e->data.mapping_start.anchor;
+        break;
+    case YAML_ALIAS_EVENT: r->anchor = (const char *)e->data.alias.anchor; break;
+    default: break;
+    }
+}
+
+static bool copy_str(batch *b, const char **s) {
+    if (*s) *s = put_text(b, *s, strlen(*s));
+    return *s != NULL;
 }
 
 /* Copies event e into the batch. */
 static bool put_event(batch *b, const yaml_event_t *e) {
     ypipe_event *r = &b->ev[b->n];
-    r->type = e->type;
-    r->plain = false;
-    r->mark = e->start_mark;
-    r->value = r->tag = r->anchor = NULL;
-    r->length = 0;
-    bool ok = true;
-    switch (e->type) {
-    case YAML_SCALAR_EVENT:
-        r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-        r->length = e->data.scalar.length;
-        r->value = put_text(b, e->data.scalar.value, e->data.scalar.length);
-        ok = r->value && put_str(b, e->data.scalar.tag, &r->tag) &&
-             put_str(b, e->data.scalar.anchor, &r->anchor);
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        ok = put_str(b, e->data.sequence_start.tag, &r->tag) &&
-             put_str(b, e->data.sequence_start.anchor, &r->anchor);
-        break;
-    case YAML_MAPPING_START_EVENT:
-        ok = put_str(b, e->data.mapping_start.tag, &r->tag) &&
-             put_str(b, e->data.mapping_start.anchor, &r->anchor);
-        break;
-    case YAML_ALIAS_EVENT: ok = put_str(b, e->data.alias.anchor, &r->anchor); break;
-    default: break;
-    }
-    if (ok) b->n++;
-    return ok;
+    view_of(e, r);
+    if (r->value && !(r->value = put_text(b, r->value, r->length))) return false;
+    if (r->tag && !copy_str(b, &r->tag)) return false;
+    if (r->anchor && !copy_str(b, &r->anchor)) return false;
+    b->n++;
+    return true;
 }
 
 /* Parses events into b until it is full or the stream ends. */
@@ -219,28 +224,7 @@ static int next_in_place(ypipe *q, const ypipe_event **ev) {
         q->over_how = YPIPE_END;
     }
     ypipe_event *r = &q->view;
-    memset(r, 0, sizeof *r);
-    r->type = e->type;
-    r->mark = e->start_mark;
-    switch (e->type) {
-    case YAML_SCALAR_EVENT:
-        r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-        r->length = e->data.scalar.length;
-        r->value = (const char *)e->data.scalar.value;
-        r->tag = (const char *)e->data.scalar.tag;
-        r->anchor = (const char *)e->data.scalar.anchor;
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        r->tag = (const char *)e->data.sequence_start.tag;
-        r->anchor = (const char *)e->data.sequence_start.anchor;
-        break;
-    case YAML_MAPPING_START_EVENT:
-        r->tag = (const char *)e->data.mapping_start.tag;
-        r->anchor = (const char *)e->data.mapping_start.anchor;
-        break;
-    case YAML_ALIAS_EVENT: r->anchor = (const char *)e->data.alias.anchor; break;
-    default: break;
-    }
+    view_of(e, r);
     *ev = r;
     return YPIPE_EVENT;
 }
