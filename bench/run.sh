@@ -98,7 +98,7 @@ if command -v capnp >/dev/null 2>&1; then
 else
     say "- peer: capnp not installed, its steps are skipped (Debian: apt-get install capnproto)"
 fi
-say "- runs: median of $RUNS (flatc, capnp: $SLOW_RUNS); level: $MAIN rooms; sizes: $SIZES"
+say "- runs: median of $RUNS (flatc, capnp: $SLOW_RUNS; verify: $MS_RUNS); side by side: $PAIR_ROUNDS rounds; level: $MAIN rooms; sizes: $SIZES"
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 say "- load average at the start: $load"
 if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l + 0 > (c + 0) / 2) }'; then
