@@ -543,35 +543,43 @@ static const unsigned char jstruct[256] = {
  * ahead: a scan that only follows strings and nesting finds the object's
  * own keys (from `i`, just inside its brace). Syntax is the parse's
  * business; it reports errors in document order later. */
-static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
+/* The next meta key of the top-level object, scanning from *i (inside the
+ * object, outside any value in it): returns its kind (0 at the object's
+ * end), the offset of its value in *value, and moves *i past the key. */
+static int next_top_meta(jstate *js, size_t *i, size_t *value) {
     const char *t = js->text;
-    size_t len = js->len;
-    size_t depth = 1;
-    while (i < len) {
-        while (i < len && !jstruct[(unsigned char)t[i]]) i++;
-        if (i >= len) break;
-        char c = t[i];
-        if (c != '"') {
-            if (c == '{' || c == '[') depth++;
+    size_t len = js->len, at = *i, depth = 1;
+    while (at < len) {
+        while (at < len && !jstruct[(unsigned char)t[at]]) at++;
+        if (at >= len) break;
+        if (t[at] != '"') {
+            if (t[at] == '{' || t[at] == '[') depth++;
             else if (--depth == 0) break;
-            i++;
+            at++;
             continue;
         }
         unsigned fl;
-        size_t end = scan_string(t, len, i, &fl);
-        if (depth == 1 && !(fl & JT_OPEN)) {
-            size_t j = skip_ws(t, len, end);
-            if (j < len && t[j] == ':') {
-                int which = key_meta_kind(js, i, end, fl);
-                if (which) {
-                    j = skip_ws(t, len, j + 1);
-                    blobc_status st = read_meta_value(k, js, which, j);
-                    if (st) return st;
-                    end = js->unit_end;
-                }
-            }
+        size_t end = scan_string(t, len, at, &fl);
+        size_t j = skip_ws(t, len, end);
+        int which = depth == 1 && j < len && t[j] == ':' ? key_meta_kind(js, at, end, fl) : 0;
+        at = end;
+        if (which) {
+            *i = at;
+            *value = skip_ws(t, len, j + 1);
+            return which;
         }
-        i = end;
+    }
+    *i = at;
+    return 0;
+}
+
+static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
+    size_t value;
+    int which;
+    while ((which = next_top_meta(js, &i, &value))) {
+        blobc_status st = read_meta_value(k, js, which, value);
+        if (st) return st;
+        i = js->unit_end;
     }
     js->meta_done = true;
     return BLOBC_OK;
@@ -790,27 +798,13 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
     const char *t = js->text;
-    size_t len = js->len, i = open + 1, depth = 1;
-    while (i < len) {
-        while (i < len && !jstruct[(unsigned char)t[i]]) i++;
-        if (i >= len) break;
-        if (t[i] != '"') {
-            if (t[i] == '{' || t[i] == '[') depth++;
-            else if (--depth == 0) break;
-            i++;
-            continue;
-        }
-        unsigned fl;
-        size_t end = scan_string(t, len, i, &fl);
-        size_t j = skip_ws(t, len, end);
-        if (depth == 1 && j < len && t[j] == ':' && key_meta_kind(js, i, end, fl) == 2) {
-            jarena_reset(&js->arena);
-            j = skip_ws(t, len, j + 1);
-            cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
-            if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0)
-                return true;
-        }
-        i = end;
+    size_t len = js->len, i = open + 1, j;
+    int which;
+    while ((which = next_top_meta(js, &i, &j))) {
+        if (which != 2) continue;
+        jarena_reset(&js->arena);
+        cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
+        if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0) return true;
     }
     return false;
 }
