@@ -41,7 +41,7 @@ $(BUILD)/config.mk: Makefile tools/deps.sh
 ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
 LIBS       := $(DEP_LIBS) -lm -pthread
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(sort $(wildcard cmd/blobc/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "blobc/blobc.h"
-#include "scalar.h"
+#include "common/scalar.h"
 #include "test.h"
 
 static const char schema_text[] =

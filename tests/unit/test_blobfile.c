@@ -21,7 +21,7 @@
 #include "blobc/schema.h"
 #include "blobc/verify.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 static const char schema_text[] = "struct Item { name: string; v: u16; }\n"
                                   "struct Level { id: u32; items: [Item]; }\n"

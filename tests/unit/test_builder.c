@@ -10,7 +10,7 @@
 
 #include "blobc/builder.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 static int32_t rd_i32(const uint8_t *p) { return (int32_t)blobc_ld32(p); }
 

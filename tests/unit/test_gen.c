@@ -12,9 +12,9 @@
 #define BLOBC_WITH_LIBRARY
 #include "blobc/blob.h"
 #include "blobc/blobc.h"
-#include "schema_internal.h"
+#include "schema/schema_internal.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 #include <xxhash.h>
 

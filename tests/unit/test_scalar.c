@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "scalar.h"
+#include "common/scalar.h"
 #include "test.h"
 
 static char msg[256];

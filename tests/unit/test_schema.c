@@ -13,7 +13,7 @@
 #include <xxhash.h>
 
 #include "blobc/blobfile.h"
-#include "schema_internal.h"
+#include "schema/schema_internal.h"
 #include "test.h"
 
 static blobc_error err;

@@ -12,7 +12,7 @@
 #include "blobc/schema.h"
 #include "blobc/verify.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 static blobc_schema *parse(const char *text) {
     blobc_schema *s = NULL;

@@ -3,7 +3,7 @@
  * looks like), arena, buffers, UTF-8 validation, edit distance.
  */
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 TEST(format_text_position) {
     blobc_error e;

@@ -13,7 +13,7 @@
 
 #include "blobc/blobc.h"
 #include "test.h"
-#include "walk.h"
+#include "read/walk.h"
 #include "walk_fixture.h"
 
 static blobc_schema *S;         /* the fixture schema */

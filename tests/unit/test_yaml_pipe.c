@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "yaml_pipe.h"
+#include "bake/yaml_pipe.h"
 
 /* n mappings with a tagged, anchored and aliased node each. */
 static char *doc(int n, size_t *len) {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "blobc/blobc.h"
-#include "util.h"
+#include "common/util.h"
 
 static const char fx_schema_text[] =
     "enum Kind : u8 { floor, wall, door = 5, stairs }\n"

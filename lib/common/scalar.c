@@ -7,7 +7,7 @@
  * then converted by strtof/strtod so that f32 values are rounded once,
  * directly from the decimal text.
  */
-#include "scalar.h"
+#include "common/scalar.h"
 
 #include <float.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common/util.h"
 
 static void fail_msg(char *msg, size_t cap, const char *s, size_t n, const char *fmt_before,
                      const char *what, const char *after) {

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 
 #include "blobc/dump.h"
-#include "fmt_float.h"
-#include "walk.h"
+#include "common/fmt_float.h"
+#include "read/walk.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "blobc/blobfile.h"
-#include "scalar.h"
-#include "schema_lexer.h"
-#include "util.h"
+#include "common/scalar.h"
+#include "schema/lexer.h"
+#include "common/util.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */
 #define MAX_TYPE_NESTING 64

@@ -20,7 +20,7 @@
 #include "blobc/builder.h"
 #include "blobc/schema.h"
 #include "blobc/verify.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Flags of a placed payload. */
 enum {

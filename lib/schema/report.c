@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema_lexer.h"
-#include "util.h"
+#include "schema/lexer.h"
+#include "common/util.h"
 
 typedef struct report {
     const blobc_schema *s;

@@ -11,7 +11,7 @@
  */
 #include "blobc/gen.h"
 
-#include "util.h"
+#include "common/util.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
  * order), duplicate detection is a bitset per open struct, and the path of
  * an error is rendered from the frame stack only when an error happens.
  */
-#include "bake_internal.h"
+#include "bake/bake_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scalar.h"
+#include "common/scalar.h"
 
 void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err) {
     memset(k, 0, sizeof *k);

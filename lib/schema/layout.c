@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <xxhash.h>
 
-#include "scalar.h"
-#include "schema_lexer.h"
-#include "util.h"
+#include "common/scalar.h"
+#include "schema/lexer.h"
+#include "common/util.h"
 
 /* ---- builtin types ---- */
 

@@ -12,7 +12,7 @@
  * 2^53 in r (16-17 digit doubles) and very large or small magnitudes take
  * the classic loop of %.Ng and strtod, exact but far slower.
  */
-#include "fmt_float.h"
+#include "common/fmt_float.h"
 
 #include <math.h>
 #include <stdint.h>

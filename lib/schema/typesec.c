@@ -17,8 +17,8 @@
 
 #include "blobc/blobfile.h"
 #include "blobc/verify.h"
-#include "schema_internal.h"
-#include "util.h"
+#include "schema/schema_internal.h"
+#include "common/util.h"
 
 /* Section header: string_count, string_bytes, type_count, root, schema_name. */
 #define TS_HEADER 20u

@@ -23,7 +23,7 @@
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH 10000u

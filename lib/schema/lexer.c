@@ -3,11 +3,11 @@
  * literals, and formats positioned schema errors. Columns count UTF-8 code
  * points so the caret under an error lines up in a terminal.
  */
-#include "schema_lexer.h"
+#include "schema/lexer.h"
 
 #include <stdio.h>
 
-#include "util.h"
+#include "common/util.h"
 
 void blobc_lex_init(blobc_lexer *lx, blobc_schema *s) {
     lx->s = s;

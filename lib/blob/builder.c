@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
 #define CHUNK_MIN ((size_t)64 * 1024)

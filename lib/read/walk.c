@@ -31,7 +31,7 @@
  * for. */
 #define _DEFAULT_SOURCE 1
 
-#include "walk.h"
+#include "read/walk.h"
 
 #include <inttypes.h>
 #include <stdio.h>

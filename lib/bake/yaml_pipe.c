@@ -8,7 +8,7 @@
  * the stream when the parser produced its stream-end event or failed;
  * after that the parsing thread touches nothing shared.
  */
-#include "yaml_pipe.h"
+#include "bake/yaml_pipe.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #define BLOBC_SCHEMA_INTERNAL_H
 
 #include "blobc/schema.h"
-#include "util.h"
+#include "common/util.h"
 
 struct blobc_schema {
     blobc_arena arena;        /* owns every type, field, name and the source */

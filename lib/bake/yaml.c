@@ -22,8 +22,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "bake_internal.h"
-#include "yaml_pipe.h"
+#include "bake/bake_internal.h"
+#include "bake/yaml_pipe.h"
 
 enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "blobc/blobfile.h"
-#include "util.h"
+#include "common/util.h"
 
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
     if (strcmp(path, "-") == 0) {

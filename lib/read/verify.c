@@ -9,7 +9,7 @@
  * asks for. */
 #define _DEFAULT_SOURCE 1
 
-#include "walk.h"
+#include "read/walk.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
 #ifndef BLOBC_SCHEMA_LEXER_H
 #define BLOBC_SCHEMA_LEXER_H
 
-#include "schema_internal.h"
+#include "schema/schema_internal.h"
 
 /* Longest type, field or member name: what the type section can carry. */
 #define BLOBC_MAX_NAME 1024u

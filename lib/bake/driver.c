@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bake_internal.h"
+#include "bake/bake_internal.h"
 #include "blobc/blobfile.h"
 
 /* ---- format detection ---- */

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 
 #include "blobc/dump.h"
-#include "fmt_float.h"
-#include "walk.h"
+#include "common/fmt_float.h"
+#include "read/walk.h"
 
 #define BLOCK_DEPTH 64
 

@@ -11,8 +11,8 @@
 #include "blobc/blobfile.h"
 #include "blobc/builder.h"
 #include "blobc/verify.h"
-#include "schema_internal.h"
-#include "util.h"
+#include "schema/schema_internal.h"
+#include "common/util.h"
 
 /* Byte offsets of the header fields. */
 enum {

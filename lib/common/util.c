@@ -2,7 +2,7 @@
  * util.c - arena, buffers, error filling and small text helpers used by
  * every module of the library.
  */
-#include "util.h"
+#include "common/util.h"
 
 #include "blobc/blobc.h"
 

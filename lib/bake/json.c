@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_internal.h"
+#include "bake/bake_internal.h"
 
 /* Token flags (strings). */
 #define JT_ESC 1u   /* has a backslash escape */
