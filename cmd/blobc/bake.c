@@ -1,0 +1,157 @@
+/*
+ * bake.c - blobc bake: data files in, blobs out.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* ---- bake ---- */
+
+static const char bake_help[] =
+    "Usage: blobc bake [OPTIONS] INPUT...\n"
+    "Bake YAML or JSON data into a .blob.\n"
+    "\n"
+    "  -s, --schema SCHEMA   schema file (overrides the data's $schema)\n"
+    "  -t, --type TYPE       root type (overrides $type and the schema's root)\n"
+    "  -o, --output OUT      output file ('-' for stdout); with several inputs,\n"
+    "                        an existing directory to write into\n"
+    "      --format FMT      blob (default) or raw (the data section alone)\n"
+    "      --strip           leave the embedded type description out\n"
+    "      --one-thread      never parse on a second thread (by default YAML of\n"
+    "                        1 MiB or more is parsed on one while the other bakes)\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
+    "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
+    "Output is written to a temporary file and renamed into place on success.\n";
+
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0) return true;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "dir/level.yaml" -> "<outdir or dir>/level.blob" */
+static char *output_name(const char *input, const char *outdir, const char *ext) {
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t dirlen = outdir ? strlen(outdir) : (size_t)(base - input);
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    size_t n = dirlen + 1 + stem + strlen(ext) + 1;
+    char *out = malloc(n);
+    if (!out) return NULL;
+    if (outdir) {
+        bool slash = dirlen && outdir[dirlen - 1] == '/';
+        snprintf(out, n, "%s%s%.*s%s", outdir, slash ? "" : "/", (int)stem, base, ext);
+    } else {
+        snprintf(out, n, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
+    }
+    return out;
+}
+
+
+int cmd_bake(int argc, char **argv) {
+    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
+    bool strip = false, one_thread = false;
+    opt opts[] = {
+        {"schema", 's', true, &schema, NULL},
+        {"type", 't', true, &type, NULL},
+        {"output", 'o', true, &output, NULL},
+        {"format", 0, true, &format, NULL},
+        {"strip", 0, false, NULL, &strip},
+        {"one-thread", 0, false, NULL, &one_thread},
+        {NULL, 0, false, NULL, NULL},
+    };
+    args a;
+    if (!parse_args("bake", argc, argv, opts, &a)) return EXIT_USAGE;
+    int rc = 0;
+    if (a.help) {
+        fputs(bake_help, stdout);
+        goto done;
+    }
+    blobc_bake_options bo = {0};
+    bo.schema_path = schema;
+    bo.type_name = type;
+    bo.strip = strip;
+    bo.one_thread = one_thread;
+    if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
+    else if (format && strcmp(format, "blob") != 0) {
+        usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (a.noperands == 0) {
+        usage_error("bake", "no input file");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    const char *outdir = NULL;
+    if (a.noperands > 1 && output) {
+        if (!is_dir(output)) {
+            usage_error("bake", "with several inputs, -o must name an existing directory");
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        outdir = output;
+    } else if (output && is_dir(output)) {
+        outdir = output;
+    }
+    const char *ext = bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
+    for (int i = 0; i < a.noperands; i++) {
+        const char *in = a.operands[i];
+        char *out = (output && !outdir) ? NULL : output_name(in, outdir, ext);
+        const char *outpath = out ? out : output;
+        if (!outpath) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (strcmp(in, "-") == 0 && !output) {
+            usage_error("bake", "reading standard input needs -o");
+            rc = EXIT_USAGE;
+            free(out);
+            continue;
+        }
+        /* The library refuses to write over this input or its schema; with
+         * several inputs, one output must not replace another input either. */
+        bool clash = false;
+        for (int j = 0; j < a.noperands && strcmp(outpath, "-") != 0; j++)
+            if (same_file(outpath, a.operands[j])) clash = true;
+        if (clash) {
+            fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", in, outpath);
+            rc = rc ? rc : EXIT_USAGE;
+            free(out);
+            continue;
+        }
+        blobc_buffer buf = {0};
+        blobc_error err;
+        blobc_error_clear(&err);
+        bo.output_path = outpath;
+        blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
+        if (st != BLOBC_OK) {
+            report(&err);
+            int c = exit_code(st);
+            if (c > rc) rc = c;
+        } else {
+            int c = write_output(outpath, &buf);
+            if (c > rc) rc = c;
+        }
+        blobc_buffer_free(&buf);
+        free(out);
+    }
+done:
+    free(a.operands);
+    return rc;
+}

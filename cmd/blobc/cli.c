@@ -1,0 +1,152 @@
+/*
+ * cli.c - what every command of the blobc command line shares: argument
+ * parsing, exit codes, and reporting library errors the way compilers do.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *prog = "blobc";
+
+void usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s%s%s: ", prog, cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s%s%s --help' for more information.\n", prog, cmd ? " " : "", cmd ? cmd : "");
+}
+
+int exit_code(blobc_status st) {
+    switch (st) {
+    case BLOBC_OK: return 0;
+    case BLOBC_EINPUT: return EXIT_INPUT;
+    default: return EXIT_USAGE;
+    }
+}
+
+/* Prints a library error the way compilers do: one line naming the place,
+ * then the offending source line and a caret when known. */
+void report(const blobc_error *err) {
+    char small[2048];
+    size_t n = blobc_error_format(err, small, sizeof small);
+    if (n < sizeof small) {
+        fprintf(stderr, "%s\n", small);
+        return;
+    }
+    char *big = malloc(n + 1);
+    if (!big) {
+        fprintf(stderr, "%s\n", small);
+        return;
+    }
+    blobc_error_format(err, big, n + 1);
+    fprintf(stderr, "%s\n", big);
+    free(big);
+}
+
+/* ---- argument parsing ----
+ * Options may come before or after operands; "--" ends options. A value
+ * is given as "-s X", "-sX", "--schema X" or "--schema=X". */
+
+static bool parse_args_inner(const char *cmd, int argc, char **argv, opt *opts, args *a) {
+    a->cmd = cmd;
+    a->operands = calloc((size_t)argc + 1, sizeof *a->operands);
+    a->noperands = 0;
+    a->help = false;
+    if (!a->operands) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return false;
+    }
+    bool only_operands = false;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            a->operands[a->noperands++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_operands = true;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            a->help = true;
+            continue;
+        }
+        opt *o = NULL;
+        const char *inline_value = NULL;
+        if (arg[1] == '-') {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            for (opt *p = opts; p && p->longname; p++)
+                if (strlen(p->longname) == len && strncmp(p->longname, name, len) == 0) o = p;
+            if (o && eq) {
+                if (!o->takes_value) {
+                    usage_error(cmd, "option '--%s' takes no value", o->longname);
+                    return false;
+                }
+                inline_value = eq + 1;
+            }
+        } else {
+            for (opt *p = opts; p && p->longname; p++)
+                if (p->shortname && p->shortname == arg[1]) o = p;
+            if (o && arg[2]) {
+                if (!o->takes_value) o = NULL;
+                else inline_value = arg + 2;
+            }
+        }
+        if (!o) {
+            usage_error(cmd, "unknown option '%s'", arg);
+            return false;
+        }
+        if (!o->takes_value) {
+            *o->flag = true;
+            continue;
+        }
+        if (!inline_value) {
+            if (i + 1 >= argc) {
+                usage_error(cmd, "option '%s' needs a value", arg);
+                return false;
+            }
+            inline_value = argv[++i];
+        }
+        *o->value = inline_value;
+    }
+    return true;
+}
+
+/* Parses argv into options and operands; on a usage error nothing stays allocated. */
+bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a) {
+    if (parse_args_inner(cmd, argc, argv, opts, a)) return true;
+    free(a->operands);
+    a->operands = NULL;
+    return false;
+}
+
+/* ---- schema loading shared by the reading commands ---- */
+
+int load_schema(const char *path, blobc_schema **out) {
+    *out = NULL;
+    if (!path) return 0;
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_schema_load(path, out, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
+    return 0;
+}
+
+int write_output(const char *path, const blobc_buffer *buf) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_write_file_atomic(path, buf->data, buf->len, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
+    return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * gen.c - blobc gen: code generators for readers of blobs.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* ---- gen ---- */
+
+static const char gen_help[] =
+    "Usage: blobc gen c SCHEMA [-o FILE]\n"
+    "Generate a C11/C++17 header that reads blobs of SCHEMA in place.\n"
+    "\n"
+    "  -o, --output FILE     write to FILE instead of standard output\n"
+    "  -h, --help            show this help\n";
+
+int cmd_gen(int argc, char **argv) {
+    const char *output = NULL;
+    opt opts[] = {{"output", 'o', true, &output, NULL}, {NULL, 0, false, NULL, NULL}};
+    args a;
+    if (!parse_args("gen", argc, argv, opts, &a)) return EXIT_USAGE;
+    int rc = 0;
+    blobc_schema *sch = NULL;
+    blobc_buffer buf = {0};
+    if (a.help) {
+        fputs(gen_help, stdout);
+        goto done;
+    }
+    if (a.noperands != 2) {
+        usage_error("gen", "expected a language and a schema: gen c SCHEMA");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (strcmp(a.operands[0], "c") != 0) {
+        usage_error("gen", "unknown language '%s' (available: c)", a.operands[0]);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_gen_c(sch, NULL, &buf, &err) != BLOBC_OK) {
+        report(&err);
+        rc = exit_code(err.status);
+        goto done;
+    }
+    if (output) rc = write_output(output, &buf);
+    else fwrite(buf.data, 1, buf.len, stdout);
+done:
+    blobc_buffer_free(&buf);
+    blobc_schema_free(sch);
+    free(a.operands);
+    return rc;
+}
