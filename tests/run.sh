@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test suite: the unit-test binaries, then each CLI script in
-# tests/cli/. Each suite prints "PASS name" / "FAIL name: why" lines; this
-# counts them, treats a suite that exits non-zero without a FAIL line as one
+# tests/cli/. Each suite prints "PASS name", "FAIL name: why" or "SKIP
+# name: why" lines; this counts them, prints every skip, treats a suite
+# that exits non-zero without a FAIL line as one
 # failure (a crash), and ends with "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -19,8 +20,8 @@ run_suite() {
     out=$(mktemp)
     "$@" >"$out" 2>&1
     rc=$?
-    grep -E '^(PASS|FAIL) ' "$out" >>"$log"
-    grep -E '^FAIL ' "$out"
+    grep -E '^(PASS|FAIL|SKIP) ' "$out" >>"$log"
+    grep -E '^(FAIL|SKIP) ' "$out"
     if [ $rc -ne 0 ] && ! grep -qE '^FAIL ' "$out"; then
         echo "FAIL $name: exited $rc without reporting a failure; last output:" | tee -a "$log"
         tail -5 "$out" | sed 's/^/    /'
@@ -39,5 +40,10 @@ done
 
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")
-echo "$passed passed, $failed failed"
+skipped=$(grep -c '^SKIP ' "$log")
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

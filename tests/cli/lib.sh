@@ -11,6 +11,8 @@ SUITE=$(basename "$0" .sh)
 
 pass() { echo "PASS $SUITE.$1"; }
 fail() { echo "FAIL $SUITE.$1: $2"; }
+# skip NAME WHY : a check that cannot run here; counted and printed, never silent.
+skip() { echo "SKIP $SUITE.$1: $2"; }
 
 # run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
 run() {
