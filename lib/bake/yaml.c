@@ -723,6 +723,19 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
 
+static blobc_status flow_too_deep(ys *y, const ypipe *q) {
+    unsigned depth;
+    yaml_mark_t m = ypipe_deep_mark(q, &depth);
+    bk_pos pos = mark_pos(&m);
+    y->k->note = NULL;
+    blobc_status st = bk_fail(y->k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                              "too much inside flow collections ([...], {...}) nested deeper "
+                              "than %u levels (%u here): write the outer levels in block style",
+                              YPIPE_FLOW_FREE, depth);
+    if (y->k->err) y->k->err->path[0] = '\0';
+    return st;
+}
+
 static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
     bk *k = y->k;
     blobc_status st;
@@ -739,6 +752,7 @@ static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
         int got = ypipe_next(q, &e);
         if (got == YPIPE_NOMEM) return blobc_err_nomem(k->err);
         if (got == YPIPE_ERROR) return syntax_error(y, p);
+        if (got == YPIPE_DEEP) return flow_too_deep(y, q);
         if (got == YPIPE_END) return BLOBC_OK; /* after a stream end: never here */
         y->parsed++;
         st = BLOBC_OK;
