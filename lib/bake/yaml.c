@@ -261,10 +261,26 @@ static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, ui
     return BLOBC_OK;
 }
 
-static const share_rec *share_find(const ys *y, uint32_t id, const blobc_type *type) {
-    for (uint32_t s = y->anchors[id].shares; s; s = y->shares[s - 1].next)
-        if (y->shares[s - 1].type == type) return &y->shares[s - 1];
-    return NULL;
+/* The payload of anchor `id` that a value of `type` can link to, and the
+ * length to link with: one recorded for the same type, or one payload seen
+ * both ways, a *T's target and a [T] of that one item (blobs can share it
+ * so; dump writes the second reference as an alias). NULL when none. */
+static const share_rec *share_find(const ys *y, uint32_t id, const blobc_type *type,
+                                   uint32_t *len) {
+    const share_rec *one = NULL;
+    for (uint32_t s = y->anchors[id].shares; s; s = y->shares[s - 1].next) {
+        const share_rec *r = &y->shares[s - 1];
+        if (r->type == type) {
+            *len = r->len;
+            return r;
+        }
+        bool ptr_arr = type->kind == BLOBC_KIND_PTR && r->type->kind == BLOBC_KIND_ARRAY &&
+                       r->len == 1;
+        bool arr_ptr = type->kind == BLOBC_KIND_ARRAY && r->type->kind == BLOBC_KIND_PTR;
+        if ((ptr_arr || arr_ptr) && r->type->elem == type->elem) one = r;
+    }
+    *len = 1;
+    return one;
 }
 
 static blobc_status share_add(ys *y, uint32_t id, const blobc_type *type, blobc_ref ref,
@@ -390,13 +406,14 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     bool null = ev->type == YE_SCALAR && bk_is_null(&v);
     for (;;) {
         if (ev->anchor) {
-            const share_rec *sh = share_find(y, ev->anchor, s.type);
+            uint32_t len;
+            const share_rec *sh = share_find(y, ev->anchor, s.type, &len);
             if (sh) {
                 /* Only a replay meets a finished anchor: skip its events. */
                 if (!y->nrp) return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
                                             "internal error: share outside a replay");
                 y->rp[y->nrp - 1].cur = y->anchors[ev->anchor].end;
-                return bk_link_shared(k, &s, sh->ref, sh->len, &ev->pos);
+                return bk_link_shared(k, &s, sh->ref, len, &ev->pos);
             }
         }
         if (s.type->kind != BLOBC_KIND_PTR || null) break;

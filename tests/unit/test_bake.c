@@ -835,21 +835,28 @@ TEST(billion_laughs_refused) {
 }
 
 TEST(nesting_limit) {
-    size_t levels = 6000;
-    size_t cap = levels * 12 + 64;
+    /* Deep flow text runs into the flow budget long before 10000 levels,
+     * so the limit is reached through aliases: anchor k holds 50 levels
+     * around an alias of anchor k - 1, and baking it nests 50 * k deep. */
+    size_t anchors = 210, per = 50;
+    size_t cap = anchors * (per * 12 + 64) + 64;
     char *doc = malloc(cap);
     CHECK(doc);
-    size_t o = (size_t)snprintf(doc, cap, "c: ");
-    for (size_t i = 0; i < levels; i++) o += (size_t)snprintf(doc + o, cap - o, "[{c: ");
-    o += (size_t)snprintf(doc + o, cap - o, "[]");
-    for (size_t i = 0; i < levels; i++) o += (size_t)snprintf(doc + o, cap - o, "}]");
+    size_t o = (size_t)snprintf(doc, cap, "c:\n");
+    for (size_t k = 1; k <= anchors; k++) {
+        o += (size_t)snprintf(doc + o, cap - o, "  - &l%zu {c: [", k);
+        for (size_t i = 1; i < per; i++) o += (size_t)snprintf(doc + o, cap - o, "{c: [");
+        if (k > 1) o += (size_t)snprintf(doc + o, cap - o, "*l%zu", k - 1);
+        for (size_t i = 0; i < per; i++) o += (size_t)snprintf(doc + o, cap - o, "]}");
+        o += (size_t)snprintf(doc + o, cap - o, "\n");
+    }
     blobc_buffer out = {0};
     blobc_status st = bake_as(doc, "deep.yaml", "Deep", &out);
     free(doc);
     CHECK_EQ_I(st, BLOBC_EINPUT);
     CHECK_CONTAINS(g_msg, "error: nesting is deeper than 10000 levels");
     /* A deep but allowed tree bakes. */
-    levels = 1000;
+    size_t levels = 1000;
     cap = levels * 12 + 64;
     doc = malloc(cap);
     CHECK(doc);
