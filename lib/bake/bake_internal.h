@@ -27,6 +27,8 @@
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH 10000u
+/* ... and of JSON brackets (cJSON's CJSON_NESTING_LIMIT). */
+#define BK_JSON_NESTING 1000
 
 /* A position in the input. YAML fills line/col (1-based, characters);
  * JSON fills only off (a byte offset) and leaves line 0: line and column
@@ -207,6 +209,11 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
 
 /* ---- front ends ---- */
+
+/* The first syntax error of JSON text, at the offending token: false with
+ * its offset and message (json_syntax.c); true when the text is valid as
+ * cJSON reads it. */
+bool bk_json_syntax(const char *t, size_t len, size_t *off, char *msg, size_t cap);
 
 /* Bakes JSON text (in memory). */
 blobc_status bk_bake_json(bk *k, const char *text, size_t len);

@@ -39,6 +39,8 @@
 
 #include "bake/bake_internal.h"
 
+_Static_assert(BK_JSON_NESTING == CJSON_NESTING_LIMIT, "json_syntax.c nests as cJSON does");
+
 /* Token flags (strings). */
 #define JT_ESC 1u   /* has a backslash escape */
 #define JT_HIGH 2u  /* has a byte >= 0x80 */
@@ -206,6 +208,7 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
+    bool syntax_failed;  /* the error reported is about syntax */
     jarena arena;        /* behind cJSON: the tree of one value at a time */
 } jstate;
 
@@ -417,48 +420,25 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    ((jstate *)k->fe)->syntax_failed = true;
     k->depth = 0;
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid JSON: %s", msg);
 }
 
-/* Why the parse stopped at `off`, in words. cJSON says nothing of why, so
- * the text up to there is scanned again (an error path only): for a string
- * left open, a bad escape, or nesting deeper than cJSON allows. */
+/* Why the parse stopped near `off`, in words, at the offending token:
+ * cJSON says nothing of why and often stops a token or a line after the
+ * mistake, so the text is checked from its start (an error path only),
+ * which also puts the first syntax error of the text first. */
 static blobc_status syntax_error(bk *k, size_t off) {
     const jstate *js = k->fe;
-    const char *t = js->text;
-    size_t len = js->len;
-    if (off >= len) return syntax_fail(k, len, "unexpected end of input");
-    int depth = 0;
-    size_t too_deep = SIZE_MAX;
-    for (size_t i = skip_bom(t, len); i <= off && i < len;) {
-        char c = t[i];
-        if (c == '"') {
-            unsigned fl;
-            size_t end = scan_string(t, len, i, &fl);
-            if (off > i && (fl & JT_OPEN)) return syntax_fail(k, i, "unterminated string");
-            if (off > i && off < end)
-                return syntax_fail(k, off, t[off] == '\\' ? "bad escape sequence in a string"
-                                                          : "bad string");
-            i = end;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            if (++depth > CJSON_NESTING_LIMIT && too_deep == SIZE_MAX) too_deep = i;
-        } else if (c == '}' || c == ']') {
-            depth--;
-        }
-        i++;
-    }
-    if (too_deep != SIZE_MAX)
-        return syntax_fail(k, too_deep, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
-    /* Stopped in the last token of a text that leaves brackets open: the
-     * text was cut short. */
-    size_t j = off;
-    while (j < len && !is_ws(t[j]) && !strchr(",:[]{}\"", t[j])) j++;
-    while (j < len && is_ws(t[j])) j++;
-    if (j == len && depth > 0) return syntax_fail(k, len, "unexpected end of input");
-    unsigned char c = (unsigned char)t[off];
+    char msg[200];
+    size_t at;
+    if (!bk_json_syntax(js->text, js->len, &at, msg, sizeof msg))
+        return syntax_fail(k, at, "%s", msg);
+    /* Valid JSON as far as syntax goes: the reader stopped for a reason
+     * of its own. */
+    if (off >= js->len) return syntax_fail(k, js->len, "unexpected end of input");
+    unsigned char c = (unsigned char)js->text[off];
     if (c >= 0x21 && c < 0x7f) return syntax_fail(k, off, "unexpected '%c'", c);
     return syntax_fail(k, off, "unexpected byte 0x%02x", c);
 }
@@ -915,6 +895,13 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
             st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                          "the top level must be an object holding the root struct's fields");
         }
+    }
+    if (st == BLOBC_EINPUT && !js.syntax_failed) {
+        /* A syntax error anywhere goes first: data errors before it are
+         * often its echo. */
+        char msg[200];
+        size_t at;
+        if (!bk_json_syntax(text, len, &at, msg, sizeof msg)) st = syntax_fail(k, at, "%s", msg);
     }
     tls_arena = NULL;
     cJSON_InitHooks(NULL);
