@@ -208,7 +208,9 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
-    bool syntax_failed;  /* the error reported is about syntax */
+    size_t lc_off;       /* an earlier error's offset, line and line start: */
+    size_t lc_start;     /* errors come in document order, so the next one */
+    uint32_t lc_line;    /* is found from there */
     jarena arena;        /* behind cJSON: the tree of one value at a time */
 } jstate;
 
@@ -384,30 +386,39 @@ static bool json_number_ok(const char *s, size_t n) {
 
 /* ---- positions ---- */
 
-static void line_col(const char *t, size_t len, size_t off, uint32_t *line, uint32_t *col) {
+/* Line and column of offset off, counting from line *line, which starts
+ * at offset *start (at or before off); both move to off's line. */
+static void line_col(const char *t, size_t len, size_t off, uint32_t *line, size_t *start,
+                     uint32_t *col) {
     if (off > len) off = len;
-    size_t ln = 1, start = 0;
-    const char *p = t, *end = t + off;
+    size_t ln = *line, st = *start;
+    const char *p = t + st, *end = t + off;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl) break;
         ln++;
         p = nl + 1;
-        start = (size_t)(p - t);
+        st = (size_t)(p - t);
     }
     size_t c = 1;
-    for (size_t i = start; i < off; i++)
+    for (size_t i = st; i < off; i++)
         if (((unsigned char)t[i] & 0xC0) != 0x80) c++;
     *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
+    *start = st;
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-
 static void json_locate(bk *k, const bk_pos *pos) {
     jstate *js = k->fe;
-    uint32_t line, col;
-    line_col(js->text, js->len, pos->off, &line, &col);
-    blobc_err_at(k->err, NULL, line, col);
+    /* Several errors come in document order: go on from the last one. */
+    if (js->lc_line == 0 || pos->off < js->lc_off) {
+        js->lc_start = 0;
+        js->lc_line = 1;
+    }
+    uint32_t col;
+    line_col(js->text, js->len, pos->off, &js->lc_line, &js->lc_start, &col);
+    js->lc_off = pos->off;
+    blobc_err_at(k->err, NULL, js->lc_line, col);
     blobc_err_source_line(k->err, js->text, js->len, pos->off);
 }
 
@@ -420,7 +431,8 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ((jstate *)k->fe)->syntax_failed = true;
+    k->syntax = true;
+    k->muted = false; /* reported, whatever came before */
     k->depth = 0;
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid JSON: %s", msg);
 }
@@ -581,6 +593,28 @@ static blobc_status nest_check(bk *k, size_t off) {
     return syntax_fail(k, off, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
 }
 
+/* A value whose error was kept (BK_SKIP) is done with. */
+static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
+
+/* Where the container whose bracket is at off ends (cJSON has accepted
+ * its text). */
+static size_t value_end(const jstate *js, size_t off) {
+    const char *t = js->text;
+    size_t len = js->len, depth = 0, i = off;
+    while (i < len) {
+        char c = t[i];
+        if (c == '"') {
+            unsigned fl;
+            i = scan_string(t, len, i, &fl);
+            continue;
+        }
+        i++;
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) break;
+    }
+    return i;
+}
+
 /* Puts value c, whose token is tok, into slot: a scalar is stored, an
  * object or array opens a tree frame over its children. */
 static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const jtok *tok) {
@@ -602,14 +636,19 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
             for (const cJSON *e = c->child; e; e = e->next) n++;
             st = bk_push_seq(k, slot, n, &vpos);
         }
+        if (st == BK_SKIP) {
+            js->cur = value_end(js, tok->off); /* its text, from the tokenizer's way */
+            return BLOBC_OK;
+        }
         if (st) return st;
         bk_top(k)->fe = c->child;
         return BLOBC_OK;
     }
     case cJSON_String:
         if (tok->flags & JT_CTRL)
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON: a control character in a string must be escaped");
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON: a control character in a string "
+                                           "must be escaped")));
         v.tok = BK_TOK_JSTRING;
         v.s = c->valuestring;
         /* Without escapes the value is its source text. */
@@ -626,8 +665,8 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         if (!json_number_ok(v.s, v.n)) {
             char q[200];
             bk_quote(q, sizeof q, v.s, v.n);
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON number %s", q);
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON number %s", q)));
         }
         break;
     case cJSON_True:
@@ -642,7 +681,12 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         v.n = 4;
         break;
     }
-    return bk_store(k, slot, &v, &vpos, NULL);
+    return kept(bk_store(k, slot, &v, &vpos, NULL));
+}
+
+static blobc_status key_nul(bk *k, const bk_pos *kpos) {
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, kpos, BK_AT_CONTAINER, NULL, 0,
+                              "an object key cannot contain a NUL character (U+0000)"));
 }
 
 /* One child of a tree frame, or the frame's end. */
@@ -659,13 +703,15 @@ static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
     blobc_status st;
     if (f->kind == BK_STRUCT) {
         bk_pos kpos = {0, 0, js->key_off};
-        if (js->key_flags & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
-        st = bk_key(k, c->string, klen, &kpos, &slot);
+        st = js->key_flags & JT_NUL ? key_nul(k, &kpos) : bk_key(k, c->string, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, tok.off};
         st = bk_item(k, &vpos, &slot);
+    }
+    if (st == BK_SKIP) {
+        /* the value is skipped: past its text */
+        if (cJSON_IsObject(c) || cJSON_IsArray(c)) js->cur = value_end(js, tok.off);
+        return BLOBC_OK;
     }
     if (st) return st;
     return put(k, js, c, &slot, &tok);
@@ -708,9 +754,6 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         unsigned fl;
         size_t end = scan_string(t, len, i, &fl);
         if (fl & JT_OPEN) return syntax_fail(k, i, "unterminated string");
-        if (fl & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
         const char *key = t + i + 1;
         size_t klen = end - i - 2;
         if (fl & JT_ESC) {
@@ -722,7 +765,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         i = skip_ws(t, len, end);
         if (i >= len || t[i] != ':') return syntax_error(k, i);
         i = skip_ws(t, len, i + 1);
-        if (k->depth == 1) {
+        if (k->depth == 1 && !(fl & JT_NUL)) {
             int which = meta_kind(key, klen);
             if (which) {
                 cJSON *v;
@@ -738,10 +781,17 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
                 return st;
             }
         }
-        st = bk_key(k, key, klen, &kpos, &slot);
+        st = fl & JT_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, i};
         st = bk_item(k, &vpos, &slot);
+    }
+    if (st == BK_SKIP) {
+        /* the value is skipped: parsed for its syntax and dropped */
+        cJSON *skipped;
+        if ((st = parse_unit(k, js, i, &skipped))) return st;
+        js->cur = js->unit_end;
+        return BLOBC_OK;
     }
     if (st) return st;
 
@@ -841,8 +891,8 @@ static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
         bk_frame *f = bk_top(k);
         st = f->state & JF_STREAM ? stream_step(k, js, f) : tree_step(k, js, f);
     }
-    if (st && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root && k->root &&
-        late_type_differs(k, js, open))
+    if ((st || k->nerrors) && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root &&
+        k->root && late_type_differs(k, js, open))
         st = JRESTART;
     if (st) return st;
     size_t tail = skip_ws(js->text, js->len, js->cur);
@@ -896,7 +946,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
                          "the top level must be an object holding the root struct's fields");
         }
     }
-    if (st == BLOBC_EINPUT && !js.syntax_failed) {
+    if ((st == BLOBC_EINPUT || (st == BLOBC_OK && k->nerrors)) && !k->syntax) {
         /* A syntax error anywhere goes first: data errors before it are
          * often its echo. */
         char msg[200];
