@@ -1167,21 +1167,119 @@ TEST(data_files) {
     blobc_buffer_free(&s);
 }
 
-/* ---- the bad-data corpus ---- */
+/* ---- several errors per run ---- */
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* The sink of the corpus: the first line of every error, one a line. */
-static void corpus_diag(void *ctx, const blobc_error *e) {
+/* A sink that keeps the first line of every error, one a line. */
+static void keep_lines(void *ctx, const blobc_error *e) {
     char line[2048];
     blobc_error_format(e, line, sizeof line);
     char *nl = strchr(line, '\n');
     if (nl) *nl = '\0';
     blobc_buf_puts(ctx, line);
     blobc_buf_putc(ctx, '\n');
+}
+
+/* Bakes text through a sink with the given limit; the lines it got. */
+static const char *sink_bake(const char *text, const char *filename, unsigned max,
+                             size_t *suppressed, bool one_thread) {
+    static blobc_buffer lines;
+    lines.len = 0;
+    blobc_diag_sink sink = {keep_lines, &lines, max, 0};
+    blobc_bake_options o = {0};
+    o.schema = schema();
+    o.output = BLOBC_OUTPUT_RAW;
+    o.diag = &sink;
+    o.one_thread = one_thread;
+    blobc_buffer out = {0};
+    blobc_error_clear(&g_err);
+    blobc_status st = blobc_bake_memory(text, strlen(text), filename, &o, &out, &g_err);
+    if (st == BLOBC_OK || out.len) blobc_buf_puts(&lines, "(baked)\n");
+    blobc_buffer_free(&out);
+    blobc_error_format(&g_err, g_msg, sizeof g_msg);
+    char *nl = strchr(g_msg, '\n');
+    if (nl) *nl = '\0';
+    *suppressed = sink.suppressed;
+    blobc_buf_putc(&lines, '\0');
+    lines.len--;
+    return (const char *)lines.data;
+}
+
+TEST(several_errors) {
+    /* Scalars, an unknown key around nested containers, containers of the
+     * wrong kind (skipped whole), a missing field: every one, in document
+     * order (the missing fields belong to the mapping's start). */
+    static const char y[] =
+        "b: maybe\n"
+        "i8v: 300\n"
+        "bogus: {a: [1, {c: 2}]}\n"
+        "kind: wal\n"
+        "pos: [1, 2]\n"
+        "w: {x: 1}\n"
+        "pts:\n"
+        "  - {x: 1, y: 2, z: 3, q: [[1], {d: 2}]}\n"
+        "  - 5\n"
+        "  - {x: 1, y: 2}\n";
+    static const char want_y[] =
+        "t.yaml:1:1: error: missing fields \"u8v\", \"i16v\", \"u16v\", \"i32v\", \"u32v\", "
+        "\"i64v\", \"u64v\", \"f32v\", \"f64v\", \"name\" in struct All\n"
+        "t.yaml:1:4: b: error: expected true or false, got \"maybe\"\n"
+        "t.yaml:2:6: i8v: error: expected an integer in i8 range -128..127, got \"300\"\n"
+        "t.yaml:3:1: bogus: error: unknown field \"bogus\" in struct All (fields: b, i8v, u8v, "
+        "i16v, u16v, i32v, u32v, i64v, u64v, f32v, f64v, kind, ...)\n"
+        "t.yaml:4:7: kind: error: unknown member \"wal\" of enum Kind; did you mean \"wall\"?\n"
+        "t.yaml:5:6: pos: error: expected a mapping (struct Vec3), got a sequence\n"
+        "t.yaml:6:4: w: error: expected a sequence of 4 items ([f32; 4]), got a mapping\n"
+        "t.yaml:8:24: pts[0].q: error: unknown field \"q\" in struct Vec3 (fields: x, y, z)\n"
+        "t.yaml:9:5: pts[1]: error: expected a mapping (struct Vec3), got \"5\"\n"
+        "t.yaml:10:5: pts[2]: error: missing field \"z\" (f32) in struct Vec3\n";
+    size_t sup;
+    CHECK_STR(sink_bake(y, "t.yaml", 0, &sup, true), want_y);
+    CHECK_EQ_U(sup, 0);
+    /* the first also goes to the error, as without a sink */
+    CHECK(strncmp(g_msg, "t.yaml:1:1: error: missing fields", 33) == 0);
+    /* the limit: the first N, the rest counted */
+    const char *got = sink_bake(y, "t.yaml", 3, &sup, false);
+    CHECK(strlen(got) > 0 && strstr(want_y, got) != NULL); /* the first 3 found */
+    CHECK_EQ_U(sup, 7);
+    /* JSON: the same errors, the same order, JSON Pointers */
+    static const char j[] =
+        "{\"b\": \"maybe\", \"i8v\": 300, \"bogus\": {\"a\": [1, {\"c\": 2}]},\n"
+        "\"kind\": \"wal\", \"pos\": [1, 2], \"w\": {\"x\": 1},\n"
+        "\"pts\": [{\"x\": 1, \"y\": 2, \"z\": 3, \"q\": [[1], {\"d\": 2}]}, 5, {\"x\": 1, \"y\": 2}]}\n";
+    CHECK_STR(sink_bake(j, "t.json", 0, &sup, false),
+              "t.json:1:1: error: missing fields \"u8v\", \"i16v\", \"u16v\", \"i32v\", \"u32v\", "
+              "\"i64v\", \"u64v\", \"f32v\", \"f64v\", \"name\" in struct All\n"
+              "t.json:1:7: /b: error: expected true or false, got the string \"maybe\"\n"
+              "t.json:1:23: /i8v: error: expected an integer in i8 range -128..127, got \"300\"\n"
+              "t.json:1:28: /bogus: error: unknown field \"bogus\" in struct All (fields: b, i8v, "
+              "u8v, i16v, u16v, i32v, u32v, i64v, u64v, f32v, f64v, kind, ...)\n"
+              "t.json:2:9: /kind: error: unknown member \"wal\" of enum Kind; did you mean \"wall\"?\n"
+              "t.json:2:23: /pos: error: expected an object (struct Vec3), got an array\n"
+              "t.json:2:36: /w: error: expected an array of 4 items ([f32; 4]), got an object\n"
+              "t.json:3:34: /pts/0/q: error: unknown field \"q\" in struct Vec3 (fields: x, y, z)\n"
+              "t.json:3:57: /pts/1: error: expected an object (struct Vec3), got the number 5\n"
+              "t.json:3:60: /pts/2: error: missing field \"z\" (f32) in struct Vec3\n");
+    /* A syntax error comes alone, wherever it is. */
+    CHECK_STR(sink_bake("b: maybe\ni8v: 300\nname: [1\n", "t.yaml", 0, &sup, false),
+              "t.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing "
+              "a flow sequence at line 3, column 7)\n");
+    CHECK_STR(sink_bake("{\"b\": \"maybe\", \"i8v\": 300,}", "t.json", 0, &sup, false),
+              "t.json:1:26: error: invalid JSON: trailing comma: '}' after ',' (JSON allows no "
+              "comma after the last member)\n");
+    /* Without a sink the first error found stops the bake, and a syntax
+     * error after it still wins. */
+    CHECK_STR(first_error("b: maybe\ni8v: 300\n", "t.yaml"),
+              "t.yaml:1:4: b: error: expected true or false, got \"maybe\"");
+    CHECK_STR(first_error("b: maybe\ni8v: 300\nname: [1\n", "t.yaml"),
+              "t.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing "
+              "a flow sequence at line 3, column 7)");
+}
+
+/* ---- the bad-data corpus ---- */
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 static void corpus_case(const char *name) {
@@ -1201,12 +1299,12 @@ static void corpus_case(const char *name) {
     want[n] = '\0';
     /* every error, in document order, through a sink */
     blobc_buffer out = {0}, got = {0};
-    blobc_diag_sink sink = {corpus_diag, &got, 20, 0};
+    blobc_diag_sink sink = {keep_lines, &got, 20, 0};
     blobc_bake_options o = {0};
     o.diag = &sink;
     blobc_error_clear(&g_err);
     blobc_status st = blobc_bake_file(path, &o, &out, &g_err);
-    if (got.len == 0) corpus_diag(&got, &g_err); /* an error outside the data */
+    if (got.len == 0) keep_lines(&got, &g_err); /* an error outside the data */
     blobc_buf_putc(&got, '\0');
     /* without a sink: the first of them */
     blobc_buffer out1 = {0};
@@ -1297,6 +1395,7 @@ TEST_MAIN_BEGIN("bake")
     RUN(billion_laughs_refused);
     RUN(nesting_limit);
     RUN(syntax_errors);
+    RUN(several_errors);
     RUN(schema_and_type_from_the_data);
     RUN(format_detection_and_streaming);
     RUN(blob_output);
