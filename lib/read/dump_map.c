@@ -21,7 +21,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */

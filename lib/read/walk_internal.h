@@ -14,6 +14,9 @@
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H
 
+#include "blobc/blobfile.h"
+#include "blobc/builder.h"
+#include "blobc/verify.h"
 #include "read/walk.h"
 
 /* No id, no table entry. */
