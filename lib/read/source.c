@@ -8,9 +8,6 @@
 
 #include <inttypes.h>
 
-/* Byte offset of schema_hash in the header (docs/FORMAT.md, "Header"). */
-#define HEADER_SCHEMA_HASH_AT 40u
-
 void blobc_source_close(blobc_source *src) {
     if (src->is_blob) blobc_blob_close(&src->blob);
     memset(src, 0, sizeof *src);
@@ -62,7 +59,7 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
                       "(0x%016" PRIx64 "): it was baked with another layout",
                       have, want->name ? want->name : "the root", h);
             err->code = BLOBC_V_SCHEMA_HASH;
-            blobc_err_offset(err, HEADER_SCHEMA_HASH_AT);
+            blobc_err_offset(err, BLOBC_RT_H_SCHEMA_HASH);
             return BLOBC_EINPUT;
         }
         src->root = want;
@@ -82,7 +79,7 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
                       ", the header says 0x%016" PRIx64,
                       h, have);
             err->code = BLOBC_V_SCHEMA_HASH;
-            blobc_err_offset(err, HEADER_SCHEMA_HASH_AT);
+            blobc_err_offset(err, BLOBC_RT_H_SCHEMA_HASH);
             return BLOBC_EINPUT;
         }
     }
