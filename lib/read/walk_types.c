@@ -9,12 +9,11 @@
  */
 #include "read/walk_internal.h"
 
+#include "common/kind.h"
+
 #include <stdlib.h>
 
 static bool kind_builtin(blobc_kind k) { return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING; }
-static bool kind_anon(blobc_kind k) {
-    return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED || k == BLOBC_KIND_PTR;
-}
 
 uint32_t blobc_walk_builtin_size(blobc_kind k) {
     switch (k) {
@@ -173,7 +172,7 @@ uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
     if (!s) return WNONE;
     size_t depth = 0;
     const blobc_type *cur = t;
-    while (kind_anon(cur->kind) && blobc_walk_type_lookup(w, cur) == WNONE) {
+    while (blobc_kind_is_anonymous(cur->kind) && blobc_walk_type_lookup(w, cur) == WNONE) {
         if (!blobc_grow((void **)&s->chain, &s->chain_cap, depth + 1, sizeof *s->chain)) return WNONE;
         s->chain[depth++] = cur;
         cur = cur->elem;
