@@ -30,9 +30,9 @@ void blobc_walk_free(blobc_walk *w) {
     blobc_walk_tab_release(w);
     free(w->big);
     free(w->infos);
-    free(w->pmap);
-    free(w->pkeys);
-    free(w->smap);
+    blobc_ptrset_free(&w->ptypes);
+    free(w->pids);
+    blobc_hashtab_free(&w->shapes);
     free(w->frames);
     blobc_arena_free(&w->arena);
     memset(w, 0, sizeof *w);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "blobc/schema.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 
 /* Flags of a placed payload. */
@@ -64,11 +65,10 @@ typedef struct blobc_walk {
     blobc_arena arena;
     blobc_winfo *infos;
     size_t ninfos, infos_cap;
-    uint32_t *pmap;         /* type pointer -> id (open addressing) */
-    const blobc_type **pkeys;
-    size_t pmap_cap, pmap_used;
-    uint32_t *smap;         /* anonymous type structure -> id */
-    size_t smap_cap, smap_used;
+    blobc_ptrset ptypes;    /* type pointers seen, numbered */
+    uint32_t *pids;         /* type pointer number -> id */
+    size_t pids_cap;
+    blobc_hashtab shapes;   /* anonymous type structure -> id + 1 */
     blobc_wframe *frames;
     size_t nframes, frames_cap;
     void *scratch;          /* reusable work stacks */

@@ -26,96 +26,39 @@ uint32_t blobc_walk_builtin_size(blobc_kind k) {
     }
 }
 
-static size_t hash_ptr(const void *p) {
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    v ^= v >> 33;
-    v *= 0xff51afd7ed558ccdull;
-    v ^= v >> 33;
-    return (size_t)v;
-}
-
-static size_t hash_shape(uint32_t kind, uint32_t elem, uint32_t count) {
-    uint64_t v = ((uint64_t)kind << 56) ^ ((uint64_t)elem << 24) ^ count;
-    v *= 0x9e3779b97f4a7c15ull;
-    v ^= v >> 29;
-    return (size_t)v;
-}
-
+/* Type pointers are numbered in the order first seen (ptypes); pids
+ * gives each number's id. */
 uint32_t blobc_walk_type_lookup(const blobc_walk *w, const blobc_type *t) {
-    if (!w->pmap_cap) return WNONE;
-    size_t mask = w->pmap_cap - 1, h = hash_ptr(t) & mask;
-    while (w->pkeys[h]) {
-        if (w->pkeys[h] == t) return w->pmap[h];
-        h = (h + 1) & mask;
-    }
-    return WNONE;
+    uint32_t k = blobc_ptrset_find(&w->ptypes, t);
+    return k == UINT32_MAX ? WNONE : w->pids[k];
 }
 
 static bool pmap_put(blobc_walk *w, const blobc_type *t, uint32_t id) {
-    if ((w->pmap_used + 1) * 2 > w->pmap_cap) {
-        size_t nc = w->pmap_cap ? w->pmap_cap * 2 : 64;
-        const blobc_type **nk = calloc(nc, sizeof *nk);
-        uint32_t *nv = calloc(nc, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return false;
-        }
-        for (size_t i = 0; i < w->pmap_cap; i++) {
-            if (!w->pkeys[i]) continue;
-            size_t h = hash_ptr(w->pkeys[i]) & (nc - 1);
-            while (nk[h]) h = (h + 1) & (nc - 1);
-            nk[h] = w->pkeys[i];
-            nv[h] = w->pmap[i];
-        }
-        free(w->pkeys);
-        free(w->pmap);
-        w->pkeys = nk;
-        w->pmap = nv;
-        w->pmap_cap = nc;
-    }
-    size_t mask = w->pmap_cap - 1, h = hash_ptr(t) & mask;
-    while (w->pkeys[h]) h = (h + 1) & mask;
-    w->pkeys[h] = t;
-    w->pmap[h] = id;
-    w->pmap_used++;
+    uint32_t k;
+    if (blobc_ptrset_add(&w->ptypes, t, &k) < 0 ||
+        !blobc_grow((void **)&w->pids, &w->pids_cap, (size_t)k + 1, sizeof *w->pids))
+        return false;
+    w->pids[k] = id;
     return true;
 }
 
+static uint64_t hash_shape(uint32_t kind, uint32_t elem, uint32_t count) {
+    return blobc_hash_u64(((uint64_t)kind << 56) ^ ((uint64_t)elem << 24) ^ count);
+}
+
 static uint32_t smap_find(const blobc_walk *w, blobc_kind kind, uint32_t elem, uint32_t count) {
-    if (!w->smap_cap) return WNONE;
-    size_t mask = w->smap_cap - 1, h = hash_shape(kind, elem, count) & mask;
-    for (; w->smap[h] != WNONE; h = (h + 1) & mask) {
-        const blobc_winfo *in = &w->infos[w->smap[h]];
-        if (in->kind == kind && in->elem == elem && in->count == count) return w->smap[h];
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&w->shapes, hash_shape(kind, elem, count), &p); k;
+         k = blobc_hashtab_next(&w->shapes, &p)) {
+        const blobc_winfo *in = &w->infos[k - 1];
+        if (in->kind == kind && in->elem == elem && in->count == count) return k - 1;
     }
     return WNONE;
 }
 
 static bool smap_put(blobc_walk *w, uint32_t id) {
-    if ((w->smap_used + 1) * 2 > w->smap_cap) {
-        size_t nc = w->smap_cap ? w->smap_cap * 2 : 64;
-        uint32_t *nm = malloc(nc * sizeof *nm);
-        if (!nm) return false;
-        memset(nm, 0xff, nc * sizeof *nm);
-        for (size_t i = 0; i < w->smap_cap; i++) {
-            uint32_t v = w->smap[i];
-            if (v == WNONE) continue;
-            const blobc_winfo *in = &w->infos[v];
-            size_t h = hash_shape(in->kind, in->elem, in->count) & (nc - 1);
-            while (nm[h] != WNONE) h = (h + 1) & (nc - 1);
-            nm[h] = v;
-        }
-        free(w->smap);
-        w->smap = nm;
-        w->smap_cap = nc;
-    }
     const blobc_winfo *in = &w->infos[id];
-    size_t mask = w->smap_cap - 1, h = hash_shape(in->kind, in->elem, in->count) & mask;
-    while (w->smap[h] != WNONE) h = (h + 1) & mask;
-    w->smap[h] = id;
-    w->smap_used++;
-    return true;
+    return blobc_hashtab_add(&w->shapes, hash_shape(in->kind, in->elem, in->count), id + 1);
 }
 
 wscratch *blobc_walk_scratch(blobc_walk *w) {
