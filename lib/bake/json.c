@@ -19,19 +19,19 @@
  * short, raw control characters, non-JSON number spellings cJSON accepts).
  * The tokenizer only looks at text cJSON has accepted.
  *
- * cJSON mallocs every node and string; its allocations on this thread come
- * from a bump arena instead (cJSON_InitHooks with hooks that fall back to
- * malloc/free on any other thread), rewound before each parse.
+ * cJSON allocates with its own allocator (malloc, or whatever the host
+ * program installed with cJSON_InitHooks); the bake never installs hooks,
+ * which are process-wide and would break other threads and the host's own
+ * use of cJSON. Only one value's tree is alive at a time (jparse frees the
+ * previous one), so malloc hands the same few warm blocks back item after
+ * item.
  *
  * The root type must be known before the first value is placed, while
  * JSON allows $schema and $type anywhere in the top-level object: see
  * open_root for how that is settled without reading the file twice in
  * the usual cases.
  */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
-
 #include <cjson/cJSON.h>
-#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,146 +50,6 @@
 #define JPOS_META_SCHEMA 1u
 #define JPOS_META_TYPE 2u
 
-/* ---- the arena behind cJSON ---- */
-
-/* A big document's tree is several times its text (a 64-byte node per
- * value, plus a copy of every key and string), and faulting that memory in
- * 4 KiB at a time was a sixth of the bake. Blocks from 2 MiB up are mapped
- * on a 2 MiB boundary and offered to transparent huge pages, so the kernel
- * fills them a huge page per fault where it can. */
-#define JHUGE ((size_t)2 * 1024 * 1024)
-#define JBLOCK_MAX ((size_t)32 * 1024 * 1024)
-
-typedef struct jblock {
-    struct jblock *next;
-    size_t size;   /* usable bytes after the header */
-    size_t mapped; /* bytes mapped at the block (mmap), 0 for malloc */
-    size_t pad;    /* four words: the memory after it stays 16-byte aligned */
-} jblock;
-
-typedef struct jarena {
-    jblock *head;
-    char *cur;
-    size_t left;
-    size_t next_size;
-    bool failed;
-} jarena;
-
-static _Thread_local jarena *tls_arena;
-
-static jblock *jblock_new(size_t size) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (size >= JHUGE && size <= SIZE_MAX - sizeof(jblock) - 2 * JHUGE) {
-        size_t want = (sizeof(jblock) + size + JHUGE - 1) & ~(JHUGE - 1);
-        size_t span = want + JHUGE;
-        void *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            /* Trim to a 2 MiB-aligned range: huge pages need one. */
-            uintptr_t base = (uintptr_t)m;
-            size_t head = (size_t)(((base + JHUGE - 1) & ~(uintptr_t)(JHUGE - 1)) - base);
-            if (head) munmap(m, head);
-            if (span - head > want) munmap((char *)m + head + want, span - head - want);
-            jblock *b = (jblock *)((char *)m + head);
-            (void)madvise(b, want, MADV_HUGEPAGE); /* only advice */
-            b->mapped = want;
-            b->size = want - sizeof(jblock);
-            return b;
-        }
-    }
-#endif
-    jblock *b = malloc(sizeof(jblock) + size);
-    if (b) {
-        b->mapped = 0;
-        b->size = size;
-    }
-    return b;
-}
-
-static void jblock_free(jblock *b) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (b->mapped) {
-        munmap(b, b->mapped);
-        return;
-    }
-#endif
-    free(b);
-}
-
-/* Starts a new block big enough for n bytes, and takes them from it. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void *jarena_grow(jarena *a, size_t n) {
-    if (n > SIZE_MAX - 15 - sizeof(jblock)) {
-        a->failed = true;
-        return NULL;
-    }
-    /* Blocks double: small documents stay small. */
-    size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
-    if (size < JBLOCK_MAX) a->next_size = size * 2;
-    if (size < n) size = n;
-    jblock *b = jblock_new(size);
-    if (!b) {
-        a->failed = true;
-        return NULL;
-    }
-    b->next = a->head;
-    a->head = b;
-    size_t r = (n + 7) & ~(size_t)7; /* no overflow: n is far below SIZE_MAX */
-    if (r > b->size) r = b->size;
-    a->cur = (char *)(b + 1) + r;
-    a->left = b->size - r;
-    return b + 1;
-}
-
-/* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
- * strings; every request is rounded up to 8 bytes, which keeps the bump
- * aligned without a test. This runs for every node and string baked. */
-static inline void *jarena_alloc(jarena *a, size_t n) {
-    size_t r = (n + 7) & ~(size_t)7;
-    if (r < n || r > a->left) return jarena_grow(a, n);
-    void *p = a->cur;
-    a->cur += r;
-    a->left -= r;
-    return p;
-}
-
-/* Forgets every allocation but keeps the newest block (the largest) for
- * the next value: one value's tree at a time reuses the same few pages,
- * warm in the cache, instead of faulting in fresh ones for the whole
- * document. */
-static void jarena_reset(jarena *a) {
-    jblock *keep = a->head;
-    if (!keep) return;
-    for (jblock *b = keep->next; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    keep->next = NULL;
-    a->cur = (char *)(keep + 1);
-    a->left = keep->size;
-    a->failed = false;
-}
-
-static void jarena_free(jarena *a) {
-    for (jblock *b = a->head; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    memset(a, 0, sizeof *a);
-}
-
-static void *CJSON_CDECL hook_malloc(size_t n) {
-    jarena *a = tls_arena;
-    return a ? jarena_alloc(a, n) : malloc(n);
-}
-
-static void CJSON_CDECL hook_free(void *p) {
-    if (!tls_arena) free(p);
-}
-
 /* ---- the lockstep tokenizer ---- */
 
 typedef struct jtok {
@@ -206,7 +66,7 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
-    jarena arena;        /* behind cJSON: the tree of one value at a time */
+    cJSON *tree;         /* the one value cJSON parsed last, or NULL */
 } jstate;
 
 static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -463,6 +323,14 @@ static blobc_status syntax_error(bk *k, size_t off) {
     return syntax_fail(k, off, "unexpected byte 0x%02x", c);
 }
 
+/* cJSON's parse of the n bytes at `off`, after freeing the tree of the
+ * previous parse: the caller is done with it by then. */
+static cJSON *jparse(jstate *js, size_t off, size_t n, const char **end) {
+    cJSON_Delete(js->tree);
+    js->tree = cJSON_ParseWithLengthOpts(js->text + off, n, end, 0);
+    return js->tree;
+}
+
 /* cJSON parses the one value at `off` into a fresh tree (the previous
  * value's tree is gone), and unit_end records where it ends. */
 static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
@@ -471,11 +339,10 @@ static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
      * they were white space. */
     if (off < js->len && ((unsigned char)t[off] <= 0x20 || (unsigned char)t[off] == 0xEF))
         return syntax_error(k, off);
-    jarena_reset(&js->arena);
     const char *end = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(t + off, js->len - off, &end, 0);
+    cJSON *v = jparse(js, off, js->len - off, &end);
     size_t stop = end ? off + (size_t)(end - (t + off)) : js->len;
-    if (!v) return js->arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, stop);
+    if (!v) return syntax_error(k, stop);
     js->unit_end = stop;
     *out = v;
     return BLOBC_OK;
@@ -501,8 +368,7 @@ static int meta_kind(const char *key, size_t n) {
 static int key_meta_kind(jstate *js, size_t i, size_t end, unsigned fl) {
     if (fl & JT_OPEN) return 0;
     if (!(fl & JT_ESC)) return meta_kind(js->text + i + 1, end - i - 2);
-    jarena_reset(&js->arena);
-    cJSON *kv = cJSON_ParseWithLengthOpts(js->text + i, end - i, NULL, 0);
+    cJSON *kv = jparse(js, i, end - i, NULL);
     return kv && cJSON_IsString(kv) ? meta_kind(kv->valuestring, strlen(kv->valuestring)) : 0;
 }
 
@@ -797,13 +663,11 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
  * is being baked as? Asked only after an error, to tell whether the error
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
-    const char *t = js->text;
     size_t len = js->len, i = open + 1, j;
     int which;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
-        jarena_reset(&js->arena);
-        cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
+        cJSON *v = j < len ? jparse(js, j, len - j, NULL) : NULL;
         if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0) return true;
     }
     return false;
@@ -879,12 +743,6 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     k->fe = &js;
     k->locate = json_locate;
 
-    /* cJSON's allocations on this thread come from the arena while the
-     * bake runs; the hooks fall back to malloc/free on any other. */
-    cJSON_Hooks hooks = {hook_malloc, hook_free};
-    cJSON_InitHooks(&hooks);
-    tls_arena = &js.arena;
-
     blobc_status st;
     size_t i = skip_ws(text, len, skip_bom(text, len));
     if (i < len && text[i] == '{') {
@@ -916,9 +774,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
                          "the top level must be an object holding the root struct's fields");
         }
     }
-    tls_arena = NULL;
-    cJSON_InitHooks(NULL);
-    jarena_free(&js.arena);
+    cJSON_Delete(js.tree);
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;
