@@ -277,10 +277,7 @@ static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got)
 
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
     blobc_error_clear(err);
-    bool in = strcmp(path, "-") == 0;
-    blobc_err_file(err, in ? "<stdin>" : path);
-    if (in) return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err_io(err, what, path, e);
 }
 
 blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, blobc_buffer *out,

@@ -67,6 +67,9 @@ void blobc_err_offset(blobc_error *e, uint64_t offset);
 /* Copies the line containing byte `pos` of text into e->source_line. */
 void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos);
 blobc_status blobc_err_nomem(blobc_error *e);
+/* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
+ * ("-" is standard input). In fileio.c. */
+blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
 
 /* ---- little-endian access (the format is little-endian everywhere) ---- */
 
