@@ -1,18 +1,21 @@
 /*
- * bake_json.c - the JSON front end: cJSON parses the values, and an
- * explicit-stack walk feeds them to the fill stack (bake_common.c).
+ * json.c - the JSON front end: an explicit-stack walk over the text feeds
+ * the fill stack (fill.c), with cJSON for the values it does not read itself.
  *
- * The document is not parsed whole. The top-level object, the objects in
- * it down to the first array, and that array are read straight from the
- * text (their punctuation is checked here); every item of such an array,
- * and every other value met there, is one cJSON parse whose tree is baked
- * and dropped before the next. A level's big arrays therefore never exist
- * as a tree: memory is the text, the blob, and one item's tree, which
- * reuses the same few warm pages item after item.
+ * The document is not parsed whole, and mostly not by cJSON. Objects and
+ * arrays whose type takes them are read straight from the text at every
+ * depth (their punctuation is checked here), and so are the common
+ * scalars: strings without escapes, numbers (their text goes to the fill
+ * stack, which converts it exactly), true, false and null. cJSON parses
+ * the rest, one value at a time: strings with escapes, the meta keys'
+ * values, fixed-size arrays, and any value of the wrong kind or spelled
+ * wrongly, whose error is worded from cJSON's verdict. No tree of the
+ * document is ever built: memory is the text, the blob, and at most one
+ * small value's tree.
  *
- * cJSON keeps no positions and stores numbers as doubles, so the walk runs
- * a light tokenizer over the same text in lockstep: every value is visited
- * in document order, and the tokenizer's next value token is that value's
+ * cJSON keeps no positions, so a cJSON tree is walked with a light
+ * tokenizer over the same text in lockstep: every value is visited in
+ * document order, and the tokenizer's next value token is that value's
  * source. That gives every error a line:column next to its JSON Pointer,
  * gives integers their exact source text (no rounding through double past
  * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
@@ -22,9 +25,8 @@
  * cJSON allocates with its own allocator (malloc, or whatever the host
  * program installed with cJSON_InitHooks); the bake never installs hooks,
  * which are process-wide and would break other threads and the host's own
- * use of cJSON. Only one value's tree is alive at a time (jparse frees the
- * previous one), so malloc hands the same few warm blocks back item after
- * item.
+ * use of cJSON. jparse frees the previous value's tree before the next
+ * parse.
  *
  * The root type must be known before the first value is placed, while
  * JSON allows $schema and $type anywhere in the top-level object: see
@@ -563,10 +565,57 @@ static const blobc_type *landing(const blobc_type *t) {
     return t;
 }
 
-/* One member or item of a streamed frame, or the frame's end. Objects are
- * streamed from the top down to the first array, and that array too; each
- * of its items, and every other value, is parsed by cJSON on its own, so
- * the tree in memory is never more than one item of the biggest array. */
+/* The scalar at `i` read straight from the text, when it is one of the
+ * common, valid spellings: a string without escapes or control
+ * characters, a JSON number, true, false or null. Its end goes to *end.
+ * Anything else (escapes, errors, whatever needs cJSON's judgement) is
+ * left to the cJSON path, which decodes it or reports it. Numbers carry
+ * their text only: the fill stack converts it exactly. */
+static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) {
+    const char *t = js->text;
+    size_t len = js->len, j = i;
+    memset(v, 0, sizeof *v);
+    char c = t[i];
+    if (c == '"') {
+        unsigned fl;
+        j = scan_string(t, len, i, &fl);
+        if (fl & (JT_ESC | JT_OPEN | JT_CTRL)) return false;
+        v->tok = BK_TOK_JSTRING;
+        v->s = t + i + 1;
+        v->n = j - i - 2;
+        v->check_utf8 = (fl & JT_HIGH) != 0;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        while (j < len && ((t[j] >= '0' && t[j] <= '9') || t[j] == '-' || t[j] == '+' ||
+                           t[j] == '.' || t[j] == 'e' || t[j] == 'E'))
+            j++;
+        if (!json_number_ok(t + i, j - i)) return false;
+        v->tok = BK_TOK_JNUMBER;
+        v->s = t + i;
+        v->n = j - i;
+    } else {
+        static const struct {
+            const char *word;
+            size_t n;
+            bk_tok tok;
+        } lits[] = {{"true", 4, BK_TOK_JBOOL}, {"false", 5, BK_TOK_JBOOL}, {"null", 4, BK_TOK_JNULL}};
+        size_t k;
+        for (k = 0; k < sizeof lits / sizeof lits[0]; k++)
+            if (len - i >= lits[k].n && memcmp(t + i, lits[k].word, lits[k].n) == 0) break;
+        if (k == sizeof lits / sizeof lits[0]) return false;
+        v->tok = lits[k].tok;
+        v->s = t + i;
+        v->n = lits[k].n;
+        j = i + lits[k].n;
+    }
+    *end = j;
+    return true;
+}
+
+/* One member or item of a streamed frame, or the frame's end. Objects and
+ * arrays whose type takes them are streamed at every depth, and common
+ * scalars are read straight from the text (plain_scalar); cJSON parses
+ * only the rest (escaped strings, fixed-size arrays, values of the wrong
+ * kind, errors), each on its own, so no tree of the document is built. */
 static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     const char *t = js->text;
     size_t len = js->len;
@@ -632,7 +681,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     if (st) return st;
 
     bk_pos vpos = {0, 0, i};
-    if (obj && i < len && (t[i] == '{' || t[i] == '[')) {
+    if (i < len && (t[i] == '{' || t[i] == '[')) {
         const blobc_type *lt = landing(slot.type);
         bool open = t[i] == '{';
         if (lt->kind == (open ? BLOBC_KIND_STRUCT : BLOBC_KIND_ARRAY)) {
@@ -646,6 +695,12 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
             js->cur = i + 1;
             return BLOBC_OK;
         }
+    }
+    bk_scalar v;
+    size_t end;
+    if (plain_scalar(js, i, &v, &end)) {
+        js->cur = js->unit_end = end;
+        return bk_store(k, &slot, &v, &vpos, NULL);
     }
     cJSON *c;
     if ((st = parse_unit(k, js, i, &c))) return st;
