@@ -74,6 +74,9 @@ static int read_all(int fd, size_t hint, uint8_t **data, size_t *len) {
 }
 
 blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !data || !len) return blobc_err_arg(err, __func__, "path, data or len is NULL");
     *data = NULL;
     *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
@@ -132,6 +135,10 @@ static int create_temp(char *tmp, size_t tlen) {
 
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
     if (strcmp(path, "-") == 0) {
         int e = write_all(STDOUT_FILENO, data, len);
         if (e) {

@@ -2016,7 +2016,7 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
     if (size > BLOBC_MAX_DATA_SIZE)
         return wfail(w, err, BLOBC_V_DATA_SIZE, 0, SIZE_MAX,
                      "data section is %zu bytes; offsets are 32-bit, so at most 2147483647", size);
-    if (!root) return blobc_err(err, BLOBC_EIO, "no root type to walk the data with");
+    if (!root) return blobc_err(err, BLOBC_EARG, "no root type to walk the data with");
     uint32_t rid = type_id(w, root);
     if (rid == NONE) return types_error(w, err, -2, root);
     blobc_status st = ensure_compiled(w, rid, err);
