@@ -30,7 +30,7 @@ static const blobc_type builtins[BLOBC_KIND_COUNT + 1] = {
     [BLOBC_KIND_STRING] = {.kind = BLOBC_KIND_STRING, .size = 8, .align = 4, .name = "string"},
 };
 
-static bool kind_valid(int k) { return k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_PTR; }
+static bool kind_valid(int k) { return k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_UNION; }
 
 const blobc_type *blobc_builtin_type(blobc_kind kind) {
     if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING) return &builtins[kind];
@@ -48,6 +48,7 @@ const char *blobc_kind_name(blobc_kind kind) {
     case BLOBC_KIND_ARRAY: return "array";
     case BLOBC_KIND_FIXED: return "fixed array";
     case BLOBC_KIND_PTR: return "pointer";
+    case BLOBC_KIND_UNION: return "union";
     default:
         if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING) return builtins[kind].name;
         return "invalid kind";
@@ -157,6 +158,10 @@ typedef struct schema_names {
 
 /* ---- the schema object ---- */
 
+static bool is_named_kind(blobc_kind k) {
+    return k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_ENUM || k == BLOBC_KIND_UNION;
+}
+
 blobc_schema *blobc_schema_new(const char *filename) {
     blobc_schema *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -178,10 +183,9 @@ void blobc_schema_free(blobc_schema *s) {
 }
 
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err) {
-    if (!t || (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM) || !t->name ||
-        !t->name[0])
+    if (!t || !is_named_kind(t->kind) || !t->name || !t->name[0])
         return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0}, err,
-                                "a named type must be a struct or an enum with a name");
+                                "a named type must be a struct, an enum or a union with a name");
     if (s->nnamed == s->named_cap) {
         size_t cap = s->named_cap ? s->named_cap * 2 : 16;
         size_t bytes;
@@ -229,9 +233,9 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
     if (old && old->count == s->nnamed) return BLOBC_OK;
     for (size_t i = 0; i < s->nnamed; i++) {
         const blobc_type *t = s->named[i];
-        if ((t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM) || !t->name || !t->name[0])
+        if (!is_named_kind(t->kind) || !t->name || !t->name[0])
             return blobc_schema_err(s, t->pos, err,
-                                    "a named type must be a struct or an enum with a name");
+                                    "a named type must be a struct, an enum or a union with a name");
     }
     schema_names *sn = blobc_arena_alloc(&s->arena, sizeof *sn);
     if (!sn) return blobc_err_nomem(err);
@@ -254,7 +258,9 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
 #define LINEAR_MAX 8
 
 const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len) {
-    if (!st || st->kind != BLOBC_KIND_STRUCT || !name || len == 0) return NULL;
+    if (!st || (st->kind != BLOBC_KIND_STRUCT && st->kind != BLOBC_KIND_UNION) || !name ||
+        len == 0)
+        return NULL;
     const type_lookup *lk = st->lookup;
     if (st->nfields <= LINEAR_MAX || !lk) {
         for (uint32_t i = 0; i < st->nfields; i++) {
@@ -349,7 +355,7 @@ size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
 
 /* "struct Room", "enum Kind" or the spelling of a composite, for messages. */
 static const char *label(const blobc_type *t, char *buf, size_t cap) {
-    if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM)
+    if (is_named_kind(t->kind))
         snprintf(buf, cap, "%s %s", blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)");
     else
         blobc_type_spell(t, buf, cap);
@@ -432,7 +438,7 @@ static int cmp_value_entry(const void *a, const void *b) {
 /* Indexes a struct's fields or an enum's members by name; a duplicate
  * name is an error at the second one. */
 static blobc_status index_items(layout_ctx *L, const blobc_type *t, type_lookup **out) {
-    bool st = t->kind == BLOBC_KIND_STRUCT;
+    bool st = t->kind != BLOBC_KIND_ENUM;
     const void *items = st ? (const void *)t->fields : (const void *)t->values;
     size_t n = st ? t->nfields : t->nvalues;
     type_lookup *lk = blobc_arena_alloc(&L->s->arena, sizeof *lk);
@@ -445,7 +451,8 @@ static blobc_status index_items(layout_ctx *L, const blobc_type *t, type_lookup 
         blobc_pos first = st ? t->fields[a].pos : t->values[a].pos;
         blobc_pos second = st ? t->fields[b].pos : t->values[b].pos;
         return blobc_schema_err(L->s, second, L->err, "duplicate %s '%s' in %s %s%s",
-                                st ? "field" : "member", st ? t->fields[b].name : t->values[b].name,
+                                t->kind == BLOBC_KIND_STRUCT ? "field" : "member",
+                                st ? t->fields[b].name : t->values[b].name,
                                 blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)",
                                 first_at(first, at, sizeof at));
     }
@@ -508,6 +515,41 @@ static blobc_status lay_enum(layout_ctx *L, blobc_type *t) {
     return BLOBC_OK;
 }
 
+/* A union is an 8-byte value whatever its members: it is done at once,
+ * and its members' payloads (out of line, like *T targets) are laid out
+ * later, which allows recursion through unions. Each member is a *Struct
+ * named after its struct, at BLOBC_UNION_REF. */
+static blobc_status lay_union(layout_ctx *L, blobc_type *t) {
+    const char *nm = t->name ? t->name : "(unnamed)";
+    if (t->nfields == 0 || !t->fields)
+        return blobc_schema_err(L->s, t->pos, L->err,
+                                "union %s has no members (a union needs at least one)", nm);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        blobc_field *f = (blobc_field *)&t->fields[i];
+        const blobc_type *m = f->type;
+        if (!m || m->kind != BLOBC_KIND_PTR || !m->elem || m->elem->kind != BLOBC_KIND_STRUCT)
+            return blobc_schema_err(L->s, f->pos, L->err,
+                                    "union %s: member %u is not a struct type", nm, (unsigned)i + 1);
+        if (!f->name || !m->elem->name || strcmp(f->name, m->elem->name) != 0)
+            return blobc_schema_err(L->s, f->pos, L->err,
+                                    "union %s: member %u is not named after its struct", nm,
+                                    (unsigned)i + 1);
+        if (f->def.present)
+            return blobc_schema_err(L->s, f->pos, L->err, "union %s: member '%s' has a default",
+                                    nm, f->name);
+        f->offset = BLOBC_UNION_REF;
+        if (!vec_push((void **)&L->work, &L->nwork, &L->workcap, sizeof m, &m))
+            return blobc_err_nomem(L->err);
+    }
+    type_lookup *lk;
+    if (index_items(L, t, &lk)) return BLOBC_EINPUT;
+    t->lookup = lk;
+    t->size = BLOBC_UNION_SIZE;
+    t->align = BLOBC_UNION_ALIGN;
+    set_state(t, ST_DONE);
+    return BLOBC_OK;
+}
+
 /* Checks that the chain of composites below an array or pointer ends at a
  * struct, enum, scalar or string instead of looping back into itself
  * (impossible to write in the language; a decoded section could). */
@@ -545,6 +587,7 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
         set_state(t, ST_DONE);
         return BLOBC_OK;
     case BLOBC_KIND_ENUM: return lay_enum(L, t);
+    case BLOBC_KIND_UNION: return lay_union(L, t);
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
         if (!t->elem)
@@ -584,7 +627,8 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
                 return blobc_schema_err(s, f->pos, L->err, "struct %s: field '%s' has no type",
                                         nm, f->name);
             if (f->def.present && !blobc_kind_is_scalar(f->type->kind) &&
-                f->type->kind != BLOBC_KIND_ENUM && f->type->kind != BLOBC_KIND_STRING)
+                f->type->kind != BLOBC_KIND_ENUM && f->type->kind != BLOBC_KIND_STRING &&
+                f->type->kind != BLOBC_KIND_UNION)
                 return blobc_schema_err(s, f->pos, L->err,
                                         "struct %s: field '%s' cannot have a default", nm,
                                         f->name);
@@ -857,7 +901,8 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         h_u8(h, t->elem ? (uint8_t)t->elem->kind : 0);
         h_enum_values(h, t);
         return false;
-    case BLOBC_KIND_STRUCT: h_u32(h, t->nfields); return true;
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: h_u32(h, t->nfields); return true;
     case BLOBC_KIND_FIXED: h_u32(h, t->count); return true;
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR: return true;
@@ -880,7 +925,7 @@ uint64_t blobc_type_hash(const blobc_type *type) {
         frame *fr = &stack[n - 1];
         const blobc_type *t = fr->t;
         const blobc_type *child;
-        if (t->kind == BLOBC_KIND_STRUCT) {
+        if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) {
             if (fr->next >= t->nfields || !t->fields) {
                 n--;
                 continue;
