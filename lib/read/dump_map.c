@@ -362,6 +362,14 @@ static void payload_path(mapper *m, size_t k) {
         rel %= esz;
         size_t cl;
         while (t && (cl = blobc_path_step(&t, &rel, comp, sizeof comp)) > 0) path_add(m, comp);
+        /* the steps end at a union's offset field: its tag names the member */
+        if (t && t->kind == BLOBC_KIND_UNION && rel == BLOBC_UNION_REF) {
+            uint32_t tag = blobc_ld32(m->d + m->refpos[c] - BLOBC_UNION_REF);
+            if (tag >= 1 && tag <= t->nfields) {
+                path_add(m, ".");
+                path_add(m, t->fields[tag - 1].name);
+            }
+        }
     }
 }
 
@@ -471,8 +479,9 @@ static void list_types(mapper *m, const blobc_source *src) {
             mprintf(m, "enum %s : %s (%" PRIu32 " values)\n", t->name, blobc_kind_name(t->elem->kind),
                     t->nvalues);
         else
-            mprintf(m, "struct %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " fields\n",
-                    t->name, t->size, t->align, t->nfields);
+            mprintf(m, "%s %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " %s\n",
+                    blobc_kind_name(t->kind), t->name, t->size, t->align, t->nfields,
+                    t->kind == BLOBC_KIND_UNION ? "members" : "fields");
     }
 }
 

@@ -432,6 +432,134 @@ TEST(bake_errors) {
     CHECK_STR(first_error("main: {Circle: {r: 1}}\nmaybe: null\n" PAIR_YAML, "o.yaml"), "ok");
 }
 
+/* ---- verify and dump ---- */
+
+static const char *verify_error(const uint8_t *d, size_t n) {
+    blobc_error_clear(&err);
+    if (blobc_verify_data(d, n, blobc_schema_root(schema()), &err) == BLOBC_OK) return "ok";
+    snprintf(msg, sizeof msg, "%s @%llu %s: %s", blobc_verify_code_name(err.code),
+             (unsigned long long)err.offset, err.path, err.message);
+    return msg;
+}
+
+TEST(verify_and_dump_round_trip) {
+    blobc_buffer raw = {0}, text = {0}, again = {0};
+    CHECK_EQ_U(bake(scene_yaml, "s.yaml", BLOBC_OUTPUT_RAW, &raw), BLOBC_OK);
+    CHECK_STR(verify_error(raw.data, raw.len), "ok");
+    blobc_dump_options o;
+    memset(&o, 0, sizeof o);
+    o.schema = schema();
+    o.raw = true;
+    CHECK_EQ_U(blobc_dump(raw.data, raw.len, &o, &text, &err), BLOBC_OK);
+    blobc_buf_putc(&text, '\0');
+    const char *t = (const char *)text.data;
+    CHECK_CONTAINS(t, "main:\n  Circle:\n    r: 1.5\n");
+    CHECK_CONTAINS(t, "extra: null\n");
+    CHECK_CONTAINS(t, "  - Box: &a1\n      w: 2.0\n      h: 3.0\n");
+    CHECK_CONTAINS(t, "  - Box: *a1\n");
+    CHECK_CONTAINS(t, "maybe:\n  Box:\n    w: 6.0\n");
+    /* the dump bakes back to the same bytes */
+    CHECK_EQ_U(bake(t, "d.yaml", BLOBC_OUTPUT_RAW, &again), BLOBC_OK);
+    CHECK(again.len == raw.len && memcmp(again.data, raw.data, raw.len) == 0);
+    /* JSON: the single-key form, and none as null */
+    text.len = 0;
+    o.format = BLOBC_DUMP_JSON;
+    CHECK_EQ_U(blobc_dump(raw.data, raw.len, &o, &text, &err), BLOBC_OK);
+    blobc_buf_putc(&text, '\0');
+    CHECK_CONTAINS((const char *)text.data, "\"main\": {\n    \"Circle\": {\n      \"r\": 1.5\n    }\n  }");
+    CHECK_CONTAINS((const char *)text.data, "\"extra\": null");
+    blobc_buffer_free(&raw);
+    blobc_buffer_free(&text);
+    blobc_buffer_free(&again);
+}
+
+TEST(verify_rejects_bad_unions) {
+    blobc_buffer raw = {0};
+    CHECK_EQ_U(bake(scene_yaml, "s.yaml", BLOBC_OUTPUT_RAW, &raw), BLOBC_OK);
+    uint8_t *d = raw.data;
+    /* main: tag at 0, offset at 4 */
+    blobc_st32(d, 4);
+    CHECK_STR(verify_error(d, raw.len),
+              "union @0 main: union tag 4 names no member of Shape (1 to 3, or 0 for none)");
+    blobc_st32(d, 0);
+    CHECK_STR(verify_error(d, raw.len),
+              "union @4 main: union holds no member (tag 0) but its offset is 44, not 0");
+    blobc_st32(d, 1);
+    uint32_t off = blobc_ld32(d + 4);
+    blobc_st32(d + 4, 0);
+    CHECK_STR(verify_error(d, raw.len),
+              "union @4 main: union tag 1 (Circle) with offset 0 (a member is never null)");
+    blobc_st32(d + 4, off + 2);
+    CHECK_STR(verify_error(d, raw.len), "misaligned @4 main: pointer target 0x32 is not aligned to 4");
+    blobc_st32(d + 4, off);
+    /* the Box behind shapes[0] walked as a Poly (tag 3): its bytes make no
+     * array, and the path names the member */
+    size_t items = 16 + blobc_ld32(d + 16);
+    blobc_st32(d + items, 3);
+    CHECK_CONTAINS(verify_error(d, raw.len), "offset-range @76 shapes[0].Poly.pts: array offset");
+    blobc_st32(d + items, 2);
+    /* shapes[2] shares that Box: as a Circle it is another type there */
+    blobc_st32(d + items + 16, 1);
+    CHECK_CONTAINS(verify_error(d, raw.len), "overlap @");
+    CHECK_CONTAINS(msg, "shapes[2]: pointer target");
+    blobc_st32(d + items + 16, 2);
+    CHECK_STR(verify_error(d, raw.len), "ok");
+    /* inside a member's payload, the path names the member */
+    size_t poly = items + 12 + blobc_ld32(d + items + 12);
+    blobc_st32(d + poly + 4, 0x7fffffff);
+    CHECK_CONTAINS(verify_error(d, raw.len), "shapes[1].Poly.pts");
+    blobc_buffer_free(&raw);
+}
+
+/* The builder API makes a union like any offset field: the tag, and a link
+ * at BLOBC_UNION_REF to the member's allocation. */
+TEST(builder_union) {
+    blobc_schema *s = parse("struct C { r: f32; } struct B { w: f64; } union U { C, B } "
+                            "struct R { u: U; v: [U]; } root R;");
+    CHECK(s != NULL);
+    if (!s) return;
+    const blobc_type *r = blobc_schema_root(s);
+    blobc_builder *b = blobc_builder_new();
+    void *root;
+    CHECK_EQ_U(blobc_builder_root(b, r->size, r->align, &root), BLOBC_OK);
+    blobc_ref bref, items;
+    void *mem;
+    blobc_st32(root, 2); /* u: a B */
+    CHECK_EQ_U(blobc_builder_alloc(b, 8, 8, &bref, &mem), BLOBC_OK);
+    double w = 0.25;
+    memcpy(mem, &w, 8);
+    CHECK_EQ_U(blobc_builder_link(b, 0, BLOBC_UNION_REF, bref), BLOBC_OK);
+    /* v: [none-less: a C, then the same B again] */
+    CHECK_EQ_U(blobc_builder_alloc(b, 16, 4, &items, &mem), BLOBC_OK);
+    blobc_st32(blobc_builder_ptr(b, 0) + 12, 2);
+    CHECK_EQ_U(blobc_builder_link(b, 0, 8, items), BLOBC_OK);
+    blobc_ref cref;
+    void *cm;
+    CHECK_EQ_U(blobc_builder_alloc(b, 4, 4, &cref, &cm), BLOBC_OK);
+    blobc_st32(blobc_builder_ptr(b, items), 1);
+    blobc_st32((uint8_t *)blobc_builder_ptr(b, items) + 8, 2);
+    CHECK_EQ_U(blobc_builder_link(b, items, 4, cref), BLOBC_OK);
+    CHECK_EQ_U(blobc_builder_link(b, items, 12, bref), BLOBC_OK);
+    blobc_buffer out = {0};
+    CHECK_EQ_U(blobc_builder_finish(b, &out, &err), BLOBC_OK);
+    blobc_builder_free(b);
+    blobc_error_clear(&err);
+    CHECK_EQ_U(blobc_verify_data(out.data, out.len, r, &err), BLOBC_OK);
+    if (err.message[0]) FAILF("%s", err.message);
+    blobc_dump_options o;
+    memset(&o, 0, sizeof o);
+    o.schema = s;
+    o.raw = true;
+    blobc_buffer text = {0};
+    CHECK_EQ_U(blobc_dump(out.data, out.len, &o, &text, &err), BLOBC_OK);
+    blobc_buf_putc(&text, '\0');
+    CHECK_CONTAINS((const char *)text.data,
+                   "u:\n  B: &a1\n    w: 0.25\nv:\n  - C:\n      r: 0.0\n  - B: *a1\n");
+    blobc_buffer_free(&text);
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+}
+
 TEST_MAIN_BEGIN("union")
 RUN(parse_and_layout);
 RUN(check_report);
@@ -441,5 +569,8 @@ RUN(typesec_round_trip);
 RUN(typesec_hostile_union_records);
 RUN(bake_values_read_back);
 RUN(bake_errors);
+RUN(verify_and_dump_round_trip);
+RUN(verify_rejects_bad_unions);
+RUN(builder_union);
 blobc_schema_free(g_schema);
 TEST_MAIN_END
