@@ -141,8 +141,7 @@ TEST(hash_covers_members) {
         "struct A { x: u32; } struct B { y: f64; } union U { B, A } struct R { u: U; } root R;",
         "struct A { x: u64; } struct B { y: f64; } union U { A, B } struct R { u: U; } root R;",
         "struct A { x: u32; } struct B { y: f64; } union U { A } struct R { u: U; } root R;",
-        "struct A { x: u32; } struct B { y: f64; } union U { A, B } struct R { u: *A; v: u32; } "
-        "root R;",
+        "struct A { x: u32; } struct B { y: f64; } union U { A, B } struct R { u: *A; v: u32; } root R;",
         "struct A { x: u32; } struct B { y: f64; } union U { A, B } struct R { u: [U; 1]; } root R;",
     };
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
