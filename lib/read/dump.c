@@ -427,6 +427,17 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
             open_coll(e, c, false, t, p, t->nfields, 0, take_anchor(e, pend), copies);
             return;
         }
+        if (t->kind == BLOBC_KIND_UNION) {
+            /* {Member: payload}, or null for none (the walk checked the tag) */
+            if (blobc_ld32(e->d + p) == 0) {
+                inline_open(e, c, take_anchor(e, pend));
+                PUTS(e, "null");
+                inline_close(e, c);
+                break;
+            }
+            open_coll(e, c, false, t, p, 1, 0, take_anchor(e, pend), copies);
+            return;
+        }
         if (t->kind == BLOBC_KIND_FIXED) {
             if (inline_items(t->elem)) {
                 inline_open(e, c, take_anchor(e, pend));
@@ -532,7 +543,10 @@ static void run(demit *e) {
             t = f->type;
             p = f->base + (size_t)i * f->esize;
         } else {
-            const blobc_field *fd = &f->type->fields[i];
+            /* a union's one entry is the member its tag names */
+            const blobc_field *fd = f->type->kind == BLOBC_KIND_UNION
+                                        ? &f->type->fields[blobc_ld32(e->d + f->base) - 1]
+                                        : &f->type->fields[i];
             key = fd->name;
             t = fd->type;
             p = f->base + fd->offset;
