@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -24,18 +25,18 @@ static const char bake_help[] =
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
+    "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n"
+    "  -q, --quiet           no progress line\n"
+    "  -v, --verbose         name each output as it is written\n"
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
-    "Output is written to a temporary file and renamed into place on success.\n";
-
-static bool same_file(const char *a, const char *b) {
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0) return true;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
+    "Output is written to a temporary file and renamed into place on success.\n"
+    "With several inputs, every input is baked (failures are reported in input\n"
+    "order and the others still written; exit 1 if any failed), and inputs that\n"
+    "would be written to the same output are refused before anything is baked.\n"
+    "On a terminal, a progress line shows how many inputs are done.\n";
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -62,33 +63,181 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 }
 
 
+
+/* ---- one input ---- */
+
+typedef struct bake_run {
+    blobc_bake_options bo;   /* shared; output_path is set per input */
+    const char *const *inputs;
+    char **outputs;          /* per input, malloc'd */
+    bool *over_input;        /* per input: its output is one of the inputs */
+    size_t n;
+    bool verbose;
+} bake_run;
+
+static int bake_one(void *ctx, size_t i, FILE *msg) {
+    bake_run *r = ctx;
+    const char *in = r->inputs[i], *out = r->outputs[i];
+    if (r->over_input[i]) {
+        fprintf(msg, "%s: error: refusing to overwrite input file '%s'\n", in, out);
+        return EXIT_USAGE;
+    }
+    blobc_bake_options bo = r->bo;
+    bo.output_path = out;
+    blobc_buffer buf = {0};
+    blobc_error err;
+    blobc_error_clear(&err);
+    int rc;
+    blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
+    if (st != BLOBC_OK) {
+        report(&err);
+        rc = exit_code(st);
+    } else {
+        rc = write_output(out, &buf);
+        if (!rc && r->verbose) fprintf(msg, "%s: baked %s\n", in, out);
+    }
+    blobc_buffer_free(&buf);
+    return rc;
+}
+
+/* ---- the checks made before anything is baked ---- */
+
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
+static int cmp_id(const void *a, const void *b) {
+    const file_id *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Marks every output that is one of the inputs, through any name: the
+ * inputs' (device, inode) pairs are collected once and each output is
+ * looked up with one stat, so the check is n log n, not n^2. */
+static bool mark_over_input(bake_run *r) {
+    file_id *ids = malloc((r->n ? r->n : 1) * sizeof *ids);
+    if (!ids) return false;
+    size_t m = 0;
+    struct stat st;
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->inputs[i], "-") != 0 && stat(r->inputs[i], &st) == 0)
+            ids[m++] = (file_id){st.st_dev, st.st_ino};
+    qsort(ids, m, sizeof *ids, cmp_id);
+    for (size_t i = 0; i < r->n; i++) {
+        const char *out = r->outputs[i];
+        if (strcmp(out, "-") == 0 || stat(out, &st) != 0) continue;
+        file_id k = {st.st_dev, st.st_ino};
+        r->over_input[i] = bsearch(&k, ids, m, sizeof *ids, cmp_id) != NULL;
+    }
+    free(ids);
+    return true;
+}
+
+typedef struct named_out {
+    const char *out;
+    size_t i;
+} named_out;
+
+static int cmp_out(const void *a, const void *b) {
+    const named_out *x = a, *y = b;
+    int c = strcmp(x->out, y->out);
+    if (c) return c;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Two inputs written to one output name would leave only the last one's
+ * blob: refuse the batch, naming both, before anything is written.
+ * Returns 0, or an exit code after printing every clash. */
+static int refuse_clashes(const bake_run *r) {
+    named_out *v = malloc((r->n ? r->n : 1) * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < r->n; i++) v[i] = (named_out){r->outputs[i], i};
+    qsort(v, r->n, sizeof *v, cmp_out);
+    int rc = 0;
+    for (size_t i = 1; i < r->n; i++) {
+        if (strcmp(v[i].out, v[i - 1].out) != 0 || strcmp(v[i].out, "-") == 0) continue;
+        size_t first = i - 1;
+        while (first > 0 && strcmp(v[first - 1].out, v[i].out) == 0) first--;
+        fprintf(stderr, "%s bake: error: inputs '%s' and '%s' would both be written to '%s'\n",
+                prog, r->inputs[v[first].i], r->inputs[v[i].i], v[i].out);
+        rc = EXIT_USAGE;
+    }
+    free(v);
+    return rc;
+}
+
+/* Fills r->outputs; 0 or an exit code. */
+static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
+    const char *ext = r->bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
+    for (size_t i = 0; i < r->n; i++) {
+        const char *in = r->inputs[i];
+        if (strcmp(in, "-") == 0 && !output) {
+            usage_error("bake", "reading standard input needs -o");
+            return EXIT_USAGE;
+        }
+        r->outputs[i] = (output && !outdir) ? strdup(output) : output_name(in, outdir, ext);
+        if (!r->outputs[i]) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return EXIT_USAGE;
+        }
+    }
+    if (!mark_over_input(r)) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    return refuse_clashes(r);
+}
+
+static bool parse_jobs(const char *s, int *jobs) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 1 || v > 1024) return false;
+    *jobs = (int)v;
+    return true;
+}
+
 int cmd_bake(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
-    bool strip = false, one_thread = false;
+    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
+    bool strip = false, one_thread = false, quiet = false, verbose = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
         {"output", 'o', true, &output, NULL},
         {"format", 0, true, &format, NULL},
+        {"jobs", 'j', true, &jobs_arg, NULL},
         {"strip", 0, false, NULL, &strip},
         {"one-thread", 0, false, NULL, &one_thread},
+        {"quiet", 'q', false, NULL, &quiet},
+        {"verbose", 'v', false, NULL, &verbose},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
     if (!parse_args("bake", argc, argv, opts, &a)) return EXIT_USAGE;
-    int rc = 0;
+    bake_run r;
+    memset(&r, 0, sizeof r);
+    int rc = 0, jobs = online_cores();
     if (a.help) {
         fputs(bake_help, stdout);
         goto done;
     }
-    blobc_bake_options bo = {0};
-    bo.schema_path = schema;
-    bo.type_name = type;
-    bo.strip = strip;
-    bo.one_thread = one_thread;
-    if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
+    r.bo.schema_path = schema;
+    r.bo.type_name = type;
+    r.bo.strip = strip;
+    r.bo.one_thread = one_thread;
+    r.verbose = verbose;
+    if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (jobs_arg && !parse_jobs(jobs_arg, &jobs)) {
+        usage_error("bake", "-j needs a number from 1 to 1024, got '%s'", jobs_arg);
         rc = EXIT_USAGE;
         goto done;
     }
@@ -108,50 +257,22 @@ int cmd_bake(int argc, char **argv) {
     } else if (output && is_dir(output)) {
         outdir = output;
     }
-    const char *ext = bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
-    for (int i = 0; i < a.noperands; i++) {
-        const char *in = a.operands[i];
-        char *out = (output && !outdir) ? NULL : output_name(in, outdir, ext);
-        const char *outpath = out ? out : output;
-        if (!outpath) {
-            fprintf(stderr, "%s: out of memory\n", prog);
-            rc = EXIT_USAGE;
-            break;
-        }
-        if (strcmp(in, "-") == 0 && !output) {
-            usage_error("bake", "reading standard input needs -o");
-            rc = EXIT_USAGE;
-            free(out);
-            continue;
-        }
-        /* The library refuses to write over this input or its schema; with
-         * several inputs, one output must not replace another input either. */
-        bool clash = false;
-        for (int j = 0; j < a.noperands && strcmp(outpath, "-") != 0; j++)
-            if (same_file(outpath, a.operands[j])) clash = true;
-        if (clash) {
-            fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", in, outpath);
-            rc = rc ? rc : EXIT_USAGE;
-            free(out);
-            continue;
-        }
-        blobc_buffer buf = {0};
-        blobc_error err;
-        blobc_error_clear(&err);
-        bo.output_path = outpath;
-        blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
-        if (st != BLOBC_OK) {
-            report(&err);
-            int c = exit_code(st);
-            if (c > rc) rc = c;
-        } else {
-            int c = write_output(outpath, &buf);
-            if (c > rc) rc = c;
-        }
-        blobc_buffer_free(&buf);
-        free(out);
+    r.n = (size_t)a.noperands;
+    r.inputs = a.operands;
+    r.outputs = calloc(r.n, sizeof *r.outputs);
+    r.over_input = calloc(r.n, sizeof *r.over_input);
+    if (!r.outputs || !r.over_input) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        rc = EXIT_USAGE;
+        goto done;
     }
+    if ((rc = plan_outputs(&r, output, outdir))) goto done;
+    bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);
+    rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
 done:
+    for (size_t i = 0; r.outputs && i < r.n; i++) free(r.outputs[i]);
+    free(r.outputs);
+    free(r.over_input);
     free(a.operands);
     return rc;
 }
