@@ -14,7 +14,7 @@ LDFLAGS ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
-PKGS    := yaml-0.1 libcjson libxxhash
+PKGS    := yaml-0.1 libcjson libxxhash libcurl
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -62,7 +62,7 @@ sample: $(BLOBC)
 	$(BLOBC) dump $(BUILD)/level.blob
 
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh --tests
 
 $(BUILD)/%.o: %.c $(BUILD)/config.mk
 	@mkdir -p $(dir $@)

@@ -2,7 +2,7 @@
 # Installs the development packages blobc builds against when pkg-config
 # cannot find them: apt-get on Debian/Ubuntu, a clear message elsewhere.
 set -u
-PKGS="yaml-0.1 libcjson libxxhash"
+PKGS="yaml-0.1 libcjson libxxhash libcurl"
 missing=""
 if command -v pkg-config >/dev/null 2>&1; then
     for p in $PKGS; do
@@ -11,9 +11,16 @@ if command -v pkg-config >/dev/null 2>&1; then
 else
     missing="pkg-config $PKGS"
 fi
-[ -z "$missing" ] && exit 0
+# With --tests (make deps): also what the tests run, ninja and an nginx
+# cache server (whose tests are skipped, and counted, when it is absent).
+tools=""
+if [ "${1:-}" = --tests ]; then
+    command -v ninja >/dev/null 2>&1 || tools="$tools ninja-build"
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || tools="$tools nginx-light"
+fi
+[ -z "$missing" ] && [ -z "$tools" ] && exit 0
 
-debs="pkg-config libyaml-dev libcjson-dev libxxhash-dev"
+debs="pkg-config libyaml-dev libcjson-dev libxxhash-dev libcurl4-openssl-dev$tools"
 if command -v apt-get >/dev/null 2>&1; then
     echo "blobc: installing build dependencies ($debs) for:$missing" >&2
     sudo=""
@@ -32,6 +39,6 @@ if command -v apt-get >/dev/null 2>&1; then
     exit 0
 fi
 echo "blobc: missing build dependencies:$missing" >&2
-echo "blobc: install the development packages for libyaml, cJSON and xxHash" >&2
-echo "       (with their pkg-config files yaml-0.1, libcjson, libxxhash) and run make again." >&2
+echo "blobc: install the development packages for libyaml, cJSON, xxHash and libcurl" >&2
+echo "       (with their pkg-config files yaml-0.1, libcjson, libxxhash, libcurl) and run make again." >&2
 exit 1

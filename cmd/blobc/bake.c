@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
+#include "blobc/cache.h"
 #include "cli.h"
 
 /* ---- bake ---- */
@@ -27,7 +30,14 @@ static const char bake_help[] =
     "                        1 MiB or more is parsed on one while the other bakes)\n"
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n"
     "  -q, --quiet           no progress line\n"
-    "  -v, --verbose         name each output as it is written\n"
+    "  -v, --verbose         name each output as it is written, and say\n"
+    "                        'cached' when it came from the cache\n"
+    "      --depfile FILE    write a make/ninja depfile for the output: the\n"
+    "                        input and every schema file read (one input)\n"
+    "      --depfiles        with several inputs: OUT.d beside every OUT\n"
+    "      --cache DIR|URL   take outputs from, and put them into, a cache: a\n"
+    "                        directory or an HTTP server (default: $BLOBC_CACHE)\n"
+    "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n"
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
@@ -73,7 +83,105 @@ typedef struct bake_run {
     bool *over_input;        /* per input: its output is one of the inputs */
     size_t n;
     bool verbose;
+    const char *depfile;     /* one input: its depfile */
+    bool depfiles;           /* OUT.d beside every OUT */
+    blobc_cache *cache;
 } bake_run;
+
+/* Writes a path escaped for make and ninja depfiles: a space and '#' get
+ * a '\' before them, '$' is doubled. */
+static void put_dep_path(FILE *f, const char *p) {
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#') putc('\\', f);
+        else if (*p == '$') putc('$', f);
+        putc(*p, f);
+    }
+}
+
+/* "OUT: INPUT SCHEMA..." and an empty rule per schema file (as gcc -MP
+ * writes), so that a deleted or renamed schema does not stop make. */
+static int write_depfile(const char *path, const char *out, const char *in,
+                         const blobc_schema *schema) {
+    size_t n;
+    const char *const *files = blobc_schema_files(schema, &n);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    put_dep_path(f, out);
+    fputc(':', f);
+    if (strcmp(in, "-") != 0) {
+        fputc(' ', f);
+        put_dep_path(f, in);
+    }
+    for (size_t i = 0; i < n; i++) {
+        fputs(" \\\n  ", f);
+        put_dep_path(f, files[i]);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        fputc('\n', f);
+        put_dep_path(f, files[i]);
+        fputs(":\n", f);
+    }
+    int rc = EXIT_USAGE;
+    if (fclose(f) == 0) {
+        blobc_buffer b = {(uint8_t *)text, len, len};
+        rc = write_output(path, &b);
+    }
+    free(text);
+    return rc;
+}
+
+static void warn(FILE *msg, const blobc_error *w) {
+    fprintf(msg, "%s: warning: %s\n", w->file[0] ? w->file : prog, w->message);
+}
+
+/* Bakes the text with its plan: from the cache when it holds the output,
+ * else by baking (and then storing the result). */
+static blobc_status bake_planned(bake_run *r, const char *text, size_t len, const char *name,
+                                 blobc_bake_options *bo, const blobc_bake_plan *plan,
+                                 blobc_buffer *buf, bool *cached, blobc_error *err, FILE *msg) {
+    blobc_error w;
+    *cached = false;
+    if (r->cache) {
+        blobc_cache_get(r->cache, plan, bo, buf, cached, &w);
+        if (w.status != BLOBC_OK) warn(msg, &w);
+        if (*cached) return BLOBC_OK;
+    }
+    bo->schema = plan->schema;
+    blobc_status st = blobc_bake_memory(text, len, name, bo, buf, err);
+    if (st == BLOBC_OK && r->cache) {
+        blobc_cache_put(r->cache, plan, buf->data, buf->len, &w);
+        if (w.status != BLOBC_OK) warn(msg, &w);
+    }
+    return st;
+}
+
+/* With a depfile or a cache, the input is read whole and planned first:
+ * the plan names the schema files and gives the cache key. A plan that
+ * fails is followed by a plain bake, which reports the error in full. */
+static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_options *bo,
+                                   blobc_buffer *buf, blobc_error *err, FILE *msg,
+                                   blobc_bake_plan *plan, bool *planned, bool *cached) {
+    uint8_t *text;
+    size_t len;
+    *planned = *cached = false;
+    blobc_status st = blobc_read_file(in, &text, &len, err);
+    if (st) return st;
+    const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+    if (blobc_bake_plan_memory((const char *)text, len, name, bo, plan, err) == BLOBC_OK) {
+        *planned = true;
+        st = bake_planned(r, (const char *)text, len, name, bo, plan, buf, cached, err, msg);
+    } else {
+        st = blobc_bake_memory((const char *)text, len, name, bo, buf, err);
+    }
+    free(text);
+    return st;
+}
 
 static int bake_one(void *ctx, size_t i, FILE *msg) {
     bake_run *r = ctx;
@@ -87,15 +195,28 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
     blobc_buffer buf = {0};
     blobc_error err;
     blobc_error_clear(&err);
+    blobc_bake_plan plan;
+    memset(&plan, 0, sizeof plan);
+    bool planned = false, cached = false;
+    blobc_status st = r->cache || r->depfile || r->depfiles
+                          ? bake_with_plan(r, in, &bo, &buf, &err, msg, &plan, &planned, &cached)
+                          : blobc_bake_file(in, &bo, &buf, &err);
     int rc;
-    blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
     if (st != BLOBC_OK) {
         report(&err);
         rc = exit_code(st);
     } else {
         rc = write_output(out, &buf);
-        if (!rc && r->verbose) fprintf(msg, "%s: baked %s\n", in, out);
+        if (!rc && r->verbose) fprintf(msg, "%s: %s %s\n", in, cached ? "cached" : "baked", out);
     }
+    if (!rc && planned && (r->depfile || r->depfiles)) {
+        char *dep = r->depfile ? NULL : malloc(strlen(out) + 3);
+        if (dep) sprintf(dep, "%s.d", out);
+        rc = dep || r->depfile ? write_depfile(dep ? dep : r->depfile, out, in, plan.schema)
+                               : EXIT_USAGE;
+        free(dep);
+    }
+    blobc_bake_plan_free(&plan);
     blobc_buffer_free(&buf);
     return rc;
 }
@@ -193,6 +314,29 @@ static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
     return refuse_clashes(r);
 }
 
+/* Opens the cache named by --cache or BLOBC_CACHE (none when spec is NULL
+ * or empty). libcurl's global state is set up here, once, on the main
+ * thread before any worker starts. 0 or an exit code. */
+static bool http;
+
+static int open_cache(bake_run *r, const char *spec) {
+    if (!spec || !spec[0]) return 0;
+    http = strncmp(spec, "http://", 7) == 0 || strncmp(spec, "https://", 8) == 0;
+    if (http && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "%s: warning: cannot set up HTTP; baking without the cache\n", prog);
+        return 0;
+    }
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_cache_open(spec, &r->cache, &err) != BLOBC_OK) {
+        /* A cache is an optimisation: without one, bake anyway. */
+        fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
+        if (http) curl_global_cleanup();
+        r->cache = NULL;
+    }
+    return 0;
+}
+
 static bool parse_jobs(const char *s, int *jobs) {
     char *end;
     long v = strtol(s, &end, 10);
@@ -203,7 +347,9 @@ static bool parse_jobs(const char *s, int *jobs) {
 
 int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
-    bool strip = false, one_thread = false, quiet = false, verbose = false;
+    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE");
+    bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
+    bool depfiles = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
@@ -214,6 +360,10 @@ int cmd_bake(int argc, char **argv) {
         {"one-thread", 0, false, NULL, &one_thread},
         {"quiet", 'q', false, NULL, &quiet},
         {"verbose", 'v', false, NULL, &verbose},
+        {"depfile", 0, true, &depfile, NULL},
+        {"depfiles", 0, false, NULL, &depfiles},
+        {"cache", 0, true, &cache, NULL},
+        {"no-cache", 0, false, NULL, &no_cache},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -266,9 +416,22 @@ int cmd_bake(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if (depfile && r.n > 1) {
+        usage_error("bake", "--depfile names one depfile; with several inputs, --depfiles "
+                            "writes OUT.d beside every OUT");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    r.depfile = depfile;
+    r.depfiles = depfiles;
     if ((rc = plan_outputs(&r, output, outdir))) goto done;
+    if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
     bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);
     rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
+    if (r.cache) {
+        blobc_cache_close(r.cache);
+        if (http) curl_global_cleanup();
+    }
 done:
     for (size_t i = 0; r.outputs && i < r.n; i++) free(r.outputs[i]);
     free(r.outputs);

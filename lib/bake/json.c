@@ -893,8 +893,10 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
             const char *filename = k->filename;
             const blobc_bake_options *opts = k->opts;
             blobc_error *err = k->err;
+            bool probe = k->probe;
             bk_free(k);
             bk_init(k, filename, opts, err);
+            k->probe = probe;
             if (err) blobc_error_clear(err);
             k->json = true;
             k->fe = &js;

@@ -116,6 +116,13 @@ blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error
 
 void blobc_schema_free(blobc_schema *schema);
 
+/* The files read to make the schema, as their paths were given: the file
+ * blobc_schema_load read first, then every file it imports, each once.
+ * None (*count 0) for a schema parsed from memory or decoded from a blob.
+ * Build tools list them as the dependencies of every blob baked with the
+ * schema (blobc bake --depfile). Valid as long as the schema. */
+const char *const *blobc_schema_files(const blobc_schema *schema, size_t *count);
+
 /* The file name the schema was parsed from ("" for decoded schemas). */
 const char *blobc_schema_filename(const blobc_schema *schema);
 
