@@ -71,5 +71,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif
