@@ -1,0 +1,101 @@
+# The shared HTTP cache, against a real nginx WebDAV server on a loopback
+# port with a scratch root: a second machine (its own outputs, nothing
+# local) gets the blob byte-identical from the server; a corrupted entry on
+# the server is rejected and rebaked; a server that is down is a warning
+# and the bake still succeeds. Skipped (and counted) without nginx.
+. "$(dirname "$0")/lib.sh"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ ! -x "$NGINX" ]; then
+    skip http_cache "nginx not installed (make deps installs nginx-light)"
+    exit 0
+fi
+S=$TOP/samples
+N=$T/nginx
+mkdir -p "$N/root" "$N/tmp"
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
+        echo $((20000 + $$ % 20000))
+}
+PORT=$(free_port)
+for p in body proxy fastcgi uwsgi scgi; do mkdir -p "$N/tmp/$p"; done
+cat >"$N/nginx.conf" <<CONF
+daemon off;
+master_process off;
+pid $N/nginx.pid;
+error_log $N/error.log;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $N/tmp/body;
+    proxy_temp_path $N/tmp/proxy;
+    fastcgi_temp_path $N/tmp/fastcgi;
+    uwsgi_temp_path $N/tmp/uwsgi;
+    scgi_temp_path $N/tmp/scgi;
+    server {
+        listen 127.0.0.1:$PORT;
+        root $N/root;
+        client_max_body_size 0;
+        location / {
+            dav_methods PUT;
+            create_full_put_path on;
+        }
+        location /ro/ {
+        }
+    }
+}
+CONF
+"$NGINX" -p "$N" -c "$N/nginx.conf" -e "$N/error.log" >"$N/out" 2>&1 &
+NPID=$!
+trap 'kill $NPID 2>/dev/null; wait $NPID 2>/dev/null; rm -rf "$T"' EXIT
+up=0
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then up=1; break; fi
+    sleep 0.25
+done
+if [ $up = 0 ]; then
+    fail nginx_started "nginx did not answer on 127.0.0.1:$PORT: $(cat "$N/error.log" "$N/out" 2>/dev/null | head -3)"
+    exit 0
+fi
+URL=http://127.0.0.1:$PORT/blobc
+"$BLOBC" bake "$S/level.yaml" -o "$T/want.blob"
+
+# Machine one bakes and puts; machine two (fresh outputs) gets it.
+expect http_miss 0 "$BLOBC" bake -v --cache "$URL" "$S/level.yaml" -o "$T/m1.blob"
+grep -q ': baked ' "$T/err" && pass http_miss_baked || fail http_miss_baked "$(cat "$T/err")"
+n=$(find "$N/root/blobc" -type f | wc -l)
+[ "$n" -eq 1 ] && pass http_entry_stored || fail http_entry_stored "$n entries on the server"
+entry=$(find "$N/root/blobc" -type f)
+case "$entry" in
+*/blobc/[0-9a-f][0-9a-f]/[0-9a-f]*) pass http_entry_layout ;;
+*) fail http_entry_layout "$entry" ;;
+esac
+mkdir -p "$T/m2"
+expect http_hit 0 env BLOBC_CACHE="$URL" "$BLOBC" bake -v "$S/level.yaml" -o "$T/m2/level.blob"
+grep -q ': cached ' "$T/err" && pass http_hit_cached || fail http_hit_cached "$(cat "$T/err")"
+same_file http_hit_identical "$T/m2/level.blob" "$T/want.blob"
+
+# A corrupted entry on the server: rejected, rebaked, and put again.
+printf 'garbage' | dd of="$entry" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect_err http_corrupt 0 "cache entry rejected" "$BLOBC" bake -v --cache "$URL" "$S/level.yaml" -o "$T/m3.blob"
+grep -q ': baked ' "$T/err" && pass http_corrupt_baked || fail http_corrupt_baked "$(cat "$T/err")"
+same_file http_corrupt_output "$T/m3.blob" "$T/want.blob"
+expect http_repaired 0 "$BLOBC" bake -v --cache "$URL" "$S/level.yaml" -o "$T/m4.blob"
+grep -q ': cached ' "$T/err" && pass http_repaired_cached || fail http_repaired_cached "$(cat "$T/err")"
+
+# An error answer (a PUT the server refuses) is a warning, not a failure.
+expect_err http_error_answer 0 "answered HTTP 405" "$BLOBC" bake --cache "http://127.0.0.1:$PORT/ro" \
+    "$S/level.yaml" -o "$T/m5.blob"
+same_file http_error_output "$T/m5.blob" "$T/want.blob"
+
+# The server goes down: a warning, the bake succeeds, one warning only
+# for a whole batch (the server is not asked again).
+kill $NPID 2>/dev/null
+wait $NPID 2>/dev/null
+mkdir -p "$T/down"
+cp "$S/level.yaml" "$T/down/a.yaml"
+cp "$S/level.yaml" "$T/down/b.yaml"
+sed -i 's|^\$schema: .*|$schema: '"$TOP"'/schemas/level.schema|' "$T/down/a.yaml" "$T/down/b.yaml"
+"$BLOBC" bake "$T/down/a.yaml" -o "$T/down/want.blob"
+expect_err http_down 0 "warning: cache server" "$BLOBC" bake -j 1 --cache "$URL" "$T/down/a.yaml" "$T/down/b.yaml"
+same_file http_down_output "$T/down/a.blob" "$T/down/want.blob"
+[ "$(grep -c warning "$T/err")" -eq 1 ] && pass http_down_warns_once || fail http_down_warns_once "$(cat "$T/err")"
