@@ -66,6 +66,10 @@ int run_batch(size_t n, int jobs, bool show_progress, const char *const *names, 
 /* The number of online processor cores (at least 1). */
 int online_cores(void);
 
+/* blobc verify --against (against.c): 0 when BLOB equals a fresh bake of
+ * SRC, else an exit code after naming the first difference. */
+int verify_against(const char *src, const char *blob, const char *schema, const char *type);
+
 int cmd_bake(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
