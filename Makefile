@@ -15,6 +15,10 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
 PKGS    := yaml-0.1 libcjson libxxhash libcurl
+# What blobc.pc requires: libcurl is named in Libs.private instead, so that
+# a static libblobc links against the system's shared libcurl without
+# needing every static library behind curl's TLS and HTTP/2.
+PC_REQUIRES := yaml-0.1 libcjson libxxhash
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -168,7 +172,7 @@ install: $(BLOBC) $(LIBA) $(INSTALL_SO)
 	install -m 644 man/blobc.1 "$(DESTDIR)$(MANDIR)/man1/blobc.1"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	  -e 's|@REQUIRES@|$(PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
+	  -e 's|@REQUIRES@|$(PC_REQUIRES)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
 ifeq ($(SHARED),1)
 	install -m 755 $(LIBSO) "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)"
 	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
