@@ -167,11 +167,12 @@ static blobc_status bake_planned(bake_run *r, const char *text, size_t len, cons
 static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_options *bo,
                                    blobc_buffer *buf, blobc_error *err, FILE *msg,
                                    blobc_bake_plan *plan, bool *planned, bool *cached) {
-    uint8_t *text;
-    size_t len;
+    blobc_file_view v;
     *planned = *cached = false;
-    blobc_status st = blobc_read_file(in, &text, &len, err);
+    blobc_status st = blobc_file_map(in, &v, err);
     if (st) return st;
+    const uint8_t *text = v.data;
+    size_t len = v.len;
     const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
     if (blobc_bake_plan_memory((const char *)text, len, name, bo, plan, err) == BLOBC_OK) {
         *planned = true;
@@ -179,7 +180,7 @@ static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_optio
     } else {
         st = blobc_bake_memory((const char *)text, len, name, bo, buf, err);
     }
-    free(text);
+    blobc_file_unmap(&v);
     return st;
 }
 

@@ -157,8 +157,8 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
     blobc_verify_options vo = {plan->schema, plan->root->name, 0};
     if (blobc_verify_blob(p, len, &vo, &ve) != BLOBC_OK)
         return reject(warn, name, "verification failed", &ve);
-    blobc_blob b;
-    if (blobc_blob_open(p, len, 0, &b, &ve) != BLOBC_OK)
+    blobc_blob b; /* verified just now: the hashes need no second pass */
+    if (blobc_blob_open(p, len, BLOBC_OPEN_NO_HASH, &b, &ve) != BLOBC_OK)
         return reject(warn, name, "verification failed", &ve);
     bool stripped = b.header.types_offset == 0;
     blobc_blob_close(&b);
@@ -169,16 +169,22 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
 
 /* ---- get, put ---- */
 
-/* Reads a directory entry: 1 found, 0 absent, -1 error (in warn). */
-static int dir_read(const char *name, blobc_buffer *out, blobc_error *warn) {
+/* Fetches the entry `name` into *e: 1 found, 0 absent or unreachable
+ * (a warning in warn for the latter). A directory entry is mapped, not
+ * copied: it is verified where it lies and copied once, into the output. */
+static int fetch(blobc_cache *c, const char *name, blobc_file_view *e, blobc_buffer *body,
+                 blobc_error *warn) {
+    if (c->http) {
+        if (atomic_load(&c->down)) return 0;
+        http_result r = blobc_http_get(name, ENTRY_MAX, body, warn);
+        if (r == HTTP_DOWN) atomic_store(&c->down, true);
+        if (r != HTTP_FOUND) return 0;
+        *e = (blobc_file_view){body->data, body->len, false};
+        return 1;
+    }
     struct stat st;
-    if (stat(name, &st) != 0) return errno == ENOENT ? 0 : -1;
-    uint8_t *data;
-    size_t len;
-    if (blobc_read_file(name, &data, &len, warn) != BLOBC_OK) return errno == ENOENT ? 0 : -1;
-    blobc_buffer_free(out);
-    out->data = data;
-    out->len = out->cap = len;
+    if (stat(name, &st) != 0) return 0;
+    if (blobc_file_map(name, e, warn) != BLOBC_OK) return 0;
     /* Touched, so that pruning drops what is used least recently even
      * where the file system does not keep access times. */
     (void)utimensat(AT_FDCWD, name, NULL, 0);
@@ -191,30 +197,19 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     *hit = false;
     out->len = 0;
     char *name = entry_name(c, plan->key);
-    blobc_buffer e = {0};
-    int found = 0;
+    blobc_buffer body = {0};
+    blobc_file_view e = {0};
     if (!name) {
         blobc_err_nomem(warn);
-    } else if (c->http) {
-        if (!atomic_load(&c->down)) {
-            http_result r = blobc_http_get(name, ENTRY_MAX, &e, warn);
-            if (r == HTTP_DOWN) atomic_store(&c->down, true);
-            found = r == HTTP_FOUND;
-        }
-    } else {
-        found = dir_read(name, &e, warn) > 0;
+    } else if (fetch(c, name, &e, &body, warn) &&
+               entry_ok(e.data, e.len, plan, opts, name, warn)) {
+        out->len = 0;
+        *hit = blobc_buf_append(out, e.data + ENTRY_HEAD, e.len - ENTRY_HEAD);
+        if (!*hit) blobc_err_nomem(warn);
     }
-    if (found && entry_ok(e.data, e.len, plan, opts, name, warn)) {
-        *hit = true;
-        /* The payload moves to the front; the head is not output. */
-        memmove(e.data, e.data + ENTRY_HEAD, e.len - ENTRY_HEAD);
-        e.len -= ENTRY_HEAD;
-        blobc_buffer_free(out);
-        *out = e;
-        e = (blobc_buffer){0};
-    }
+    if (e.data && !c->http) blobc_file_unmap(&e);
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
-    blobc_buffer_free(&e);
+    blobc_buffer_free(&body);
     free(name);
 }
 
