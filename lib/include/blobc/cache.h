@@ -7,7 +7,7 @@
  * or on a network file system; every write is a temporary file renamed
  * into place) or an HTTP server that takes GET and PUT of URL/<2 hex>/<key
  * hex> (nginx WebDAV, ccache's HTTP storage layout, bazel-remote's /cas/).
- * docs/CACHE.md has the entry format and the deployment.
+ * docs/PIPELINE.md has the entry format and the deployment.
  *
  * A cache is a trust boundary: every entry read is checked against its
  * key and verified in full (blobc/verify.h) before it is handed out. A bad
