@@ -102,8 +102,7 @@ static void put_dep_path(FILE *f, const char *p) {
  * writes), so that a deleted or renamed schema does not stop make. */
 static int write_depfile(const char *path, const char *out, const char *in,
                          const blobc_schema *schema) {
-    size_t n;
-    const char *const *files = blobc_schema_files(schema, &n);
+    size_t n = blobc_schema_file_count(schema);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -118,13 +117,17 @@ static int write_depfile(const char *path, const char *out, const char *in,
         put_dep_path(f, in);
     }
     for (size_t i = 0; i < n; i++) {
+        const char *file = blobc_schema_file(schema, i);
+        if (!file || !file[0]) continue;
         fputs(" \\\n  ", f);
-        put_dep_path(f, files[i]);
+        put_dep_path(f, file);
     }
     fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
+        const char *file = blobc_schema_file(schema, i);
+        if (!file || !file[0]) continue;
         fputc('\n', f);
-        put_dep_path(f, files[i]);
+        put_dep_path(f, file);
         fputs(":\n", f);
     }
     int rc = EXIT_USAGE;

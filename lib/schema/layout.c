@@ -196,6 +196,10 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
 }
 
 const char *blobc_schema_filename(const blobc_schema *s) { return s && s->filename ? s->filename : ""; }
+size_t blobc_schema_file_count(const blobc_schema *s) { return s ? 1 : 0; }
+const char *blobc_schema_file(const blobc_schema *s, size_t i) {
+    return s && i == 0 ? blobc_schema_filename(s) : NULL;
+}
 const blobc_type *blobc_schema_root(const blobc_schema *s) { return s ? s->root : NULL; }
 size_t blobc_schema_count(const blobc_schema *s) { return s ? s->nnamed : 0; }
 const blobc_type *blobc_schema_at(const blobc_schema *s, size_t i) {

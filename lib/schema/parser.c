@@ -624,21 +624,5 @@ blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error
     if (st != BLOBC_OK) return st;
     st = blobc_schema_parse((const char *)data, len, path, out, err);
     free(data);
-    if (st != BLOBC_OK) return st;
-    /* The one file read; imports add theirs after it. */
-    blobc_schema *s = *out;
-    s->files = blobc_arena_array(&s->arena, 1, sizeof *s->files);
-    if (!s->files) {
-        blobc_schema_free(s);
-        *out = NULL;
-        return blobc_err_nomem(err);
-    }
-    s->files[0] = s->filename;
-    s->nfiles = 1;
-    return BLOBC_OK;
-}
-
-const char *const *blobc_schema_files(const blobc_schema *s, size_t *count) {
-    *count = s ? s->nfiles : 0;
-    return s ? (const char *const *)s->files : NULL;
+    return st;
 }

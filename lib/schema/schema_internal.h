@@ -18,8 +18,6 @@ struct blobc_schema {
     size_t named_cap;
     const blobc_type *root;
     const void *names;        /* name index, built by blobc_schema_layout */
-    const char **files;       /* the files read to make it (blobc_schema_files) */
-    size_t nfiles;
 };
 
 /* An empty schema; NULL when out of memory. */

@@ -85,7 +85,7 @@ typedef struct blobc_bake_plan {
  * Bake with the plan by passing plan->schema as opts->schema to
  * blobc_bake_memory: the result is the same bytes as without a plan, and
  * the schema cannot change between planning and baking. The files read
- * are blobc_schema_files(plan->schema). A bake error found this early
+ * are blobc_schema_file(plan->schema, i). A bake error found this early
  * (a bad $schema, a syntax error before the first data key) is returned
  * the way the bake returns it. Free with blobc_bake_plan_free. */
 blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,

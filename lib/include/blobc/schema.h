@@ -116,12 +116,11 @@ blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error
 
 void blobc_schema_free(blobc_schema *schema);
 
-/* The files read to make the schema, as their paths were given: the file
- * blobc_schema_load read first, then every file it imports, each once.
- * None (*count 0) for a schema parsed from memory or decoded from a blob.
- * Build tools list them as the dependencies of every blob baked with the
- * schema (blobc bake --depfile). Valid as long as the schema. */
-const char *const *blobc_schema_files(const blobc_schema *schema, size_t *count);
+/* The files the schema was read from: 0 is the one given to the parser,
+ * then every imported file once, in the order first read. Decoded schemas
+ * have one (""). For dependency lists (make, ninja: bake --depfile). */
+size_t blobc_schema_file_count(const blobc_schema *schema);
+const char *blobc_schema_file(const blobc_schema *schema, size_t i);
 
 /* The file name the schema was parsed from ("" for decoded schemas). */
 const char *blobc_schema_filename(const blobc_schema *schema);
