@@ -59,3 +59,14 @@ ln -s "$T/in/y0.yaml" "$T/c/y1.blob"
 expect_err batch_output_is_input 2 "refusing to overwrite input file" \
     "$BLOBC" bake -s "$SCH" -o "$T/c" "$T/in/y0.yaml" "$T/in/y1.yaml"
 cmp -s "$T/in/y0.yaml" "$T/a/lvl.yaml" && pass batch_input_kept || fail batch_input_kept "input changed"
+
+# The progress line: on a terminal only, and not with -q.
+if command -v script >/dev/null 2>&1; then
+    mkdir -p "$T/p1" "$T/p2"
+    script -qc "'$BLOBC' bake -j 2 -s '$SCH' -o '$T/p1' $(echo "$T"/one/*.blob | sed 's|/one/\([^ ]*\)\.blob|/in/\1.*|g')" /dev/null >"$T/tty.out" 2>&1
+    grep -q '\[[0-9]*/12\]' "$T/tty.out" && pass progress_on_terminal || fail progress_on_terminal "$(od -c "$T/tty.out" | head -5)"
+    script -qc "'$BLOBC' bake -q -j 2 -s '$SCH' -o '$T/p2' $T/in/y0.yaml $T/in/y1.yaml" /dev/null >"$T/tty.out" 2>&1
+    grep -q '\[' "$T/tty.out" && fail progress_quiet "$(od -c "$T/tty.out" | head -5)" || pass progress_quiet
+else
+    skip progress_on_terminal "script(1) not installed"
+fi
