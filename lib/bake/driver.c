@@ -141,7 +141,8 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
                    via, file && file[0] ? file : "(embedded)");
 }
 
-blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
+/* The hook behind bk_resolve_root (bake_internal.h). */
+static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     blobc_status st = load_schema(k, pos);
     if (st) return st;
     const blobc_bake_options *o = k->opts;
@@ -227,6 +228,7 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     if (out) out->len = 0;
     bk k;
     bk_init(&k, filename, opts, err);
+    k.resolve_root = resolve_root;
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
@@ -247,6 +249,7 @@ blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
 }
 
 blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {
+    k->resolve_root = resolve_root;
     return fmt == BLOBC_INPUT_JSON ? bk_bake_json(k, text, len)
                                    : bk_bake_yaml(k, text, len, NULL, NULL, 0);
 }

@@ -906,14 +906,8 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     if (i < len && text[i] == '{') {
         st = bake_object(k, &js, i, false);
         if (st == JRESTART) {
-            const char *filename = k->filename;
-            const blobc_bake_options *opts = k->opts;
-            blobc_error *err = k->err;
-            bool probe = k->probe;
-            bk_free(k);
-            bk_init(k, filename, opts, err);
-            k->probe = probe;
-            if (err) blobc_error_clear(err);
+            bk_reset(k);
+            if (k->err) blobc_error_clear(k->err);
             k->json = true;
             k->fe = &js;
             k->locate = json_locate;

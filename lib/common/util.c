@@ -85,6 +85,20 @@ void blobc_buffer_free(blobc_buffer *buf) {
     buf->len = buf->cap = 0;
 }
 
+bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
+    }
+    void *q = realloc(*p, nc * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
 bool blobc_buf_reserve(blobc_buffer *b, size_t extra) {
     size_t need;
     if (!blobc_add_ok(b->len, extra, &need)) return false;

@@ -42,6 +42,13 @@ void *blobc_arena_array(blobc_arena *a, size_t count, size_t size);
 /* NUL-terminated copy of n bytes. */
 char *blobc_arena_strndup(blobc_arena *a, const char *s, size_t n);
 
+/* ---- growable arrays ---- */
+
+/* Makes room for `need` elements of `elem` bytes in the malloc'ed array
+ * *p of *cap elements, doubling; false (nothing changed) when out of
+ * memory or the size would overflow. */
+bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* ---- buffers ---- */
 
 /* Makes room for `extra` more bytes; false when out of memory or overflow. */

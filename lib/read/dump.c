@@ -22,7 +22,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define BLOCK_DEPTH 64
 

@@ -13,7 +13,9 @@
 
 #include "blobc/blobfile.h"
 #include "common/scalar.h"
+#include "common/suggest.h"
 #include "schema/lexer.h"
+#include "schema/names.h"
 #include "common/util.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */

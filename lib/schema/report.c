@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema/lexer.h"
+#include "common/hashtab.h"
+#include "schema/schema_internal.h"
 #include "common/util.h"
 
 typedef struct report {

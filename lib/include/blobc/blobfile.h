@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blob.h"
 #include "error.h"
 #include "schema.h"
 
@@ -20,12 +21,13 @@
 extern "C" {
 #endif
 
-#define BLOBC_MAGIC "\x89" "BLOBC\r\n"
-#define BLOBC_MAGIC_SIZE 8
-#define BLOBC_FORMAT_VERSION 1u
-#define BLOBC_HEADER_SIZE 96u
+/* The container's constants, defined once in the runtime header blob.h. */
+#define BLOBC_MAGIC BLOBC_RT_MAGIC
+#define BLOBC_MAGIC_SIZE BLOBC_RT_MAGIC_SIZE
+#define BLOBC_FORMAT_VERSION BLOBC_RT_FORMAT_VERSION
+#define BLOBC_HEADER_SIZE BLOBC_RT_HEADER_SIZE
 /* Alignment of the data and type sections in the file. */
-#define BLOBC_SECTION_ALIGN 16u
+#define BLOBC_SECTION_ALIGN BLOBC_RT_SECTION_ALIGN
 
 /* The decoded header (docs/FORMAT.md, "Header"). */
 typedef struct blobc_header {

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blob.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -39,7 +40,7 @@ typedef struct blobc_builder blobc_builder;
 typedef uint32_t blobc_ref;
 
 /* Largest data section: offsets are i32, so 2 GiB - 1. */
-#define BLOBC_MAX_DATA_SIZE 0x7fffffffu
+#define BLOBC_MAX_DATA_SIZE BLOBC_RT_MAX_DATA_SIZE
 
 /* NULL when out of memory. */
 blobc_builder *blobc_builder_new(void);
