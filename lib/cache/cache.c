@@ -30,10 +30,18 @@
 #define ENTRY_MAX ((size_t)0xffffffffu)
 #define STATS_DIR "stats"
 
-struct blobc_cache {
+/* Most caches one spec may list (a local directory before a server). */
+#define MAX_TIERS 4
+
+typedef struct tier {
     char *root;          /* directory, or URL without a trailing '/' */
     bool http;
     atomic_bool down;    /* the server did not answer: stop asking */
+} tier;
+
+struct blobc_cache {
+    tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
+    size_t n;
     atomic_uint_least64_t hits, misses;
 };
 
@@ -49,7 +57,7 @@ static void key_hex(const uint8_t key[16], char hex[33]) {
 }
 
 /* "<root>/ab/ab12...": malloc'd, or NULL. */
-static char *entry_name(const blobc_cache *c, const uint8_t key[16]) {
+static char *entry_name(const tier *c, const uint8_t key[16]) {
     char hex[33];
     key_hex(key, hex);
     size_t n = strlen(c->root) + 2 + 2 + 32 + 1;
@@ -64,28 +72,45 @@ static bool is_url(const char *s) {
     return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0;
 }
 
+static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
+    while (n > 1 && spec[n - 1] == '/') n--;
+    if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
+    t->http = is_url(t->root);
+    atomic_init(&t->down, false);
+    if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST) {
+        int e = errno;
+        blobc_err_file(err, t->root);
+        return blobc_err(err, BLOBC_EIO, "cannot create the cache directory '%s': %s", t->root,
+                         strerror(e));
+    }
+    return BLOBC_OK;
+}
+
+/* One location, or (when a URL is among them) several separated by
+ * spaces, asked in order: "~/.cache/blobc http://cache:8080/blobc". */
 blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err) {
     *out = NULL;
     if (!spec || !spec[0]) return blobc_err(err, BLOBC_EIO, "empty cache location");
     blobc_cache *c = calloc(1, sizeof *c);
-    size_t n = strlen(spec);
-    while (n > 1 && spec[n - 1] == '/') n--;
-    if (!c || !(c->root = strndup(spec, n))) {
-        free(c);
-        return blobc_err_nomem(err);
-    }
-    c->http = is_url(spec);
-    atomic_init(&c->down, false);
+    if (!c) return blobc_err_nomem(err);
     atomic_init(&c->hits, 0);
     atomic_init(&c->misses, 0);
-    if (!c->http && mkdir(c->root, 0777) != 0 && errno != EEXIST) {
-        int e = errno;
-        blobc_err_file(err, c->root);
-        blobc_err(err, BLOBC_EIO, "cannot create the cache directory '%s': %s", c->root,
-                  strerror(e));
-        free(c->root);
+    bool list = strstr(spec, "://") != NULL;
+    blobc_status st = BLOBC_OK;
+    for (const char *p = spec; *p && !st;) {
+        size_t n = list ? strcspn(p, " \t") : strlen(p);
+        if (n && c->n == MAX_TIERS)
+            st = blobc_err(err, BLOBC_EIO, "more than %d caches in '%s'", MAX_TIERS, spec);
+        else if (n)
+            st = open_tier(&c->t[c->n++], p, n, err);
+        p += n;
+        while (*p == ' ' || *p == '\t') p++;
+    }
+    if (!st && c->n == 0) st = blobc_err(err, BLOBC_EIO, "empty cache location");
+    if (st) {
+        for (size_t i = 0; i < c->n; i++) free(c->t[i].root);
         free(c);
-        return BLOBC_EIO;
+        return st;
     }
     *out = c;
     return BLOBC_OK;
@@ -93,8 +118,7 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
 
 /* Each process records its counts in a file of its own in stats/, so
  * that no two writers ever share a file (NFS has no reliable append). */
-static void record_counts(const blobc_cache *c) {
-    uint64_t h = atomic_load(&c->hits), m = atomic_load(&c->misses);
+static void record_counts(const tier *c, uint64_t h, uint64_t m) {
     if (c->http || (h == 0 && m == 0)) return;
     size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.XXXXXX";
     char *path = malloc(n);
@@ -115,8 +139,10 @@ static void record_counts(const blobc_cache *c) {
 
 void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
-    record_counts(c);
-    free(c->root);
+    for (size_t i = 0; i < c->n; i++) {
+        record_counts(&c->t[i], atomic_load(&c->hits), atomic_load(&c->misses));
+        free(c->t[i].root);
+    }
     free(c);
 }
 
@@ -172,7 +198,7 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
 /* Fetches the entry `name` into *e: 1 found, 0 absent or unreachable
  * (a warning in warn for the latter). A directory entry is mapped, not
  * copied: it is verified where it lies and copied once, into the output. */
-static int fetch(blobc_cache *c, const char *name, blobc_file_view *e, blobc_buffer *body,
+static int fetch(tier *c, const char *name, blobc_file_view *e, blobc_buffer *body,
                  blobc_error *warn) {
     if (c->http) {
         if (atomic_load(&c->down)) return 0;
@@ -191,26 +217,63 @@ static int fetch(blobc_cache *c, const char *name, blobc_file_view *e, blobc_buf
     return 1;
 }
 
-void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_buffer *out, bool *hit, blobc_error *warn) {
-    blobc_error_clear(warn);
-    *hit = false;
-    out->len = 0;
+static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn);
+
+/* The entry as stored: the head, then the output bytes. */
+static bool make_entry(const uint8_t key[16], const void *bytes, size_t len, blobc_buffer *e) {
+    uint8_t head[ENTRY_HEAD];
+    memcpy(head, ENTRY_MAGIC, 8);
+    memcpy(head + 8, key, 16);
+    blobc_st64(head + 24, len);
+    return len <= ENTRY_MAX - ENTRY_HEAD && blobc_buf_append(e, head, sizeof head) &&
+           blobc_buf_append(e, bytes, len);
+}
+
+/* Looks in one tier; true on a verified hit (copied into out). */
+static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
+                     blobc_buffer *out, blobc_error *warn) {
     char *name = entry_name(c, plan->key);
     blobc_buffer body = {0};
     blobc_file_view e = {0};
+    bool hit = false;
     if (!name) {
         blobc_err_nomem(warn);
     } else if (fetch(c, name, &e, &body, warn) &&
                entry_ok(e.data, e.len, plan, opts, name, warn)) {
         out->len = 0;
-        *hit = blobc_buf_append(out, e.data + ENTRY_HEAD, e.len - ENTRY_HEAD);
-        if (!*hit) blobc_err_nomem(warn);
+        hit = blobc_buf_append(out, e.data + ENTRY_HEAD, e.len - ENTRY_HEAD);
+        if (!hit) blobc_err_nomem(warn);
     }
     if (e.data && !c->http) blobc_file_unmap(&e);
-    atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
     blobc_buffer_free(&body);
     free(name);
+    return hit;
+}
+
+void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
+                     blobc_buffer *out, bool *hit, blobc_error *warn) {
+    blobc_error_clear(warn);
+    *hit = false;
+    out->len = 0;
+    blobc_error w;
+    size_t i;
+    for (i = 0; i < c->n && !*hit; i++) {
+        blobc_error_clear(&w);
+        *hit = get_tier(&c->t[i], plan, opts, out, &w);
+        if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+    }
+    /* Found further out: keep a copy nearer (the local directory). */
+    if (*hit) {
+        blobc_buffer e = {0};
+        if (i > 1 && make_entry(plan->key, out->data, out->len, &e))
+            for (size_t j = 0; j + 1 < i; j++) {
+                blobc_error_clear(&w);
+                put_tier(&c->t[j], plan->key, &e, &w);
+                if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+            }
+        blobc_buffer_free(&e);
+    }
+    atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
 }
 
 static bool make_prefix_dir(const char *name) {
@@ -222,21 +285,13 @@ static bool make_prefix_dir(const char *name) {
     return ok;
 }
 
-void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *bytes, size_t len,
-                     blobc_error *warn) {
-    blobc_error_clear(warn);
+static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
     if (c->http && atomic_load(&c->down)) return;
-    char *name = entry_name(c, plan->key);
-    blobc_buffer e = {0};
-    uint8_t head[ENTRY_HEAD];
-    memcpy(head, ENTRY_MAGIC, 8);
-    memcpy(head + 8, plan->key, 16);
-    blobc_st64(head + 24, len);
-    if (!name || len > ENTRY_MAX - ENTRY_HEAD || !blobc_buf_append(&e, head, sizeof head) ||
-        !blobc_buf_append(&e, bytes, len)) {
+    char *name = entry_name(c, key);
+    if (!name) {
         blobc_err_nomem(warn);
     } else if (c->http) {
-        if (blobc_http_put(name, e.data, e.len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
+        if (blobc_http_put(name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
     } else if (!make_prefix_dir(name)) {
         int er = errno;
         blobc_err_file(warn, name);
@@ -245,10 +300,26 @@ void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *by
     } else {
         /* A temporary file renamed into place: readers on any machine see
          * no entry or a whole one, and writers of one key race harmlessly. */
-        (void)blobc_write_file_atomic(name, e.data, e.len, warn);
+        (void)blobc_write_file_atomic(name, e->data, e->len, warn);
+    }
+    free(name);
+}
+
+void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *bytes, size_t len,
+                     blobc_error *warn) {
+    blobc_error_clear(warn);
+    blobc_buffer e = {0};
+    if (!make_entry(plan->key, bytes, len, &e)) {
+        blobc_err_nomem(warn);
+    } else {
+        blobc_error w;
+        for (size_t i = 0; i < c->n; i++) {
+            blobc_error_clear(&w);
+            put_tier(&c->t[i], plan->key, &e, &w);
+            if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        }
     }
     blobc_buffer_free(&e);
-    free(name);
 }
 
 /* ---- statistics and pruning ---- */

@@ -87,6 +87,15 @@ expect_err http_error_answer 0 "answered HTTP 405" "$BLOBC" bake --cache "http:/
     "$S/level.yaml" -o "$T/m5.blob"
 same_file http_error_output "$T/m5.blob" "$T/want.blob"
 
+# A local directory in front of the server: a hit from the server is kept
+# locally, and then found there even with the server gone.
+mkdir -p "$T/m3"
+expect http_layered 0 "$BLOBC" bake -v --cache "$T/local $URL" "$S/level.yaml" -o "$T/m3/level.blob"
+grep -q ': cached ' "$T/err" && pass http_layered_cached || fail http_layered_cached "$(cat "$T/err")"
+same_file http_layered_identical "$T/m3/level.blob" "$T/want.blob"
+[ "$(find "$T/local" -path '*/[0-9a-f][0-9a-f]/*' -type f | wc -l)" -eq 1 ] && pass http_layered_kept_locally ||
+    fail http_layered_kept_locally "$(find "$T/local" -type f)"
+
 # The server goes down: a warning, the bake succeeds, one warning only
 # for a whole batch (the server is not asked again).
 kill $NPID 2>/dev/null
@@ -99,3 +108,6 @@ sed -i 's|^\$schema: .*|$schema: '"$TOP"'/schemas/level.schema|' "$T/down/a.yaml
 expect_err http_down 0 "warning: cache server" "$BLOBC" bake -j 1 --cache "$URL" "$T/down/a.yaml" "$T/down/b.yaml"
 same_file http_down_output "$T/down/a.blob" "$T/down/want.blob"
 [ "$(grep -c warning "$T/err")" -eq 1 ] && pass http_down_warns_once || fail http_down_warns_once "$(cat "$T/err")"
+expect http_down_local_hit 0 "$BLOBC" bake -v --cache "$T/local $URL" "$S/level.yaml" -o "$T/m3/again.blob"
+grep -q ': cached ' "$T/err" && ! grep -q warning "$T/err" && pass http_down_local_hit_quiet ||
+    fail http_down_local_hit_quiet "$(cat "$T/err")"

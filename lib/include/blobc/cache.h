@@ -36,7 +36,10 @@ extern "C" {
 typedef struct blobc_cache blobc_cache;
 
 /* Opens the cache at `spec`: a URL (http:// or https://), else a directory,
- * created when missing. Safe to use from many threads at once. */
+ * created when missing; or, when a URL is among them, up to 4 of these
+ * separated by spaces, asked in order (a hit further out is copied into
+ * the ones before it; outputs are put into all). Safe to use from many
+ * threads at once. */
 blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
 
 /* Ends the use: a directory cache records this process's hits and misses
