@@ -326,7 +326,7 @@ static bool http;
 
 static int open_cache(bake_run *r, const char *spec) {
     if (!spec || !spec[0]) return 0;
-    http = strncmp(spec, "http://", 7) == 0 || strncmp(spec, "https://", 8) == 0;
+    http = strstr(spec, "http://") != NULL || strstr(spec, "https://") != NULL;
     if (http && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         fprintf(stderr, "%s: warning: cannot set up HTTP; baking without the cache\n", prog);
         return 0;
