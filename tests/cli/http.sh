@@ -4,12 +4,39 @@
 # the server is rejected and rebaked; a server that is down is a warning
 # and the bake still succeeds. Skipped (and counted) without nginx.
 . "$(dirname "$0")/lib.sh"
+S=$TOP/samples
+
+# A server that takes the connection and never answers: the transfer is
+# dropped after the low-speed window (5 s), with a warning, and the bake
+# succeeds; the second input of the batch does not wait again.
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+print(s.getsockname()[1]); sys.stdout.flush(); time.sleep(60)' >"$T/slow.port" &
+SPID=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/slow.port" ] && break; sleep 0.1; done
+mkdir -p "$T/slow"
+cp "$S/level.yaml" "$T/slow/a.yaml"
+cp "$S/level.yaml" "$T/slow/b.yaml"
+sed -i 's|^\$schema: .*|$schema: '"$TOP"'/schemas/level.schema|' "$T/slow/a.yaml" "$T/slow/b.yaml"
+start=$(date +%s)
+expect_err http_slow 0 "warning: cache server" "$BLOBC" bake -j 1 --cache "http://127.0.0.1:$(cat "$T/slow.port")/c" \
+    "$T/slow/a.yaml" "$T/slow/b.yaml"
+took=$(($(date +%s) - start))
+[ "$took" -le 12 ] && pass http_slow_bounded || fail http_slow_bounded "took $took s"
+[ "$(grep -c warning "$T/err")" -eq 1 ] && pass http_slow_warns_once || fail http_slow_warns_once "$(cat "$T/err")"
+[ -s "$T/slow/a.blob" ] && [ -s "$T/slow/b.blob" ] && pass http_slow_outputs || fail http_slow_outputs "missing"
+kill $SPID 2>/dev/null
+wait $SPID 2>/dev/null
+else
+    skip http_slow "python3 not installed"
+fi
+
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ ! -x "$NGINX" ]; then
     skip http_cache "nginx not installed (make deps installs nginx-light)"
     exit 0
 fi
-S=$TOP/samples
 N=$T/nginx
 mkdir -p "$N/root" "$N/tmp"
 free_port() {
