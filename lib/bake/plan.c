@@ -67,10 +67,12 @@ static blobc_status make_key(const blobc_bake_plan *plan, const char *schema_nam
 blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,
                                     const blobc_bake_options *opts, blobc_bake_plan *plan,
                                     blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_error_clear(err);
+    if (!plan) return blobc_err_arg(err, __func__, "plan is NULL");
     memset(plan, 0, sizeof *plan);
+    if (!text && len) return blobc_err_arg(err, __func__, "text is NULL");
     blobc_bake_options o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
@@ -98,6 +100,7 @@ blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *fi
 }
 
 void blobc_bake_plan_free(blobc_bake_plan *plan) {
+    if (!plan) return;
     if (plan->owned_schema) blobc_schema_free(plan->owned_schema);
     memset(plan, 0, sizeof *plan);
 }

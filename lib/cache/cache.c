@@ -77,20 +77,20 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
-    if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST) {
-        int e = errno;
-        blobc_err_file(err, t->root);
-        return blobc_err(err, BLOBC_EIO, "cannot create the cache directory '%s': %s", t->root,
-                         strerror(e));
-    }
+    if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
+        return blobc_err_io(err, "create the cache directory", t->root, errno);
     return BLOBC_OK;
 }
 
 /* One location, or (when a URL is among them) several separated by
  * spaces, asked in order: "~/.cache/blobc http://cache:8080/blobc". */
 blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     *out = NULL;
-    if (!spec || !spec[0]) return blobc_err(err, BLOBC_EIO, "empty cache location");
+    if (!spec) return blobc_err_arg(err, __func__, "spec is NULL");
+    if (!spec[0]) return blobc_err(err, BLOBC_EIO, "empty cache location");
     blobc_cache *c = calloc(1, sizeof *c);
     if (!c) return blobc_err_nomem(err);
     atomic_init(&c->hits, 0);
@@ -147,8 +147,8 @@ void blobc_cache_close(blobc_cache *c) {
 }
 
 void blobc_cache_counts(const blobc_cache *c, uint64_t *hits, uint64_t *misses) {
-    *hits = atomic_load(&c->hits);
-    *misses = atomic_load(&c->misses);
+    if (hits) *hits = c ? atomic_load(&c->hits) : 0;
+    if (misses) *misses = c ? atomic_load(&c->misses) : 0;
 }
 
 /* ---- checking an entry ---- */
@@ -252,8 +252,14 @@ static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_opti
 
 void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
                      blobc_buffer *out, bool *hit, blobc_error *warn) {
+    blobc_error scratch;
+    warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
-    *hit = false;
+    if (hit) *hit = false;
+    if (!c || !plan || !plan->root || !out || !hit) {
+        blobc_err_arg(warn, __func__, "cache, plan, out or hit is NULL");
+        return;
+    }
     out->len = 0;
     blobc_error w;
     size_t i;
@@ -293,10 +299,7 @@ static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blob
     } else if (c->http) {
         if (blobc_http_put(name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
     } else if (!make_prefix_dir(name)) {
-        int er = errno;
-        blobc_err_file(warn, name);
-        blobc_err(warn, BLOBC_EIO, "cannot create the cache directory for '%s': %s", name,
-                  strerror(er));
+        blobc_err_io(warn, "create the cache directory for", name, errno);
     } else {
         /* A temporary file renamed into place: readers on any machine see
          * no entry or a whole one, and writers of one key race harmlessly. */
@@ -307,7 +310,13 @@ static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blob
 
 void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *bytes, size_t len,
                      blobc_error *warn) {
+    blobc_error scratch;
+    warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
+    if (!c || !plan || (!bytes && len)) {
+        blobc_err_arg(warn, __func__, "cache, plan or bytes is NULL");
+        return;
+    }
     blobc_buffer e = {0};
     if (!make_entry(plan->key, bytes, len, &e)) {
         blobc_err_nomem(warn);
@@ -365,12 +374,7 @@ static void list_free(entry_list *l) {
  * midway (".name.XXXXXX", an hour old or more) are removed on the way. */
 static blobc_status list_entries(const char *dir, entry_list *l, blobc_error *err) {
     DIR *top = opendir(dir);
-    if (!top) {
-        int e = errno;
-        blobc_err_file(err, dir);
-        return blobc_err(err, BLOBC_EIO, "cannot open the cache directory '%s': %s", dir,
-                         strerror(e));
-    }
+    if (!top) return blobc_err_io(err, "open the cache directory", dir, errno);
     char path[4096];
     time_t now = time(NULL);
     struct dirent *d;
@@ -420,6 +424,9 @@ static void sum_counts(const char *dir, blobc_cache_stats *s) {
 }
 
 blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *s, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!dir || !s) return blobc_err_arg(err, __func__, "dir or stats is NULL");
     memset(s, 0, sizeof *s);
     entry_list l = {0};
     blobc_status st = list_entries(dir, &l, err);
@@ -438,6 +445,9 @@ static int by_use(const void *a, const void *b) {
 
 blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
                                    blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!dir) return blobc_err_arg(err, __func__, "dir is NULL");
     entry_list l = {0};
     blobc_status st = list_entries(dir, &l, err);
     uint64_t total = 0, n = 0;

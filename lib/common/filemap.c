@@ -16,8 +16,12 @@
 #include <unistd.h>
 
 #include "blobc/blobfile.h"
+#include "common/util.h"
 
 blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !view) return blobc_err_arg(err, __func__, "path or view is NULL");
     memset(view, 0, sizeof *view);
     int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
     struct stat sb;
@@ -50,6 +54,7 @@ blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error
 }
 
 void blobc_file_unmap(blobc_file_view *view) {
+    if (!view || !view->data) return;
     if (view->mapped) munmap((void *)view->data, view->len);
     else free((void *)view->data);
     memset(view, 0, sizeof *view);

@@ -921,12 +921,14 @@ static blobc_status generate(gen *g) {
 
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err) {
-    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
     if (*prefix && !is_identifier(prefix))
-        return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
+        return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
     if (opts && opts->guard && !is_identifier(opts->guard))
-        return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
+        return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
     gen g;

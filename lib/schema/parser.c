@@ -583,10 +583,12 @@ static blobc_status resolve(parser *p) {
 
 blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                 blobc_schema **out, blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_error_clear(err);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     *out = NULL;
+    if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -621,6 +623,9 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
 blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
     blobc_status st = blobc_read_file(path, &data, &len, err);
     if (st != BLOBC_OK) return st;

@@ -57,14 +57,14 @@ typedef struct blobc_bake_options {
  * arena and every other thread's to malloc/free; afterwards the default
  * hooks are installed again. A program that installs its own cJSON hooks must install
  * them again after baking JSON. */
-blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
-                               const blobc_bake_options *opts, blobc_buffer *out,
-                               blobc_error *err);
+BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
+                                         const blobc_bake_options *opts, blobc_buffer *out,
+                                         blobc_error *err);
 
 /* Reads `path` ("-" for standard input) and bakes it. YAML is streamed
  * from the file, never read whole. */
-blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
-                             blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
+                                       blobc_buffer *out, blobc_error *err);
 
 /* ---- planning a bake: what it depends on, and its cache key ---- */
 
@@ -88,10 +88,10 @@ typedef struct blobc_bake_plan {
  * are blobc_schema_file(plan->schema, i). A bake error found this early
  * (a bad $schema, a syntax error before the first data key) is returned
  * the way the bake returns it. Free with blobc_bake_plan_free. */
-blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,
+BLOBC_API blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,
                                     const blobc_bake_options *opts, blobc_bake_plan *plan,
                                     blobc_error *err);
-void blobc_bake_plan_free(blobc_bake_plan *plan);
+BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "bake.h"
 #include "error.h"
 
@@ -40,27 +41,27 @@ typedef struct blobc_cache blobc_cache;
  * separated by spaces, asked in order (a hit further out is copied into
  * the ones before it; outputs are put into all). Safe to use from many
  * threads at once. */
-blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
+BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
 
 /* Ends the use: a directory cache records this process's hits and misses
  * (one small file per process, so no two writers share a file). */
-void blobc_cache_close(blobc_cache *cache);
+BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
 /* Looks up the output for `plan` baked with `opts`. On a hit, `out` holds
  * the output bytes, already checked against the key and verified for the
  * plan's root type; *hit is true. On a miss *hit is false; when the reason
  * was a bad entry or a failing server, `warn` says so (warn->status is not
  * BLOBC_OK), and the caller should bake. */
-void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan,
+BLOBC_API void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan,
                      const blobc_bake_options *opts, blobc_buffer *out, bool *hit,
                      blobc_error *warn);
 
 /* Stores the output baked for `plan`. A failure only fills `warn`. */
-void blobc_cache_put(blobc_cache *cache, const blobc_bake_plan *plan, const void *bytes,
+BLOBC_API void blobc_cache_put(blobc_cache *cache, const blobc_bake_plan *plan, const void *bytes,
                      size_t len, blobc_error *warn);
 
 /* The lookups so far through this handle. */
-void blobc_cache_counts(const blobc_cache *cache, uint64_t *hits, uint64_t *misses);
+BLOBC_API void blobc_cache_counts(const blobc_cache *cache, uint64_t *hits, uint64_t *misses);
 
 typedef struct blobc_cache_stats {
     uint64_t entries;
@@ -70,13 +71,13 @@ typedef struct blobc_cache_stats {
 } blobc_cache_stats;
 
 /* Counts a directory cache's entries and sums its recorded hits and misses. */
-blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *stats, blobc_error *err);
+BLOBC_API blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *stats, blobc_error *err);
 
 /* Removes entries, least recently used first (the later of access and
  * modification time), until the entries take at most max_bytes. *removed
  * (may be NULL) gets the number removed. Safe while others use the cache:
  * a reader that loses an entry sees a miss. */
-blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
+BLOBC_API blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
                                    blobc_error *err);
 
 #ifdef __cplusplus
