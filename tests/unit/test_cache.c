@@ -171,7 +171,39 @@ TEST(dir_cache_many_threads) {
     CHECK(st.hits >= 16 * 20 - 16 * 8);
 }
 
+/* The error contract (blobc/error.h) on the functions of this area. */
+TEST(error_contract) {
+    blobc_bake_plan plan;
+    blobc_error e;
+    CHECK_EQ_I(blobc_bake_plan_memory("x: 1\n", 5, "d.yaml", NULL, &plan, NULL), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_bake_plan_memory("x", 1, "d.yaml", NULL, NULL, &e), BLOBC_EARG);
+    CHECK_CONTAINS(e.message, "blobc_bake_plan_memory");
+    CHECK_EQ_I(blobc_bake_plan_memory(NULL, 3, "d.yaml", NULL, &plan, &e), BLOBC_EARG);
+    blobc_bake_plan_free(NULL);
+    blobc_cache *c;
+    CHECK_EQ_I(blobc_cache_open(NULL, &c, &e), BLOBC_EARG);
+    CHECK_CONTAINS(e.message, "blobc_cache_open");
+    CHECK_EQ_I(blobc_cache_open("/proc/no/such/cache", &c, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_cache_open("/proc/no/such/cache", &c, &e), BLOBC_EIO);
+    CHECK_CONTAINS(e.message, "cannot create the cache directory '/proc/no/such/cache'");
+    blobc_cache_stats st;
+    CHECK_EQ_I(blobc_cache_dir_stats("/proc/no/such/cache", &st, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_cache_dir_stats(NULL, &st, &e), BLOBC_EARG);
+    CHECK_EQ_I(blobc_cache_dir_prune(NULL, 0, NULL, &e), BLOBC_EARG);
+    blobc_file_view v;
+    CHECK_EQ_I(blobc_file_map("/proc/no/such/file", &v, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_file_map(NULL, &v, &e), BLOBC_EARG);
+    blobc_file_unmap(NULL);
+    blobc_buffer out = {0};
+    bool hit = true;
+    blobc_cache_get(NULL, NULL, NULL, &out, &hit, &e);
+    CHECK_EQ_I(e.status, BLOBC_EARG);
+    CHECK(!hit);
+    blobc_cache_put(NULL, NULL, NULL, 0, NULL);
+}
+
 TEST_MAIN_BEGIN("cache")
+RUN(error_contract);
 RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
