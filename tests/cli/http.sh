@@ -114,6 +114,23 @@ expect_err http_error_answer 0 "answered HTTP 405" "$BLOBC" bake --cache "http:/
     "$S/level.yaml" -o "$T/m5.blob"
 same_file http_error_output "$T/m5.blob" "$T/want.blob"
 
+# A batch on four threads, each with its own requests: every input is
+# put, then every input comes back from the server byte-identical.
+mkdir -p "$T/many" "$T/many1" "$T/many2"
+i=0
+while [ $i -lt 8 ]; do
+    sed -e "s/^index: 3/index: $i/" -e 's|^\$schema: .*|$schema: '"$TOP"'/schemas/level.schema|' \
+        "$S/level.yaml" >"$T/many/l$i.yaml"
+    i=$((i + 1))
+done
+expect http_batch_put 0 "$BLOBC" bake -v -j 4 --cache "$URL" -o "$T/many1" "$T"/many/*.yaml
+[ "$(grep -c ': baked ' "$T/err")" -eq 8 ] && pass http_batch_baked || fail http_batch_baked "$(cat "$T/err")"
+expect http_batch_get 0 "$BLOBC" bake -v -j 4 --cache "$URL" -o "$T/many2" "$T"/many/*.yaml
+[ "$(grep -c ': cached ' "$T/err")" -eq 8 ] && pass http_batch_cached || fail http_batch_cached "$(cat "$T/err")"
+ok=0
+for f in "$T"/many1/*.blob; do cmp -s "$f" "$T/many2/$(basename "$f")" && ok=$((ok + 1)); done
+[ $ok -eq 8 ] && pass http_batch_identical || fail http_batch_identical "$ok of 8"
+
 # A local directory in front of the server: a hit from the server is kept
 # locally, and then found there even with the server gone.
 mkdir -p "$T/m3"
