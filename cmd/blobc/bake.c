@@ -39,6 +39,8 @@ static const char bake_help[] =
     "                        directory or an HTTP server, or 'DIR URL' to ask a\n"
     "                        local directory first (default: $BLOBC_CACHE)\n"
     "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n"
+    "      --max-errors N    report up to N errors per input, in document order\n"
+    "                        (default 20; 0: no limit); a syntax error comes alone\n"
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
@@ -87,7 +89,28 @@ typedef struct bake_run {
     const char *depfile;     /* one input: its depfile */
     bool depfiles;           /* OUT.d beside every OUT */
     blobc_cache *cache;
+    unsigned max_errors;     /* per input (--max-errors) */
 } bake_run;
+
+/* The errors of one input, printed as the bake hands them over (to the
+ * input's own messages in a batch: report() writes there). */
+static void print_diag(void *ctx, const blobc_error *e) {
+    ++*(size_t *)ctx;
+    report(e);
+}
+
+/* "20" -> 20; false for anything but a decimal number that fits. */
+static bool parse_count(const char *s, unsigned *out) {
+    if (!*s) return false;
+    unsigned long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + (unsigned long)(*p - '0');
+        if (v > 1000000000ul) return false;
+    }
+    *out = (unsigned)v;
+    return true;
+}
 
 /* Writes a path escaped for make and ninja depfiles: a space and '#' get
  * a '\' before them, '$' is doubled. */
@@ -197,6 +220,9 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
     }
     blobc_bake_options bo = r->bo;
     bo.output_path = out;
+    size_t printed = 0;
+    blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0};
+    bo.diag = &sink;
     blobc_buffer buf = {0};
     blobc_error err;
     blobc_error_clear(&err);
@@ -208,7 +234,13 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
                           : blobc_bake_file(in, &bo, &buf, &err);
     int rc;
     if (st != BLOBC_OK) {
-        report(&err);
+        /* the sink printed the errors of the data; others come here */
+        if (printed == 0) report(&err);
+        if (sink.suppressed)
+            fprintf(msg,
+                    "%s: error: too many errors; stopping here: %zu more not shown "
+                    "(--max-errors 0 shows all)\n",
+                    err.file[0] ? err.file : in, sink.suppressed);
         rc = exit_code(st);
     } else {
         rc = write_output(out, &buf);
@@ -352,7 +384,7 @@ static bool parse_jobs(const char *s, int *jobs) {
 
 int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
-    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE");
+    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE"), *max_errors = NULL;
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false;
     opt opts[] = {
@@ -369,6 +401,7 @@ int cmd_bake(int argc, char **argv) {
         {"depfiles", 0, false, NULL, &depfiles},
         {"cache", 0, true, &cache, NULL},
         {"no-cache", 0, false, NULL, &no_cache},
+        {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -388,6 +421,12 @@ int cmd_bake(int argc, char **argv) {
     if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    r.max_errors = 20;
+    if (max_errors && !parse_count(max_errors, &r.max_errors)) {
+        usage_error("bake", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
         rc = EXIT_USAGE;
         goto done;
     }

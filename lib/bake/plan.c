@@ -77,6 +77,7 @@ blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *fi
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
     o.one_thread = true; /* the probe stops after a few events */
+    o.diag = NULL;       /* silent: an error ends the probe, in err */
     if (!filename) filename = "<input>";
     if (!text) text = "", len = 0;
     plan->input = bk_detect(text, len, filename, o.input);
