@@ -63,7 +63,7 @@ cmp -s "$T/in/y0.yaml" "$T/a/lvl.yaml" && pass batch_input_kept || fail batch_in
 # The progress line: on a terminal only, and not with -q.
 if command -v script >/dev/null 2>&1; then
     mkdir -p "$T/p1" "$T/p2"
-    script -qc "'$BLOBC' bake -j 2 -s '$SCH' -o '$T/p1' $(echo "$T"/one/*.blob | sed 's|/one/\([^ ]*\)\.blob|/in/\1.*|g')" /dev/null >"$T/tty.out" 2>&1
+    script -qc "'$BLOBC' bake -j 1 -s '$SCH' -o '$T/p1' $(echo "$T"/one/*.blob | sed 's|/one/\([^ ]*\)\.blob|/in/\1.*|g')" /dev/null >"$T/tty.out" 2>&1
     grep -q '\[[0-9]*/12\]' "$T/tty.out" && pass progress_on_terminal || fail progress_on_terminal "$(od -c "$T/tty.out" | head -5)"
     script -qc "'$BLOBC' bake -q -j 2 -s '$SCH' -o '$T/p2' $T/in/y0.yaml $T/in/y1.yaml" /dev/null >"$T/tty.out" 2>&1
     grep -q '\[' "$T/tty.out" && fail progress_quiet "$(od -c "$T/tty.out" | head -5)" || pass progress_quiet
