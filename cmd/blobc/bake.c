@@ -167,17 +167,37 @@ static void warn(FILE *msg, const blobc_error *w) {
     fprintf(msg, "%s: warning: %s\n", w->file[0] ? w->file : prog, w->message);
 }
 
+/* What one input came to: the output in buf (baked, or on a hit viewing
+ * the cache entry where it lies, which is then not copied). */
+typedef struct result {
+    blobc_buffer buf;
+    blobc_cache_entry hit;
+    bool cached;
+    bool planned;
+    blobc_bake_plan plan;
+} result;
+
+static void result_free(result *res) {
+    if (res->cached) blobc_cache_entry_free(&res->hit);
+    else blobc_buffer_free(&res->buf);
+    blobc_bake_plan_free(&res->plan);
+}
+
 /* Bakes the text with its plan: from the cache when it holds the output,
  * else by baking (and then storing the result). */
 static blobc_status bake_planned(bake_run *r, const char *text, size_t len, const char *name,
-                                 blobc_bake_options *bo, const blobc_bake_plan *plan,
-                                 blobc_buffer *buf, bool *cached, blobc_error *err, FILE *msg) {
+                                 blobc_bake_options *bo, result *res, blobc_error *err,
+                                 FILE *msg) {
     blobc_error w;
-    *cached = false;
+    const blobc_bake_plan *plan = &res->plan;
+    blobc_buffer *buf = &res->buf;
     if (r->cache) {
-        blobc_cache_get(r->cache, plan, bo, buf, cached, &w);
+        blobc_cache_get(r->cache, plan, bo, &res->hit, &res->cached, &w);
         if (w.status != BLOBC_OK) warn(msg, &w);
-        if (*cached) return BLOBC_OK;
+        if (res->cached) {
+            *buf = (blobc_buffer){(uint8_t *)res->hit.data, res->hit.len, res->hit.len};
+            return BLOBC_OK;
+        }
     }
     bo->schema = plan->schema;
     blobc_status st = blobc_bake_memory(text, len, name, bo, buf, err);
@@ -192,20 +212,18 @@ static blobc_status bake_planned(bake_run *r, const char *text, size_t len, cons
  * the plan names the schema files and gives the cache key. A plan that
  * fails is followed by a plain bake, which reports the error in full. */
 static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_options *bo,
-                                   blobc_buffer *buf, blobc_error *err, FILE *msg,
-                                   blobc_bake_plan *plan, bool *planned, bool *cached) {
+                                   result *res, blobc_error *err, FILE *msg) {
     blobc_file_view v;
-    *planned = *cached = false;
     blobc_status st = blobc_file_map(in, &v, err);
     if (st) return st;
     const uint8_t *text = v.data;
     size_t len = v.len;
     const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
-    if (blobc_bake_plan_memory((const char *)text, len, name, bo, plan, err) == BLOBC_OK) {
-        *planned = true;
-        st = bake_planned(r, (const char *)text, len, name, bo, plan, buf, cached, err, msg);
+    if (blobc_bake_plan_memory((const char *)text, len, name, bo, &res->plan, err) == BLOBC_OK) {
+        res->planned = true;
+        st = bake_planned(r, (const char *)text, len, name, bo, res, err, msg);
     } else {
-        st = blobc_bake_memory((const char *)text, len, name, bo, buf, err);
+        st = blobc_bake_memory((const char *)text, len, name, bo, &res->buf, err);
     }
     blobc_file_unmap(&v);
     return st;
@@ -223,15 +241,13 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
     size_t printed = 0;
     blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0};
     bo.diag = &sink;
-    blobc_buffer buf = {0};
+    result res;
+    memset(&res, 0, sizeof res);
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_bake_plan plan;
-    memset(&plan, 0, sizeof plan);
-    bool planned = false, cached = false;
     blobc_status st = r->cache || r->depfile || r->depfiles
-                          ? bake_with_plan(r, in, &bo, &buf, &err, msg, &plan, &planned, &cached)
-                          : blobc_bake_file(in, &bo, &buf, &err);
+                          ? bake_with_plan(r, in, &bo, &res, &err, msg)
+                          : blobc_bake_file(in, &bo, &res.buf, &err);
     int rc;
     if (st != BLOBC_OK) {
         /* the sink printed the errors of the data; others come here */
@@ -243,18 +259,18 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
                     err.file[0] ? err.file : in, sink.suppressed);
         rc = exit_code(st);
     } else {
-        rc = write_output(out, &buf);
-        if (!rc && r->verbose) fprintf(msg, "%s: %s %s\n", in, cached ? "cached" : "baked", out);
+        rc = write_output(out, &res.buf);
+        if (!rc && r->verbose)
+            fprintf(msg, "%s: %s %s\n", in, res.cached ? "cached" : "baked", out);
     }
-    if (!rc && planned && (r->depfile || r->depfiles)) {
+    if (!rc && res.planned && (r->depfile || r->depfiles)) {
         char *dep = r->depfile ? NULL : malloc(strlen(out) + 3);
         if (dep) sprintf(dep, "%s.d", out);
-        rc = dep || r->depfile ? write_depfile(dep ? dep : r->depfile, out, in, plan.schema)
+        rc = dep || r->depfile ? write_depfile(dep ? dep : r->depfile, out, in, res.plan.schema)
                                : EXIT_USAGE;
         free(dep);
     }
-    blobc_bake_plan_free(&plan);
-    blobc_buffer_free(&buf);
+    result_free(&res);
     return rc;
 }
 

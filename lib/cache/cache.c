@@ -229,38 +229,43 @@ static bool make_entry(const uint8_t key[16], const void *bytes, size_t len, blo
            blobc_buf_append(e, bytes, len);
 }
 
-/* Looks in one tier; true on a verified hit (copied into out). */
+/* Looks in one tier; true on a verified hit, left where it lies in *out. */
 static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_buffer *out, blobc_error *warn) {
+                     blobc_cache_entry *out, blobc_error *warn) {
     char *name = entry_name(c, plan->key);
-    blobc_buffer body = {0};
-    blobc_file_view e = {0};
     bool hit = false;
     if (!name) {
         blobc_err_nomem(warn);
-    } else if (fetch(c, name, &e, &body, warn) &&
-               entry_ok(e.data, e.len, plan, opts, name, warn)) {
-        out->len = 0;
-        hit = blobc_buf_append(out, e.data + ENTRY_HEAD, e.len - ENTRY_HEAD);
-        if (!hit) blobc_err_nomem(warn);
+    } else if (fetch(c, name, &out->file_, &out->body_, warn) &&
+               entry_ok(out->file_.data, out->file_.len, plan, opts, name, warn)) {
+        out->data = out->file_.data + ENTRY_HEAD;
+        out->len = out->file_.len - ENTRY_HEAD;
+        hit = true;
     }
-    if (e.data && !c->http) blobc_file_unmap(&e);
-    blobc_buffer_free(&body);
+    if (!hit) blobc_cache_entry_free(out);
     free(name);
     return hit;
 }
 
+void blobc_cache_entry_free(blobc_cache_entry *e) {
+    if (!e) return;
+    /* An HTTP body is viewed by file_, not mapped: freed once, as the body. */
+    if (e->file_.data && e->file_.data != e->body_.data) blobc_file_unmap(&e->file_);
+    blobc_buffer_free(&e->body_);
+    memset(e, 0, sizeof *e);
+}
+
 void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_buffer *out, bool *hit, blobc_error *warn) {
+                     blobc_cache_entry *out, bool *hit, blobc_error *warn) {
     blobc_error scratch;
     warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
     if (hit) *hit = false;
+    if (out) memset(out, 0, sizeof *out);
     if (!c || !plan || !plan->root || !out || !hit) {
         blobc_err_arg(warn, __func__, "cache, plan, out or hit is NULL");
         return;
     }
-    out->len = 0;
     blobc_error w;
     size_t i;
     for (i = 0; i < c->n && !*hit; i++) {

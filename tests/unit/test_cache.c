@@ -124,7 +124,8 @@ static void *worker(void *p) {
             w->bad++;
             continue;
         }
-        blobc_buffer want = {0}, got = {0};
+        blobc_buffer want = {0};
+        blobc_cache_entry got;
         bool hit;
         blobc_error warn;
         if (blobc_bake_memory(data, strlen(data), "d.yaml", &o, &want, &err) != BLOBC_OK) w->bad++;
@@ -134,7 +135,7 @@ static void *worker(void *p) {
         if (!hit) blobc_cache_put(c, &plan, want.data, want.len, &warn);
         if (warn.status != BLOBC_OK) w->bad++;
         blobc_buffer_free(&want);
-        blobc_buffer_free(&got);
+        blobc_cache_entry_free(&got);
         blobc_bake_plan_free(&plan);
     }
     blobc_cache_close(c);
@@ -194,9 +195,11 @@ TEST(error_contract) {
     CHECK_EQ_I(blobc_file_map("/proc/no/such/file", &v, NULL), BLOBC_EIO);
     CHECK_EQ_I(blobc_file_map(NULL, &v, &e), BLOBC_EARG);
     blobc_file_unmap(NULL);
-    blobc_buffer out = {0};
+    blobc_cache_entry out;
     bool hit = true;
     blobc_cache_get(NULL, NULL, NULL, &out, &hit, &e);
+    blobc_cache_entry_free(&out);
+    blobc_cache_entry_free(NULL);
     CHECK_EQ_I(e.status, BLOBC_EARG);
     CHECK(!hit);
     blobc_cache_put(NULL, NULL, NULL, 0, NULL);

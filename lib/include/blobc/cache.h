@@ -28,6 +28,7 @@
 
 #include "api.h"
 #include "bake.h"
+#include "blobfile.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -47,14 +48,25 @@ BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blo
  * (one small file per process, so no two writers share a file). */
 BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
-/* Looks up the output for `plan` baked with `opts`. On a hit, `out` holds
- * the output bytes, already checked against the key and verified for the
- * plan's root type; *hit is true. On a miss *hit is false; when the reason
- * was a bad entry or a failing server, `warn` says so (warn->status is not
- * BLOBC_OK), and the caller should bake. */
+/* A hit: the output bytes, checked against the key and verified, where
+ * they lie (a directory entry mapped read-only, or the body an HTTP
+ * server sent): nothing is copied. Valid until blobc_cache_entry_free. */
+typedef struct blobc_cache_entry {
+    const uint8_t *data;
+    size_t len;
+    blobc_file_view file_;    /* private */
+    blobc_buffer body_;       /* private */
+} blobc_cache_entry;
+
+/* Looks up the output for `plan` baked with `opts`. On a hit, *out holds
+ * it and *hit is true; free it with blobc_cache_entry_free. On a miss *hit
+ * is false and *out is empty; when the reason was a bad entry or a failing
+ * server, `warn` says so (warn->status is not BLOBC_OK), and the caller
+ * should bake. */
 BLOBC_API void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan,
-                     const blobc_bake_options *opts, blobc_buffer *out, bool *hit,
-                     blobc_error *warn);
+                               const blobc_bake_options *opts, blobc_cache_entry *out,
+                               bool *hit, blobc_error *warn);
+BLOBC_API void blobc_cache_entry_free(blobc_cache_entry *entry);
 
 /* Stores the output baked for `plan`. A failure only fills `warn`. */
 BLOBC_API void blobc_cache_put(blobc_cache *cache, const blobc_bake_plan *plan, const void *bytes,
