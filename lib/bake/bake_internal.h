@@ -95,6 +95,8 @@ struct bk {
     const blobc_bake_options *opts;
     bool json;                   /* path style and wording */
     bool probe;                  /* stop once the root type is known (BK_PROBED) */
+    bool no_type_key;            /* the caller found that the text cannot spell
+                                    a "$type" key (bk_may_spell_type_key) */
 
     bk_frame *fr;
     uint32_t depth;
@@ -163,6 +165,9 @@ blobc_status bk_diag_finish(bk *k, blobc_status st);
  * by the first non-blank byte of the text (driver.c). */
 blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
                              blobc_input_format fmt);
+
+/* False only when the text cannot hold a JSON key "$type" (json.c). */
+bool bk_may_spell_type_key(const char *t, size_t len);
 
 /* Runs the front end for `fmt` over the whole text, with the driver's
  * root resolution (driver.c). */

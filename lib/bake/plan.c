@@ -4,7 +4,8 @@
  * come first in YAML; in JSON they are found by the same read-ahead scan
  * the bake uses), then stops. The plan holds that schema and root, and
  * the cache key: one XXH3-128 over everything that decides the output
- * bytes, so that equal keys mean equal blobs.
+ * bytes (the input by its own XXH3-128), so that equal keys mean equal
+ * blobs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 /* Fed to the key before anything else: a different layout of the key's
  * own input must never collide with this one. */
-static const char key_domain[] = "blobc bake key 1";
+static const char key_domain[] = "blobc bake key 2";
 
 static void put_u64(XXH3_state_t *h, uint64_t v) {
     uint8_t b[8];
@@ -35,8 +36,31 @@ static void put_bytes(XXH3_state_t *h, const void *p, size_t n) {
  * type section: every reachable type with its names, which the blob
  * embeds, and the schema name it records), never the schema's text, so
  * comments and unused types do not matter; and the input bytes. */
+/* One pass over the input, a cache-sized chunk at a time: its XXH3-128,
+ * and whether it may spell a JSON "$type" key (the probe then need not
+ * look for a late one), found while the chunk is still in the cache. */
+#define SCAN_CHUNK ((size_t)256 * 1024)
+
+static void scan_input(const char *text, size_t len, uint8_t digest[16], bool *may_type) {
+    XXH3_state_t *h = XXH3_createState();
+    *may_type = false;
+    if (h) XXH3_128bits_reset(h);
+    for (size_t at = 0; at < len; at += SCAN_CHUNK) {
+        size_t n = len - at < SCAN_CHUNK ? len - at : SCAN_CHUNK;
+        if (h) XXH3_128bits_update(h, text + at, n);
+        /* 5 bytes more: a key may straddle the chunk's end */
+        size_t m = len - at - n < 5 ? len - at : n + 5;
+        if (!*may_type) *may_type = bk_may_spell_type_key(text + at, m);
+    }
+    XXH128_hash_t d = h ? XXH3_128bits_digest(h) : XXH3_128bits(text, len);
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, d);
+    memcpy(digest, c.digest, 16);
+    if (h) XXH3_freeState(h);
+}
+
 static blobc_status make_key(const blobc_bake_plan *plan, const char *schema_name,
-                             const blobc_bake_options *o, const char *text, size_t len,
+                             const blobc_bake_options *o, const uint8_t digest[16], size_t len,
                              uint8_t key[16], blobc_error *err) {
     blobc_buffer types = {0};
     blobc_status st = blobc_types_encode(plan->root, schema_name, &types, err);
@@ -55,7 +79,8 @@ static blobc_status make_key(const blobc_bake_plan *plan, const char *schema_nam
     put_u64(h, (uint64_t)plan->input);
     put_u64(h, blobc_type_hash(plan->root));
     put_bytes(h, types.data, types.len);
-    put_bytes(h, text, len);
+    put_u64(h, len);
+    XXH3_128bits_update(h, digest, 16); /* the input's own XXH3-128 */
     XXH128_canonical_t c;
     XXH128_canonicalFromHash(&c, XXH3_128bits_digest(h));
     memcpy(key, c.digest, 16);
@@ -81,9 +106,13 @@ blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *fi
     if (!filename) filename = "<input>";
     if (!text) text = "", len = 0;
     plan->input = bk_detect(text, len, filename, o.input);
+    uint8_t digest[16];
+    bool may_type;
+    scan_input(text, len, digest, &may_type);
     bk k;
     bk_init(&k, filename, &o, err);
     k.probe = true;
+    k.no_type_key = !may_type;
     blobc_status st = bk_run_front_end(&k, plan->input, text, len);
     if (st == BK_PROBED) {
         plan->schema = k.schema;
@@ -91,7 +120,7 @@ blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *fi
         plan->owned_schema = k.owned_schema;
         k.owned_schema = NULL;
         const char *name = k.meta_schema ? k.meta_schema : o.schema_path;
-        st = make_key(plan, name, &o, text, len, plan->key, err);
+        st = make_key(plan, name, &o, digest, len, plan->key, err);
     } else if (st == BLOBC_OK) {
         st = blobc_err(err, BLOBC_EINPUT, "no data to bake");
     }

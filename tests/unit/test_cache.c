@@ -64,14 +64,24 @@ TEST(plan_json_late_type) {
     CHECK(s != NULL);
     blobc_bake_options o = {0};
     o.schema = s;
-    const char *data = "{\"x\": 1, \"name\": \"a\", \"tags\": [], \"$type\": \"Q\"}";
-    blobc_bake_plan plan;
-    blobc_error err;
-    blobc_status st = blobc_bake_plan_memory(data, strlen(data), "d.json", &o, &plan, &err);
-    bool ok = st == BLOBC_OK && strcmp(plan.root->name, "Q") == 0 && plan.input == BLOBC_INPUT_JSON;
-    blobc_bake_plan_free(&plan);
+    /* A late "$type", plainly and spelt with an escape; and none. */
+    const char *data[] = {
+        "{\"x\": 1, \"name\": \"a\", \"tags\": [], \"$type\": \"Q\"}",
+        "{\"x\": 1, \"name\": \"a\", \"tags\": [], \"\\u0024type\": \"Q\"}",
+        "{\"x\": 1, \"name\": \"a\", \"tags\": [\"$type\"]}",
+    };
+    const char *want[] = {"Q", "Q", "P"};
+    int ok = 0;
+    for (int i = 0; i < 3; i++) {
+        blobc_bake_plan plan;
+        blobc_error err;
+        blobc_status st = blobc_bake_plan_memory(data[i], strlen(data[i]), "d.json", &o, &plan, &err);
+        ok += st == BLOBC_OK && strcmp(plan.root->name, want[i]) == 0 &&
+              plan.input == BLOBC_INPUT_JSON;
+        blobc_bake_plan_free(&plan);
+    }
     blobc_schema_free(s);
-    CHECK(ok);
+    CHECK_EQ_I(ok, 3);
 }
 
 TEST(key_covers_what_decides_the_bytes) {
