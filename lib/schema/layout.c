@@ -173,6 +173,7 @@ blobc_schema *blobc_schema_new(const char *filename) {
 void blobc_schema_free(blobc_schema *s) {
     if (!s) return;
     free(s->named);
+    free(s->files);
     blobc_arena_free(&s->arena);
     free(s);
 }
@@ -180,7 +181,7 @@ void blobc_schema_free(blobc_schema *s) {
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err) {
     if (!t || (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM) || !t->name ||
         !t->name[0])
-        return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0}, err,
+        return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0, 0}, err,
                                 "a named type must be a struct or an enum with a name");
     if (s->nnamed == s->named_cap) {
         size_t cap = s->named_cap ? s->named_cap * 2 : 16;
@@ -196,6 +197,12 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
 }
 
 const char *blobc_schema_filename(const blobc_schema *s) { return s && s->filename ? s->filename : ""; }
+size_t blobc_schema_file_count(const blobc_schema *s) { return !s ? 0 : s->nfiles ? s->nfiles : 1; }
+const char *blobc_schema_file(const blobc_schema *s, size_t i) {
+    if (!s) return NULL;
+    if (i < s->nfiles) return s->files[i].path;
+    return i == 0 ? blobc_schema_filename(s) : NULL;
+}
 const blobc_type *blobc_schema_root(const blobc_schema *s) { return s ? s->root : NULL; }
 size_t blobc_schema_count(const blobc_schema *s) { return s ? s->nnamed : 0; }
 const blobc_type *blobc_schema_at(const blobc_schema *s, size_t i) {
@@ -218,9 +225,16 @@ const blobc_type *blobc_schema_find(const blobc_schema *s, const char *name) {
     return name ? blobc_schema_find_len(s, name, strlen(name)) : NULL;
 }
 
-static const char *first_at(blobc_pos pos, char *buf, size_t cap) {
+/* Where the first of two declarations is: its line in the same file,
+ * file:line:col when the second is in another file (imports). */
+static const char *first_at(const blobc_schema *s, blobc_pos pos, blobc_pos second, char *buf,
+                            size_t cap) {
     if (!pos.line) return "";
-    snprintf(buf, cap, " (first declared at line %u)", (unsigned)pos.line);
+    if (pos.file == second.file || pos.file >= s->nfiles)
+        snprintf(buf, cap, " (first declared at line %u)", (unsigned)pos.line);
+    else
+        snprintf(buf, cap, " (first declared at %s:%u:%u)", s->files[pos.file].path,
+                 (unsigned)pos.line, (unsigned)pos.column);
     return buf;
 }
 
@@ -239,9 +253,10 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
     int rc = table_build(&s->arena, &sn->table, s->named, s->nnamed, named_name, &a, &b);
     if (rc == TABLE_NOMEM) return blobc_err_nomem(err);
     if (rc == TABLE_DUP) {
-        char at[64];
+        char at[BLOBC_ERROR_FILE_MAX + 64];
         return blobc_schema_err(s, s->named[b]->pos, err, "duplicate type name '%s'%s",
-                                s->named[b]->name, first_at(s->named[a]->pos, at, sizeof at));
+                                s->named[b]->name,
+                                first_at(s, s->named[a]->pos, s->named[b]->pos, at, sizeof at));
     }
     sn->count = s->nnamed;
     s->names = sn;
@@ -447,7 +462,7 @@ static blobc_status index_items(layout_ctx *L, const blobc_type *t, type_lookup 
         return blobc_schema_err(L->s, second, L->err, "duplicate %s '%s' in %s %s%s",
                                 st ? "field" : "member", st ? t->fields[b].name : t->values[b].name,
                                 blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)",
-                                first_at(first, at, sizeof at));
+                                first_at(NULL, first, first, at, sizeof at));
     }
     *out = lk;
     return BLOBC_OK;
@@ -516,7 +531,7 @@ static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
     blobc_type *x = top;
     while (x && is_anonymous(x) && !(x->internal & CHAIN_OK)) {
         if (x->internal & CHAIN_WALK)
-            return blobc_schema_err(L->s, (blobc_pos){0, 0}, L->err,
+            return blobc_schema_err(L->s, (blobc_pos){0, 0, 0}, L->err,
                                     "%s type contains itself without a struct in between",
                                     blobc_kind_name(top->kind));
         x->internal |= CHAIN_WALK;
@@ -612,7 +627,7 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
 static blobc_status cycle_error(layout_ctx *L, size_t k) {
     blobc_buffer b = {0};
     const blobc_type *first = NULL;
-    blobc_pos pos = {0, 0};
+    blobc_pos pos = {0, 0, 0};
     for (size_t i = k; i < L->nstack; i++) {
         const blobc_type *t = L->stack[i].t;
         if (t->kind != BLOBC_KIND_STRUCT) continue;

@@ -33,19 +33,27 @@ typedef struct blobc_token {
     blobc_tok_kind kind;
     size_t off;         /* byte offset of the first byte in the source */
     size_t len;         /* bytes of source text */
-    blobc_pos pos;      /* line and column (columns count code points) */
+    blobc_pos pos;      /* line, column (columns count code points), file */
+    const char *text;   /* the source text the token is in: text + off */
     const char *str;    /* STRING: decoded UTF-8 (arena), NUL-terminated */
     size_t str_len;
+    const char *doc;    /* `///` lines just before the token (arena), or NULL */
 } blobc_token;
 
 typedef struct blobc_lexer {
-    blobc_schema *s;    /* source text, file name, arena for string values */
+    blobc_schema *s;    /* file names and the arena for string values */
+    const char *text;   /* s->files[file] */
+    size_t len;
+    uint32_t file;
     size_t off;
     uint32_t line;
     uint32_t col;
+    bool has_doc;       /* a `///` comment was skipped since the last token */
+    size_t doc_off;     /* where the first of them starts */
 } blobc_lexer;
 
-void blobc_lex_init(blobc_lexer *lx, blobc_schema *s);
+/* Starts lexing s->files[file]. */
+void blobc_lex_init(blobc_lexer *lx, blobc_schema *s, uint32_t file);
 
 /* The next token; on a lexical error fills err (with position) and returns
  * BLOBC_EINPUT. */
@@ -55,7 +63,8 @@ blobc_status blobc_lex_next(blobc_lexer *lx, blobc_token *tok, blobc_error *err)
 void blobc_tok_describe(const blobc_schema *s, const blobc_token *tok, char *buf, size_t cap);
 
 /* Sets err to "file:line:col: message" with the source line, for positions
- * in schema text; for pos 0:0 (decoded schemas) only the message. */
+ * in schema text (pos.file picks the file); for pos 0:0 (decoded schemas)
+ * only the message. */
 blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
                               const char *fmt, ...) BLOBC_PRINTF(4, 5);
 

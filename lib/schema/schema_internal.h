@@ -8,11 +8,20 @@
 #include "blobc/schema.h"
 #include "common/util.h"
 
+/* One schema source file (the first, then each import). */
+typedef struct blobc_source {
+    const char *path;         /* as found: importer's directory + import path */
+    const char *text;
+    size_t len;
+} blobc_source;
+
 struct blobc_schema {
     blobc_arena arena;        /* owns every type, field, name and the source */
     const char *filename;
-    const char *text;         /* source text (NULL for decoded schemas) */
+    const char *text;         /* source text of file 0 (NULL for decoded schemas) */
     size_t text_len;
+    blobc_source *files;      /* files[pos.file] (arena); nfiles 0 when decoded */
+    size_t nfiles, files_cap;
     blobc_type **named;       /* enums and structs in declaration order */
     size_t nnamed;
     size_t named_cap;
