@@ -13,15 +13,18 @@
 /* ---- gen ---- */
 
 static const char gen_help[] =
-    "Usage: blobc gen c SCHEMA [-o FILE]\n"
+    "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE]\n"
     "Generate a C11/C++17 header that reads blobs of SCHEMA in place.\n"
     "\n"
     "  -o, --output FILE     write to FILE instead of standard output\n"
+    "      --prefix P        prepend P to every generated type name (a C identifier)\n"
     "  -h, --help            show this help\n";
 
 int cmd_gen(int argc, char **argv) {
-    const char *output = NULL;
-    opt opts[] = {{"output", 'o', true, &output, NULL}, {NULL, 0, false, NULL, NULL}};
+    const char *output = NULL, *prefix = NULL;
+    opt opts[] = {{"output", 'o', true, &output, NULL},
+                  {"prefix", 0, true, &prefix, NULL},
+                  {NULL, 0, false, NULL, NULL}};
     args a;
     if (!parse_args("gen", argc, argv, opts, &a)) return EXIT_USAGE;
     int rc = 0;
@@ -44,7 +47,8 @@ int cmd_gen(int argc, char **argv) {
     if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_gen_c(sch, NULL, &buf, &err) != BLOBC_OK) {
+    blobc_gen_options gopts = {NULL, prefix};
+    if (blobc_gen_c(sch, &gopts, &buf, &err) != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);
         goto done;
