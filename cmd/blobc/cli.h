@@ -65,5 +65,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_compat(int argc, char **argv);
+int cmd_upgrade(int argc, char **argv);
 
 #endif

@@ -5,13 +5,17 @@
  * struct fields by name (or, for a field gone by name, a new one at the
  * same offset with the same layout: a rename) and enum members by name and
  * value, and lists every difference by schema path (docs/SCHEMA.md,
- * "Compatibility"). Names of types never matter, only layouts.
+ * "Evolving a schema"). Names of types never matter, only layouts.
+ *
+ * The same walk checks an upgrade (evolve_internal.h): there fields pair by
+ * name only, and a removed field, a new field without a default or a
+ * conversion between kinds of values is a decision, not a line.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "blobc/evolve.h"
 #include "common/util.h"
+#include "evolve/evolve_internal.h"
 #include "schema/lexer.h"
 
 /* Longest path kept; deeper ones are cut with "...". */
@@ -34,14 +38,31 @@ typedef struct compat {
     size_t changes, notes;
     bool root_changed;
     bool ok;
+    /* upgrade checks: set by blobc_upgrade_plan */
+    upgrade_plan *plan;
+    bool failed;
 } compat;
+
+/* An upgrade stops at its first refusal, with the path in the message. */
+static void refuse(compat *c, const char *path, const char *fmt, ...) BLOBC_PRINTF(3, 4);
+static void refuse(compat *c, const char *path, const char *fmt, ...) {
+    if (c->failed) return;
+    c->failed = true;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    blobc_err(c->err, BLOBC_EINPUT, "%s", msg);
+    blobc_err_path(c->err, path[0] ? path : "(root)");
+}
 
 static void line(compat *c, bool change, const char *path, const char *fmt, ...)
     BLOBC_PRINTF(4, 5);
 static void line(compat *c, bool change, const char *path, const char *fmt, ...) {
     if (change) c->changes++;
     else c->notes++;
-    if (!c->ok) return;
+    if (!c->ok || !c->out) return;
     va_list ap;
     va_start(ap, fmt);
     c->ok = blobc_buf_printf(c->out, "%s%s: ", change ? "" : "note: ", path[0] ? path : "(root)") &&
@@ -144,10 +165,10 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
 /* The new field an old one became: same name, or else a new name at the
  * same offset with the same layout that no old field has. */
 static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
-                                        const blobc_field *of, bool *renamed) {
+                                        const blobc_field *of, bool by_name, bool *renamed) {
     const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
     *renamed = false;
-    if (nf) return nf;
+    if (nf || by_name) return nf;
     for (uint32_t i = 0; i < n->nfields; i++) {
         const blobc_field *g = &n->fields[i];
         if (g->offset != of->offset || blobc_struct_find_field(o, g->name, strlen(g->name)))
@@ -177,7 +198,17 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
         const blobc_field *of = &o->fields[i];
         const char *fp = join(c, path, ".", of->name);
         bool renamed;
-        const blobc_field *nf = partner_field(o, n, of, &renamed);
+        const blobc_field *nf = partner_field(o, n, of, c->plan != NULL, &renamed);
+        if (!nf && c->plan) {
+            if (!c->plan->drop)
+                refuse(c, fp, "field '%s' is not in the new schema; --drop leaves it out", of->name);
+            else if (!grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
+                           sizeof *c->plan->dropped))
+                c->ok = false;
+            else
+                c->plan->dropped[c->plan->ndropped++] = of;
+            continue;
+        }
         if (!nf) {
             line(c, true, fp, "removed (was %s at offset %u)", spell(of->type, s1, sizeof s1),
                  (unsigned)of->offset);
@@ -192,15 +223,50 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
                  (unsigned)nf->offset);
         push(c, of->type, nf->type, fp);
     }
-    for (uint32_t i = 0; i < n->nfields; i++)
+    for (uint32_t i = 0; i < n->nfields && c->plan; i++) {
+        const blobc_field *g = &n->fields[i];
+        blobc_kind k = g->type->kind;
+        if (!used[i] && !g->def.present && k != BLOBC_KIND_ARRAY && k != BLOBC_KIND_PTR)
+            refuse(c, join(c, path, ".", g->name),
+                   "new field '%s' (%s) has no default to take; give it one in the schema",
+                   g->name, spell(g->type, s2, sizeof s2));
+    }
+    for (uint32_t i = 0; i < n->nfields && !c->plan; i++)
         if (!used[i])
             line(c, true, join(c, path, ".", n->fields[i].name), "added (%s at offset %u)",
                  spell(n->fields[i].type, s2, sizeof s2), (unsigned)n->fields[i].offset);
     free(used);
 }
 
+/* What an upgrade converts: integers to integers and floats to floats
+ * (values are range-checked when baked), [T] and [T; N] to each other
+ * (lengths checked when baked); everything else only to its own kind. */
+static bool convertible(const blobc_type *o, const blobc_type *n) {
+    blobc_kind a = o->kind, b = n->kind;
+    if (a == b) return true;
+    if (blobc_kind_is_integer(a) && blobc_kind_is_integer(b)) return true;
+    bool fa = a == BLOBC_KIND_F32 || a == BLOBC_KIND_F64, fb = b == BLOBC_KIND_F32 || b == BLOBC_KIND_F64;
+    if (fa && fb) return true;
+    return (a == BLOBC_KIND_ARRAY || a == BLOBC_KIND_FIXED) &&
+           (b == BLOBC_KIND_ARRAY || b == BLOBC_KIND_FIXED);
+}
+
 static void compare(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
+    if (c->plan) {
+        if (!convertible(o, n)) {
+            refuse(c, path, "cannot carry %s over to %s (integers convert to integers, f32 and "
+                            "f64 to each other, [T] and [T; N] to each other, enums by member name)",
+                   spell(o, s1, sizeof s1), spell(n, s2, sizeof s2));
+            return;
+        }
+        if (o->kind == BLOBC_KIND_STRUCT) compare_struct(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)
+            push(c, o->elem, n->elem, join(c, path, "[", "]"));
+        else if (o->kind == BLOBC_KIND_PTR)
+            push(c, o->elem, n->elem, join(c, path, "", "*"));
+        return;
+    }
     if (o->kind != n->kind) {
         if (o->size == n->size)
             line(c, true, path, "retyped from %s to %s", spell(o, s1, sizeof s1),
@@ -230,6 +296,34 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
     }
 }
 
+/* Walks the pairs from the roots until done, out of memory or refused. */
+static void walk(compat *c, const blobc_type *old_root, const blobc_type *new_root) {
+    push(c, old_root, new_root, "");
+    while (c->ok && !c->failed && c->next < c->nwork) {
+        pair p = c->work[c->next++];
+        compare(c, p.o, p.n, p.path);
+    }
+    for (size_t i = 0; i < c->olds.count && c->partners; i++) free((void *)c->partners[i]);
+    free(c->partners);
+    free(c->npartners);
+    free(c->work);
+    blobc_ptrset_free(&c->olds);
+    blobc_arena_free(&c->arena);
+}
+
+blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *new_root,
+                                upgrade_plan *plan, blobc_error *err) {
+    compat c;
+    memset(&c, 0, sizeof c);
+    c.err = err;
+    c.ok = true;
+    c.plan = plan;
+    blobc_arena_init(&c.arena);
+    walk(&c, old_root, new_root);
+    if (!c.ok) return blobc_err_nomem(err);
+    return c.failed ? BLOBC_EINPUT : BLOBC_OK;
+}
+
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
                           blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
     compat c;
@@ -244,17 +338,7 @@ blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root
         line(&c, true, "", "root type changed from %s to %s", old_root->name, new_root->name);
         c.root_changed = true;
     }
-    push(&c, old_root, new_root, "");
-    while (c.ok && c.next < c.nwork) {
-        pair p = c.work[c.next++];
-        compare(&c, p.o, p.n, p.path);
-    }
-    for (size_t i = 0; i < c.olds.count && c.partners; i++) free((void *)c.partners[i]);
-    free(c.partners);
-    free(c.npartners);
-    free(c.work);
-    blobc_ptrset_free(&c.olds);
-    blobc_arena_free(&c.arena);
+    walk(&c, old_root, new_root);
     if (!c.ok) {
         out->len = mark;
         return blobc_err_nomem(err);

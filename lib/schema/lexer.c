@@ -37,7 +37,7 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
     va_start(ap, fmt);
     blobc_verr(err, BLOBC_EINPUT, fmt, ap);
     va_end(ap);
-    const blobc_source *src = s && pos.file < s->nfiles ? &s->files[pos.file] : NULL;
+    const blobc_srcfile *src = s && pos.file < s->nfiles ? &s->files[pos.file] : NULL;
     const char *file = src ? src->path : s ? s->filename : NULL;
     if (file && file[0]) blobc_err_file(err, file);
     if (pos.line) {

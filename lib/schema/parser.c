@@ -616,7 +616,7 @@ static blobc_status add_file(parser *p, const char *path, const char *text, size
     if (!grow((void **)&s->files, &s->files_cap, s->nfiles, sizeof *s->files) ||
         !grow((void **)&p->ids, &p->idcap, s->nfiles, sizeof *p->ids))
         return blobc_err_nomem(p->err);
-    s->files[s->nfiles] = (blobc_source){path, text, len};
+    s->files[s->nfiles] = (blobc_srcfile){path, text, len};
     p->ids[s->nfiles] = (file_id){st != NULL, st ? st->st_dev : 0, st ? st->st_ino : 0};
     *index = (uint32_t)s->nfiles++;
     return BLOBC_OK;

@@ -9,18 +9,18 @@
 #include "common/util.h"
 
 /* One schema source file (the first, then each import). */
-typedef struct blobc_source {
+typedef struct blobc_srcfile {
     const char *path;         /* as found: importer's directory + import path */
     const char *text;
     size_t len;
-} blobc_source;
+} blobc_srcfile;
 
 struct blobc_schema {
     blobc_arena arena;        /* owns every type, field, name and the source */
     const char *filename;
     const char *text;         /* source text of file 0 (NULL for decoded schemas) */
     size_t text_len;
-    blobc_source *files;      /* files[pos.file] (arena); nfiles 0 when decoded */
+    blobc_srcfile *files;      /* files[pos.file] (arena); nfiles 0 when decoded */
     size_t nfiles, files_cap;
     blobc_type **named;       /* enums and structs in declaration order */
     size_t nnamed;

@@ -7,6 +7,7 @@
 #ifndef BLOBC_EVOLVE_H
 #define BLOBC_EVOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -30,6 +31,30 @@ typedef struct blobc_compat_result {
  * from blobs). On failure (out of memory) `out` is left as it was. */
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
                           blobc_buffer *out, blobc_compat_result *result, blobc_error *err);
+
+typedef struct blobc_upgrade_options {
+    const blobc_schema *schema;   /* the new schema (required) */
+    const char *type_name;        /* the type in the new schema (and in `from`);
+                                     NULL: the root */
+    const blobc_schema *from;     /* the old schema, for a stripped blob; NULL:
+                                     the blob's embedded type description */
+    const char *schema_name;      /* recorded in the result for dump's $schema;
+                                     NULL: the new schema's file name */
+    bool drop;                    /* leave out fields the new schema does not
+                                     have, instead of failing */
+    bool strip;                   /* no type section in the result */
+} blobc_upgrade_options;
+
+/* Carries the blob `bytes` over to opts->schema by field name and writes
+ * the new blob file image to `out`: exactly the blob that baking the old
+ * blob's data (as `blobc dump` writes it) with the new schema gives. New
+ * fields take their defaults ([T] empty, *T null); a new field without a
+ * default, an old field the new schema lacks (unless drop), a value that
+ * does not fit its new type and a conversion between kinds of values fail
+ * with BLOBC_EINPUT and the value's path in the message or err->path.
+ * The old blob is verified first. */
+blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_options *opts,
+                           blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }
