@@ -141,17 +141,25 @@ int load_schema(const char *path, blobc_schema **out) {
     return 0;
 }
 
-int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
-    *out = NULL;
-    *is_blob = false;
+int read_input(const char *path, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    if (blobc_read_file(path, &bytes, &len, &err) != BLOBC_OK) {
+    if (blobc_read_file(path, bytes, len, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
     }
+    return 0;
+}
+
+int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
+    *out = NULL;
+    *is_blob = false;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = read_input(path, &bytes, &len);
+    if (rc) return rc;
+    blobc_error err;
+    blobc_error_clear(&err);
     blobc_status st;
     if (len >= BLOBC_MAGIC_SIZE && memcmp(bytes, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) == 0) {
         *is_blob = true;

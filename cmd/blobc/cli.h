@@ -47,6 +47,9 @@ bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
 int load_schema(const char *path, blobc_schema **out);
 
+/* Reads a whole input file (malloc'd, the caller frees); 0 or an exit code
+ * after reporting why not. */
+int read_input(const char *path, uint8_t **bytes, size_t *len);
 /* Loads a schema file, or the type description embedded in a .blob (told
  * apart by the blob magic; *is_blob says which). A stripped blob is an
  * error (exit 1) saying to pass its schema. 0 or an exit code. */

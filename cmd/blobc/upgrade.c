@@ -48,14 +48,10 @@ int cmd_upgrade(int argc, char **argv) {
         goto done;
     }
     if ((rc = load_schema(schema, &sch)) != 0 || (rc = load_schema(from, &old)) != 0) goto done;
+    size_t len = 0;
+    if ((rc = read_input(a.operands[0], &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
-    size_t len = 0;
-    if (blobc_read_file(a.operands[0], &bytes, &len, &err) != BLOBC_OK) {
-        report(&err);
-        rc = exit_code(err.status);
-        goto done;
-    }
     blobc_upgrade_options uo = {sch, type, old, NULL, drop, strip};
     if (blobc_upgrade(bytes, len, &uo, &buf, &err) != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);

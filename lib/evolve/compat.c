@@ -311,14 +311,19 @@ static void walk(compat *c, const blobc_type *old_root, const blobc_type *new_ro
     blobc_arena_free(&c->arena);
 }
 
+static void init(compat *c, blobc_buffer *out, upgrade_plan *plan, blobc_error *err) {
+    memset(c, 0, sizeof *c);
+    c->out = out;
+    c->plan = plan;
+    c->err = err;
+    c->ok = true;
+    blobc_arena_init(&c->arena);
+}
+
 blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *new_root,
                                 upgrade_plan *plan, blobc_error *err) {
     compat c;
-    memset(&c, 0, sizeof c);
-    c.err = err;
-    c.ok = true;
-    c.plan = plan;
-    blobc_arena_init(&c.arena);
+    init(&c, NULL, plan, err);
     walk(&c, old_root, new_root);
     if (!c.ok) return blobc_err_nomem(err);
     return c.failed ? BLOBC_EINPUT : BLOBC_OK;
@@ -327,11 +332,7 @@ blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *ne
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
                           blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
     compat c;
-    memset(&c, 0, sizeof c);
-    c.out = out;
-    c.err = err;
-    c.ok = true;
-    blobc_arena_init(&c.arena);
+    init(&c, out, NULL, err);
     size_t mark = out->len;
     if (old_root->name && new_root->name && strcmp(old_root->name, new_root->name) != 0 &&
         blobc_type_hash(old_root) != blobc_type_hash(new_root)) {
