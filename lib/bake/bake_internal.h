@@ -105,6 +105,9 @@ struct bk {
     bk_pos meta_schema_pos;
     bk_pos meta_type_pos;
 
+    /* The driver's hook behind bk_resolve_root: the fill stack and the
+     * front ends never call the driver by name. */
+    blobc_status (*resolve_root)(bk *k, const bk_pos *pos);
     /* Filled by bk_resolve_root. */
     const blobc_schema *schema;
     blobc_schema *owned_schema;
@@ -126,6 +129,9 @@ struct bk {
 
 void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err);
 void bk_free(bk *k);
+/* Frees everything and starts again on the same input: the file name,
+ * options, error and driver hook stay. */
+void bk_reset(bk *k);
 
 /* Reports an error at pos with the current path (plus `key`, when given,
  * as one more component). Returns st. */
@@ -134,9 +140,10 @@ blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const 
 /* The builder failed (out of memory, too large): report its message here. */
 blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
 
-/* Driver hook (bake.c): loads the schema and picks the root type from the
- * options and k->meta_*, creates the builder and its root, and pushes the
- * root struct frame. */
+/* Once the front end has seen the top-level meta keys: calls the driver's
+ * hook, which loads the schema and picks the root type from the options
+ * and k->meta_*, creates the builder and its root, and pushes the root
+ * struct frame. */
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos);
 
 /* Is this token a null for *T / [T]? (YAML: plain "", "~", "null", "Null",

@@ -36,6 +36,18 @@ void bk_free(bk *k) {
     memset(k, 0, sizeof *k);
 }
 
+void bk_reset(bk *k) {
+    const char *filename = k->filename;
+    const blobc_bake_options *opts = k->opts;
+    blobc_error *err = k->err;
+    blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
+    bk_free(k);
+    bk_init(k, filename, opts, err);
+    k->resolve_root = resolve_root;
+}
+
+blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
+
 /* ---- messages ---- */
 
 void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }

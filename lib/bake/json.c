@@ -1,37 +1,39 @@
 /*
- * bake_json.c - the JSON front end: cJSON parses the values, and an
- * explicit-stack walk feeds them to the fill stack (bake_common.c).
+ * json.c - the JSON front end: an explicit-stack walk over the text feeds
+ * the fill stack (fill.c), with cJSON for the values it does not read itself.
  *
- * The document is not parsed whole. The top-level object, the objects in
- * it down to the first array, and that array are read straight from the
- * text (their punctuation is checked here); every item of such an array,
- * and every other value met there, is one cJSON parse whose tree is baked
- * and dropped before the next. A level's big arrays therefore never exist
- * as a tree: memory is the text, the blob, and one item's tree, which
- * reuses the same few warm pages item after item.
+ * The document is not parsed whole, and mostly not by cJSON. Objects and
+ * arrays whose type takes them are read straight from the text at every
+ * depth (their punctuation is checked here), and so are the common
+ * scalars: strings without escapes, numbers (their text goes to the fill
+ * stack, which converts it exactly), true, false and null. cJSON parses
+ * the rest, one value at a time: strings with escapes, the meta keys'
+ * values, fixed-size arrays, and any value of the wrong kind or spelled
+ * wrongly, whose error is worded from cJSON's verdict. No tree of the
+ * document is ever built: memory is the text, the blob, and at most one
+ * small value's tree.
  *
- * cJSON keeps no positions and stores numbers as doubles, so the walk runs
- * a light tokenizer over the same text in lockstep: every value is visited
- * in document order, and the tokenizer's next value token is that value's
+ * cJSON keeps no positions, so a cJSON tree is walked with a light
+ * tokenizer over the same text in lockstep: every value is visited in
+ * document order, and the tokenizer's next value token is that value's
  * source. That gives every error a line:column next to its JSON Pointer,
  * gives integers their exact source text (no rounding through double past
  * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
  * short, raw control characters, non-JSON number spellings cJSON accepts).
  * The tokenizer only looks at text cJSON has accepted.
  *
- * cJSON mallocs every node and string; its allocations on this thread come
- * from a bump arena instead (cJSON_InitHooks with hooks that fall back to
- * malloc/free on any other thread), rewound before each parse.
+ * cJSON allocates with its own allocator (malloc, or whatever the host
+ * program installed with cJSON_InitHooks); the bake never installs hooks,
+ * which are process-wide and would break other threads and the host's own
+ * use of cJSON. jparse frees the previous value's tree before the next
+ * parse.
  *
  * The root type must be known before the first value is placed, while
  * JSON allows $schema and $type anywhere in the top-level object: see
  * open_root for how that is settled without reading the file twice in
  * the usual cases.
  */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
-
 #include <cjson/cJSON.h>
-#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,146 +52,6 @@
 #define JPOS_META_SCHEMA 1u
 #define JPOS_META_TYPE 2u
 
-/* ---- the arena behind cJSON ---- */
-
-/* A big document's tree is several times its text (a 64-byte node per
- * value, plus a copy of every key and string), and faulting that memory in
- * 4 KiB at a time was a sixth of the bake. Blocks from 2 MiB up are mapped
- * on a 2 MiB boundary and offered to transparent huge pages, so the kernel
- * fills them a huge page per fault where it can. */
-#define JHUGE ((size_t)2 * 1024 * 1024)
-#define JBLOCK_MAX ((size_t)32 * 1024 * 1024)
-
-typedef struct jblock {
-    struct jblock *next;
-    size_t size;   /* usable bytes after the header */
-    size_t mapped; /* bytes mapped at the block (mmap), 0 for malloc */
-    size_t pad;    /* four words: the memory after it stays 16-byte aligned */
-} jblock;
-
-typedef struct jarena {
-    jblock *head;
-    char *cur;
-    size_t left;
-    size_t next_size;
-    bool failed;
-} jarena;
-
-static _Thread_local jarena *tls_arena;
-
-static jblock *jblock_new(size_t size) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (size >= JHUGE && size <= SIZE_MAX - sizeof(jblock) - 2 * JHUGE) {
-        size_t want = (sizeof(jblock) + size + JHUGE - 1) & ~(JHUGE - 1);
-        size_t span = want + JHUGE;
-        void *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            /* Trim to a 2 MiB-aligned range: huge pages need one. */
-            uintptr_t base = (uintptr_t)m;
-            size_t head = (size_t)(((base + JHUGE - 1) & ~(uintptr_t)(JHUGE - 1)) - base);
-            if (head) munmap(m, head);
-            if (span - head > want) munmap((char *)m + head + want, span - head - want);
-            jblock *b = (jblock *)((char *)m + head);
-            (void)madvise(b, want, MADV_HUGEPAGE); /* only advice */
-            b->mapped = want;
-            b->size = want - sizeof(jblock);
-            return b;
-        }
-    }
-#endif
-    jblock *b = malloc(sizeof(jblock) + size);
-    if (b) {
-        b->mapped = 0;
-        b->size = size;
-    }
-    return b;
-}
-
-static void jblock_free(jblock *b) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (b->mapped) {
-        munmap(b, b->mapped);
-        return;
-    }
-#endif
-    free(b);
-}
-
-/* Starts a new block big enough for n bytes, and takes them from it. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void *jarena_grow(jarena *a, size_t n) {
-    if (n > SIZE_MAX - 15 - sizeof(jblock)) {
-        a->failed = true;
-        return NULL;
-    }
-    /* Blocks double: small documents stay small. */
-    size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
-    if (size < JBLOCK_MAX) a->next_size = size * 2;
-    if (size < n) size = n;
-    jblock *b = jblock_new(size);
-    if (!b) {
-        a->failed = true;
-        return NULL;
-    }
-    b->next = a->head;
-    a->head = b;
-    size_t r = (n + 7) & ~(size_t)7; /* no overflow: n is far below SIZE_MAX */
-    if (r > b->size) r = b->size;
-    a->cur = (char *)(b + 1) + r;
-    a->left = b->size - r;
-    return b + 1;
-}
-
-/* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
- * strings; every request is rounded up to 8 bytes, which keeps the bump
- * aligned without a test. This runs for every node and string baked. */
-static inline void *jarena_alloc(jarena *a, size_t n) {
-    size_t r = (n + 7) & ~(size_t)7;
-    if (r < n || r > a->left) return jarena_grow(a, n);
-    void *p = a->cur;
-    a->cur += r;
-    a->left -= r;
-    return p;
-}
-
-/* Forgets every allocation but keeps the newest block (the largest) for
- * the next value: one value's tree at a time reuses the same few pages,
- * warm in the cache, instead of faulting in fresh ones for the whole
- * document. */
-static void jarena_reset(jarena *a) {
-    jblock *keep = a->head;
-    if (!keep) return;
-    for (jblock *b = keep->next; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    keep->next = NULL;
-    a->cur = (char *)(keep + 1);
-    a->left = keep->size;
-    a->failed = false;
-}
-
-static void jarena_free(jarena *a) {
-    for (jblock *b = a->head; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    memset(a, 0, sizeof *a);
-}
-
-static void *CJSON_CDECL hook_malloc(size_t n) {
-    jarena *a = tls_arena;
-    return a ? jarena_alloc(a, n) : malloc(n);
-}
-
-static void CJSON_CDECL hook_free(void *p) {
-    if (!tls_arena) free(p);
-}
-
 /* ---- the lockstep tokenizer ---- */
 
 typedef struct jtok {
@@ -206,7 +68,7 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
-    jarena arena;        /* behind cJSON: the tree of one value at a time */
+    cJSON *tree;         /* the one value cJSON parsed last, or NULL */
 } jstate;
 
 static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -463,6 +325,14 @@ static blobc_status syntax_error(bk *k, size_t off) {
     return syntax_fail(k, off, "unexpected byte 0x%02x", c);
 }
 
+/* cJSON's parse of the n bytes at `off`, after freeing the tree of the
+ * previous parse: the caller is done with it by then. */
+static cJSON *jparse(jstate *js, size_t off, size_t n, const char **end) {
+    cJSON_Delete(js->tree);
+    js->tree = cJSON_ParseWithLengthOpts(js->text + off, n, end, 0);
+    return js->tree;
+}
+
 /* cJSON parses the one value at `off` into a fresh tree (the previous
  * value's tree is gone), and unit_end records where it ends. */
 static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
@@ -471,11 +341,10 @@ static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
      * they were white space. */
     if (off < js->len && ((unsigned char)t[off] <= 0x20 || (unsigned char)t[off] == 0xEF))
         return syntax_error(k, off);
-    jarena_reset(&js->arena);
     const char *end = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(t + off, js->len - off, &end, 0);
+    cJSON *v = jparse(js, off, js->len - off, &end);
     size_t stop = end ? off + (size_t)(end - (t + off)) : js->len;
-    if (!v) return js->arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, stop);
+    if (!v) return syntax_error(k, stop);
     js->unit_end = stop;
     *out = v;
     return BLOBC_OK;
@@ -501,8 +370,7 @@ static int meta_kind(const char *key, size_t n) {
 static int key_meta_kind(jstate *js, size_t i, size_t end, unsigned fl) {
     if (fl & JT_OPEN) return 0;
     if (!(fl & JT_ESC)) return meta_kind(js->text + i + 1, end - i - 2);
-    jarena_reset(&js->arena);
-    cJSON *kv = cJSON_ParseWithLengthOpts(js->text + i, end - i, NULL, 0);
+    cJSON *kv = jparse(js, i, end - i, NULL);
     return kv && cJSON_IsString(kv) ? meta_kind(kv->valuestring, strlen(kv->valuestring)) : 0;
 }
 
@@ -697,10 +565,57 @@ static const blobc_type *landing(const blobc_type *t) {
     return t;
 }
 
-/* One member or item of a streamed frame, or the frame's end. Objects are
- * streamed from the top down to the first array, and that array too; each
- * of its items, and every other value, is parsed by cJSON on its own, so
- * the tree in memory is never more than one item of the biggest array. */
+/* The scalar at `i` read straight from the text, when it is one of the
+ * common, valid spellings: a string without escapes or control
+ * characters, a JSON number, true, false or null. Its end goes to *end.
+ * Anything else (escapes, errors, whatever needs cJSON's judgement) is
+ * left to the cJSON path, which decodes it or reports it. Numbers carry
+ * their text only: the fill stack converts it exactly. */
+static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) {
+    const char *t = js->text;
+    size_t len = js->len, j = i;
+    memset(v, 0, sizeof *v);
+    char c = t[i];
+    if (c == '"') {
+        unsigned fl;
+        j = scan_string(t, len, i, &fl);
+        if (fl & (JT_ESC | JT_OPEN | JT_CTRL)) return false;
+        v->tok = BK_TOK_JSTRING;
+        v->s = t + i + 1;
+        v->n = j - i - 2;
+        v->check_utf8 = (fl & JT_HIGH) != 0;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        while (j < len && ((t[j] >= '0' && t[j] <= '9') || t[j] == '-' || t[j] == '+' ||
+                           t[j] == '.' || t[j] == 'e' || t[j] == 'E'))
+            j++;
+        if (!json_number_ok(t + i, j - i)) return false;
+        v->tok = BK_TOK_JNUMBER;
+        v->s = t + i;
+        v->n = j - i;
+    } else {
+        static const struct {
+            const char *word;
+            size_t n;
+            bk_tok tok;
+        } lits[] = {{"true", 4, BK_TOK_JBOOL}, {"false", 5, BK_TOK_JBOOL}, {"null", 4, BK_TOK_JNULL}};
+        size_t k;
+        for (k = 0; k < sizeof lits / sizeof lits[0]; k++)
+            if (len - i >= lits[k].n && memcmp(t + i, lits[k].word, lits[k].n) == 0) break;
+        if (k == sizeof lits / sizeof lits[0]) return false;
+        v->tok = lits[k].tok;
+        v->s = t + i;
+        v->n = lits[k].n;
+        j = i + lits[k].n;
+    }
+    *end = j;
+    return true;
+}
+
+/* One member or item of a streamed frame, or the frame's end. Objects and
+ * arrays whose type takes them are streamed at every depth, and common
+ * scalars are read straight from the text (plain_scalar); cJSON parses
+ * only the rest (escaped strings, fixed-size arrays, values of the wrong
+ * kind, errors), each on its own, so no tree of the document is built. */
 static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     const char *t = js->text;
     size_t len = js->len;
@@ -766,7 +681,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     if (st) return st;
 
     bk_pos vpos = {0, 0, i};
-    if (obj && i < len && (t[i] == '{' || t[i] == '[')) {
+    if (i < len && (t[i] == '{' || t[i] == '[')) {
         const blobc_type *lt = landing(slot.type);
         bool open = t[i] == '{';
         if (lt->kind == (open ? BLOBC_KIND_STRUCT : BLOBC_KIND_ARRAY)) {
@@ -780,6 +695,12 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
             js->cur = i + 1;
             return BLOBC_OK;
         }
+    }
+    bk_scalar v;
+    size_t end;
+    if (plain_scalar(js, i, &v, &end)) {
+        js->cur = js->unit_end = end;
+        return bk_store(k, &slot, &v, &vpos, NULL);
     }
     cJSON *c;
     if ((st = parse_unit(k, js, i, &c))) return st;
@@ -797,13 +718,11 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
  * is being baked as? Asked only after an error, to tell whether the error
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
-    const char *t = js->text;
     size_t len = js->len, i = open + 1, j;
     int which;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
-        jarena_reset(&js->arena);
-        cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
+        cJSON *v = j < len ? jparse(js, j, len - j, NULL) : NULL;
         if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0) return true;
     }
     return false;
@@ -879,23 +798,13 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     k->fe = &js;
     k->locate = json_locate;
 
-    /* cJSON's allocations on this thread come from the arena while the
-     * bake runs; the hooks fall back to malloc/free on any other. */
-    cJSON_Hooks hooks = {hook_malloc, hook_free};
-    cJSON_InitHooks(&hooks);
-    tls_arena = &js.arena;
-
     blobc_status st;
     size_t i = skip_ws(text, len, skip_bom(text, len));
     if (i < len && text[i] == '{') {
         st = bake_object(k, &js, i, false);
         if (st == JRESTART) {
-            const char *filename = k->filename;
-            const blobc_bake_options *opts = k->opts;
-            blobc_error *err = k->err;
-            bk_free(k);
-            bk_init(k, filename, opts, err);
-            if (err) blobc_error_clear(err);
+            bk_reset(k);
+            if (k->err) blobc_error_clear(k->err);
             k->json = true;
             k->fe = &js;
             k->locate = json_locate;
@@ -916,9 +825,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
                          "the top level must be an object holding the root struct's fields");
         }
     }
-    tls_arena = NULL;
-    cJSON_InitHooks(NULL);
-    jarena_free(&js.arena);
+    cJSON_Delete(js.tree);
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;

@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "bake/bake_internal.h"
+#include "common/hashtab.h"
 #include "bake/yaml_pipe.h"
 
 enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
@@ -95,8 +96,7 @@ typedef struct ys {
 
     anchor_rec *anchors;       /* id 0 unused */
     uint32_t nanchors, anchors_cap;
-    uint32_t *amap;            /* name hash -> anchor id, open addressing */
-    uint32_t amap_cap, amap_used;
+    blobc_hashtab amap;        /* anchor name -> id */
     share_rec *shares;
     uint32_t nshares, shares_cap;
     logev *log;
@@ -118,14 +118,7 @@ typedef struct ys {
 
 /* Grows an array to hold at least n + 1 elements. */
 static bool reserve(void **p, size_t *cap, size_t n, size_t elem) {
-    if (n < *cap) return true;
-    size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / elem) return false;
-    void *q = realloc(*p, c * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
+    return n < SIZE_MAX && blobc_grow(p, cap, n + 1, elem);
 }
 
 static bool reserve32(void **p, uint32_t *cap, uint32_t n, size_t elem) {
@@ -195,53 +188,26 @@ static bk_pos mark_pos(const yaml_mark_t *m) {
 
 /* ---- anchors ---- */
 
-static uint32_t hash_name(const char *s) {
-    uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 static uint32_t anchor_lookup(const ys *y, const char *name) {
-    if (!y->amap_cap) return 0;
-    uint32_t mask = y->amap_cap - 1;
-    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
-        uint32_t id = y->amap[i];
-        if (!id) return 0;
+    blobc_hprobe p;
+    for (uint32_t id = blobc_hashtab_first(&y->amap, blobc_hash_bytes(name, strlen(name)), &p); id;
+         id = blobc_hashtab_next(&y->amap, &p))
         if (strcmp(y->anchors[id].name, name) == 0) return id;
-    }
+    return 0;
 }
 
 static bool amap_put(ys *y, uint32_t id) {
-    if ((y->amap_used + 1) * 2 > y->amap_cap) {
-        uint32_t cap = y->amap_cap ? y->amap_cap * 2 : 64;
-        if (cap < y->amap_cap) return false;
-        uint32_t *m = calloc(cap, sizeof *m);
-        if (!m) return false;
-        for (uint32_t i = 0; i < y->amap_cap; i++) {
-            uint32_t old = y->amap[i];
-            if (!old) continue;
-            uint32_t j = hash_name(y->anchors[old].name) & (cap - 1);
-            while (m[j]) j = (j + 1) & (cap - 1);
-            m[j] = old;
-        }
-        free(y->amap);
-        y->amap = m;
-        y->amap_cap = cap;
-    }
-    uint32_t mask = y->amap_cap - 1;
     const char *name = y->anchors[id].name;
-    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
-        uint32_t cur = y->amap[i];
-        if (!cur) {
-            y->amap[i] = id;
-            y->amap_used++;
-            return true;
-        }
+    uint64_t h = blobc_hash_bytes(name, strlen(name));
+    blobc_hprobe p;
+    for (uint32_t cur = blobc_hashtab_first(&y->amap, h, &p); cur;
+         cur = blobc_hashtab_next(&y->amap, &p)) {
         if (strcmp(y->anchors[cur].name, name) == 0) {
-            y->amap[i] = id; /* a redefinition hides the earlier anchor */
+            blobc_hashtab_replace(&y->amap, &p, id); /* a redefinition hides the earlier anchor */
             return true;
         }
     }
+    return blobc_hashtab_add(&y->amap, h, id);
 }
 
 static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, uint32_t *id) {
@@ -798,7 +764,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     k->locate = NULL;
     free(y.filetext);
     free(y.anchors);
-    free(y.amap);
+    blobc_hashtab_free(&y.amap);
     free(y.shares);
     free(y.log);
     blobc_buffer_free(&y.logtext);

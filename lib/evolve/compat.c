@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/hashtab.h"
 #include "common/util.h"
 #include "evolve/evolve_internal.h"
-#include "schema/lexer.h"
 
 /* Longest path kept; deeper ones are cut with "...". */
 #define PATH_MAX_LEN 400
@@ -32,9 +32,7 @@ typedef struct compat {
     blobc_arena arena;        /* paths */
     pair *work;
     size_t nwork, wcap, next;
-    blobc_ptrset olds;        /* numbers the old types seen */
-    const blobc_type ***partners; /* per old number: the new types paired with it */
-    size_t *npartners, pcap;
+    blobc_hashtab seen;       /* the pairs queued so far: work[item - 1] */
     size_t changes, notes;
     bool root_changed;
     bool ok;
@@ -95,34 +93,24 @@ static bool grow(void **v, size_t *cap, size_t need, size_t elem) {
     return true;
 }
 
-/* Queues the pair unless it was compared already (recursive types meet
+static uint64_t pair_hash(const blobc_type *o, const blobc_type *n) {
+    return blobc_hash_u64(blobc_hash_ptr(o) ^ (uint64_t)(uintptr_t)n);
+}
+
+/* Queues the pair unless it was queued already (recursive types meet
  * themselves again). */
 static void push(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     if (!c->ok) return;
-    uint32_t num;
-    int added = blobc_ptrset_add(&c->olds, o, &num);
-    size_t pc = c->pcap;
-    if (added < 0 || !grow((void **)&c->partners, &c->pcap, (size_t)num + 1, sizeof *c->partners) ||
-        !grow((void **)&c->npartners, &pc, (size_t)num + 1, sizeof *c->npartners)) {
+    uint64_t h = pair_hash(o, n);
+    blobc_hprobe pr;
+    for (uint32_t k = blobc_hashtab_first(&c->seen, h, &pr); k; k = blobc_hashtab_next(&c->seen, &pr))
+        if (c->work[k - 1].o == o && c->work[k - 1].n == n) return;
+    if (c->nwork >= UINT32_MAX - 1 ||
+        !grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
+        !blobc_hashtab_add(&c->seen, h, (uint32_t)c->nwork + 1)) {
         c->ok = false;
         return;
     }
-    if (added) {
-        c->partners[num] = NULL;
-        c->npartners[num] = 0;
-    }
-    for (size_t i = 0; i < c->npartners[num]; i++)
-        if (c->partners[num][i] == n) return;
-    size_t k = c->npartners[num];
-    const blobc_type **p = realloc((void *)c->partners[num], (k + 1) * sizeof *p);
-    if (!p || !grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work)) {
-        if (p) c->partners[num] = p;
-        c->ok = false;
-        return;
-    }
-    p[k] = n;
-    c->partners[num] = p;
-    c->npartners[num] = k + 1;
     c->work[c->nwork++] = (pair){o, n, path};
 }
 
@@ -303,11 +291,8 @@ static void walk(compat *c, const blobc_type *old_root, const blobc_type *new_ro
         pair p = c->work[c->next++];
         compare(c, p.o, p.n, p.path);
     }
-    for (size_t i = 0; i < c->olds.count && c->partners; i++) free((void *)c->partners[i]);
-    free(c->partners);
-    free(c->npartners);
     free(c->work);
-    blobc_ptrset_free(&c->olds);
+    blobc_hashtab_free(&c->seen);
     blobc_arena_free(&c->arena);
 }
 
@@ -318,6 +303,7 @@ static void init(compat *c, blobc_buffer *out, upgrade_plan *plan, blobc_error *
     c->err = err;
     c->ok = true;
     blobc_arena_init(&c->arena);
+    blobc_hashtab_init(&c->seen, NULL);
 }
 
 blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *new_root,
@@ -331,6 +317,10 @@ blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *ne
 
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
                           blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
+    if (!old_root || !new_root || !out || !res)
+        return blobc_err_arg(err, __func__, "old_root, new_root, out or result is NULL");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     compat c;
     init(&c, out, NULL, err);
     size_t mark = out->len;

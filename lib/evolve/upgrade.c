@@ -176,6 +176,10 @@ static blobc_status old_root_of(const void *bytes, size_t len, const blobc_upgra
 
 blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_options *o,
                            blobc_buffer *out, blobc_error *err) {
+    if (!bytes || !o || !o->schema || !out)
+        return blobc_err_arg(err, __func__, "bytes, opts, opts->schema or out is NULL");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     const blobc_type *new_root =
         o->type_name ? blobc_schema_find(o->schema, o->type_name) : blobc_schema_root(o->schema);
     if (!new_root || new_root->kind != BLOBC_KIND_STRUCT)

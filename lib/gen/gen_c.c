@@ -11,6 +11,7 @@
  */
 #include "blobc/gen.h"
 
+#include "common/hashtab.h"
 #include "common/util.h"
 
 #include <inttypes.h>
@@ -97,53 +98,33 @@ static bool is_identifier(const char *s) {
 /* ---- a set of identifiers ---- */
 
 typedef struct nameset {
-    const char **slots;
-    size_t cap;     /* a power of two, or 0 */
-    size_t count;
+    blobc_hashtab tab;
+    const char **names;   /* names[item - 1]; each outlives the set */
+    size_t count, cap;
 } nameset;
 
-static uint64_t str_hash(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return h;
-}
-
 static bool nameset_has(const nameset *set, const char *name) {
-    if (!set->cap) return false;
-    size_t mask = set->cap - 1;
-    for (size_t i = (size_t)str_hash(name) & mask;; i = (i + 1) & mask) {
-        if (!set->slots[i]) return false;
-        if (strcmp(set->slots[i], name) == 0) return true;
-    }
-}
-
-static bool nameset_put(const char **slots, size_t cap, const char *name) {
-    size_t mask = cap - 1;
-    size_t i = (size_t)str_hash(name) & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = name;
-    return true;
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
+         k = blobc_hashtab_next(&set->tab, &p))
+        if (strcmp(set->names[k - 1], name) == 0) return true;
+    return false;
 }
 
 /* Adds a name that is not in the set; `name` must outlive the set. */
 static bool nameset_add(nameset *set, const char *name) {
-    if (set->count + 1 > set->cap / 2) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof(char *) || cap <= set->cap) return false;
-        const char **slots = calloc(cap, sizeof *slots);
-        if (!slots) return false;
-        for (size_t i = 0; i < set->cap; i++)
-            if (set->slots[i]) nameset_put(slots, cap, set->slots[i]);
-        free(set->slots);
-        set->slots = slots;
-        set->cap = cap;
-    }
-    set->count++;
-    return nameset_put(set->slots, set->cap, name);
+    if (set->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
+        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
+                           (uint32_t)set->count + 1))
+        return false;
+    set->names[set->count++] = name;
+    return true;
 }
 
 static void nameset_free(nameset *set) {
-    free(set->slots);
+    blobc_hashtab_free(&set->tab);
+    free(set->names);
     memset(set, 0, sizeof *set);
 }
 
@@ -181,8 +162,7 @@ typedef struct gen {
     const char *text_fn;        /* returns the schema text for the checked opens */
     type_info *info;
     size_t ninfo;
-    size_t *map;                /* open addressing: type pointer -> info index + 1 */
-    size_t map_cap;
+    blobc_hashtab map;          /* type pointer -> info index + 1 */
 } gen;
 
 static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
@@ -194,35 +174,19 @@ static void emit(gen *g, const char *fmt, ...) {
     va_end(ap);
 }
 
-static size_t ptr_hash(const void *p, size_t mask) {
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    v ^= v >> 33;
-    v *= 0xff51afd7ed558ccdull;
-    v ^= v >> 33;
-    return (size_t)v & mask;
-}
-
 static bool map_build(gen *g) {
-    size_t cap = 16;
-    while (cap < g->ninfo * 2) {
-        if (cap > SIZE_MAX / 4) return false;
-        cap *= 2;
-    }
-    g->map = calloc(cap, sizeof *g->map);
-    if (!g->map) return false;
-    g->map_cap = cap;
-    for (size_t i = 0; i < g->ninfo; i++) {
-        size_t j = ptr_hash(g->info[i].type, cap - 1);
-        while (g->map[j]) j = (j + 1) & (cap - 1);
-        g->map[j] = i + 1;
-    }
+    if (g->ninfo >= UINT32_MAX || !blobc_hashtab_reserve(&g->map, g->ninfo)) return false;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (!blobc_hashtab_add(&g->map, blobc_hash_ptr(g->info[i].type), (uint32_t)i + 1))
+            return false;
     return true;
 }
 
 static type_info *info_of(const gen *g, const blobc_type *t) {
-    size_t mask = g->map_cap - 1;
-    for (size_t j = ptr_hash(t, mask); g->map[j]; j = (j + 1) & mask)
-        if (g->info[g->map[j] - 1].type == t) return &g->info[g->map[j] - 1];
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&g->map, blobc_hash_ptr(t), &p); k;
+         k = blobc_hashtab_next(&g->map, &p))
+        if (g->info[k - 1].type == t) return &g->info[k - 1];
     return NULL;
 }
 
@@ -981,12 +945,14 @@ static blobc_status generate(gen *g) {
 
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err) {
-    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
     if (*prefix && !is_identifier(prefix))
-        return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
+        return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
     if (opts && opts->guard && !is_identifier(opts->guard))
-        return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
+        return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
     gen g;
@@ -1019,7 +985,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
 
-    free(g.map);
+    blobc_hashtab_free(&g.map);
     free(g.info);
     nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);

@@ -273,6 +273,7 @@ static void enum_body(jw *w, const blobc_type *t) {
 
 blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_name,
                                   blobc_buffer *out, blobc_error *err) {
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const blobc_type *root = type_name ? blobc_schema_find(schema, type_name)
                                        : blobc_schema_root(schema);
     if (!root)

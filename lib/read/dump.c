@@ -22,7 +22,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define BLOCK_DEPTH 64
 
@@ -554,6 +554,11 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
                         blobc_buffer *out, blobc_error *err) {
     static const blobc_dump_options none;
     if (!opts) opts = &none;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if ((unsigned)opts->format > BLOBC_DUMP_MAP)
+        return blobc_err_arg(err, __func__, "opts->format is not a blobc_dump_format");
     blobc_source src;
     blobc_status st = blobc_source_open(&src, bytes, len, opts->raw, opts->schema, opts->type_name,
                                         opts->flags, err);

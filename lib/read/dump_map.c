@@ -21,7 +21,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */
@@ -396,11 +396,20 @@ static const struct {
     const char *name;
     uint8_t hex;
 } header_fields[] = {
-    {0, 8, "magic", 2},         {8, 4, "version", 0},      {12, 4, "header_size", 0},
-    {16, 8, "data_offset", 1},  {24, 8, "data_size", 0},   {32, 8, "data_hash", 1},
-    {40, 8, "schema_hash", 1},  {48, 8, "types_offset", 1}, {56, 8, "types_size", 0},
-    {64, 8, "types_hash", 1},   {72, 4, "flags", 1},       {76, 4, "reserved", 1},
-    {80, 8, "file_size", 0},    {88, 8, "header_hash", 1},
+    {BLOBC_RT_H_MAGIC, 8, "magic", 2},
+    {BLOBC_RT_H_VERSION, 4, "version", 0},
+    {BLOBC_RT_H_HEADER_SIZE, 4, "header_size", 0},
+    {BLOBC_RT_H_DATA_OFFSET, 8, "data_offset", 1},
+    {BLOBC_RT_H_DATA_SIZE, 8, "data_size", 0},
+    {BLOBC_RT_H_DATA_HASH, 8, "data_hash", 1},
+    {BLOBC_RT_H_SCHEMA_HASH, 8, "schema_hash", 1},
+    {BLOBC_RT_H_TYPES_OFFSET, 8, "types_offset", 1},
+    {BLOBC_RT_H_TYPES_SIZE, 8, "types_size", 0},
+    {BLOBC_RT_H_TYPES_HASH, 8, "types_hash", 1},
+    {BLOBC_RT_H_FLAGS, 4, "flags", 1},
+    {BLOBC_RT_H_RESERVED, 4, "reserved", 1},
+    {BLOBC_RT_H_FILE_SIZE, 8, "file_size", 0},
+    {BLOBC_RT_H_HEADER_HASH, 8, "header_hash", 1},
 };
 
 static void list_header(mapper *m, const uint8_t *f, size_t len) {

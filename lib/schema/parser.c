@@ -15,7 +15,9 @@
 
 #include "blobc/blobfile.h"
 #include "common/scalar.h"
+#include "common/suggest.h"
 #include "schema/lexer.h"
+#include "schema/names.h"
 #include "common/util.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */
@@ -730,10 +732,12 @@ static blobc_status parse_file(parser *p, uint32_t file) {
 
 blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                 blobc_schema **out, blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_error_clear(err);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     *out = NULL;
+    if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -772,6 +776,9 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
 blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
     blobc_status st = blobc_read_file(path, &data, &len, err);
     if (st != BLOBC_OK) return st;

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema/lexer.h"
+#include "common/hashtab.h"
+#include "schema/schema_internal.h"
 #include "common/util.h"
 
 typedef struct report {
@@ -264,6 +265,7 @@ size_t blobc_schema_warning_count(const blobc_schema *schema) {
 }
 
 blobc_status blobc_schema_report(const blobc_schema *s, blobc_buffer *out, blobc_error *err) {
+    if (!s || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     report r = {s, out, true, 0};
     const char *file = s->filename && s->filename[0] ? s->filename : "schema";
     for (size_t i = 0; i < s->nnamed; i++) {

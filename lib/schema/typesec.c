@@ -351,7 +351,11 @@ static void encoder_free(encoder *e) {
 
 blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
                                 blobc_buffer *out, blobc_error *err) {
-    if (!root || root->kind != BLOBC_KIND_STRUCT)
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!root) return blobc_err_arg(err, __func__, "root is NULL");
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT, "the root type must be a struct");
     if (schema_name) {
         size_t n = strlen(schema_name);
@@ -708,7 +712,11 @@ static blobc_status decode(decoder *d, const char **schema_name, blobc_error *er
 
 blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
                                 const char **schema_name, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema) return blobc_err_arg(err, __func__, "schema is NULL");
     *schema = NULL;
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
     const char *name = NULL;
     if (schema_name) *schema_name = NULL;
     decoder d;

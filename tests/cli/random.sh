@@ -138,7 +138,7 @@ if command -v "$CXX" >/dev/null 2>&1; then
     $CXX -std=c++17 $RFLAGS -x c++ -o "$T/readerxx" "$T/reader.c" 2>"$T/readerxx.err" &
     p3=$!
 else
-    echo "note: no C++ compiler ($CXX): the C++17 gen c reader is not built"
+    skip genc_cxx17 "no C++ compiler ($CXX): the C++17 gen c reader is not built"
 fi
 wait $p1
 rc1=$?

@@ -56,14 +56,14 @@ typedef struct blobc_bake_options {
  * arena and every other thread's to malloc/free; afterwards the default
  * hooks are installed again. A program that installs its own cJSON hooks must install
  * them again after baking JSON. */
-blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
-                               const blobc_bake_options *opts, blobc_buffer *out,
-                               blobc_error *err);
+BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
+                                         const blobc_bake_options *opts, blobc_buffer *out,
+                                         blobc_error *err);
 
 /* Reads `path` ("-" for standard input) and bakes it. YAML is streamed
  * from the file, never read whole. */
-blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
-                             blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
+                                       blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api.h"
 #include "error.h"
 #include "schema.h"
 
@@ -29,8 +30,9 @@ typedef struct blobc_compat_result {
  * the order met walking from the root ("(root)" for the root itself).
  * old_root and new_root may come from different schemas (parsed or decoded
  * from blobs). On failure (out of memory) `out` is left as it was. */
-blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
-                          blobc_buffer *out, blobc_compat_result *result, blobc_error *err);
+BLOBC_API blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
+                                    blobc_buffer *out, blobc_compat_result *result,
+                                    blobc_error *err);
 
 typedef struct blobc_upgrade_options {
     const blobc_schema *schema;   /* the new schema (required) */
@@ -53,8 +55,9 @@ typedef struct blobc_upgrade_options {
  * does not fit its new type and a conversion between kinds of values fail
  * with BLOBC_EINPUT and the value's path in the message or err->path.
  * The old blob is verified first. */
-blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_options *opts,
-                           blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_upgrade(const void *bytes, size_t len,
+                                     const blobc_upgrade_options *opts, blobc_buffer *out,
+                                     blobc_error *err);
 
 #ifdef __cplusplus
 }

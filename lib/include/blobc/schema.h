@@ -118,74 +118,74 @@ typedef struct blobc_schema blobc_schema;
  * directory is where `import "x.schema";` paths are looked up (the current
  * directory when it has none). On error *out is NULL and err holds
  * "file:line:col" plus the offending line. */
-blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
-                                blobc_schema **out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
+                                          blobc_schema **out, blobc_error *err);
 
 /* Reads and parses a schema file. */
-blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
 
-void blobc_schema_free(blobc_schema *schema);
+BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
 /* The file name the schema was parsed from ("" for decoded schemas). */
-const char *blobc_schema_filename(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_filename(const blobc_schema *schema);
 
 /* The files the schema was read from: 0 is the one given to the parser,
  * then every imported file once, in the order first read, each named as
  * found (the importing file's directory joined with the import path).
  * Decoded schemas have one (""). For dependency lists (make, ninja). */
-size_t blobc_schema_file_count(const blobc_schema *schema);
-const char *blobc_schema_file(const blobc_schema *schema, size_t i);
+BLOBC_API size_t blobc_schema_file_count(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_file(const blobc_schema *schema, size_t i);
 
 /* The `root` declaration's type, or NULL when the schema has none. */
-const blobc_type *blobc_schema_root(const blobc_schema *schema);
+BLOBC_API const blobc_type *blobc_schema_root(const blobc_schema *schema);
 
 /* A named (enum or struct) type by name, or NULL. */
-const blobc_type *blobc_schema_find(const blobc_schema *schema, const char *name);
+BLOBC_API const blobc_type *blobc_schema_find(const blobc_schema *schema, const char *name);
 
 /* Named types in declaration order. */
-size_t blobc_schema_count(const blobc_schema *schema);
-const blobc_type *blobc_schema_at(const blobc_schema *schema, size_t i);
+BLOBC_API size_t blobc_schema_count(const blobc_schema *schema);
+BLOBC_API const blobc_type *blobc_schema_at(const blobc_schema *schema, size_t i);
 
 /* The shared singleton for a scalar kind (BOOL..F64) or STRING; NULL otherwise. */
-const blobc_type *blobc_builtin_type(blobc_kind kind);
+BLOBC_API const blobc_type *blobc_builtin_type(blobc_kind kind);
 
 /* The schema keyword of a scalar/string kind ("u32", "string"), or a
  * descriptive word for composite kinds ("struct", "array", ...). */
-const char *blobc_kind_name(blobc_kind kind);
+BLOBC_API const char *blobc_kind_name(blobc_kind kind);
 
 /* True for BOOL..F64. */
-bool blobc_kind_is_scalar(blobc_kind kind);
-bool blobc_kind_is_integer(blobc_kind kind);   /* I8..U64 */
-bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
+BLOBC_API bool blobc_kind_is_scalar(blobc_kind kind);
+BLOBC_API bool blobc_kind_is_integer(blobc_kind kind);   /* I8..U64 */
+BLOBC_API bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
 
 /* The 64-bit layout hash of a type ("schema hash", SPEC §4): covers every
  * reachable type's kind, size, alignment, field offsets, fixed counts and
  * enum values, but no names. Stable across machines and releases of the
  * same format version. */
-uint64_t blobc_type_hash(const blobc_type *type);
+BLOBC_API uint64_t blobc_type_hash(const blobc_type *type);
 
 /* Writes the type the way a schema spells it ("[u32]", "*Room",
  * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */
-size_t blobc_type_spell(const blobc_type *type, char *buf, size_t cap);
+BLOBC_API size_t blobc_type_spell(const blobc_type *type, char *buf, size_t cap);
 
 /* Finds the enum member with the given value, or NULL. */
-const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint64_t bits);
+BLOBC_API const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint64_t bits);
 
 /* Finds a struct field by name (len bytes, need not be NUL-terminated), or NULL. */
-const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len);
+BLOBC_API const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len);
 
 /* Finds an enum member by name (len bytes, need not be NUL-terminated), or NULL. */
-const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
-                                             size_t len);
+BLOBC_API const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
+                                                       size_t len);
 
 /* Appends what `blobc check` prints to `out`: every named type with its
  * size and alignment, struct fields with offsets, sizes and padding, enum
  * members, the root and its schema hash, then lint warnings
  * ("file:line:col: warning: ...") and a summary line. See docs/SCHEMA.md. */
-blobc_status blobc_schema_report(const blobc_schema *schema, blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_report(const blobc_schema *schema, blobc_buffer *out, blobc_error *err);
 
 /* Number of lint warnings blobc_schema_report would print. */
-size_t blobc_schema_warning_count(const blobc_schema *schema);
+BLOBC_API size_t blobc_schema_warning_count(const blobc_schema *schema);
 
 #ifdef __cplusplus
 }
