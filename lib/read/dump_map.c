@@ -49,13 +49,10 @@ static void mput(mapper *m, const char *s, size_t n) {
 static void mputs(mapper *m, const char *s) { mput(m, s, strlen(s)); }
 static void mprintf(mapper *m, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void mprintf(mapper *m, const char *fmt, ...) {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (!blobc_buf_vprintf(m->out, fmt, ap)) m->oom = true;
     va_end(ap);
-    if (n < 0) return;
-    mput(m, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 /* The start of a line: file offset, size, raw bytes (bytes is NULL for
