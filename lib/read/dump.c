@@ -342,15 +342,9 @@ static bool budget_ok(demit *e) {
 /* ---- values ---- */
 
 static bool push(demit *e, dframe f) {
-    if (e->nfr == e->frcap) {
-        size_t nc = e->frcap ? 2 * e->frcap : 64;
-        dframe *n = realloc(e->fr, nc * sizeof *n);
-        if (!n) {
-            e->oom = true;
-            return false;
-        }
-        e->fr = n;
-        e->frcap = nc;
+    if (!blobc_grow((void **)&e->fr, &e->frcap, e->nfr + 1, sizeof *e->fr)) {
+        e->oom = true;
+        return false;
     }
     e->fr[e->nfr++] = f;
     return true;

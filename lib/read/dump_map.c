@@ -246,15 +246,9 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             line_head(m, m->base + p, t->size, NULL);
             mprintf(m, "%s: %s", path_text(m), ty);
             line_end(m, m->base + p, 0);
-            if (n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                mframe *q = realloc(st, nc * sizeof *q);
-                if (!q) {
-                    m->oom = true;
-                    break;
-                }
-                st = q;
-                cap = nc;
+            if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
+                m->oom = true;
+                break;
             }
             st[n++] = (mframe){t, p, 0, 0, m->path.len};
         }

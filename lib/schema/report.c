@@ -202,14 +202,9 @@ static bool lint(report *r) {
             int added = blobc_ptrset_add(&seen, c, &num);
             if (added < 0) ok = false;
             if (added <= 0) continue;
-            if (n == cap) {
-                const blobc_type **w = realloc(work, cap * 2 * sizeof *work);
-                if (!w) {
-                    ok = false;
-                    break;
-                }
-                work = w;
-                cap *= 2;
+            if (!blobc_grow((void **)&work, &cap, n + 1, sizeof *work)) {
+                ok = false;
+                break;
             }
             work[n++] = c;
         }
