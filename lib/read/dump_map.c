@@ -1,7 +1,7 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
  * order. The header field by field; then every payload the verifying walk
- * placed (walk.c's table is in address order), each element broken down
+ * placed (the walker's table is in address order), each element broken down
  * to its fields with offset, size, raw bytes, schema path and value, the
  * padding between them, each offset field's absolute target, and the gaps
  * between payloads; then a summary of the type section.

@@ -1,7 +1,7 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk.c).
+ * walk the data section in canonical order (walk_driver.c).
  */
 /* MAP_POPULATE is a Linux extension, outside the POSIX names the build
  * asks for. */

@@ -9,7 +9,7 @@
  *   walk_path.c     errors: the schema path of a byte, from the frames
  *   walk_refs.c     offset fields: new payloads, back references, and the
  *                   fast walk of a frame
- *   walk.c          the driver: the frame stack, op by op
+ *   walk_driver.c   the driver: the frame stack, op by op
  */
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H

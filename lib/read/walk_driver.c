@@ -1,5 +1,5 @@
 /*
- * walk.c - the canonical-order walker shared by verify and dump: its
+ * walk_driver.c - the canonical-order walker shared by verify and dump: its
  * driver.
  *
  * Each type reached is compiled once into a short check program
