@@ -1,5 +1,5 @@
 /*
- * bake.c - the bake driver: picks the input format, runs the YAML or JSON
+ * driver.c - the bake driver: picks the input format, runs the YAML or JSON
  * front end into a builder, resolves the schema and root type when the
  * front end has seen the top-level meta keys, and turns the finished image
  * into a .blob (or hands back the raw data section).

@@ -1,5 +1,5 @@
 /*
- * bake_common.c - the part of baking both front ends share: filling
+ * fill.c - the part of baking both front ends share: filling
  * structs by field name (unknown and duplicate keys, required fields,
  * defaults), sequences ([T] and [T; N]), pointers, scalars and strings
  * into the builder, and error messages that name the place.

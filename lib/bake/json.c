@@ -1,6 +1,6 @@
 /*
- * bake_json.c - the JSON front end: cJSON parses the values, and an
- * explicit-stack walk feeds them to the fill stack (bake_common.c).
+ * json.c - the JSON front end: cJSON parses the values, and an
+ * explicit-stack walk feeds them to the fill stack (fill.c).
  *
  * The document is not parsed whole. The top-level object, the objects in
  * it down to the first array, and that array are read straight from the

@@ -1,6 +1,6 @@
 /*
- * schema_parser.c - the *.schema front end: a recursive-descent parser
- * over schema_lexer tokens that builds blobc_type nodes, then resolves
+ * parser.c - the *.schema front end: a recursive-descent parser
+ * over lexer.h tokens that builds blobc_type nodes, then resolves
  * names (declarations may come in any order), interns anonymous
  * composites ([T], [T; N], *T) so that equal types are one object, checks
  * field defaults against their types, and hands the graph to the layout
