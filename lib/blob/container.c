@@ -63,6 +63,10 @@ static blobc_status write_around(size_t data_size, const blobc_type *root,
 blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
                               const blobc_write_options *opts, blobc_buffer *out,
                               blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if (!data && data_size) return blobc_err_arg(err, __func__, "data_size is not 0 but data is NULL");
     blobc_status st = check_write(data_size, root, err);
     if (st) return st;
     out->len = 0;
@@ -74,6 +78,9 @@ blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_ty
 blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
                                        const blobc_write_options *opts, blobc_buffer *out,
                                        blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     blobc_status st = check_write(data_size, root, err);
     if (st) return st;
     if (out->len != (size_t)BLOBC_HEADER_SIZE + data_size)
@@ -172,7 +179,11 @@ static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_heade
 
 blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
                              blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!blob) return blobc_err_arg(err, __func__, "blob is NULL");
     memset(blob, 0, sizeof *blob);
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
     const uint8_t *b = bytes;
     bool hashes = !(flags & BLOBC_OPEN_NO_HASH);
     if (len < BLOBC_MAGIC_SIZE || memcmp(b, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) != 0) {

@@ -201,6 +201,8 @@ blobc_status blobc_genc_assign_names(gen *g) {
         const char *c = ti->cname;
         if (ti->type->kind == BLOBC_KIND_ENUM) {
             if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
+        } else if (ti->type->kind == BLOBC_KIND_UNION) {
+            if (!(ti->tag_fn = global_name(g, c, "_tag", END))) return nomem(g);
         } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
                    !(ti->open_fn = global_name(g, c, "_open", END)) ||
                    !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
@@ -215,6 +217,17 @@ blobc_status blobc_genc_assign_names(gen *g) {
             if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
             for (uint32_t v = 0; v < t->nvalues; v++)
                 if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
+                    return nomem(g);
+            continue;
+        }
+        if (t->kind == BLOBC_KIND_UNION) {
+            if (!(ti->values = name_array(g, t->nfields + 1)) ||
+                !(ti->acc = name_array(g, t->nfields)) ||
+                !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
+                return nomem(g);
+            for (uint32_t m = 0; m < t->nfields; m++)
+                if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
+                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
                     return nomem(g);
             continue;
         }
@@ -235,6 +248,17 @@ blobc_status blobc_genc_assign_names(gen *g) {
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
         const blobc_type *t = ti->type;
+        if (t->kind == BLOBC_KIND_UNION) {
+            static const char *const parts[2] = {"tag", "ref"};
+            if (!(ti->members = name_array(g, 2))) return nomem(g);
+            nameset local = {0};
+            for (int k = 0; k < 2; k++)
+                ti->members[k] = unique_in(g, &local, &g->globals,
+                                           blobc_arena_strndup(&g->arena, parts[k], 3));
+            blobc_genc_nameset_free(&local);
+            if (!ti->members[0] || !ti->members[1]) return nomem(g);
+            continue;
+        }
         if (t->kind != BLOBC_KIND_STRUCT) continue;
         nameset local = {0};
         for (uint32_t f = 0; f < t->nfields; f++) {

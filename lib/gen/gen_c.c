@@ -2,8 +2,9 @@
  * gen_c.c - `blobc gen c`: writes a C11 / C++17 header that reads blobs of
  * a schema in place over the header-only runtime in blobc/blob.h.
  *
- * The output, in order: forward typedefs of every struct, the enums
- * (an integer typedef plus one macro per member), the struct definitions in
+ * The output, in order: forward typedefs of every struct and union, the
+ * enums (an integer typedef plus one macro per member), the unions ({u32
+ * tag, blobc_rt_ptr}, one macro per tag), the struct definitions in
  * inline-dependency order with explicit padding and static assertions on
  * every size, alignment and field offset, then the accessors and the
  * open functions. docs/CODEGEN.md describes the output; c_names.c gives
@@ -56,7 +57,8 @@ static const char *base_ctype(const gen *g, const blobc_type *t) {
     case BLOBC_KIND_F32: return "float";
     case BLOBC_KIND_F64: return "double";
     case BLOBC_KIND_ENUM:
-    case BLOBC_KIND_STRUCT: return info_of(g, t)->cname;
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: return info_of(g, t)->cname;
     case BLOBC_KIND_STRING: return "blobc_rt_str";
     case BLOBC_KIND_ARRAY: return "blobc_rt_array";
     case BLOBC_KIND_PTR: return "blobc_rt_ptr";
@@ -141,11 +143,33 @@ static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
     }
 }
 
+/* A schema doc comment as a C comment: one line stays one line, more make a
+ * block. "*" "/" inside would end the comment early and is split. */
+static void emit_doc(gen *g, const char *indent, const char *doc) {
+    if (!doc) return;
+    bool multi = strchr(doc, '\n') != NULL;
+    emit(g, "%s/**%s", indent, multi ? "\n" : " ");
+    for (const char *p = doc; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (multi) emit(g, "%s *%s", indent, n ? " " : "");
+        for (size_t i = 0; i < n; i++) {
+            emit(g, "%c", p[i]);
+            if (p[i] == '*' && i + 1 < n && p[i + 1] == '/') emit(g, " ");
+        }
+        if (multi) emit(g, "\n");
+        p += n;
+        if (*p) p++;
+    }
+    emit(g, multi ? "%s */\n" : "%s*/\n", multi ? indent : " ");
+}
+
 static void emit_enum(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
+    emit_doc(g, "", t->doc);
     emit(g, "/* enum %s : %s */\ntypedef %s %s;\n", t->name, blobc_kind_name(t->elem->kind),
          base_ctype(g, t->elem), ti->cname);
     for (uint32_t v = 0; v < t->nvalues; v++) {
+        emit_doc(g, "", t->values[v].doc);
         emit(g, "#define %s ", ti->values[v]);
         emit_enum_literal(g, t->elem->kind, t->values[v].value);
         emit(g, "\n");
@@ -196,6 +220,46 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
     return BLOBC_OK;
 }
 
+/* ---- unions ---- */
+
+/* The value: {u32 tag; blobc_rt_ptr ref}, asserted like a struct, with a
+ * macro per tag; accessors come after the structs (they return them). */
+static void emit_union(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
+    emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
+    emit(g, "#define %s 0u\n", ti->values[0]);
+    for (uint32_t m = 0; m < t->nfields; m++)
+        emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
+    emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
+            "    blobc_rt_ptr %s; /* @%u the member, 0 for %s */\n};\n",
+         c, tag, ti->values[0], ref, BLOBC_UNION_REF, ti->values[0]);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(sizeof(%s) == %u, \"%s: size must be %u\");\n", c,
+         BLOBC_UNION_SIZE, c, BLOBC_UNION_SIZE);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(BLOBC_RT_ALIGNOF(%s) == %u, \"%s: alignment must be %u\");\n",
+         c, BLOBC_UNION_ALIGN, c, BLOBC_UNION_ALIGN);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(offsetof(%s, %s) == %u, \"%s.%s: offset must be %u\");\n\n",
+         c, ref, BLOBC_UNION_REF, c, ref, BLOBC_UNION_REF);
+}
+
+/* <U>_tag, and <U>_as_<Member>: the member's struct, or NULL when the
+ * value holds another member or none. */
+static void emit_union_accessors(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    const char *c = ti->cname;
+    emit(g, "static inline uint32_t %s(const %s *blobc_u) { return blobc_u->%s; }\n", ti->tag_fn,
+         c, ti->members[0]);
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        const char *mc = info_of(g, t->fields[m].type->elem)->cname;
+        emit(g,
+             "static inline const %s *%s(const %s *blobc_u) {\n"
+             "    return blobc_u->%s == %s ? BLOBC_RT_CAST(const %s *, blobc_rt_ptr_get(&blobc_u->%s))\n"
+             "                                : BLOBC_RT_NULL;\n}\n",
+             mc, ti->acc[m], c, ti->members[0], ti->values[m + 1], mc, ti->members[1]);
+    }
+    emit(g, "\n");
+}
+
 /* ---- structs ---- */
 
 static uint32_t natural_align(const blobc_type *t) {
@@ -214,6 +278,7 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
     if (t->nfields == 0) return bad_layout(g, t, "has no fields");
     bool raise = t->align > natural_align(t);
     uint32_t cur = 0, npad = 0;
+    emit_doc(g, "", t->doc);
     emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", t->name,
          t->size, t->align, ti->cname);
     for (uint32_t f = 0; f < t->nfields; f++) {
@@ -222,6 +287,7 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
             return bad_layout(g, t, "field offsets are not increasing within the struct");
         if (fd->offset > cur)
             emit(g, "    uint8_t blobc_pad%" PRIu32 "[%" PRIu32 "];\n", npad++, fd->offset - cur);
+        emit_doc(g, "    ", fd->doc);
         emit(g, "    ");
         if (f == 0 && raise) emit(g, "BLOBC_RT_ALIGNAS(%" PRIu32 ") ", t->align);
         emit(g, "%s %s", base_ctype(g, strip_fixed(fd->type)), ti->members[f]);
@@ -431,6 +497,13 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             if (!blobc_buf_puts(b, " }\n")) return false;
             continue;
         }
+        if (t->kind == BLOBC_KIND_UNION) {
+            if (!blobc_buf_printf(b, "union %s {", t->name)) return false;
+            for (uint32_t m = 0; m < t->nfields; m++)
+                if (!blobc_buf_printf(b, "%s %s", m ? "," : "", t->fields[m].name)) return false;
+            if (!blobc_buf_puts(b, " }\n")) return false;
+            continue;
+        }
         if (t->align_attr && !blobc_buf_printf(b, "@align(%" PRIu32 ") ", t->align_attr)) return false;
         if (!blobc_buf_printf(b, "struct %s {", t->name)) return false;
         for (uint32_t f = 0; f < t->nfields; f++) {
@@ -513,7 +586,9 @@ static blobc_status check_references(gen *g) {
             while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY ||
                    ft->kind == BLOBC_KIND_PTR)
                 ft = ft->elem;
-            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT) && !info_of(g, ft))
+            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT ||
+                 ft->kind == BLOBC_KIND_UNION) &&
+                !info_of(g, ft))
                 return blobc_err(g->err, BLOBC_EINPUT,
                                  "gen c: field %s.%s refers to a type that is not in the schema",
                                  t->name, t->fields[f].name);
@@ -584,13 +659,15 @@ static blobc_status generate(gen *g) {
 
     bool any_struct = false;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) {
+        if (g->info[i].type->kind != BLOBC_KIND_ENUM) {
             emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
             any_struct = true;
         }
     if (any_struct) emit(g, "\n");
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM) emit_enum(g, &g->info[i]);
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_UNION) emit_union(g, &g->info[i]);
     if ((st = emit_structs_in_order(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
@@ -599,6 +676,10 @@ static blobc_status generate(gen *g) {
     if (any_struct && (st = emit_schema_text(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         const type_info *ti = &g->info[i];
+        if (ti->type->kind == BLOBC_KIND_UNION) {
+            emit(g, "/* ---- union %s ---- */\n", ti->type->name);
+            emit_union_accessors(g, ti);
+        }
         if (ti->type->kind != BLOBC_KIND_STRUCT) continue;
         emit(g, "/* ---- %s ---- */\n", ti->type->name);
         if ((st = emit_accessors(g, ti)) != BLOBC_OK) return st;
@@ -610,12 +691,14 @@ static blobc_status generate(gen *g) {
 
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err) {
-    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
     if (*prefix && !blobc_genc_is_identifier(prefix))
-        return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
+        return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
     if (opts && opts->guard && !blobc_genc_is_identifier(opts->guard))
-        return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
+        return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
     gen g;
@@ -635,8 +718,10 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++) {
         g.info[i].type = blobc_schema_at(schema, i);
         if (!g.info[i].type || !g.info[i].type->name ||
-            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
-            st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
+            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT &&
+             g.info[i].type->kind != BLOBC_KIND_UNION))
+            st = blobc_err(err, BLOBC_EINPUT,
+                           "gen c: named type %zu is not an enum, a struct or a union", i);
     }
     for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
         if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);

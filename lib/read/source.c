@@ -13,8 +13,9 @@ void blobc_source_close(blobc_source *src) {
     memset(src, 0, sizeof *src);
 }
 
-/* Bad arguments are usage errors (exit 2), not bad input. */
-#define usage(err, ...) blobc_err((err), BLOBC_EIO, __VA_ARGS__)
+/* Bad arguments (a type the schema lacks, bytes missing) are the
+ * caller's mistake, not bad input (blobc/error.h). */
+#define usage(err, ...) blobc_err((err), BLOBC_EARG, __VA_ARGS__)
 
 blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
                                const blobc_schema *schema, const char *type_name, unsigned flags,

@@ -19,13 +19,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Bad arguments are usage errors (exit 2), not bad input. */
-#define usage(err, ...) blobc_err((err), BLOBC_EIO, __VA_ARGS__)
+/* Bad arguments (a type the schema lacks, bytes missing) are the
+ * caller's mistake, not bad input (blobc/error.h). */
+#define usage(err, ...) blobc_err((err), BLOBC_EARG, __VA_ARGS__)
 
 blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify_options *opts,
                                blobc_error *err) {
     static const blobc_verify_options none;
     if (!opts) opts = &none;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_source src;
     blobc_status st = blobc_source_open(&src, bytes, len, false, opts->schema, opts->type_name,
                                         opts->flags, err);
@@ -41,6 +44,8 @@ blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify
 
 blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
                                blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     if (!data && len) return usage(err, "no bytes given");
     if (!root) return usage(err, "no type to verify the data as");
     blobc_walk w;
@@ -52,6 +57,9 @@ blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *r
 
 blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opts,
                                blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     blobc_status st;
     int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
     struct stat sb;

@@ -87,7 +87,7 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
         return blobc_walk_fail(w, err, BLOBC_V_DATA_SIZE, 0, SIZE_MAX,
                                "data section is %zu bytes; offsets are 32-bit, so at most 2147483647",
                                size);
-    if (!root) return blobc_err(err, BLOBC_EIO, "no root type to walk the data with");
+    if (!root) return blobc_err(err, BLOBC_EARG, "no root type to walk the data with");
     uint32_t rid = blobc_walk_type_id(w, root);
     if (rid == WNONE) return blobc_walk_types_error(err, -2, root);
     blobc_status st = blobc_walk_compile(w, rid, err);

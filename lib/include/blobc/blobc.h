@@ -11,6 +11,7 @@
 #include "builder.h"
 #include "dump.h"
 #include "error.h"
+#include "evolve.h"
 #include "gen.h"
 #include "schema.h"
 #include "verify.h"
@@ -20,7 +21,7 @@ extern "C" {
 #endif
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
-const char *blobc_version(void);
+BLOBC_API const char *blobc_version(void);
 
 #ifdef __cplusplus
 }
