@@ -101,7 +101,7 @@ struct bk {
 
     bk_frame *fr;
     uint32_t depth;
-    uint32_t fr_cap;
+    size_t fr_cap;
     uint64_t *bits;
     size_t nbits, bits_cap;
 

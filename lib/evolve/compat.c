@@ -81,18 +81,6 @@ static const char *join(compat *c, const char *path, const char *sep, const char
     return s ? s : path;
 }
 
-static bool grow(void **v, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return true;
-    size_t nc = *cap ? *cap : 16, bytes;
-    while (nc < need) nc *= 2;
-    if (!blobc_mul_ok(nc, elem, &bytes)) return false;
-    void *p = realloc(*v, bytes);
-    if (!p) return false;
-    *v = p;
-    *cap = nc;
-    return true;
-}
-
 static uint64_t pair_hash(const blobc_type *o, const blobc_type *n) {
     return blobc_hash_u64(blobc_hash_ptr(o) ^ (uint64_t)(uintptr_t)n);
 }
@@ -106,7 +94,7 @@ static void push(compat *c, const blobc_type *o, const blobc_type *n, const char
     for (uint32_t k = blobc_hashtab_first(&c->seen, h, &pr); k; k = blobc_hashtab_next(&c->seen, &pr))
         if (c->work[k - 1].o == o && c->work[k - 1].n == n) return;
     if (c->nwork >= UINT32_MAX - 1 ||
-        !grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
+        !blobc_grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
         !blobc_hashtab_add(&c->seen, h, (uint32_t)c->nwork + 1)) {
         c->ok = false;
         return;
@@ -190,7 +178,7 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
         if (!nf && c->plan) {
             if (!c->plan->drop)
                 refuse(c, fp, "field '%s' is not in the new schema; --drop leaves it out", of->name);
-            else if (!grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
+            else if (!blobc_grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
                            sizeof *c->plan->dropped))
                 c->ok = false;
             else
