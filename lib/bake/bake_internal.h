@@ -67,11 +67,14 @@ typedef struct bk_scalar {
     double d;
 } bk_scalar;
 
-typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY } bk_frame_kind;
+/* BK_UNION: the single-key mapping of a union value ({Member: {...}});
+ * its key is filled like a struct's field. */
+typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
 
 typedef struct bk_frame {
     const blobc_type *type;   /* the container's type */
-    const blobc_field *field; /* STRUCT: the field being filled, NULL before the first key */
+    const blobc_field *field; /* STRUCT, UNION: the field or member being filled, NULL
+                                 before the first key */
     const void *fe;           /* the front end's cursor (JSON: next child) */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
@@ -180,6 +183,9 @@ bool bk_is_null(const bk_scalar *v);
 /* The innermost frame. */
 static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }
 
+/* Whether a frame is filled from a mapping (keys) rather than a sequence. */
+static inline bool bk_is_map(const bk_frame *f) { return f->kind == BK_STRUCT || f->kind == BK_UNION; }
+
 /* Address of a slot's bytes right now (re-fetch after any array grows). */
 static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
     return (uint8_t *)blobc_builder_ptr(k->b, s->ref) + s->off;
@@ -187,13 +193,16 @@ static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
 
 /* ---- structs ---- */
 
-/* Opens a struct frame on slot s (s->type must be a STRUCT). */
+/* Opens a frame for a mapping on slot s: a struct frame, or a union frame
+ * when s->type is a UNION (any other type is an error). */
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos);
-/* A key in the innermost struct frame: finds the field (unknown and
- * duplicate keys are errors) and returns the slot its value goes into. */
+/* A key in the innermost mapping frame: finds the struct field (unknown
+ * and duplicate keys are errors) and returns the slot its value goes into;
+ * in a union frame, the key names the member: the tag is set and the slot
+ * is the member's *Struct. */
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out);
-/* Ends the innermost struct: applies defaults, checks required fields,
- * pops the frame. */
+/* Ends the innermost mapping: applies defaults, checks required fields
+ * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);
 
 /* ---- sequences ---- */

@@ -59,7 +59,7 @@ static void render_path(const bk *k, int mode, const char *key, size_t keylen, b
     for (uint32_t i = 0; i < k->depth; i++) {
         const bk_frame *f = &k->fr[i];
         if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
-        if (f->kind == BK_STRUCT) {
+        if (bk_is_map(f)) {
             if (!f->field) continue;
             if (k->json) blobc_buf_putc(b, '/');
             else if (b->len) blobc_buf_putc(b, '.');
@@ -138,6 +138,8 @@ blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
     return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
 }
 
+static void list_names(char *buf, size_t cap, const blobc_type *t);
+
 void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
     char sp[160];
     blobc_type_spell(t, sp, sizeof sp);
@@ -172,6 +174,13 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
         char inner[200];
         bk_describe_type(k, t->elem, inner, sizeof inner);
         snprintf(buf, cap, "%s or null", inner);
+        break;
+    }
+    case BLOBC_KIND_UNION: {
+        char names[300];
+        list_names(names, sizeof names, t);
+        snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
+                 k->json ? "an object" : "a mapping", t->name, names);
         break;
     }
     }
@@ -274,13 +283,15 @@ const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, 
     return best;
 }
 
-/* "id, name, kind, ..." : the first few names of a struct or enum. */
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
 static void list_names(char *buf, size_t cap, const blobc_type *t) {
     size_t o = 0;
-    uint32_t n = t->kind == BLOBC_KIND_STRUCT ? t->nfields : t->nvalues;
+    bool fields = t->kind != BLOBC_KIND_ENUM;
+    uint32_t n = fields ? t->nfields : t->nvalues;
     buf[0] = '\0';
     for (uint32_t i = 0; i < n && i < 12; i++) {
-        const char *name = t->kind == BLOBC_KIND_STRUCT ? t->fields[i].name : t->values[i].name;
+        const char *name = fields ? t->fields[i].name : t->values[i].name;
         int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
         if (w < 0 || (size_t)w >= cap - o) return;
         o += (size_t)w;
@@ -309,8 +320,10 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
 }
 
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
-    if (s->type->kind != BLOBC_KIND_STRUCT) return bk_fail_container(k, s, true, pos);
-    size_t words = ((size_t)s->type->nfields + 63) / 64;
+    bool is_union = s->type->kind == BLOBC_KIND_UNION;
+    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
+    /* a union has one key: no seen-field bits */
+    size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
     if (words > k->bits_cap - k->nbits) {
         size_t cap = k->bits_cap ? k->bits_cap : 64;
         while (cap - k->nbits < words) cap *= 2;
@@ -322,11 +335,11 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bk_frame *f;
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;
-    f->kind = BK_STRUCT;
+    f->kind = is_union ? BK_UNION : BK_STRUCT;
     f->type = s->type;
     f->at = *s;
     f->bits = k->nbits;
-    memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
+    if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
     return BLOBC_OK;
 }
@@ -337,9 +350,43 @@ static inline bool name_is(const char *name, const char *key, size_t len) {
     return name[len] == '\0';
 }
 
+/* The key of a union's mapping names the member it holds. */
+static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, const bk_pos *pos,
+                              bk_slot *out) {
+    const blobc_type *t = f->type;
+    char q[200];
+    bk_quote(q, sizeof q, key, len);
+    if (f->count)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                       "a union value names exactly one member, but %s follows \"%s\" "
+                       "(union %s)",
+                       q, f->field->name, t->name);
+    const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
+    if (!m) {
+        const char *sug = bk_suggest_field(t, key, len, false);
+        if (sug)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                           "unknown member %s of union %s; did you mean \"%s\"?", q, t->name,
+                           sug);
+        char names[300];
+        list_names(names, sizeof names, t);
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                       "unknown member %s of union %s (members: %s)", q, t->name, names);
+    }
+    f->count = 1;
+    f->field = m;
+    blobc_st32(bk_ptr(k, &f->at), (uint32_t)(m - t->fields) + 1);
+    out->type = m->type;
+    out->ref = f->at.ref;
+    out->off = f->at.off + m->offset;
+    f->value = *out;
+    return BLOBC_OK;
+}
+
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
+    if (f->kind == BK_UNION) return union_key(k, f, key, len, pos, out);
     const blobc_field *fld = NULL;
     if (f->hint < t->nfields && name_is(t->fields[f->hint].name, key, len))
         fld = &t->fields[f->hint];
@@ -414,6 +461,16 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
+    if (f->kind == BK_UNION && !f->count) {
+        char want[400];
+        bk_describe_type(k, t, want, sizeof want);
+        return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
+                       want, k->json ? "an empty object" : "an empty mapping");
+    }
+    if (f->kind == BK_UNION) {
+        k->depth--;
+        return BLOBC_OK;
+    }
     if (f->count < t->nfields) {
         const uint64_t *bits = k->bits + f->bits;
         uint32_t missing = 0, first = 0;
@@ -666,6 +723,22 @@ static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *ou
     return f32_from_double(d, out);
 }
 
+/* Is s the payload reference of the member a union frame just named?
+ * (Its struct must follow: a named member cannot be null.) */
+static bool union_member_slot(bk *k, const bk_slot *s) {
+    const bk_frame *f = bk_top(k);
+    return f && f->kind == BK_UNION && f->count && f->value.ref == s->ref &&
+           f->value.off == s->off;
+}
+
+/* Is s the current field of the innermost struct, a union declared
+ * `= null`? */
+static bool nullable_union_slot(bk *k, const bk_slot *s) {
+    const bk_frame *f = bk_top(k);
+    return f && f->kind == BK_STRUCT && f->field && f->field->def.present &&
+           f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
+}
+
 static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                           blobc_ref *payload) {
     char msg[300];
@@ -674,13 +747,20 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         blobc_kind kind = t->kind;
         switch (kind) {
         case BLOBC_KIND_PTR: {
-            if (bk_is_null(v)) return BLOBC_OK;
+            if (bk_is_null(v) && !union_member_slot(k, s)) return BLOBC_OK;
             blobc_status st = bk_deref(k, s, pos, NULL);
             if (st) return st;
             continue;
         }
         case BLOBC_KIND_ARRAY:
             if (bk_is_null(v)) return BLOBC_OK;
+            return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_UNION:
+            if (bk_is_null(v) && nullable_union_slot(k, s)) return BLOBC_OK;
+            if (bk_is_null(v))
+                return type_error(k, t, v, pos,
+                                  " (null, no member, is allowed only in a field declared "
+                                  "'= null')");
             return type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_STRUCT:
         case BLOBC_KIND_FIXED: return type_error(k, t, v, pos, NULL);

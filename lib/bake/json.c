@@ -566,16 +566,16 @@ static blobc_status key_nul(bk *k, const bk_pos *kpos) {
 /* One child of a tree frame, or the frame's end. */
 static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
     const cJSON *c = f->fe;
-    if (!c) return f->kind == BK_STRUCT ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
+    if (!c) return bk_is_map(f) ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
     f->fe = c->next;
-    size_t klen = f->kind == BK_STRUCT ? next_key(js, c->string) : 0;
+    size_t klen = bk_is_map(f) ? next_key(js, c->string) : 0;
     jtok tok;
     if (!next_value(js, &tok))
         return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
                        "internal error: JSON token stream out of step");
     bk_slot slot;
     blobc_status st;
-    if (f->kind == BK_STRUCT) {
+    if (bk_is_map(f)) {
         bk_pos kpos = {0, 0, js->key_off};
         st = js->key_flags & JT_NUL ? key_nul(k, &kpos) : bk_key(k, c->string, klen, &kpos, &slot);
     } else {
@@ -606,6 +606,7 @@ static const blobc_type *landing(const blobc_type *t) {
 static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) {
     const char *t = js->text;
     size_t len = js->len, j = i;
+    if (i >= len) return false; /* the text ends where a value should be */
     memset(v, 0, sizeof *v);
     char c = t[i];
     if (c == '"') {
@@ -651,7 +652,7 @@ static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) 
 static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     const char *t = js->text;
     size_t len = js->len;
-    bool obj = f->kind == BK_STRUCT;
+    bool obj = bk_is_map(f);
     size_t i = skip_ws(t, len, js->cur > js->unit_end ? js->cur : js->unit_end);
     if (i >= len) return syntax_error(k, len);
     if (t[i] == (obj ? '}' : ']')) {

@@ -478,7 +478,7 @@ static blobc_status on_value(ys *y, const yev *ev) {
     if (ev->type == YE_ALIAS) return start_replay(y, ev); /* its first event takes the slot */
     bk_frame *f = bk_top(k);
     bk_slot slot;
-    if (f->kind == BK_STRUCT) {
+    if (bk_is_map(f)) {
         slot = f->value;
         f->state = ST_KEY;
     } else {
@@ -576,7 +576,7 @@ static blobc_status process(ys *y, const yev *ev) {
         if (y->skip || y->skip_next) return skip_event(y, ev);
         if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) return end_container(y, ev);
         bk_frame *f = bk_top(k);
-        if (f->kind == BK_STRUCT && f->state == ST_KEY) return on_key(y, ev);
+        if (bk_is_map(f) && f->state == ST_KEY) return on_key(y, ev);
         return on_value(y, ev);
     }
     default:
