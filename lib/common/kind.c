@@ -30,6 +30,7 @@ const char *blobc_kind_name(blobc_kind kind) {
     case BLOBC_KIND_ARRAY: return "array";
     case BLOBC_KIND_FIXED: return "fixed array";
     case BLOBC_KIND_PTR: return "pointer";
+    case BLOBC_KIND_UNION: return "union";
     default:
         if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING) return builtins[kind].name;
         return "invalid kind";

@@ -10,7 +10,12 @@
 #include "blobc/schema.h"
 
 /* Whether k is a kind at all (a decoded type section may hold anything). */
-static inline bool blobc_kind_valid(int k) { return k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_PTR; }
+static inline bool blobc_kind_valid(int k) { return k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_UNION; }
+
+/* Whether types of kind k are declared with a name: struct, enum, union. */
+static inline bool blobc_kind_is_named(blobc_kind k) {
+    return k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_ENUM || k == BLOBC_KIND_UNION;
+}
 
 /* Whether values of kind k are anonymous composites: [T], [T; N], *T. */
 static inline bool blobc_kind_is_anonymous(blobc_kind k) {

@@ -199,6 +199,45 @@ static blobc_status enum_fail(blobc_walk *w, blobc_error *err, const wop *op, si
                            name);
 }
 
+/* ---- unions: the tag names a member (1..count) and the offset is not
+ * 0, or the tag is 0 (none) and so is the offset ---- */
+
+static bool utag_ok(uint32_t count, const uint8_t *q) {
+    uint32_t tag = ld32(q);
+    return tag == 0 ? ld32(q + BLOBC_UNION_REF) == 0 : tag <= count && ld32(q + BLOBC_UNION_REF) != 0;
+}
+
+static bool utag_pass(const blobc_walk *w, const wop *op, const uint8_t *q, size_t n, size_t es,
+                      size_t cnt) {
+    const uint32_t count = w->infos[op->tid].count;
+    for (size_t i = 0; i < cnt; i++)
+        for (size_t j = 0; j < n; j++)
+            if (!utag_ok(count, q + i * es + BLOBC_UNION_SIZE * j)) return false;
+    return true;
+}
+
+static bool utag_bad(const blobc_walk *w, const wop *op, const uint8_t *q) {
+    return !utag_ok(w->infos[op->tid].count, q);
+}
+
+static blobc_status utag_fail(blobc_walk *w, blobc_error *err, const wop *op, size_t bad) {
+    const blobc_type *u = w->infos[op->tid].type;
+    uint32_t tag = blobc_ld32(w->data + bad);
+    int32_t off = (int32_t)blobc_ld32(w->data + bad + BLOBC_UNION_REF);
+    if (tag == 0)
+        return blobc_walk_fail(w, err, BLOBC_V_UNION, bad + BLOBC_UNION_REF, bad,
+                               "union holds no member (tag 0) but its offset is %" PRId32 ", not 0",
+                               off);
+    if (tag > u->nfields)
+        return blobc_walk_fail(w, err, BLOBC_V_UNION, bad, bad,
+                               "union tag %" PRIu32 " names no member of %s (1 to %" PRIu32
+                               ", or 0 for none)",
+                               tag, u->name, u->nfields);
+    return blobc_walk_fail(w, err, BLOBC_V_UNION, bad + BLOBC_UNION_REF, bad,
+                           "union tag %" PRIu32 " (%s) with offset 0 (a member is never null)", tag,
+                           u->fields[tag - 1].name);
+}
+
 /* ---- the table ---- */
 
 typedef struct wrule {
@@ -217,6 +256,7 @@ static const wrule rules[OP_COUNT] = {
     [OP_F64] = {BLOBC_V_NAN, f64_pass, f64_item_bad, f64_fail},
     [OP_PAD] = {BLOBC_V_PADDING, pad_pass, pad_bad, pad_fail},
     [OP_MASK] = {CODE_MASK, mask_pass, mask_bad, NULL},
+    [OP_UTAG] = {BLOBC_V_UNION, utag_pass, utag_bad, utag_fail},
 };
 
 int blobc_walk_run_check(const blobc_walk *w, const wop *op, size_t p, size_t n, size_t *bad) {

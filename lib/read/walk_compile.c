@@ -204,6 +204,28 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         op.tid = in->elem;
         if (!emit(s, op)) return -1;
         break;
+    case BLOBC_KIND_UNION: {
+        /* the tag check, then the member: out of line, its id now and its
+         * program when a payload of it is placed */
+        if (in->size != BLOBC_UNION_SIZE || in->align != BLOBC_UNION_ALIGN || t->nfields == 0)
+            return -2;
+        uint32_t *mem = blobc_arena_array(&w->arena, t->nfields, sizeof *mem);
+        if (!mem) return -1;
+        for (uint32_t i = 0; i < t->nfields; i++) {
+            const blobc_type *m = t->fields[i].type;
+            if (!m || m->kind != BLOBC_KIND_PTR || !m->elem || m->elem->kind != BLOBC_KIND_STRUCT ||
+                t->fields[i].offset != BLOBC_UNION_REF ||
+                (mem[i] = blobc_walk_type_id(w, m->elem)) == WNONE)
+                return -2;
+        }
+        in = &w->infos[id];
+        in->umem = mem;
+        in->count = t->nfields;
+        wop tag = {OP_UTAG, BLOBC_UNION_SIZE, 0, 1, id, 0};
+        wop ref = {OP_UNION, 0, 0, 1, id, 0};
+        if (!emit(s, tag) || !emit(s, ref)) return -1;
+        break;
+    }
     case BLOBC_KIND_FIXED: {
         const blobc_winfo *e = &w->infos[in->elem];
         if (e->nops == 0) break;

@@ -79,13 +79,16 @@ enum {
     OP_PTR,      /* a *tid {offset} */
     OP_LOOP,     /* [tid; n] inline: walked in a frame of its own */
     OP_CALL,     /* one tid inline: walked in a frame of its own */
+    OP_UTAG,     /* n unions of tid (esize 8): tag 0 with offset 0, or a
+                    member's tag with a nonzero offset */
+    OP_UNION,    /* a union of tid: its member's payload, as a *member */
     OP_COUNT
 };
 
 /* The ops that check bytes in place (the rest are offset fields and
  * inline values walked in frames of their own). */
 static inline bool is_check(uint8_t code) {
-    return (code >= OP_BOOL && code <= OP_PAD) || code == OP_MASK;
+    return (code >= OP_BOOL && code <= OP_PAD) || code == OP_MASK || code == OP_UTAG;
 }
 
 typedef struct wop {
@@ -109,7 +112,8 @@ struct blobc_winfo {
     blobc_kind kind;
     uint32_t size, align;
     uint32_t elem;  /* ARRAY, FIXED, PTR: element id */
-    uint32_t count; /* FIXED */
+    uint32_t count; /* FIXED; UNION: members */
+    const uint32_t *umem; /* UNION: each member's struct id, in tag order */
     uint8_t state;
     uint8_t cls;    /* CLS_*: how the fast walk places a payload of these */
     uint8_t flat;   /* only checks: no op needs a frame */

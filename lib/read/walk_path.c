@@ -82,6 +82,16 @@ const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_
     return tid == STRBYTES ? NULL : w->infos[tid].type;
 }
 
+/* ".Member" after a union's path: the member its tag (checked by then)
+ * names, for the payload walked below it. */
+static void union_step(const blobc_walk *w, pbuf *b, const wop *op, size_t ebase) {
+    const blobc_type *u = w->infos[op->tid].type;
+    uint32_t tag = ld32(w->data + ebase + op->off);
+    if (tag == 0 || tag > u->nfields) return;
+    pb_add(b, ".", 1);
+    pb_add(b, u->fields[tag - 1].name, strlen(u->fields[tag - 1].name));
+}
+
 void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err) {
     pbuf b = {{0}, false};
     for (size_t k = 0; k < w->nframes; k++) {
@@ -93,6 +103,7 @@ void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err) {
             if (p->pc > 0 && p->pc <= (p->fast ? pi->nrops : pi->nops)) {
                 const wop *op = &pops[p->pc - 1];
                 type_path(w, &b, pi->type, op->off, op->code == OP_LOOP || op->code == OP_CALL ? op : NULL);
+                if (op->code == OP_UNION) union_step(w, &b, op, p->base + (size_t)p->i * pi->size);
             }
         }
         if (f->indexed) pb_index(&b, f->i);

@@ -477,7 +477,7 @@ static blobc_status refs_slow(blobc_walk *w, const wop *op, size_t p, uint32_t i
     f->i = i;
     f->pc = pc;
     if (op->code == OP_LOOP || op->code == OP_CALL) return blobc_walk_enter_inline(w, op, p, pushed, err);
-    return visit_offset(w, op, p, pushed, err);
+    return blobc_walk_visit(w, op, p, pushed, err);
 }
 
 /* Walks the top frame, a fast one, from its current element and op. Each
@@ -598,7 +598,20 @@ blobc_status blobc_walk_refs(blobc_walk *w, int *next, blobc_error *err) {
     return BLOBC_OK;
 }
 
+/* A union at p, whose tag its OP_UTAG check passed: none, or the member's
+ * payload checked as the target of a *Member (bounds, alignment,
+ * placement, sharing). */
+static blobc_status visit_union(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                blobc_error *err) {
+    const blobc_winfo *u = &w->infos[op->tid];
+    uint32_t tag = ld32(w->data + p);
+    if (tag == 0) return BLOBC_OK;
+    const wop ref = {OP_PTR, 0, op->off + BLOBC_UNION_REF, 1, u->umem[tag - 1], 0};
+    return visit_offset(w, &ref, p + BLOBC_UNION_REF, pushed, err);
+}
+
 blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                               blobc_error *err) {
+    if (op->code == OP_UNION) return visit_union(w, op, p, pushed, err);
     return visit_offset(w, op, p, pushed, err);
 }

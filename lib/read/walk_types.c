@@ -102,7 +102,7 @@ static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
         }
         return id;
     }
-    if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM)
+    if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM || t->kind == BLOBC_KIND_UNION)
         return new_info(w, t, t->size, t->align);
     return WNONE;
 }

@@ -85,7 +85,8 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         h_u8(h, t->elem ? (uint8_t)t->elem->kind : 0);
         h_enum_values(h, t);
         return false;
-    case BLOBC_KIND_STRUCT: h_u32(h, t->nfields); return true;
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: h_u32(h, t->nfields); return true;
     case BLOBC_KIND_FIXED: h_u32(h, t->count); return true;
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR: return true;
@@ -109,7 +110,7 @@ uint64_t blobc_type_hash(const blobc_type *type) {
         frame *fr = &stack[n - 1];
         const blobc_type *t = fr->t;
         const blobc_type *child;
-        if (t->kind == BLOBC_KIND_STRUCT) {
+        if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) {
             if (fr->next >= t->nfields || !t->fields) {
                 n--;
                 continue;

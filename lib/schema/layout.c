@@ -17,7 +17,7 @@
 
 /* "struct Room", "enum Kind" or the spelling of a composite, for messages. */
 static const char *label(const blobc_type *t, char *buf, size_t cap) {
-    if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM)
+    if (blobc_kind_is_named(t->kind))
         snprintf(buf, cap, "%s %s", blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)");
     else
         blobc_type_spell(t, buf, cap);
@@ -138,6 +138,41 @@ static blobc_status lay_enum(layout_ctx *L, blobc_type *t) {
     return BLOBC_OK;
 }
 
+/* A union is an 8-byte value whatever its members: it is done at once,
+ * and its members' payloads (out of line, like *T targets) are laid out
+ * later, which allows recursion through unions. Each member is a *Struct
+ * named after its struct, at BLOBC_UNION_REF. */
+static blobc_status lay_union(layout_ctx *L, blobc_type *t) {
+    const char *nm = t->name ? t->name : "(unnamed)";
+    if (t->nfields == 0 || !t->fields)
+        return blobc_schema_err(L->s, t->pos, L->err,
+                                "union %s has no members (a union needs at least one)", nm);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        blobc_field *f = (blobc_field *)&t->fields[i];
+        const blobc_type *m = f->type;
+        if (!m || m->kind != BLOBC_KIND_PTR || !m->elem || m->elem->kind != BLOBC_KIND_STRUCT)
+            return blobc_schema_err(L->s, f->pos, L->err,
+                                    "union %s: member %u is not a struct type", nm, (unsigned)i + 1);
+        if (!f->name || !m->elem->name || strcmp(f->name, m->elem->name) != 0)
+            return blobc_schema_err(L->s, f->pos, L->err,
+                                    "union %s: member %u is not named after its struct", nm,
+                                    (unsigned)i + 1);
+        if (f->def.present)
+            return blobc_schema_err(L->s, f->pos, L->err, "union %s: member '%s' has a default",
+                                    nm, f->name);
+        f->offset = BLOBC_UNION_REF;
+        if (!vec_push((void **)&L->work, &L->nwork, &L->workcap, sizeof m, &m))
+            return blobc_err_nomem(L->err);
+    }
+    type_lookup *lk;
+    if (blobc_schema_index_items(L->s, t, L->err, &lk)) return BLOBC_EINPUT;
+    t->lookup = lk;
+    t->size = BLOBC_UNION_SIZE;
+    t->align = BLOBC_UNION_ALIGN;
+    set_state(t, ST_DONE);
+    return BLOBC_OK;
+}
+
 /* Checks that the chain of composites below an array or pointer ends at a
  * struct, enum, scalar or string instead of looping back into itself
  * (impossible to write in the language; a decoded section could). */
@@ -175,6 +210,7 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
         set_state(t, ST_DONE);
         return BLOBC_OK;
     case BLOBC_KIND_ENUM: return lay_enum(L, t);
+    case BLOBC_KIND_UNION: return lay_union(L, t);
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
         if (!t->elem)
@@ -214,7 +250,8 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
                 return blobc_schema_err(s, f->pos, L->err, "struct %s: field '%s' has no type",
                                         nm, f->name);
             if (f->def.present && !blobc_kind_is_scalar(f->type->kind) &&
-                f->type->kind != BLOBC_KIND_ENUM && f->type->kind != BLOBC_KIND_STRING)
+                f->type->kind != BLOBC_KIND_ENUM && f->type->kind != BLOBC_KIND_STRING &&
+                f->type->kind != BLOBC_KIND_UNION)
                 return blobc_schema_err(s, f->pos, L->err,
                                         "struct %s: field '%s' cannot have a default", nm,
                                         f->name);

@@ -1,6 +1,6 @@
 /*
  * names.c - finding things by name in a schema: the index of its named
- * types, and of each struct's fields and each enum's members (one hash
+ * types, and of each struct's fields, union's and enum's members (one hash
  * table each, in the schema's arena, built when the schema is laid out),
  * with the lookups the baker and the verifier use on their hot paths, and
  * the words the schema language reserves.
@@ -8,6 +8,8 @@
 #include "schema/names.h"
 
 #include <stdio.h>
+
+#include "common/kind.h"
 
 typedef const char *(*name_fn)(const void *items, size_t i);
 
@@ -100,9 +102,9 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
     if (old && old->count == s->nnamed) return BLOBC_OK;
     for (size_t i = 0; i < s->nnamed; i++) {
         const blobc_type *t = s->named[i];
-        if ((t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM) || !t->name || !t->name[0])
+        if (!blobc_kind_is_named(t->kind) || !t->name || !t->name[0])
             return blobc_schema_err(s, t->pos, err,
-                                    "a named type must be a struct or an enum with a name");
+                                    "a named type must be a struct, an enum or a union with a name");
     }
     schema_names *sn = blobc_arena_alloc(&s->arena, sizeof *sn);
     if (!sn) return blobc_err_nomem(err);
@@ -126,7 +128,9 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
 #define LINEAR_MAX 8
 
 const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len) {
-    if (!st || st->kind != BLOBC_KIND_STRUCT || !name || len == 0) return NULL;
+    if (!st || (st->kind != BLOBC_KIND_STRUCT && st->kind != BLOBC_KIND_UNION) || !name ||
+        len == 0)
+        return NULL;
     const type_lookup *lk = st->lookup;
     if (st->nfields <= LINEAR_MAX || !lk) {
         for (uint32_t i = 0; i < st->nfields; i++) {
@@ -178,7 +182,7 @@ int blobc_value_entry_cmp(const void *a, const void *b) {
 
 blobc_status blobc_schema_index_items(blobc_schema *s, const blobc_type *t, blobc_error *err,
                                       type_lookup **out) {
-    bool st = t->kind == BLOBC_KIND_STRUCT;
+    bool st = t->kind != BLOBC_KIND_ENUM; /* struct fields or union members */
     const void *items = st ? (const void *)t->fields : (const void *)t->values;
     size_t n = st ? t->nfields : t->nvalues;
     type_lookup *lk = blobc_arena_alloc(&s->arena, sizeof *lk);
@@ -191,7 +195,8 @@ blobc_status blobc_schema_index_items(blobc_schema *s, const blobc_type *t, blob
         blobc_pos first = st ? t->fields[a].pos : t->values[a].pos;
         blobc_pos second = st ? t->fields[b].pos : t->values[b].pos;
         return blobc_schema_err(s, second, err, "duplicate %s '%s' in %s %s%s",
-                                st ? "field" : "member", st ? t->fields[b].name : t->values[b].name,
+                                t->kind == BLOBC_KIND_STRUCT ? "field" : "member",
+                                st ? t->fields[b].name : t->values[b].name,
                                 blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)",
                                 first_at(NULL, first, first, at, sizeof at));
     }
@@ -204,7 +209,8 @@ blobc_status blobc_schema_index_items(blobc_schema *s, const blobc_type *t, blob
 bool blobc_schema_is_keyword(const char *s, size_t n) {
     static const char *const words[] = {"bool", "i8",  "u8",  "i16",    "u16",  "i32",
                                         "u32",  "i64", "u64", "f32",    "f64",  "string",
-                                        "struct", "enum", "root", "true", "false"};
+                                        "struct", "enum", "union", "root", "true",
+                                        "false"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
     return false;

@@ -30,10 +30,9 @@ void blobc_schema_free(blobc_schema *s) {
 }
 
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err) {
-    if (!t || (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM) || !t->name ||
-        !t->name[0])
+    if (!t || !blobc_kind_is_named(t->kind) || !t->name || !t->name[0])
         return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0, 0}, err,
-                                "a named type must be a struct or an enum with a name");
+                                "a named type must be a struct, an enum or a union with a name");
     if (s->nnamed == s->named_cap) {
         size_t cap = s->named_cap ? s->named_cap * 2 : 16;
         size_t bytes;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Random cases from tests/tools/randgen (see docs/TESTING.md). For each seed:
+# Random cases from tests/tools/randgen (see docs/TESTING.md): schemas with
+# enums, structs, unions, arrays and pointers, and values for them. For each seed:
 # bake the YAML and the JSON, check both raw data sections with a C program
 # whose structs the C compiler laid out (every value, offset, shared payload
 # and padding byte), then verify, dump and re-bake. RANDGEN_SEEDS=N runs N

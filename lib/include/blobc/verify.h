@@ -49,7 +49,8 @@ typedef enum blobc_verify_code {
     BLOBC_V_LAYOUT = 22,         /* payloads not in canonical order / gaps / trailing bytes */
     BLOBC_V_DATA_SIZE = 23,      /* data section too small for the root, or over 2 GiB - 1 */
     BLOBC_V_BUDGET = 24,         /* work budget exhausted */
-    BLOBC_V_NAN = 25             /* a NaN other than the canonical quiet NaN */
+    BLOBC_V_NAN = 25,            /* a NaN other than the canonical quiet NaN */
+    BLOBC_V_UNION = 26           /* union tag out of range, or tag and offset disagree */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */
