@@ -353,7 +353,8 @@ blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *ne
 }
 
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
-                          blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
+                          const blobc_schema *new_schema, blobc_buffer *out,
+                          blobc_compat_result *res, blobc_error *err) {
     if (!old_root || !new_root || !out || !res)
         return blobc_err_arg(err, __func__, "old_root, new_root, out or result is NULL");
     blobc_error scratch;
@@ -361,8 +362,11 @@ blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root
     compat c;
     init(&c, out, NULL, err);
     size_t mark = out->len;
+    /* Another root name is the old root renamed, unless the new schema
+     * still has a type of the old name. */
     if (old_root->name && new_root->name && strcmp(old_root->name, new_root->name) != 0 &&
-        blobc_type_hash(old_root) != blobc_type_hash(new_root)) {
+        blobc_type_hash(old_root) != blobc_type_hash(new_root) &&
+        (!new_schema || blobc_schema_find(new_schema, old_root->name))) {
         line(&c, true, "", "root type changed from %s to %s", old_root->name, new_root->name);
         c.root_changed = true;
     }
