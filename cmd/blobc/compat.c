@@ -59,7 +59,7 @@ int cmd_compat(int argc, char **argv) {
         goto done;
     }
     if (!quiet) {
-        fwrite(buf.data, 1, buf.len, stdout);
+        if (buf.len) fwrite(buf.data, 1, buf.len, stdout);
         if (res.changes)
             printf("incompatible: %zu change%s\n", res.changes, res.changes == 1 ? "" : "s");
         else

@@ -16,7 +16,10 @@ expect c_locale 0 "$TOOL" C
 cp "$T/out" "$T/c.out"
 grep -q '^== program.s own 1.5: 1.5$' "$T/c.out" && pass c_locale_output ||
     fail c_locale_output "$(tail -3 "$T/c.out")"
-expect de_locale 0 env LOCPATH="$T/loc" "$TOOL" de_DE.UTF-8
+# (Under ASan, a full unwind lets tests/lsan.supp tell p11-kit's own leak,
+# made when LOCPATH is set, from the library's.)
+expect de_locale 0 env LOCPATH="$T/loc" ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0" \
+    "$TOOL" de_DE.UTF-8
 # The program itself writes a comma: the locale took effect...
 grep -q '^== program.s own 1.5: 1,5$' "$T/out" && pass de_locale_in_effect ||
     fail de_locale_in_effect "$(tail -3 "$T/out")"
