@@ -122,13 +122,12 @@ check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER)
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) check BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined"
 
 # The tests that run threads, under ThreadSanitizer (gcc or clang), in
 # build-tsan/. Ends with "N passed, N failed" like make check.
-TSAN_TESTS := test_threads test_yaml_pipe
+TSAN_TESTS := test_threads test_yaml_pipe test_cache
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
 	  $(TSAN_TESTS:%=build-tsan/tests/%)

@@ -53,7 +53,7 @@ int cmd_compat(int argc, char **argv) {
     blobc_error err;
     blobc_error_clear(&err);
     blobc_compat_result res;
-    if (blobc_compat(root[0], root[1], &buf, &res, &err) != BLOBC_OK) {
+    if (blobc_compat(root[0], root[1], sch[1], &buf, &res, &err) != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);
         goto done;

@@ -43,9 +43,11 @@ void bk_reset(bk *k) {
     const blobc_bake_options *opts = k->opts;
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
+    bool probe = k->probe;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
+    k->probe = probe;
 }
 
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
@@ -347,22 +349,24 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     const blobc_type *t = f->type;
     char q[200];
     bk_quote(q, sizeof q, key, len);
+    f->hint = 1; /* a key was seen: an unknown one is not also "empty" */
     if (f->count)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                       "a union value names exactly one member, but %s follows \"%s\" "
-                       "(union %s)",
-                       q, f->field->name, t->name);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                  "a union value names exactly one member, but %s follows "
+                                  "\"%s\" (union %s)",
+                                  q, f->field->name, t->name));
     const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
     if (!m) {
         const char *sug = bk_suggest_field(t, key, len, false);
         if (sug)
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                           "unknown member %s of union %s; did you mean \"%s\"?", q, t->name,
-                           sug);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                      "unknown member %s of union %s; did you mean \"%s\"?", q,
+                                      t->name, sug));
         char names[300];
         list_names(names, sizeof names, t);
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                       "unknown member %s of union %s (members: %s)", q, t->name, names);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                  "unknown member %s of union %s (members: %s)", q, t->name,
+                                  names));
     }
     f->count = 1;
     f->field = m;
@@ -452,11 +456,13 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
-    if (f->kind == BK_UNION && !f->count) {
+    if (f->kind == BK_UNION && !f->count && !f->hint) {
         char want[400];
         bk_describe_type(k, t, want, sizeof want);
-        return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
-                       want, k->json ? "an empty object" : "an empty mapping");
+        blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0,
+                                  "expected %s, got %s", want,
+                                  k->json ? "an empty object" : "an empty mapping");
+        if (bk_soft(k, st) != BK_SKIP) return st;
     }
     if (f->kind == BK_UNION) {
         k->depth--;

@@ -16,9 +16,10 @@ expect c_locale 0 "$TOOL" C
 cp "$T/out" "$T/c.out"
 grep -q '^== program.s own 1.5: 1.5$' "$T/c.out" && pass c_locale_output ||
     fail c_locale_output "$(tail -3 "$T/c.out")"
-# (Under ASan, a full unwind lets tests/lsan.supp tell p11-kit's own leak,
-# made when LOCPATH is set, from the library's.)
-expect de_locale 0 env LOCPATH="$T/loc" ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0" \
+# glibc keeps LOCPATH parsed for the life of the process, which
+# LeakSanitizer (make asan) reports as a leak: not the library's.
+echo 'leak:__argz_add_sep' >"$T/lsan.supp"
+expect de_locale 0 env LOCPATH="$T/loc" LSAN_OPTIONS="suppressions=$T/lsan.supp" \
     "$TOOL" de_DE.UTF-8
 # The program itself writes a comma: the locale took effect...
 grep -q '^== program.s own 1.5: 1,5$' "$T/out" && pass de_locale_in_effect ||
