@@ -27,6 +27,8 @@
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH 10000u
+/* ... and of JSON brackets (cJSON's CJSON_NESTING_LIMIT). */
+#define BK_JSON_NESTING 1000
 
 /* A position in the input. YAML fills line/col (1-based, characters);
  * JSON fills only off (a byte offset) and leaves line 0: line and column
@@ -122,7 +124,32 @@ struct bk {
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
+
+    /* Several errors per run (opts->diag, diag.c): the errors kept so
+     * far, packed, in document order. */
+    blobc_diag_sink *sink;
+    blobc_buffer kept;
+    size_t nkept;
+    size_t nerrors;              /* found: kept, and counted past the limit */
+    bool muted;                  /* the sink is full: errors are only counted */
+    bool hard;                   /* the builder failed: no going on */
+    bool syntax;                 /* the error in err is a syntax error */
 };
+
+/* Not a status the library returns: an error was kept and the bake goes
+ * on; the front end skips the value the error was about (the rest of a
+ * container whose start it has read) and carries on with the next. */
+#define BK_SKIP ((blobc_status)-2)
+
+/* After bk_fail for an error that leaves the document's structure intact:
+ * with a sink, keeps the error and returns BK_SKIP; without, returns st
+ * (the bake stops at the first error). */
+blobc_status bk_soft(bk *k, blobc_status st);
+
+/* The end of a run that returned st: with a sink and errors, hands them
+ * to the sink (a syntax error alone), puts the first into err and returns
+ * the failure; else st. */
+blobc_status bk_diag_finish(bk *k, blobc_status st);
 
 /* Path modes for bk_fail: whether the innermost frame's current field or
  * item is part of the path (an error about a value) or not (an error about
@@ -223,6 +250,11 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
 
 /* ---- front ends ---- */
+
+/* The first syntax error of JSON text, at the offending token: false with
+ * its offset and message (json_syntax.c); true when the text is valid as
+ * cJSON reads it. */
+bool bk_json_syntax(const char *t, size_t len, size_t *off, char *msg, size_t cap);
 
 /* Bakes JSON text (in memory). */
 blobc_status bk_bake_json(bk *k, const char *text, size_t len);

@@ -240,6 +240,8 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
+    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    st = bk_diag_finish(&k, st);
     if (!st) st = finish(&k, out);
     bk_free(&k);
     if (st) out->len = 0;

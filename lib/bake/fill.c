@@ -24,6 +24,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
     k->filename = filename;
     k->opts = opts;
     k->err = err;
+    k->sink = opts ? opts->diag : NULL;
     blobc_arena_init(&k->arena);
 }
 
@@ -33,6 +34,7 @@ void bk_free(bk *k) {
     if (k->b) blobc_builder_free(k->b);
     if (k->owned_schema) blobc_schema_free(k->owned_schema);
     blobc_arena_free(&k->arena);
+    blobc_buffer_free(&k->kept);
     memset(k, 0, sizeof *k);
 }
 
@@ -107,6 +109,11 @@ blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const 
     blobc_error *e = k->err;
     if (!e) return st;
     blobc_error_clear(e);
+    if (k->muted) {
+        /* only counted: spare the path and the source line */
+        e->status = st;
+        return st;
+    }
     va_list ap;
     va_start(ap, fmt);
     blobc_verr(e, st, fmt, ap);
@@ -127,6 +134,7 @@ blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
         st = BLOBC_ENOMEM;
         snprintf(tmp.message, sizeof tmp.message, "out of memory");
     }
+    k->hard = true;
     return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
 }
 
@@ -201,8 +209,8 @@ static blobc_status type_error(bk *k, const blobc_type *t, const bk_scalar *v, c
     char want[300], got[300];
     bk_describe_type(k, t, want, sizeof want);
     describe_scalar(v, got, sizeof got);
-    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s", want, got,
-                   extra ? extra : "");
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s",
+                              want, got, extra ? extra : ""));
 }
 
 blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
@@ -210,7 +218,8 @@ blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_po
     bk_describe_type(k, s->type, want, sizeof want);
     const char *got = k->json ? (is_map ? "an object" : "an array")
                               : (is_map ? "a mapping" : "a sequence");
-    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s", want, got);
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
+                              want, got));
 }
 
 /* ---- did you mean ---- */
@@ -388,26 +397,29 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         bk_quote(q, sizeof q, key, len);
         bool top = k->depth == 1;
         const char *sug = bk_suggest_field(t, key, len, top);
-        if (sug)
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                           "unknown field %s in struct %s; did you mean \"%s\"?", q, t->name,
-                           sug);
-        if (!top && len > 0 && key[0] == '$')
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                           "unknown field %s in struct %s ($schema and $type are only "
-                           "allowed at the top level)",
-                           q, t->name);
-        char names[300];
-        list_names(names, sizeof names, t);
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                       "unknown field %s in struct %s (fields: %s)", q, t->name, names);
+        blobc_status st;
+        if (sug) {
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s; did you mean \"%s\"?", q, t->name, sug);
+        } else if (!top && len > 0 && key[0] == '$') {
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s ($schema and $type are only "
+                         "allowed at the top level)",
+                         q, t->name);
+        } else {
+            char names[300];
+            list_names(names, sizeof names, t);
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s (fields: %s)", q, t->name, names);
+        }
+        return bk_soft(k, st);
     }
     uint32_t i = (uint32_t)(fld - t->fields);
     uint64_t *w = &k->bits[f->bits + i / 64];
     uint64_t m = (uint64_t)1 << (i % 64);
     if (*w & m)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                       "duplicate field \"%s\" in struct %s", fld->name, t->name);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                                  "duplicate field \"%s\" in struct %s", fld->name, t->name));
     *w |= m;
     f->count++;
     f->field = fld;
@@ -422,8 +434,8 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
 static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
                                  const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                       "string of %zu bytes is too long (at most 2 GiB)", n);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                                  "string of %zu bytes is too long (at most 2 GiB)", n));
     blobc_ref r;
     void *mem;
     if (blobc_builder_alloc(k->b, n + 1, 1, &r, &mem) != BLOBC_OK) return bk_fail_builder(k, pos);
@@ -486,12 +498,15 @@ blobc_status bk_pop_struct(bk *k) {
         if (missing) {
             char sp[160];
             blobc_type_spell(t->fields[first].type, sp, sizeof sp);
-            if (missing == 1)
-                return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                               "missing field \"%s\" (%s) in struct %s", t->fields[first].name, sp,
-                               t->name);
-            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                           "missing fields %s in struct %s", names, t->name);
+            blobc_status st =
+                missing == 1
+                    ? bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                              "missing field \"%s\" (%s) in struct %s", t->fields[first].name,
+                              sp, t->name)
+                    : bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                              "missing fields %s in struct %s", names, t->name);
+            if (bk_soft(k, st) != BK_SKIP) return st;
+            /* kept: the struct ends all the same */
         }
     }
     k->nbits = f->bits;
@@ -507,9 +522,9 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
         if (known != UINT32_MAX && known != t->count) {
             char sp[160];
             blobc_type_spell(t, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                           "expected exactly %u items for %s, got %u", (unsigned)t->count, sp,
-                           (unsigned)known);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                                      "expected exactly %u items for %s, got %u",
+                                      (unsigned)t->count, sp, (unsigned)known));
         }
     } else if (t->kind != BLOBC_KIND_ARRAY) {
         return bk_fail_container(k, s, false, pos);
@@ -541,11 +556,13 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
     uint32_t esize = elem->size;
     if (f->kind == BK_FIXED) {
         if (f->count >= f->type->count) {
+            /* reported at the first item too many; the others are skipped */
+            if (f->count++ > f->type->count) return BK_SKIP;
             char sp[160];
             blobc_type_spell(f->type, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                           "too many items for %s: it takes exactly %u", sp,
-                           (unsigned)f->type->count);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                      "too many items for %s: it takes exactly %u", sp,
+                                      (unsigned)f->type->count));
         }
         out->type = elem;
         out->ref = f->at.ref;
@@ -573,12 +590,14 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
 blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *count) {
     bk_frame *f = bk_top(k);
     if (f->kind == BK_FIXED) {
-        if (f->count != f->type->count) {
+        /* too many items were reported at the first one too many */
+        if (f->count < f->type->count) {
             char sp[160];
             blobc_type_spell(f->type, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                           "expected exactly %u items for %s, got %u", (unsigned)f->type->count,
-                           sp, (unsigned)f->count);
+            blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                                      "expected exactly %u items for %s, got %u",
+                                      (unsigned)f->type->count, sp, (unsigned)f->count);
+            if (bk_soft(k, st) != BK_SKIP) return st;
         }
         if (count) *count = 0;
         k->depth--;
@@ -720,8 +739,8 @@ static bool nullable_union_slot(bk *k, const bk_slot *s) {
            f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
 }
 
-blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
-                      blobc_ref *payload) {
+static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                          blobc_ref *payload) {
     char msg[300];
     for (;;) {
         const blobc_type *t = s->type;
@@ -829,4 +848,10 @@ blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
         }
         }
     }
+}
+
+blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                      blobc_ref *payload) {
+    blobc_status st = store(k, s, v, pos, payload);
+    return st == BLOBC_EINPUT ? bk_soft(k, st) : st;
 }

@@ -41,6 +41,8 @@
 
 #include "bake/bake_internal.h"
 
+_Static_assert(BK_JSON_NESTING == CJSON_NESTING_LIMIT, "json_syntax.c nests as cJSON does");
+
 /* Token flags (strings). */
 #define JT_ESC 1u   /* has a backslash escape */
 #define JT_HIGH 2u  /* has a byte >= 0x80 */
@@ -68,6 +70,9 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
+    size_t lc_off;       /* an earlier error's offset, line and line start: */
+    size_t lc_start;     /* errors come in document order, so the next one */
+    uint32_t lc_line;    /* is found from there */
     cJSON *tree;         /* the one value cJSON parsed last, or NULL */
 } jstate;
 
@@ -243,30 +248,39 @@ static bool json_number_ok(const char *s, size_t n) {
 
 /* ---- positions ---- */
 
-static void line_col(const char *t, size_t len, size_t off, uint32_t *line, uint32_t *col) {
+/* Line and column of offset off, counting from line *line, which starts
+ * at offset *start (at or before off); both move to off's line. */
+static void line_col(const char *t, size_t len, size_t off, uint32_t *line, size_t *start,
+                     uint32_t *col) {
     if (off > len) off = len;
-    size_t ln = 1, start = 0;
-    const char *p = t, *end = t + off;
+    size_t ln = *line, st = *start;
+    const char *p = t + st, *end = t + off;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl) break;
         ln++;
         p = nl + 1;
-        start = (size_t)(p - t);
+        st = (size_t)(p - t);
     }
     size_t c = 1;
-    for (size_t i = start; i < off; i++)
+    for (size_t i = st; i < off; i++)
         if (((unsigned char)t[i] & 0xC0) != 0x80) c++;
     *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
+    *start = st;
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-
 static void json_locate(bk *k, const bk_pos *pos) {
     jstate *js = k->fe;
-    uint32_t line, col;
-    line_col(js->text, js->len, pos->off, &line, &col);
-    blobc_err_at(k->err, NULL, line, col);
+    /* Several errors come in document order: go on from the last one. */
+    if (js->lc_line == 0 || pos->off < js->lc_off) {
+        js->lc_start = 0;
+        js->lc_line = 1;
+    }
+    uint32_t col;
+    line_col(js->text, js->len, pos->off, &js->lc_line, &js->lc_start, &col);
+    js->lc_off = pos->off;
+    blobc_err_at(k->err, NULL, js->lc_line, col);
     blobc_err_source_line(k->err, js->text, js->len, pos->off);
 }
 
@@ -279,48 +293,26 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    k->syntax = true;
+    k->muted = false; /* reported, whatever came before */
     k->depth = 0;
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid JSON: %s", msg);
 }
 
-/* Why the parse stopped at `off`, in words. cJSON says nothing of why, so
- * the text up to there is scanned again (an error path only): for a string
- * left open, a bad escape, or nesting deeper than cJSON allows. */
+/* Why the parse stopped near `off`, in words, at the offending token:
+ * cJSON says nothing of why and often stops a token or a line after the
+ * mistake, so the text is checked from its start (an error path only),
+ * which also puts the first syntax error of the text first. */
 static blobc_status syntax_error(bk *k, size_t off) {
     const jstate *js = k->fe;
-    const char *t = js->text;
-    size_t len = js->len;
-    if (off >= len) return syntax_fail(k, len, "unexpected end of input");
-    int depth = 0;
-    size_t too_deep = SIZE_MAX;
-    for (size_t i = skip_bom(t, len); i <= off && i < len;) {
-        char c = t[i];
-        if (c == '"') {
-            unsigned fl;
-            size_t end = scan_string(t, len, i, &fl);
-            if (off > i && (fl & JT_OPEN)) return syntax_fail(k, i, "unterminated string");
-            if (off > i && off < end)
-                return syntax_fail(k, off, t[off] == '\\' ? "bad escape sequence in a string"
-                                                          : "bad string");
-            i = end;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            if (++depth > CJSON_NESTING_LIMIT && too_deep == SIZE_MAX) too_deep = i;
-        } else if (c == '}' || c == ']') {
-            depth--;
-        }
-        i++;
-    }
-    if (too_deep != SIZE_MAX)
-        return syntax_fail(k, too_deep, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
-    /* Stopped in the last token of a text that leaves brackets open: the
-     * text was cut short. */
-    size_t j = off;
-    while (j < len && !is_ws(t[j]) && !strchr(",:[]{}\"", t[j])) j++;
-    while (j < len && is_ws(t[j])) j++;
-    if (j == len && depth > 0) return syntax_fail(k, len, "unexpected end of input");
-    unsigned char c = (unsigned char)t[off];
+    char msg[200];
+    size_t at;
+    if (!bk_json_syntax(js->text, js->len, &at, msg, sizeof msg))
+        return syntax_fail(k, at, "%s", msg);
+    /* Valid JSON as far as syntax goes: the reader stopped for a reason
+     * of its own. */
+    if (off >= js->len) return syntax_fail(k, js->len, "unexpected end of input");
+    unsigned char c = (unsigned char)js->text[off];
     if (c >= 0x21 && c < 0x7f) return syntax_fail(k, off, "unexpected '%c'", c);
     return syntax_fail(k, off, "unexpected byte 0x%02x", c);
 }
@@ -469,6 +461,28 @@ static blobc_status nest_check(bk *k, size_t off) {
     return syntax_fail(k, off, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
 }
 
+/* A value whose error was kept (BK_SKIP) is done with. */
+static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
+
+/* Where the container whose bracket is at off ends (cJSON has accepted
+ * its text). */
+static size_t value_end(const jstate *js, size_t off) {
+    const char *t = js->text;
+    size_t len = js->len, depth = 0, i = off;
+    while (i < len) {
+        char c = t[i];
+        if (c == '"') {
+            unsigned fl;
+            i = scan_string(t, len, i, &fl);
+            continue;
+        }
+        i++;
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) break;
+    }
+    return i;
+}
+
 /* Puts value c, whose token is tok, into slot: a scalar is stored, an
  * object or array opens a tree frame over its children. */
 static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const jtok *tok) {
@@ -490,14 +504,19 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
             for (const cJSON *e = c->child; e; e = e->next) n++;
             st = bk_push_seq(k, slot, n, &vpos);
         }
+        if (st == BK_SKIP) {
+            js->cur = value_end(js, tok->off); /* its text, from the tokenizer's way */
+            return BLOBC_OK;
+        }
         if (st) return st;
         bk_top(k)->fe = c->child;
         return BLOBC_OK;
     }
     case cJSON_String:
         if (tok->flags & JT_CTRL)
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON: a control character in a string must be escaped");
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON: a control character in a string "
+                                           "must be escaped")));
         v.tok = BK_TOK_JSTRING;
         v.s = c->valuestring;
         /* Without escapes the value is its source text. */
@@ -514,8 +533,8 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         if (!json_number_ok(v.s, v.n)) {
             char q[200];
             bk_quote(q, sizeof q, v.s, v.n);
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON number %s", q);
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON number %s", q)));
         }
         break;
     case cJSON_True:
@@ -530,7 +549,12 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         v.n = 4;
         break;
     }
-    return bk_store(k, slot, &v, &vpos, NULL);
+    return kept(bk_store(k, slot, &v, &vpos, NULL));
+}
+
+static blobc_status key_nul(bk *k, const bk_pos *kpos) {
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, kpos, BK_AT_CONTAINER, NULL, 0,
+                              "an object key cannot contain a NUL character (U+0000)"));
 }
 
 /* One child of a tree frame, or the frame's end. */
@@ -547,13 +571,15 @@ static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
     blobc_status st;
     if (bk_is_map(f)) {
         bk_pos kpos = {0, 0, js->key_off};
-        if (js->key_flags & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
-        st = bk_key(k, c->string, klen, &kpos, &slot);
+        st = js->key_flags & JT_NUL ? key_nul(k, &kpos) : bk_key(k, c->string, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, tok.off};
         st = bk_item(k, &vpos, &slot);
+    }
+    if (st == BK_SKIP) {
+        /* the value is skipped: past its text */
+        if (cJSON_IsObject(c) || cJSON_IsArray(c)) js->cur = value_end(js, tok.off);
+        return BLOBC_OK;
     }
     if (st) return st;
     return put(k, js, c, &slot, &tok);
@@ -643,9 +669,6 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         unsigned fl;
         size_t end = scan_string(t, len, i, &fl);
         if (fl & JT_OPEN) return syntax_fail(k, i, "unterminated string");
-        if (fl & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
         const char *key = t + i + 1;
         size_t klen = end - i - 2;
         if (fl & JT_ESC) {
@@ -657,7 +680,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         i = skip_ws(t, len, end);
         if (i >= len || t[i] != ':') return syntax_error(k, i);
         i = skip_ws(t, len, i + 1);
-        if (k->depth == 1) {
+        if (k->depth == 1 && !(fl & JT_NUL)) {
             int which = meta_kind(key, klen);
             if (which) {
                 cJSON *v;
@@ -673,10 +696,17 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
                 return st;
             }
         }
-        st = bk_key(k, key, klen, &kpos, &slot);
+        st = fl & JT_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, i};
         st = bk_item(k, &vpos, &slot);
+    }
+    if (st == BK_SKIP) {
+        /* the value is skipped: parsed for its syntax and dropped */
+        cJSON *skipped;
+        if ((st = parse_unit(k, js, i, &skipped))) return st;
+        js->cur = js->unit_end;
+        return BLOBC_OK;
     }
     if (st) return st;
 
@@ -700,7 +730,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     size_t end;
     if (plain_scalar(js, i, &v, &end)) {
         js->cur = js->unit_end = end;
-        return bk_store(k, &slot, &v, &vpos, NULL);
+        return kept(bk_store(k, &slot, &v, &vpos, NULL));
     }
     cJSON *c;
     if ((st = parse_unit(k, js, i, &c))) return st;
@@ -780,8 +810,8 @@ static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
         bk_frame *f = bk_top(k);
         st = f->state & JF_STREAM ? stream_step(k, js, f) : tree_step(k, js, f);
     }
-    if (st && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root && k->root &&
-        late_type_differs(k, js, open))
+    if ((st || k->nerrors) && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root &&
+        k->root && late_type_differs(k, js, open))
         st = JRESTART;
     if (st) return st;
     size_t tail = skip_ws(js->text, js->len, js->cur);
@@ -824,6 +854,13 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
             st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                          "the top level must be an object holding the root struct's fields");
         }
+    }
+    if ((st == BLOBC_EINPUT || (st == BLOBC_OK && k->nerrors)) && !k->syntax) {
+        /* A syntax error anywhere goes first: data errors before it are
+         * often its echo. */
+        char msg[200];
+        size_t at;
+        if (!bk_json_syntax(text, len, &at, msg, sizeof msg)) st = syntax_fail(k, at, "%s", msg);
     }
     cJSON_Delete(js.tree);
     if (st) k->depth = 0;
