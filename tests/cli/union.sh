@@ -120,3 +120,12 @@ hostile none_with_offset 0 '\000' union 'union holds no member (tag 0) but its o
 hostile member_without_payload 4 '\000\000\000\000' union 'union tag 1 (Circle) with offset 0'
 hostile payload_misaligned 4 '\002' misaligned 'pointer target'
 hostile payload_out_of_bounds 4 '\377\377\377\177' offset-range 'pointer offset 2147483647'
+
+# --- several errors in one run, in document order, YAML and JSON alike ---
+for f in errors.yaml errors.json; do
+    (cd "$TOP" && "$BLOBC" bake "tests/data/union/$f" -o "$T/e.blob" 2>"$T/e.err")
+    rc=$?
+    [ $rc -eq 1 ] && pass "several_errors_$f" || fail "several_errors_$f" "exit $rc, want 1"
+    same_file "several_errors_${f}_golden" "$T/e.err" "$U/$f.stderr"
+    absent "several_errors_${f}_no_output" "$T/e.blob"
+done
