@@ -600,6 +600,7 @@ static const blobc_type *landing(const blobc_type *t) {
 static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) {
     const char *t = js->text;
     size_t len = js->len, j = i;
+    if (i >= len) return false; /* the text ends where a value should be */
     memset(v, 0, sizeof *v);
     char c = t[i];
     if (c == '"') {

@@ -6,6 +6,7 @@
 #ifndef BLOBC_UTIL_H
 #define BLOBC_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,6 +89,18 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). In fileio.c. */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+
+/* ---- numbers in the "C" locale ---- */
+
+/* strtod, strtof and printf's %g follow LC_NUMERIC, which a host program
+ * may set process-wide with setlocale (a comma for a decimal point). Code
+ * that calls them switches its own thread to the "C" locale around the
+ * call: uselocale is per thread, so no other thread sees the change. */
+typedef struct blobc_c_numeric {
+    locale_t c, prev;
+} blobc_c_numeric;
+blobc_c_numeric blobc_c_numeric_begin(void);
+void blobc_c_numeric_end(blobc_c_numeric l);
 
 /* ---- little-endian access (the format is little-endian everywhere) ---- */
 
