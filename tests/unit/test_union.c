@@ -116,6 +116,20 @@ TEST(check_report) {
     CHECK_CONTAINS((const char *)out.data, "t.schema: 4 types, 0 warnings\n");
     blobc_buffer_free(&out);
     blobc_schema_free(s);
+    /* reachability goes through unions: only the unused union is reported */
+    s = parse("struct C { r: f32; } struct D { q: u8; } union U { C } union V { D }\n"
+              "struct S { s: [U]; } root S;");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_U(blobc_schema_warning_count(s), 2);
+    out.len = 0;
+    CHECK_EQ_U(blobc_schema_report(s, &out, &err), BLOBC_OK);
+    blobc_buf_putc(&out, '\0');
+    CHECK_CONTAINS((const char *)out.data,
+                   "t.schema:1:29: warning: struct D is not used by the root S\n"
+                   "t.schema:1:62: warning: union V is not used by the root S\n");
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
 }
 
 /* ---- the schema hash ---- */
