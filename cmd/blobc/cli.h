@@ -47,6 +47,18 @@ bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
 int load_schema(const char *path, blobc_schema **out);
 
+/* Reads a whole input file (malloc'd, the caller frees); 0 or an exit code
+ * after reporting why not. */
+int read_input(const char *path, uint8_t **bytes, size_t *len);
+/* Loads a schema file, or the type description embedded in a .blob (told
+ * apart by the blob magic; *is_blob says which). A stripped blob is an
+ * error (exit 1) saying to pass its schema. 0 or an exit code. */
+int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob);
+/* The type `name` of sch (NULL: its root), which must be a struct; NULL
+ * after printing why. */
+const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char *path,
+                            const char *name);
+
 /* Writes buf to path through the library's output rules; 0 or an exit code. */
 int write_output(const char *path, const blobc_buffer *buf);
 
@@ -55,5 +67,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_compat(int argc, char **argv);
+int cmd_upgrade(int argc, char **argv);
 
 #endif
