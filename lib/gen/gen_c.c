@@ -565,10 +565,13 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
 static void emit_union(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
+    emit_doc(g, "", t->doc);
     emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
     emit(g, "#define %s 0u\n", ti->values[0]);
-    for (uint32_t m = 0; m < t->nfields; m++)
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        emit_doc(g, "", t->fields[m].doc);
         emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
+    }
     emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
             "    blobc_rt_ptr %s; /* @%u the member, 0 for %s */\n};\n",
          c, tag, ti->values[0], ref, BLOBC_UNION_REF, ti->values[0]);

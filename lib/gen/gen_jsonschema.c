@@ -171,7 +171,7 @@ static void type_body(jw *w, const blobc_type *t) {
         raw(w, "[{\"type\": \"number\"}, {\"enum\": [\"inf\", \"-inf\", \"nan\"]}]");
     } else if (k == BLOBC_KIND_STRING) {
         key_str(w, "type", "string");
-    } else if (k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRUCT) {
+    } else if (k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_UNION) {
         key(w, "$ref");
         rawf(w, "\"#/$defs/%s\"", t->name); /* names are identifiers: nothing to escape */
     } else if (k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED) {
@@ -225,8 +225,17 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
         key(w, f->name);
         open_(w, "{", !is_composite(f->type->kind));
         if (f->doc) key_str(w, "description", f->doc);
-        type_body(w, f->type);
-        if (f->def.present) put_default(w, f);
+        if (f->type->kind == BLOBC_KIND_UNION && f->def.present) {
+            /* `= null`: the field may be null, holding no member */
+            key(w, "anyOf");
+            raw(w, "[{\"type\": \"null\"}, ");
+            rawf(w, "{\"$ref\": \"#/$defs/%s\"}]", f->type->name);
+            key(w, "default");
+            raw(w, "null");
+        } else {
+            type_body(w, f->type);
+            if (f->def.present) put_default(w, f);
+        }
         close_(w, "}");
     }
     close_(w, "}");
@@ -271,6 +280,27 @@ static void enum_body(jw *w, const blobc_type *t) {
     close_(w, "]");
 }
 
+/* A union: one object with exactly one key, the member (AUTHORING.md). */
+static void union_body(jw *w, const blobc_type *t) {
+    key(w, "oneOf");
+    open_(w, "[", false);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_field *m = &t->fields[i];
+        item(w);
+        open_(w, "{", false);
+        if (m->doc) key_str(w, "description", m->doc);
+        key_str(w, "type", "object");
+        key(w, "properties");
+        rawf(w, "{\"%s\": {\"$ref\": \"#/$defs/%s\"}}", m->name, m->type->elem->name);
+        key(w, "required");
+        rawf(w, "[\"%s\"]", m->name);
+        key(w, "additionalProperties");
+        raw(w, "false");
+        close_(w, "}");
+    }
+    close_(w, "]");
+}
+
 blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_name,
                                   blobc_buffer *out, blobc_error *err) {
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
@@ -283,8 +313,8 @@ blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_n
                                      "gen jsonschema: the schema has no root; name the type with -t");
     if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT,
-                         "gen jsonschema: '%s' is an enum; the data's top level is a struct",
-                         root->name);
+                         "gen jsonschema: '%s' is %s; the data's top level is a struct", root->name,
+                         root->kind == BLOBC_KIND_UNION ? "a union" : "an enum");
     size_t mark = out->len;
     jw w = {out, true, false, 0, {true}, {false}};
     open_(&w, "{", false);
@@ -305,6 +335,7 @@ blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_n
         open_(&w, "{", false);
         if (t->doc) key_str(&w, "description", t->doc);
         if (t->kind == BLOBC_KIND_STRUCT) struct_body(&w, t, false);
+        else if (t->kind == BLOBC_KIND_UNION) union_body(&w, t);
         else enum_body(&w, t);
         close_(&w, "}");
     }

@@ -312,6 +312,7 @@ static blobc_status parse_union(parser *p) {
         memset(f, 0, sizeof *f);
         if (!(f->name = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
         f->pos = p->tok.pos;
+        f->doc = p->tok.doc;
         pending_field *pf = &p->pf[p->npf];
         memset(pf, 0, sizeof *pf);
         pf->st = t;

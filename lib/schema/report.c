@@ -185,6 +185,7 @@ static void report_enum(report *r, const blobc_type *t) {
 
 /* A union: its value's layout, then each member's tag and payload size. */
 static void report_union(report *r, const blobc_type *t) {
+    put_doc(r, 0, t->doc);
     put(r, "union %s  (size %u, align %u: u32 tag at 0, i32 offset at %u)\n", t->name,
         (unsigned)t->size, (unsigned)t->align, (unsigned)BLOBC_UNION_REF);
     int tw = digits(t->nfields) < 3 ? 3 : digits(t->nfields);
@@ -197,6 +198,7 @@ static void report_union(report *r, const blobc_type *t) {
     put(r, "    %*u  %-*s  (no member: the offset is 0)\n", tw, 0u, w, "none");
     for (uint32_t i = 0; i < t->nfields; i++) {
         const blobc_type *m = t->fields[i].type->elem;
+        put_doc(r, 4 + tw + 2, t->fields[i].doc);
         put(r, "    %*u  %-*s  (size %u, align %u)\n", tw, (unsigned)i + 1, w, t->fields[i].name,
             (unsigned)m->size, (unsigned)m->align);
     }

@@ -129,3 +129,38 @@ for f in errors.yaml errors.json; do
     same_file "several_errors_${f}_golden" "$T/e.err" "$U/$f.stderr"
     absent "several_errors_${f}_no_output" "$T/e.blob"
 done
+
+# --- gen jsonschema: a union is a oneOf of one-key objects; a real
+# validator agrees with bake on each kind of mistake ---
+expect jsonschema_gen 0 "$BLOBC" gen jsonschema "$U/shapes.schema" -o "$T/shapes.json"
+if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+    skip jsonschema_validator "python3-jsonschema and python3-yaml are not installed (make deps)"
+else
+    CHECK="python3 $TOP/tests/tools/jsonschema_check.py"
+    agree() { # NAME WANT_RC TEXT EDIT...: the validator's verdict, then bake's
+        name=$1 want=$2 text=$3
+        shift 3
+        $CHECK --write "$T/edited.json" "$T/shapes.json" "$U/scene.json" "$@" >"$T/v" 2>&1
+        rc=$?
+        if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" "$T/v"; then
+            fail "jsonschema_$name" "validator exit $rc, want $want: $(head -c 300 "$T/v")"
+            return
+        fi
+        "$BLOBC" bake -s "$U/shapes.schema" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
+        brc=$?
+        [ "$brc" -eq "$want" ] && pass "jsonschema_$name" ||
+            fail "jsonschema_$name" "bake exit $brc, want $want: $(head -c 300 "$T/e")"
+    }
+    agree sample 0 valid
+    agree none_where_allowed 0 valid set extra null
+    agree none_field_absent 0 valid del extra
+    agree other_member 0 valid set main '{"Box": {"w": 1, "h": 2}}'
+    agree unknown_member 1 "is not valid under any of the given schemas" set main '{"Oval": {}}'
+    agree two_members 1 "is not valid under any of the given schemas" \
+        set main '{"Circle": {"r": 1}, "Box": {"w": 1, "h": 2}}'
+    agree null_not_allowed 1 "None is not valid under any of the given schemas" set main null
+    agree null_item 1 "None is not valid under any of the given schemas" set shapes.0 null
+    agree required_union_missing 1 "'main' is a required property" del main
+    agree member_field_missing 1 "is not valid under any of the given schemas" set main '{"Box": {"w": 1}}'
+    agree scalar_for_union 1 "is not valid under any of the given schemas" set main 3
+fi
