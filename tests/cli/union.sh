@@ -136,20 +136,10 @@ expect jsonschema_gen 0 "$BLOBC" gen jsonschema "$U/shapes.schema" -o "$T/shapes
 if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
     skip jsonschema_validator "python3-jsonschema and python3-yaml are not installed (make deps)"
 else
-    CHECK="python3 $TOP/tests/tools/jsonschema_check.py"
     agree() { # NAME WANT_RC TEXT EDIT...: the validator's verdict, then bake's
-        name=$1 want=$2 text=$3
+        n=$1 wrc=$2 txt=$3
         shift 3
-        $CHECK --write "$T/edited.json" "$T/shapes.json" "$U/scene.json" "$@" >"$T/v" 2>&1
-        rc=$?
-        if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" "$T/v"; then
-            fail "jsonschema_$name" "validator exit $rc, want $want: $(head -c 300 "$T/v")"
-            return
-        fi
-        "$BLOBC" bake -s "$U/shapes.schema" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
-        brc=$?
-        [ "$brc" -eq "$want" ] && pass "jsonschema_$name" ||
-            fail "jsonschema_$name" "bake exit $brc, want $want: $(head -c 300 "$T/e")"
+        js_agree "jsonschema_$n" "$wrc" "$txt" "$T/shapes.json" "$U/shapes.schema" "$U/scene.json" "$@"
     }
     agree sample 0 valid
     agree none_where_allowed 0 valid set extra null
