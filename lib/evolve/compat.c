@@ -226,6 +226,40 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
     free(used);
 }
 
+/* Union members pair by name (a member is named after its struct); the
+ * tags are their positions, so for reading old blobs a member must keep
+ * its tag, while an upgrade, which re-bakes by member name, only needs
+ * every old member to exist. A member gone by name whose tag the new union
+ * gives a struct old did not have is taken as a renamed struct. A member
+ * added after the old ones changes nothing old blobs hold. */
+static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    for (uint32_t i = 0; i < o->nfields; i++) {
+        const blobc_field *om = &o->fields[i];
+        const char *mp = join(c, path, ".", om->name);
+        const blobc_field *nm = blobc_struct_find_field(n, om->name, strlen(om->name));
+        if (!nm && c->plan) {
+            refuse(c, mp, "union %s: member '%s' is not in the new schema", o->name, om->name);
+            return;
+        }
+        if (!nm && i < n->nfields &&
+            !blobc_struct_find_field(o, n->fields[i].name, strlen(n->fields[i].name))) {
+            nm = &n->fields[i];
+            line(c, false, path, "union %s: member '%s' (tag %u) is now '%s'", o->name, om->name,
+                 (unsigned)i + 1, nm->name);
+        }
+        if (!nm) {
+            line(c, true, path, "union %s: member '%s' (tag %u) removed", o->name, om->name,
+                 (unsigned)i + 1);
+            continue;
+        }
+        uint32_t j = (uint32_t)(nm - n->fields);
+        if (j != i && !c->plan)
+            line(c, true, path, "union %s: member '%s' moved from tag %u to %u", o->name, om->name,
+                 (unsigned)i + 1, (unsigned)j + 1);
+        push(c, om->type->elem, nm->type->elem, mp);
+    }
+}
+
 /* What an upgrade converts: integers to integers and floats to floats
  * (values are range-checked when baked), [T] and [T; N] to each other
  * (lengths checked when baked); everything else only to its own kind. */
@@ -249,6 +283,7 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
             return;
         }
         if (o->kind == BLOBC_KIND_STRUCT) compare_struct(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_UNION) compare_union(c, o, n, path);
         else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)
             push(c, o->elem, n->elem, join(c, path, "[", "]"));
         else if (o->kind == BLOBC_KIND_PTR)
@@ -265,13 +300,14 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
         return;
     }
     /* A rename is news, unless the root changed to another type anyway. */
-    if ((o->kind == BLOBC_KIND_STRUCT || o->kind == BLOBC_KIND_ENUM) && strcmp(o->name, n->name) &&
-        !(path[0] == '\0' && c->root_changed))
-        line(c, false, path, "%s %s is now called %s", o->kind == BLOBC_KIND_ENUM ? "enum" : "struct",
-             o->name, n->name);
+    if ((o->kind == BLOBC_KIND_STRUCT || o->kind == BLOBC_KIND_ENUM ||
+         o->kind == BLOBC_KIND_UNION) &&
+        strcmp(o->name, n->name) && !(path[0] == '\0' && c->root_changed))
+        line(c, false, path, "%s %s is now called %s", blobc_kind_name(o->kind), o->name, n->name);
     switch (o->kind) {
     case BLOBC_KIND_STRUCT: compare_struct(c, o, n, path); break;
     case BLOBC_KIND_ENUM: compare_enum(c, o, n, path); break;
+    case BLOBC_KIND_UNION: compare_union(c, o, n, path); break;
     case BLOBC_KIND_FIXED:
         if (o->count != n->count)
             line(c, true, path, "resized from %s to %s", spell(o, s1, sizeof s1),

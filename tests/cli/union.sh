@@ -154,3 +154,52 @@ else
     agree member_field_missing 1 "is not valid under any of the given schemas" set main '{"Box": {"w": 1}}'
     agree scalar_for_union 1 "is not valid under any of the given schemas" set main 3
 fi
+
+# --- compat and upgrade: members pair by name; tags are positions ---
+cat >"$T/u1.schema" <<'S'
+struct Circle { r: f32; }
+struct Box { w: f32; h: f32; }
+union Shape { Circle, Box }
+struct S { s: Shape; l: [Shape]; }
+root S;
+S
+variant() { # NAME SED: a changed copy of u1.schema
+    sed "$2" "$T/u1.schema" >"$T/$1.schema"
+}
+variant append 's/union Shape { Circle, Box }/union Shape { Circle, Box, Tri }\nstruct Tri { a: f32; }/'
+variant swap 's/union Shape { Circle, Box }/union Shape { Box, Circle }/'
+variant remove 's/union Shape { Circle, Box }/union Shape { Circle }/'
+variant widen 's/struct Box { w: f32; h: f32; }/struct Box { w: f32; h: f64; }/'
+variant rename 's/struct Box { w: f32; h: f32; }/struct Rect { w: f32; h: f32; }/; s/union Shape { Circle, Box }/union Shape { Circle, Rect }/'
+variant drop 's/struct Box { w: f32; h: f32; }/struct Box { w: f32; }/'
+compat() { # NAME RC LAST_LINE [LINE]
+    run "$BLOBC" compat "$T/u1.schema" "$T/$1.schema"
+    if [ "$RC" -ne "$2" ] || [ "$(tail -1 "$T/out")" != "$3" ] || { [ -n "${4:-}" ] && ! grep -qxF -- "$4" "$T/out"; }; then
+        fail "compat_$1" "exit $RC, want $2: $(cat "$T/out")"
+    else
+        pass "compat_$1"
+    fi
+}
+compat append 0 "compatible"
+compat swap 1 "incompatible: 2 changes" "s: union Shape: member 'Circle' moved from tag 1 to 2"
+compat remove 1 "incompatible: 1 change" "s: union Shape: member 'Box' (tag 2) removed"
+compat widen 1 "incompatible: 4 changes" "s.Box.h: retyped from f32 to f64 (size 4 to 8)"
+compat rename 0 "compatible (the layout is the same; see the notes)" \
+    "note: s: union Shape: member 'Box' (tag 2) is now 'Rect'"
+
+printf 's: {Box: {w: 1, h: 2}}\nl: [{Circle: {r: 3}}, {Box: {w: 4, h: 5}}]\n' >"$T/ud.yaml"
+"$BLOBC" bake -s "$T/u1.schema" "$T/ud.yaml" -o "$T/ud.blob"
+# an upgrade gives exactly what baking the old data with the new schema gives
+for v in swap widen append; do
+    expect "upgrade_$v" 0 "$BLOBC" upgrade "$T/ud.blob" -s "$T/$v.schema" -o "$T/up.blob"
+    "$BLOBC" bake -s "$T/$v.schema" "$T/ud.yaml" -o "$T/direct.blob"
+    same_file "upgrade_${v}_as_baked" "$T/up.blob" "$T/direct.blob"
+done
+expect_err upgrade_removed_member 1 "s.Box: error: union Shape: member 'Box' is not in the new schema" \
+    "$BLOBC" upgrade "$T/ud.blob" -s "$T/remove.schema" -o "$T/up.blob"
+expect_err upgrade_member_field_dropped 1 "s.Box.h: error: field 'h' is not in the new schema" \
+    "$BLOBC" upgrade "$T/ud.blob" -s "$T/drop.schema" -o "$T/up.blob"
+expect upgrade_drop_in_member 0 "$BLOBC" upgrade "$T/ud.blob" -s "$T/drop.schema" --drop -o "$T/up.blob"
+printf 's: {Box: {w: 1}}\nl: [{Circle: {r: 3}}, {Box: {w: 4}}]\n' >"$T/dd.yaml"
+"$BLOBC" bake -s "$T/drop.schema" "$T/dd.yaml" -o "$T/direct.blob"
+same_file upgrade_drop_in_member_as_baked "$T/up.blob" "$T/direct.blob"
