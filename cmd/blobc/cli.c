@@ -12,6 +12,12 @@
 
 const char *prog = "blobc";
 
+/* Where report() writes on this thread: standard error, or a batch
+ * worker's message buffer so that messages come out in input order. */
+static _Thread_local FILE *report_stream;
+
+void set_report_stream(FILE *f) { report_stream = f; }
+
 void usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -35,19 +41,20 @@ int exit_code(blobc_status st) {
 /* Prints a library error the way compilers do: one line naming the place,
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
+    FILE *out = report_stream ? report_stream : stderr;
     char small[2048];
     size_t n = blobc_error_format(err, small, sizeof small);
     if (n < sizeof small) {
-        fprintf(stderr, "%s\n", small);
+        fprintf(out, "%s\n", small);
         return;
     }
     char *big = malloc(n + 1);
     if (!big) {
-        fprintf(stderr, "%s\n", small);
+        fprintf(out, "%s\n", small);
         return;
     }
     blobc_error_format(err, big, n + 1);
-    fprintf(stderr, "%s\n", big);
+    fprintf(out, "%s\n", big);
     free(big);
 }
 

@@ -23,6 +23,7 @@ static const char main_help[] =
     "  gen jsonschema  generate a JSON Schema of the data, for editors\n"
     "  compat   tell whether blobs of one schema read correctly with another\n"
     "  upgrade  carry a blob over to a new version of its schema\n"
+    "  cache    show or trim a directory cache of baked outputs\n"
     "\n"
     "Options:\n"
     "  -h, --help      show this help ('blobc COMMAND --help' for a command)\n"
@@ -52,6 +53,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "compat") == 0) return cmd_compat(argc - 2, argv + 2);
     if (strcmp(cmd, "upgrade") == 0) return cmd_upgrade(argc - 2, argv + 2);
+    if (strcmp(cmd, "cache") == 0) return cmd_cache(argc - 2, argv + 2);
     usage_error(NULL, "unknown command '%s'", cmd);
     return EXIT_USAGE;
 }

@@ -1,5 +1,5 @@
 /*
- * bake.c - the bake driver: picks the input format, runs the YAML or JSON
+ * driver.c - the bake driver: picks the input format, runs the YAML or JSON
  * front end into a builder, resolves the schema and root type when the
  * front end has seen the top-level meta keys, and turns the finished image
  * into a .blob (or hands back the raw data section).
@@ -83,7 +83,7 @@ static char *schema_path_for(bk *k, const char *rel) {
     return p;
 }
 
-static blobc_status load_schema(bk *k, const bk_pos *pos) {
+static blobc_status find_schema(bk *k, const bk_pos *pos) {
     const blobc_bake_options *o = k->opts;
     if (o->schema) {
         k->schema = o->schema;
@@ -143,7 +143,7 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
 
 /* The hook behind bk_resolve_root (bake_internal.h). */
 static blobc_status resolve_root(bk *k, const bk_pos *pos) {
-    blobc_status st = load_schema(k, pos);
+    blobc_status st = find_schema(k, pos);
     if (st) return st;
     const blobc_bake_options *o = k->opts;
     const char *name = o->type_name ? o->type_name : k->meta_type;
@@ -169,6 +169,7 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
         }
     }
     k->root = t;
+    if (k->probe) return BK_PROBED;
     k->b = blobc_builder_new();
     if (!k->b) return blobc_err_nomem(k->err);
     if (blobc_builder_root(k->b, t->size, t->align, NULL) != BLOBC_OK)
@@ -248,6 +249,22 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     return st;
 }
 
+blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
+                             blobc_input_format fmt) {
+    if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
+    if (fmt == BLOBC_INPUT_AUTO) {
+        bool decided;
+        fmt = by_content(text, len, &decided);
+    }
+    return fmt;
+}
+
+blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {
+    k->resolve_root = resolve_root;
+    return fmt == BLOBC_INPUT_JSON ? bk_bake_json(k, text, len)
+                                   : bk_bake_yaml(k, text, len, NULL, NULL, 0);
+}
+
 blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                const blobc_bake_options *opts, blobc_buffer *out,
                                blobc_error *err) {
@@ -261,13 +278,8 @@ blobc_status blobc_bake_memory(const char *text, size_t len, const char *filenam
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
     source src = {text ? text : "", text ? len : 0, NULL, NULL, 0};
-    blobc_input_format fmt = opts->input;
-    if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
-    if (fmt == BLOBC_INPUT_AUTO) {
-        bool decided;
-        fmt = by_content(src.text, src.len, &decided);
-    }
-    return bake(&src, filename, fmt, opts, out, err);
+    return bake(&src, filename, bk_detect(src.text, src.len, filename, opts->input), opts, out,
+                err);
 }
 
 /* ---- files ---- */

@@ -1,5 +1,5 @@
 /*
- * bake_common.c - the part of baking both front ends share: filling
+ * fill.c - the part of baking both front ends share: filling
  * structs by field name (unknown and duplicate keys, required fields,
  * defaults), sequences ([T] and [T; N]), pointers, scalars and strings
  * into the builder, and error messages that name the place.
@@ -43,9 +43,11 @@ void bk_reset(bk *k) {
     const blobc_bake_options *opts = k->opts;
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
+    bool probe = k->probe;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
+    k->probe = probe;
 }
 
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
@@ -305,13 +307,9 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth >= BK_MAX_DEPTH)
         return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                        "nesting is deeper than %u levels", (unsigned)BK_MAX_DEPTH);
-    if (k->depth == k->fr_cap) {
-        uint32_t cap = k->fr_cap ? k->fr_cap * 2 : 32;
-        bk_frame *p = realloc(k->fr, (size_t)cap * sizeof *p);
-        if (!p) return blobc_err_nomem(k->err);
-        k->fr = p;
-        k->fr_cap = cap;
-    }
+    if (k->depth == k->fr_cap &&
+        !blobc_grow((void **)&k->fr, &k->fr_cap, (size_t)k->depth + 1, sizeof *k->fr))
+        return blobc_err_nomem(k->err);
     bk_frame *f = &k->fr[k->depth++];
     memset(f, 0, sizeof *f);
     f->pos = *pos;
@@ -324,14 +322,9 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
-    if (words > k->bits_cap - k->nbits) {
-        size_t cap = k->bits_cap ? k->bits_cap : 64;
-        while (cap - k->nbits < words) cap *= 2;
-        uint64_t *p = realloc(k->bits, cap * sizeof *p);
-        if (!p) return blobc_err_nomem(k->err);
-        k->bits = p;
-        k->bits_cap = cap;
-    }
+    if (words > k->bits_cap - k->nbits &&
+        !blobc_grow((void **)&k->bits, &k->bits_cap, k->nbits + words, sizeof *k->bits))
+        return blobc_err_nomem(k->err);
     bk_frame *f;
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;

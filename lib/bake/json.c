@@ -464,8 +464,9 @@ static blobc_status nest_check(bk *k, size_t off) {
 /* A value whose error was kept (BK_SKIP) is done with. */
 static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
 
-/* Where the container whose bracket is at off ends (cJSON has accepted
- * its text). */
+/* Where the value at off ends: a container at its closing bracket, a
+ * string at its quote, anything else at the next delimiter. Text that is
+ * not valid JSON ends somewhere; the syntax check finds what is wrong. */
 static size_t value_end(const jstate *js, size_t off) {
     const char *t = js->text;
     size_t len = js->len, depth = 0, i = off;
@@ -474,7 +475,12 @@ static size_t value_end(const jstate *js, size_t off) {
         if (c == '"') {
             unsigned fl;
             i = scan_string(t, len, i, &fl);
+            if (depth == 0) break;
             continue;
+        }
+        if (depth == 0 && c != '{' && c != '[') {
+            while (i < len && !is_ws(t[i]) && !strchr(",:]}", t[i])) i++;
+            break;
         }
         i++;
         if (c == '{' || c == '[') depth++;
@@ -703,10 +709,9 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         st = bk_item(k, &vpos, &slot);
     }
     if (st == BK_SKIP) {
-        /* the value is skipped: parsed for its syntax and dropped */
-        cJSON *skipped;
-        if ((st = parse_unit(k, js, i, &skipped))) return st;
-        js->cur = js->unit_end;
+        /* the value is stepped over without a tree; its syntax is checked
+         * with the whole text's when the bake ends */
+        js->cur = js->unit_end = value_end(js, i);
         return BLOBC_OK;
     }
     if (st) return st;
@@ -745,12 +750,28 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     return put(k, js, c, &slot, &tok);
 }
 
+/* Can the text hold a "$type" key at all? Only as `$type"` or with a
+ * \u escape somewhere (every other spelling of its characters is one),
+ * and both are found at memchr speed: most data has neither, and then
+ * the key scan below is skipped. */
+static bool may_spell_type_key(const char *t, size_t len) {
+    for (const char *p = t, *end = t + len; (p = memchr(p, '$', (size_t)(end - p))); p++)
+        if ((size_t)(end - p) > 5 && memcmp(p + 1, "type\"", 5) == 0) return true;
+    for (const char *p = t, *end = t + len; (p = memchr(p, '\\', (size_t)(end - p)));) {
+        if ((size_t)(end - p) < 2) break;
+        if (p[1] == 'u') return true;
+        p += 2; /* past an escaped character, which may be a '\\' */
+    }
+    return false;
+}
+
 /* Is there a top-level "$type" naming a type other than the root the data
  * is being baked as? Asked only after an error, to tell whether the error
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
     size_t len = js->len, i = open + 1, j;
     int which;
+    if (!may_spell_type_key(js->text, len)) return false;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
         cJSON *v = j < len ? jparse(js, j, len - j, NULL) : NULL;

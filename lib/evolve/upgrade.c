@@ -79,7 +79,7 @@ static bool dropped(const upgrade_plan *plan, const blobc_field *fd) {
 
 static void copy_value(jf *f, const blobc_type *t);
 
-/* An object of struct (or union) t, without the members of dropped fields. */
+/* An object of struct t, without the members of dropped fields. */
 static void copy_object(jf *f, const blobc_type *t) {
     emit(f, f->i, f->i + 1);
     f->i++;
@@ -122,7 +122,7 @@ static void copy_value(jf *f, const blobc_type *t) {
     if (f->i >= f->n) return;
     while (t->kind == BLOBC_KIND_PTR) t = t->elem;
     char c = f->t[f->i];
-    /* a union's object: its one key is a member, valued as the member's struct */
+    /* a union is a single-key object naming the member: its *Struct field */
     bool obj = c == '{' && (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION);
     bool arr = c == '[' && (t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_FIXED);
     if (!obj && !arr) {

@@ -138,6 +138,8 @@ static void put_default(jw *w, const blobc_field *f) {
     else if (k == BLOBC_KIND_ENUM) {
         const blobc_enum_value *v = blobc_enum_find_value(f->type, d->bits);
         str(w, v ? v->name : "");
+    } else if (k == BLOBC_KIND_UNION) {
+        raw(w, "null");
     } else if (w->ok) {
         w->ok = blobc_buf_quoted(w->out, (const uint8_t *)(d->str ? d->str : ""),
                                  d->str ? d->str_len : 0, true);
@@ -226,16 +228,15 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
         open_(w, "{", !is_composite(f->type->kind));
         if (f->doc) key_str(w, "description", f->doc);
         if (f->type->kind == BLOBC_KIND_UNION && f->def.present) {
-            /* `= null`: the field may be null, holding no member */
+            /* the only default of a union field: null, no member */
             key(w, "anyOf");
-            raw(w, "[{\"type\": \"null\"}, ");
-            rawf(w, "{\"$ref\": \"#/$defs/%s\"}]", f->type->name);
-            key(w, "default");
-            raw(w, "null");
+            raw(w, "[{\"type\": \"null\"}, {\"$ref\": \"#/$defs/");
+            raw(w, f->type->name);
+            raw(w, "\"}]");
         } else {
             type_body(w, f->type);
-            if (f->def.present) put_default(w, f);
         }
+        if (f->def.present) put_default(w, f);
         close_(w, "}");
     }
     close_(w, "}");
@@ -253,6 +254,27 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
     }
     key(w, "additionalProperties");
     raw(w, "false");
+}
+
+/* A union value is a single-key object naming the member (AUTHORING.md). */
+static void union_body(jw *w, const blobc_type *t) {
+    key(w, "oneOf");
+    open_(w, "[", false);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_field *m = &t->fields[i];
+        item(w);
+        open_(w, "{", true);
+        if (m->doc) key_str(w, "description", m->doc);
+        key_str(w, "type", "object");
+        key(w, "properties");
+        rawf(w, "{\"%s\": {\"$ref\": \"#/$defs/%s\"}}", m->name, m->type->elem->name);
+        key(w, "required");
+        rawf(w, "[\"%s\"]", m->name);
+        key(w, "additionalProperties");
+        raw(w, "false");
+        close_(w, "}");
+    }
+    close_(w, "]");
 }
 
 static void enum_body(jw *w, const blobc_type *t) {
@@ -280,27 +302,6 @@ static void enum_body(jw *w, const blobc_type *t) {
     close_(w, "]");
 }
 
-/* A union: one object with exactly one key, the member (AUTHORING.md). */
-static void union_body(jw *w, const blobc_type *t) {
-    key(w, "oneOf");
-    open_(w, "[", false);
-    for (uint32_t i = 0; i < t->nfields; i++) {
-        const blobc_field *m = &t->fields[i];
-        item(w);
-        open_(w, "{", false);
-        if (m->doc) key_str(w, "description", m->doc);
-        key_str(w, "type", "object");
-        key(w, "properties");
-        rawf(w, "{\"%s\": {\"$ref\": \"#/$defs/%s\"}}", m->name, m->type->elem->name);
-        key(w, "required");
-        rawf(w, "[\"%s\"]", m->name);
-        key(w, "additionalProperties");
-        raw(w, "false");
-        close_(w, "}");
-    }
-    close_(w, "]");
-}
-
 blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_name,
                                   blobc_buffer *out, blobc_error *err) {
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
@@ -314,7 +315,7 @@ blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_n
     if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT,
                          "gen jsonschema: '%s' is %s; the data's top level is a struct", root->name,
-                         root->kind == BLOBC_KIND_UNION ? "a union" : "an enum");
+                         root->kind == BLOBC_KIND_ENUM ? "an enum" : "a union");
     size_t mark = out->len;
     jw w = {out, true, false, 0, {true}, {false}};
     open_(&w, "{", false);

@@ -1,5 +1,5 @@
 /*
- * schema_report.c - the text `blobc check` prints: each named type's
+ * report.c - the text `blobc check` prints: each named type's
  * layout (sizes, alignments, offsets, padding, enum values), the root and
  * its schema hash, and lint warnings about things that are legal but
  * probably not meant (docs/SCHEMA.md, "blobc check").
@@ -19,32 +19,17 @@ typedef struct report {
     size_t warnings;
 } report;
 
+static void vput(report *r, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
+static void vput(report *r, const char *fmt, va_list ap) {
+    if (r->out && r->ok) r->ok = blobc_buf_vprintf(r->out, fmt, ap);
+}
+
 static void put(report *r, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void put(report *r, const char *fmt, ...) {
-    if (!r->out || !r->ok) return;
-    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    vput(r, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        r->ok = false;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        r->ok = blobc_buf_append(r->out, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        r->ok = false;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    r->ok = blobc_buf_append(r->out, big, (size_t)n);
-    free(big);
 }
 
 static void warn(report *r, blobc_pos pos, const char *fmt, ...) BLOBC_PRINTF(3, 4);
@@ -55,12 +40,11 @@ static void warn(report *r, blobc_pos pos, const char *fmt, ...) {
     if (!file || !file[0]) file = "schema";
     if (pos.line) put(r, "%s:%u:%u: warning: ", file, (unsigned)pos.line, (unsigned)pos.column);
     else put(r, "%s: warning: ", file);
-    char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vput(r, fmt, ap);
     va_end(ap);
-    put(r, "%s\n", msg);
+    put(r, "\n");
 }
 
 static void put_string_literal(report *r, const char *s, size_t n) {
@@ -259,14 +243,9 @@ static bool lint(report *r) {
             int added = blobc_ptrset_add(&seen, c, &num);
             if (added < 0) ok = false;
             if (added <= 0) continue;
-            if (n == cap) {
-                const blobc_type **w = realloc(work, cap * 2 * sizeof *work);
-                if (!w) {
-                    ok = false;
-                    break;
-                }
-                work = w;
-                cap *= 2;
+            if (!blobc_grow((void **)&work, &cap, n + 1, sizeof *work)) {
+                ok = false;
+                break;
             }
             work[n++] = c;
         }

@@ -32,7 +32,8 @@ if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
     exit 0
 fi
 S=$T/level.schema.json
-"$BLOBC" gen jsonschema "$TOP/schemas/level.schema" -o "$S"
+SCH=$TOP/schemas/level.schema
+"$BLOBC" gen jsonschema "$SCH" -o "$S"
 
 # valid NAME DATA EDIT... / invalid NAME TEXT DATA EDIT...: the validator's
 # verdict, then bake's on the same edited data (JSON) must agree (unless
@@ -40,7 +41,7 @@ S=$T/level.schema.json
 verdict() {
     name=$1 want=$2 text=$3 data=$4
     shift 4
-    js_agree "$name" "$want" "$text" "$S" "$TOP/schemas/level.schema" "$data" "$@"
+    js_agree "$name" "$want" "$text" "$S" "$SCH" "$data" "$@"
 }
 valid() { n=$1 d=$2; shift 2; verdict "$n" 0 valid "$d" "$@"; }
 invalid() { n=$1 t=$2 d=$3; shift 3; verdict "$n" 1 "$t" "$d" "$@"; }
@@ -73,3 +74,18 @@ invalid fixed_array_long "is too long" "$J" set rooms.0.weights '[1, 2, 3, 4, 5]
 invalid wrong_type_key "'Level' was expected" "$J" set '$type' '"Room"'
 invalid bool_as_string "'yes' is not of type 'boolean'" "$J" set rooms.0.lit '"yes"'
 invalid null_for_struct "None is not of type 'object'" "$J" set origin null
+
+# Unions: a single-key object naming the member (oneOf); null only where
+# the field's default says so.
+S=$T/shapes.schema.json
+SCH=$TOP/tests/data/union/shapes.schema
+"$BLOBC" gen jsonschema "$SCH" -o "$S"
+U=$TOP/tests/data/union/scene.json
+valid union_sample_json "$U"
+valid union_sample_yaml "$TOP/tests/data/union/scene.yaml"
+valid union_null_where_allowed "$U" set extra null
+valid union_other_member "$U" set main '{"Box": {"w": 1, "h": 2}}'
+invalid union_unknown_member "is not valid under any of the given schemas" "$U" set main '{"Triangle": {"r": 1}}'
+invalid union_two_members "is not valid under any of the given schemas" "$U" set main '{"Circle": {"r": 1}, "Box": {"w": 1, "h": 2}}'
+invalid union_null_not_allowed "None is not valid under any of the given schemas" "$U" set main null
+invalid union_member_field_misspelt "is not valid under any of the given schemas" "$U" set main '{"Circle": {"radius": 1}}'

@@ -122,7 +122,7 @@ TEST(doc_comments) {
     out.len = 0;
     CHECK_EQ_U(blobc_gen_jsonschema(s, NULL, &out, &err), BLOBC_OK);
     blobc_buf_putc(&out, '\0');
-    CHECK_CONTAINS((const char *)out.data, "\"description\": \"square\\nand more\",\n");
+    CHECK_CONTAINS((const char *)out.data, "{\"description\": \"square\\nand more\", \"type\": \"object\"");
     CHECK_CONTAINS((const char *)out.data,
                    "\"s\": {\"anyOf\": [{\"type\": \"null\"}, {\"$ref\": \"#/$defs/Shape\"}], "
                    "\"default\": null}");

@@ -140,6 +140,12 @@ BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, b
 
 BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
+/* The files the schema was read from: 0 is the one given to the parser,
+ * then every imported file once, in the order first read. Decoded schemas
+ * have one (""). For dependency lists (make, ninja: bake --depfile). */
+BLOBC_API size_t blobc_schema_file_count(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_file(const blobc_schema *schema, size_t i);
+
 /* The file name the schema was parsed from ("" for decoded schemas). */
 BLOBC_API const char *blobc_schema_filename(const blobc_schema *schema);
 
