@@ -33,6 +33,7 @@ allowed() {
     bake | read) echo "common schema blob" ;;
     gen) echo "common schema" ;;
     evolve) echo "common schema blob bake read" ;;
+    cache) echo "common" ;;
     *) echo "?" ;;
     esac
 }

@@ -316,8 +316,8 @@ TEST(later_functions) {
     blobc_buffer out = {0};
     blobc_compat_result r;
     const blobc_type *root = blobc_schema_root(g_schema);
-    CHECK_EQ_I(blobc_compat(root, root, &out, &r, NULL), BLOBC_OK);
-    CHECK_ARG(blobc_compat(NULL, root, &out, &r, &e_), "blobc_compat");
+    CHECK_EQ_I(blobc_compat(root, root, NULL, &out, &r, NULL), BLOBC_OK);
+    CHECK_ARG(blobc_compat(NULL, root, NULL, &out, &r, &e_), "blobc_compat");
     blobc_upgrade_options u;
     memset(&u, 0, sizeof u);
     u.schema = g_schema;
