@@ -20,13 +20,19 @@ static const char bake_help[] =
     "  -t, --type TYPE       root type (overrides $type and the schema's root)\n"
     "  -o, --output OUT      output file ('-' for stdout); with several inputs,\n"
     "                        an existing directory to write into\n"
-    "      --format FMT      blob (default) or raw (the data section alone)\n"
+    "      --format FMT      blob (default), raw (the data section alone), or\n"
+    "                        unity (what BlobAssetReference<T>.TryRead loads)\n"
+    "      --unity-version N the int32 version the loader passes to TryRead\n"
+    "                        (required with --format unity)\n"
+    "      --unity-length R  padded (default: Entities 0.50 and later), exact\n"
+    "                        (0.17 and earlier), or a release number (0.17, 1.3)\n"
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
     "  -h, --help            show this help\n"
     "\n"
-    "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
+    "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
+    ".bytes for --format unity).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
     "Output is written to a temporary file and renamed into place on success.\n";
 
@@ -64,6 +70,7 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 
 int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
+    const char *unity_version = NULL, *unity_length = NULL;
     bool strip = false, one_thread = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
@@ -72,6 +79,8 @@ int cmd_bake(int argc, char **argv) {
         {"format", 0, true, &format, NULL},
         {"strip", 0, false, NULL, &strip},
         {"one-thread", 0, false, NULL, &one_thread},
+        {"unity-version", 0, true, &unity_version, NULL},
+        {"unity-length", 0, true, &unity_length, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -87,8 +96,24 @@ int cmd_bake(int argc, char **argv) {
     bo.strip = strip;
     bo.one_thread = one_thread;
     if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
+    else if (format && strcmp(format, "unity") == 0) bo.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {
-        usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        usage_error("bake", "unknown format '%s' (expected blob, raw or unity)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (bo.output != BLOBC_OUTPUT_UNITY && (unity_version || unity_length)) {
+        usage_error("bake", "--unity-version and --unity-length go with --format unity");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (bo.output == BLOBC_OUTPUT_UNITY && !unity_version) {
+        usage_error("bake", "--format unity needs --unity-version N, the version the loader "
+                            "passes to BlobAssetReference<T>.TryRead");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (!parse_unity("bake", unity_version, unity_length, &bo.unity)) {
         rc = EXIT_USAGE;
         goto done;
     }
@@ -108,7 +133,9 @@ int cmd_bake(int argc, char **argv) {
     } else if (output && is_dir(output)) {
         outdir = output;
     }
-    const char *ext = bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
+    const char *ext = bo.output == BLOBC_OUTPUT_RAW     ? ".bin"
+                      : bo.output == BLOBC_OUTPUT_UNITY ? ".bytes"
+                                                        : ".blob";
     for (int i = 0; i < a.noperands; i++) {
         const char *in = a.operands[i];
         char *out = (output && !outdir) ? NULL : output_name(in, outdir, ext);

@@ -180,10 +180,12 @@ blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
 
 static blobc_status finish(bk *k, blobc_buffer *out) {
     blobc_status st;
-    if (k->opts->output == BLOBC_OUTPUT_RAW) {
+    if (k->opts->output != BLOBC_OUTPUT_BLOB) {
         st = blobc_builder_finish(k->b, out, k->err);
         blobc_builder_free(k->b);
         k->b = NULL;
+        if (!st && k->opts->output == BLOBC_OUTPUT_UNITY)
+            st = blobc_unity_wrap(out->len, &k->opts->unity, out, k->err);
     } else {
         blobc_write_options w = {0};
         w.strip = k->opts->strip;

@@ -19,6 +19,7 @@
 #include "blobc/blobfile.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
+#include "blobc/unity.h"
 #include "blobc/verify.h"
 #include "common/util.h"
 
@@ -50,6 +51,9 @@ typedef struct blobc_walk {
     uint64_t err_base;      /* added to data offsets in errors */
     size_t cursor;          /* end of the last placed payload */
     uint64_t work;          /* op and element visits, for the linear-work tests */
+    uint32_t end_align;     /* set before a run: the data may end with zero bytes
+                               up to the next multiple of this after the last
+                               payload (Unity pads to 16); 0: it ends there */
 
     /* placed payloads, by increasing start: the starts, and beside them
      * flags | tid << 4 | count << 16 (ids or counts too big for that are
@@ -112,6 +116,8 @@ size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
 typedef struct blobc_source {
     blobc_blob blob;            /* zeroed for raw input */
     bool is_blob;
+    bool is_unity;              /* a Unity blob asset file */
+    uint32_t end_align;         /* for blobc_walk.end_align */
     const uint8_t *data;
     size_t size;
     uint64_t data_offset;       /* file offset of data (0 for raw) */
@@ -119,11 +125,19 @@ typedef struct blobc_source {
     const char *schema_name;    /* recorded in the blob, or NULL */
 } blobc_source;
 
-/* Opens `bytes` (a .blob, or with raw a data section) for walking. On
- * failure err is set; blobc_source_close is safe either way. */
-blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
-                               const blobc_schema *schema, const char *type_name, unsigned flags,
-                               blobc_error *err);
+/* How the bytes given to blobc_source_open are framed. */
+typedef struct blobc_source_format {
+    bool raw;                           /* a data section alone */
+    const blobc_unity_options *unity;   /* a Unity blob asset file */
+} blobc_source_format;
+
+/* Opens `bytes` (a .blob, a raw data section, a Unity blob asset file; a
+ * Unity file is also recognised without being named, see
+ * blobc_unity_detect) for walking. On failure err is set;
+ * blobc_source_close is safe either way. */
+blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
+                               blobc_source_format fmt, const blobc_schema *schema,
+                               const char *type_name, unsigned flags, blobc_error *err);
 void blobc_source_close(blobc_source *src);
 
 /* The --map layout listing (dump_map.c): everything the walk `w` placed,

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "gen.h"
 #include "schema.h"
+#include "unity.h"
 #include "verify.h"
 
 #ifdef __cplusplus
