@@ -12,6 +12,7 @@
 #include "blobc/gen.h"
 
 #include "common/util.h"
+#include "gen/gen_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -85,68 +86,6 @@ static bool is_stdint_macro(const char *s) {
     return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
 }
 
-static bool is_identifier(const char *s) {
-    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-              *s == '_'))
-            return false;
-    return true;
-}
-
-/* ---- a set of identifiers ---- */
-
-typedef struct nameset {
-    const char **slots;
-    size_t cap;     /* a power of two, or 0 */
-    size_t count;
-} nameset;
-
-static uint64_t str_hash(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return h;
-}
-
-static bool nameset_has(const nameset *set, const char *name) {
-    if (!set->cap) return false;
-    size_t mask = set->cap - 1;
-    for (size_t i = (size_t)str_hash(name) & mask;; i = (i + 1) & mask) {
-        if (!set->slots[i]) return false;
-        if (strcmp(set->slots[i], name) == 0) return true;
-    }
-}
-
-static bool nameset_put(const char **slots, size_t cap, const char *name) {
-    size_t mask = cap - 1;
-    size_t i = (size_t)str_hash(name) & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = name;
-    return true;
-}
-
-/* Adds a name that is not in the set; `name` must outlive the set. */
-static bool nameset_add(nameset *set, const char *name) {
-    if (set->count + 1 > set->cap / 2) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof(char *) || cap <= set->cap) return false;
-        const char **slots = calloc(cap, sizeof *slots);
-        if (!slots) return false;
-        for (size_t i = 0; i < set->cap; i++)
-            if (set->slots[i]) nameset_put(slots, cap, set->slots[i]);
-        free(set->slots);
-        set->slots = slots;
-        set->cap = cap;
-    }
-    set->count++;
-    return nameset_put(set->slots, set->cap, name);
-}
-
-static void nameset_free(nameset *set) {
-    free(set->slots);
-    memset(set, 0, sizeof *set);
-}
-
 /* ---- generator state ---- */
 
 enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
@@ -175,14 +114,13 @@ typedef struct gen {
     bool ok;                    /* false after the first failed append */
     blobc_arena arena;
     blobc_buffer tmp;           /* scratch for composing names and parameter lists */
-    nameset globals;
+    blobc_nameset globals;
     const char *prefix;
     const char *guard;
     const char *text_fn;        /* returns the schema text for the checked opens */
     type_info *info;
     size_t ninfo;
-    size_t *map;                /* open addressing: type pointer -> info index + 1 */
-    size_t map_cap;
+    blobc_typemap map;          /* type -> info index (the schema's order) */
 } gen;
 
 static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
@@ -194,36 +132,9 @@ static void emit(gen *g, const char *fmt, ...) {
     va_end(ap);
 }
 
-static size_t ptr_hash(const void *p, size_t mask) {
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    v ^= v >> 33;
-    v *= 0xff51afd7ed558ccdull;
-    v ^= v >> 33;
-    return (size_t)v & mask;
-}
-
-static bool map_build(gen *g) {
-    size_t cap = 16;
-    while (cap < g->ninfo * 2) {
-        if (cap > SIZE_MAX / 4) return false;
-        cap *= 2;
-    }
-    g->map = calloc(cap, sizeof *g->map);
-    if (!g->map) return false;
-    g->map_cap = cap;
-    for (size_t i = 0; i < g->ninfo; i++) {
-        size_t j = ptr_hash(g->info[i].type, cap - 1);
-        while (g->map[j]) j = (j + 1) & (cap - 1);
-        g->map[j] = i + 1;
-    }
-    return true;
-}
-
 static type_info *info_of(const gen *g, const blobc_type *t) {
-    size_t mask = g->map_cap - 1;
-    for (size_t j = ptr_hash(t, mask); g->map[j]; j = (j + 1) & mask)
-        if (g->info[g->map[j] - 1].type == t) return &g->info[g->map[j] - 1];
-    return NULL;
+    size_t i = blobc_typemap_find(&g->map, t);
+    return i == SIZE_MAX ? NULL : &g->info[i];
 }
 
 /* ---- naming ---- */
@@ -248,11 +159,11 @@ static char *escaped(gen *g, const char *s) {
 }
 
 /* Makes `base` unique in `set` by appending underscores, then adds it. */
-static const char *unique_in(gen *g, nameset *set, const nameset *also, char *base) {
+static const char *unique_in(gen *g, blobc_nameset *set, const blobc_nameset *also, char *base) {
     if (!base) return NULL;
     size_t n = strlen(base);
     char *name = base;
-    while (nameset_has(set, name) || (also && nameset_has(also, name))) {
+    while (blobc_nameset_has(set, name) || (also && blobc_nameset_has(also, name))) {
         char *longer = blobc_arena_alloc(&g->arena, n + 2);
         if (!longer) return NULL;
         memcpy(longer, name, n);
@@ -260,7 +171,7 @@ static const char *unique_in(gen *g, nameset *set, const nameset *also, char *ba
         longer[n] = '\0';
         name = longer;
     }
-    return nameset_add(set, name) ? name : NULL;
+    return blobc_nameset_add(set, name) ? name : NULL;
 }
 
 /* Ends the list of parts of global_name. */
@@ -329,7 +240,7 @@ static const char *text_fn_name(gen *g) {
  * (macros would expand inside the struct; C++ rejects a member that
  * changes the meaning of a type name used in the class). */
 static blobc_status assign_names(gen *g) {
-    if (!nameset_add(&g->globals, g->guard)) return nomem(g);
+    if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++)
         if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
             return nomem(g);
@@ -374,15 +285,15 @@ static blobc_status assign_names(gen *g) {
         type_info *ti = &g->info[i];
         const blobc_type *t = ti->type;
         if (t->kind != BLOBC_KIND_STRUCT) continue;
-        nameset local = {0};
+        blobc_nameset local = {0};
         for (uint32_t f = 0; f < t->nfields; f++) {
             ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
             if (!ti->members[f]) {
-                nameset_free(&local);
+                blobc_nameset_free(&local);
                 return nomem(g);
             }
         }
-        nameset_free(&local);
+        blobc_nameset_free(&local);
     }
     return BLOBC_OK;
 }
@@ -959,9 +870,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
                          blobc_buffer *out, blobc_error *err) {
     if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
-    if (*prefix && !is_identifier(prefix))
+    if (*prefix && !blobc_gen_is_identifier(prefix))
         return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
-    if (opts && opts->guard && !is_identifier(opts->guard))
+    if (opts && opts->guard && !blobc_gen_is_identifier(opts->guard))
         return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
@@ -987,7 +898,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     }
     for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
         if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);
-    if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
+    if (st == BLOBC_OK && !blobc_typemap_build(&g.map, schema)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);
         if (!g.guard) st = nomem(&g);
@@ -995,9 +906,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
 
-    free(g.map);
+    blobc_typemap_free(&g.map);
     free(g.info);
-    nameset_free(&g.globals);
+    blobc_nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);
     blobc_arena_free(&g.arena);
     return st;
