@@ -123,14 +123,9 @@ typedef struct gen {
     blobc_typemap map;          /* type -> info index (the schema's order) */
 } gen;
 
-static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
-static void emit(gen *g, const char *fmt, ...) {
-    if (!g->ok) return;
-    va_list ap;
-    va_start(ap, fmt);
-    g->ok = blobc_buf_vprintf(g->out, fmt, ap);
-    va_end(ap);
-}
+/* The one text emitter of the generators: appends, and after a failed
+ * append appends nothing more (the caller reports out of memory once). */
+#define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
 
 static type_info *info_of(const gen *g, const blobc_type *t) {
     size_t i = blobc_typemap_find(&g->map, t);
@@ -158,20 +153,8 @@ static char *escaped(gen *g, const char *s) {
     return r;
 }
 
-/* Makes `base` unique in `set` by appending underscores, then adds it. */
 static const char *unique_in(gen *g, blobc_nameset *set, const blobc_nameset *also, char *base) {
-    if (!base) return NULL;
-    size_t n = strlen(base);
-    char *name = base;
-    while (blobc_nameset_has(set, name) || (also && blobc_nameset_has(also, name))) {
-        char *longer = blobc_arena_alloc(&g->arena, n + 2);
-        if (!longer) return NULL;
-        memcpy(longer, name, n);
-        longer[n++] = '_';
-        longer[n] = '\0';
-        name = longer;
-    }
-    return blobc_nameset_add(set, name) ? name : NULL;
+    return blobc_nameset_unique(set, also, &g->arena, base);
 }
 
 /* Ends the list of parts of global_name. */
@@ -808,16 +791,7 @@ static const char *derive_guard(gen *g) {
 /* The schema's file name for the header comment, with anything that could
  * end the comment or confuse a reader replaced. */
 static void emit_file_name(gen *g) {
-    const char *file = blobc_schema_filename(g->schema);
-    const char *base = file && *file ? file : "(schema)";
-    for (const char *p = base; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    for (const char *p = base; *p && g->ok; p++) {
-        char ch = *p;
-        bool plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-                     ch == '.' || ch == '_' || ch == '-' || ch == '+';
-        g->ok = blobc_buf_putc(g->out, plain ? ch : '?');
-    }
+    g->ok = g->ok && blobc_gen_file_name(g->schema, g->out);
 }
 
 static blobc_status generate(gen *g) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "blobc/schema.h"
+#include "common/util.h"
 
 /* A set of identifiers (open addressing); the names must outlive it. */
 typedef struct blobc_nameset {
@@ -22,6 +23,11 @@ bool blobc_nameset_has(const blobc_nameset *set, const char *name);
 /* Adds a name that is not in the set; false when out of memory. */
 bool blobc_nameset_add(blobc_nameset *set, const char *name);
 void blobc_nameset_free(blobc_nameset *set);
+/* `base`, or base_, base__, ... (copies in the arena): the first spelling
+ * in neither set (`also` may be NULL), added to `set`. NULL when base is
+ * NULL or out of memory. */
+const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
+                                 blobc_arena *arena, const char *base);
 
 /* Named type -> its index in blobc_schema_at order. */
 typedef struct blobc_typemap {
@@ -34,6 +40,16 @@ bool blobc_typemap_build(blobc_typemap *m, const blobc_schema *schema);
 /* The index of t, or SIZE_MAX when t is not a named type of the schema. */
 size_t blobc_typemap_find(const blobc_typemap *m, const blobc_type *t);
 void blobc_typemap_free(blobc_typemap *m);
+
+/* Appends the schema's file name without its directories (characters
+ * outside [A-Za-z0-9._+-] as '?', so it is safe in any comment);
+ * false when out of memory. */
+bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out);
+
+/* The one text emitter of the generators: a printf-style append to out
+ * while *ok, which a failed append clears (the caller then reports out of
+ * memory once). */
+void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) BLOBC_PRINTF(3, 4);
 
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool blobc_gen_is_identifier(const char *s);

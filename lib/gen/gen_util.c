@@ -4,6 +4,9 @@
  */
 #include "gen/gen_internal.h"
 
+#include "common/util.h"
+
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,22 @@ void blobc_nameset_free(blobc_nameset *set) {
     memset(set, 0, sizeof *set);
 }
 
+const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
+                                 blobc_arena *arena, const char *base) {
+    if (!base) return NULL;
+    size_t n = strlen(base);
+    const char *name = base;
+    while (blobc_nameset_has(set, name) || (also && blobc_nameset_has(also, name))) {
+        char *longer = blobc_arena_alloc(arena, n + 2);
+        if (!longer) return NULL;
+        memcpy(longer, name, n);
+        longer[n++] = '_';
+        longer[n] = '\0';
+        name = longer;
+    }
+    return blobc_nameset_add(set, name) ? name : NULL;
+}
+
 /* ---- named type -> index ---- */
 
 static size_t ptr_hash(const void *p, size_t mask) {
@@ -102,4 +121,26 @@ bool blobc_gen_is_identifier(const char *s) {
               *s == '_'))
             return false;
     return true;
+}
+
+bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out) {
+    const char *file = blobc_schema_filename(schema);
+    const char *base = file && *file ? file : "(schema)";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    for (const char *p = base; *p; p++) {
+        char ch = *p;
+        bool plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                     ch == '.' || ch == '_' || ch == '-' || ch == '+';
+        if (!blobc_buf_putc(out, plain ? ch : '?')) return false;
+    }
+    return true;
+}
+
+void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
+    if (!*ok) return;
+    va_list ap;
+    va_start(ap, fmt);
+    *ok = blobc_buf_vprintf(out, fmt, ap);
+    va_end(ap);
 }
