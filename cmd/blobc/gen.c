@@ -42,7 +42,7 @@ int cmd_gen(int argc, char **argv) {
         goto done;
     }
     if (a.noperands != 2) {
-        usage_error("gen", "expected a language and a schema: gen c|cs SCHEMA");
+        usage_error("gen", "expected a language and a schema: gen c SCHEMA or gen cs SCHEMA");
         rc = EXIT_USAGE;
         goto done;
     }
