@@ -13,7 +13,9 @@ else
 fi
 [ -z "$missing" ] && exit 0
 
-debs="pkg-config libyaml-dev libcjson-dev libxxhash-dev"
+# mono-mcs, mono-runtime and xxhash (xxhsum) are for the tests of the Unity
+# interop (tests/cli/unity.sh), which skip what they cannot run without them.
+debs="pkg-config libyaml-dev libcjson-dev libxxhash-dev mono-mcs mono-runtime xxhash"
 if command -v apt-get >/dev/null 2>&1; then
     echo "blobc: installing build dependencies ($debs) for:$missing" >&2
     sudo=""
