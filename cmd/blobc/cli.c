@@ -152,8 +152,9 @@ int write_output(const char *path, const blobc_buffer *buf) {
     return 0;
 }
 
-/* "0.17" -> true: Entities releases before 0.50 wrote the exact length. */
-static bool release_before_050(const char *s, bool *before) {
+/* "0.17" -> *before true: Entities releases before 0.50 wrote the exact
+ * length. *old: before 0.3, whose header was not the 32-byte one. */
+static bool release_before_050(const char *s, bool *before, bool *old) {
     char *end;
     errno = 0;
     unsigned long major = strtoul(s, &end, 10);
@@ -162,6 +163,7 @@ static bool release_before_050(const char *s, bool *before) {
     unsigned long minor = strtoul(m, &end, 10);
     if (end == m || errno || (*end && *end != '.')) return false;
     *before = major == 0 && minor < 50;
+    *old = major == 0 && minor < 3;
     return true;
 }
 
@@ -178,16 +180,23 @@ bool parse_unity(const char *cmd, const char *version, const char *length,
         o->version = (int32_t)v;
         o->check_version = true;
     }
-    bool before = false;
-    if (!length) o->length = BLOBC_UNITY_LENGTH_ANY;
-    else if (strcmp(length, "padded") == 0) o->length = BLOBC_UNITY_LENGTH_PADDED;
-    else if (strcmp(length, "exact") == 0) o->length = BLOBC_UNITY_LENGTH_EXACT;
-    else if (release_before_050(length, &before))
-        o->length = before ? BLOBC_UNITY_LENGTH_EXACT : BLOBC_UNITY_LENGTH_PADDED;
-    else {
+    bool before = false, old = false;
+    if (!length) {
+        o->length = BLOBC_UNITY_LENGTH_ANY;
+    } else if (strcmp(length, "padded") == 0) {
+        o->length = BLOBC_UNITY_LENGTH_PADDED;
+    } else if (strcmp(length, "exact") == 0) {
+        o->length = BLOBC_UNITY_LENGTH_EXACT;
+    } else if (!release_before_050(length, &before, &old)) {
         usage_error(cmd, "--unity-length wants padded, exact or an Entities release such as "
                          "0.17 or 1.3, got '%s'", length);
         return false;
+    } else if (old) {
+        usage_error(cmd, "Entities %s wrote another header (24 bytes or less); the Unity "
+                         "format is the one of 0.3 and later", length);
+        return false;
+    } else {
+        o->length = before ? BLOBC_UNITY_LENGTH_EXACT : BLOBC_UNITY_LENGTH_PADDED;
     }
     return true;
 }

@@ -153,6 +153,10 @@ expect_err bake_version_range 2 "got '2147483648'" \
     "$BLOBC" bake --format unity --unity-version 2147483648 "$U/small.yaml" -o "$T/x.bytes"
 expect_err bake_bad_length 2 "--unity-length wants padded, exact" \
     "$BLOBC" bake --format unity --unity-version 1 --unity-length tight "$U/small.yaml" -o "$T/x.bytes"
+expect_err bake_release_too_old 2 "Entities 0.2 wrote another header" \
+    "$BLOBC" bake --format unity --unity-version 1 --unity-length 0.2 "$U/small.yaml" -o "$T/x.bytes"
+run "$BLOBC" bake --format unity --unity-version 1 --unity-length 0.3 "$U/small.yaml" -o "$T/r03.bytes"
+same_file release_03_is_exact "$T/r03.bytes" "$U/small-exact.bytes"
 expect_err bake_version_alone 2 "go with --format unity" \
     "$BLOBC" bake --unity-version 1 "$U/small.yaml" -o "$T/x.bytes"
 expect bake_negative_version 0 "$BLOBC" bake --format unity --unity-version -7 "$U/small.yaml" -o "$T/neg.bytes"
