@@ -386,7 +386,8 @@ static void list_payloads(mapper *m) {
     }
     if (!m->fail && prev_end < m->size) {
         line_head(m, m->base + prev_end, m->size - prev_end, m->d + prev_end);
-        mputs(m, "(trailing bytes)");
+        /* the only tail a sound walk leaves: Unity's padding to 16 */
+        mputs(m, m->w->end_align ? "(padding up to Length)" : "(trailing bytes)");
         line_end(m, m->base + prev_end, m->size - prev_end);
     }
 }
