@@ -29,6 +29,8 @@ static const char bake_help[] =
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
+    "      --max-errors N    report up to N errors per input, in document order\n"
+    "                        (default 20; 0: no limit); a syntax error comes alone\n"
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
@@ -68,8 +70,27 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 }
 
 
+/* The errors of one input, printed as the bake hands them over. */
+static void print_diag(void *ctx, const blobc_error *e) {
+    ++*(size_t *)ctx;
+    report(e);
+}
+
+/* "20" -> 20; false for anything but a decimal number that fits. */
+static bool parse_count(const char *s, unsigned *out) {
+    if (!*s) return false;
+    unsigned long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + (unsigned long)(*p - '0');
+        if (v > 1000000000ul) return false;
+    }
+    *out = (unsigned)v;
+    return true;
+}
+
 int cmd_bake(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
+    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *max_errors = NULL;
     const char *unity_version = NULL, *unity_length = NULL;
     bool strip = false, one_thread = false;
     opt opts[] = {
@@ -81,6 +102,7 @@ int cmd_bake(int argc, char **argv) {
         {"one-thread", 0, false, NULL, &one_thread},
         {"unity-version", 0, true, &unity_version, NULL},
         {"unity-length", 0, true, &unity_length, NULL},
+        {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -95,6 +117,14 @@ int cmd_bake(int argc, char **argv) {
     bo.type_name = type;
     bo.strip = strip;
     bo.one_thread = one_thread;
+    size_t printed = 0;
+    blobc_diag_sink sink = {print_diag, &printed, 20, 0};
+    if (max_errors && !parse_count(max_errors, &sink.max_errors)) {
+        usage_error("bake", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    bo.diag = &sink;
     if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "unity") == 0) bo.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {
@@ -166,9 +196,17 @@ int cmd_bake(int argc, char **argv) {
         blobc_error err;
         blobc_error_clear(&err);
         bo.output_path = outpath;
+        printed = 0;
+        sink.suppressed = 0;
         blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
         if (st != BLOBC_OK) {
-            report(&err);
+            /* the sink printed the errors of the data; others come here */
+            if (printed == 0) report(&err);
+            if (sink.suppressed)
+                fprintf(stderr,
+                        "%s: error: too many errors; stopping here: %zu more not shown "
+                        "(--max-errors 0 shows all)\n",
+                        err.file[0] ? err.file : in, sink.suppressed);
             int c = exit_code(st);
             if (c > rc) rc = c;
         } else {

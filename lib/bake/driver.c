@@ -141,7 +141,8 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
                    via, file && file[0] ? file : "(embedded)");
 }
 
-blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
+/* The hook behind bk_resolve_root (bake_internal.h). */
+static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     blobc_status st = load_schema(k, pos);
     if (st) return st;
     const blobc_bake_options *o = k->opts;
@@ -220,29 +221,48 @@ typedef struct source {
     size_t size;           /* streamed: the file's size when known, else 0 */
 } source;
 
+/* The arguments both entry points take; *err is not NULL. */
+static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
+                               const blobc_buffer *out, blobc_error *err) {
+    if (!out) return blobc_err_arg(err, fn, "out is NULL");
+    if ((unsigned)opts->input > BLOBC_INPUT_JSON)
+        return blobc_err_arg(err, fn, "opts->input is not a blobc_input_format");
+    if ((unsigned)opts->output > BLOBC_OUTPUT_UNITY)
+        return blobc_err_arg(err, fn, "opts->output is not a blobc_output_format");
+    if ((unsigned)opts->unity.length > BLOBC_UNITY_LENGTH_EXACT)
+        return blobc_err_arg(err, fn, "opts->unity.length is not a blobc_unity_length");
+    return BLOBC_OK;
+}
+
 static blobc_status bake(const source *src, const char *filename, blobc_input_format fmt,
                          const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
     blobc_error_clear(err);
-    if (out) out->len = 0;
+    out->len = 0;
     bk k;
     bk_init(&k, filename, opts, err);
+    k.resolve_root = resolve_root;
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
+    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    st = bk_diag_finish(&k, st);
     if (!st) st = finish(&k, out);
     bk_free(&k);
-    if (st && out) out->len = 0;
+    if (st) out->len = 0;
     return st;
 }
 
 blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                const blobc_bake_options *opts, blobc_buffer *out,
                                blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_bake_options defaults;
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
+    blobc_status st = check_args(__func__, opts, out, err);
+    if (st) return st;
+    if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
     source src = {text ? text : "", text ? len : 0, NULL, NULL, 0};
     blobc_input_format fmt = opts->input;
@@ -279,10 +299,7 @@ static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got)
 
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
     blobc_error_clear(err);
-    bool in = strcmp(path, "-") == 0;
-    blobc_err_file(err, in ? "<stdin>" : path);
-    if (in) return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err_io(err, what, path, e);
 }
 
 blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, blobc_buffer *out,
@@ -290,9 +307,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     blobc_bake_options defaults;
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
-    blobc_error local;
-    if (!err) err = &local;
-    if (out) out->len = 0;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    blobc_status bad = check_args(__func__, opts, out, err);
+    if (bad) return bad;
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    out->len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     if (!is_stdin && writes_over(opts->output_path, path))

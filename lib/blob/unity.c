@@ -26,7 +26,12 @@ static uint64_t unity_hash(const uint8_t *data, size_t n) { return XXH32(data, n
 blobc_status blobc_unity_wrap(size_t data_size, const blobc_unity_options *opts,
                               blobc_buffer *out, blobc_error *err) {
     static const blobc_unity_options none;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     if (!opts) opts = &none;
+    if (opts->length > BLOBC_UNITY_LENGTH_EXACT)
+        return blobc_err_arg(err, __func__, "opts->length is not a blobc_unity_length");
     if (out->len != data_size || data_size == 0)
         return blobc_err(err, BLOBC_EINPUT, "buffer of %zu bytes does not hold a %zu-byte data "
                                             "section", out->len, data_size);
@@ -98,7 +103,13 @@ blobc_status blobc_unity_open(const void *bytes, size_t len, const blobc_unity_o
                               blobc_unity_header *hd, const uint8_t **data, size_t *data_size,
                               blobc_error *err) {
     static const blobc_unity_options none;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!hd || !data || !data_size) return blobc_err_arg(err, __func__, "hd, data or data_size is NULL");
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
     if (!opts) opts = &none;
+    if (opts->length > BLOBC_UNITY_LENGTH_EXACT)
+        return blobc_err_arg(err, __func__, "opts->length is not a blobc_unity_length");
     const uint8_t *b = bytes;
     memset(hd, 0, sizeof *hd);
     if (len < BLOBC_UNITY_DATA_OFFSET)

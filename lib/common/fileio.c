@@ -15,18 +15,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blobc/blobfile.h"
 #include "common/util.h"
 
-static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
+/* strerror's buffer may be shared between threads; strerror_r (the POSIX
+ * one: this file asks for no GNU extensions) writes into the caller's. */
+static const char *errno_text(int e, char *buf, size_t cap) {
+    if (strerror_r(e, buf, cap) != 0) snprintf(buf, cap, "error %d", e);
+    return buf;
+}
+
+blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e) {
+    char why[128];
+    errno_text(e, why, sizeof why);
     if (strcmp(path, "-") == 0) {
         blobc_err_file(err, "<stdin>");
-        return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
+        return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, why);
     }
     blobc_err_file(err, path);
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, why);
 }
 
 /* Reads everything from fd into a 16-byte aligned buffer. `hint` is the
@@ -64,11 +74,14 @@ static int read_all(int fd, size_t hint, uint8_t **data, size_t *len) {
 }
 
 blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !data || !len) return blobc_err_arg(err, __func__, "path, data or len is NULL");
     *data = NULL;
     *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
-    if (fd < 0) return io_error(err, "open", path, errno);
+    if (fd < 0) return blobc_err_io(err, "open", path, errno);
     size_t hint = 0;
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
@@ -77,7 +90,7 @@ blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blob
     int e = read_all(fd, hint, data, len);
     if (!is_stdin) close(fd);
     if (e == ENOMEM) return blobc_err_nomem(err);
-    if (e) return io_error(err, "read", path, e);
+    if (e) return blobc_err_io(err, "read", path, e);
     return BLOBC_OK;
 }
 
@@ -94,25 +107,45 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
     return 0;
 }
 
-/* The mode a plain open(path, O_CREAT|O_TRUNC, 0666) would leave: the
- * existing file's permissions when it is replaced, else 0666 minus the
- * umask (which can only be read by setting it, so it is put right back). */
-static mode_t target_mode(const char *path) {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
-    mode_t mask = umask(022);
-    umask(mask);
-    return 0666 & ~mask;
+/* Creates the temporary file `tmp`, whose name ends in six X's, under a
+ * fresh name. Unlike mkstemp (mode 0600) it asks for 0666, so the kernel
+ * applies the umask the way a plain open(path, O_CREAT, 0666) would:
+ * reading the umask means setting it, which is process-wide and races
+ * with every other thread creating files. The names come from the time,
+ * the process and this call's stack address, mixed (splitmix64); a
+ * clash just tries the next. */
+static int create_temp(char *tmp, size_t tlen) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
+                 ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)&ts;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        x += 0x9e3779b97f4a7c15ull;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        for (size_t i = tlen - 7; i < tlen - 1; i++, z /= 36) tmp[i] = digits[z % 36];
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
 }
 
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
     if (strcmp(path, "-") == 0) {
         int e = write_all(STDOUT_FILENO, data, len);
         if (e) {
+            char why[128];
             blobc_err_file(err, "<stdout>");
             return blobc_err(err, BLOBC_EIO, "cannot write to standard output: %s",
-                             strerror(e));
+                             errno_text(e, why, sizeof why));
         }
         return BLOBC_OK;
     }
@@ -126,16 +159,19 @@ blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t 
     char *tmp = malloc(tlen);
     if (!tmp) return blobc_err_nomem(err);
     snprintf(tmp, tlen, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    int fd = mkstemp(tmp);
+    struct stat old;
+    bool replaces = stat(path, &old) == 0 && S_ISREG(old.st_mode);
+    int fd = create_temp(tmp, tlen);
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return io_error(err, "create", path, e);
+        return blobc_err_io(err, "create", path, e);
     }
     int e = write_all(fd, data, len);
     const char *what = "write";
-    /* Best effort: some file systems have no permission bits to set. */
-    if (!e) (void)fchmod(fd, target_mode(path));
+    /* A replaced file keeps its permissions. Best effort: some file
+     * systems have no permission bits to set. */
+    if (!e && replaces) (void)fchmod(fd, old.st_mode & 07777);
     if (close(fd) != 0 && !e) e = errno;
     if (!e && rename(tmp, path) != 0) {
         e = errno;
@@ -144,7 +180,7 @@ blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t 
     if (e) {
         unlink(tmp);
         free(tmp);
-        return io_error(err, what, path, e);
+        return blobc_err_io(err, what, path, e);
     }
     free(tmp);
     return BLOBC_OK;

@@ -89,7 +89,7 @@ typedef struct csgen {
     bool *cyclic_comp;          /* per component: it has a cycle */
     cs_helper *helpers;
     size_t nhelpers, helpers_cap;
-    bool any_raw;
+    bool any_raw;               /* UnsafeUtility is used */
 } csgen;
 
 #define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
@@ -293,7 +293,8 @@ static const char *math_name(const csgen *c, const blobc_type *t) {
 static bool put_key(csgen *c, blobc_buffer *b, const blobc_type *t) {
     switch (t->kind) {
     case BLOBC_KIND_ENUM:
-    case BLOBC_KIND_STRUCT: return blobc_buf_puts(b, bare(info_of(c, t)->name));
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: return blobc_buf_puts(b, bare(info_of(c, t)->name));
     case BLOBC_KIND_STRING: return blobc_buf_puts(b, "string");
     case BLOBC_KIND_ARRAY: return blobc_buf_puts(b, "arr_") && put_key(c, b, t->elem);
     case BLOBC_KIND_PTR: return blobc_buf_puts(b, "ptr_") && put_key(c, b, t->elem);
@@ -338,6 +339,7 @@ static bool put_type(csgen *c, blobc_buffer *b, const blobc_type *t, bool full) 
     switch (t->kind) {
     case BLOBC_KIND_ENUM:
     case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION:
         if (full && !(blobc_buf_puts(b, "global::") &&
                       (!c->ns || (blobc_buf_puts(b, c->ns) && blobc_buf_putc(b, '.')))))
             return false;
@@ -371,7 +373,8 @@ static uint32_t cs_align(const csgen *c, const blobc_type *t) {
     case BLOBC_KIND_ENUM: return t->elem->size;
     case BLOBC_KIND_STRING:
     case BLOBC_KIND_ARRAY:
-    case BLOBC_KIND_PTR: return 4;
+    case BLOBC_KIND_PTR:
+    case BLOBC_KIND_UNION: return 4;
     default: return t->size;
     }
 }
@@ -585,6 +588,31 @@ static void emit_enum(csgen *c, size_t i) {
     emit(c, "%s}\n\n", c->indent);
 }
 
+/* A union: its tag as a nested enum (None, then the members), the
+ * member's offset, and a ref property per member that checks the tag. */
+static void emit_union(csgen *c, size_t i) {
+    const blobc_type *t = blobc_schema_at(c->schema, i);
+    const char *name = c->info[i].name, *in = c->indent;
+    emit(c, "%s// union %s: size %" PRIu32 ", alignment %" PRIu32 "; tag 0 holds no member\n", in,
+         t->name, t->size, t->align);
+    emit(c, "%spublic unsafe struct %s\n%s{\n", in, name, in);
+    emit(c, "%s    public enum Tag : uint\n%s    {\n%s        None = 0,\n", in, in, in);
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        const char *mn = info_of(c, t->fields[m].type->elem)->name;
+        emit(c, "%s        %s%s = %" PRIu32 ",\n", in, mn, strcmp(bare(mn), "None") ? "" : "_", m + 1);
+    }
+    emit(c, "%s    }\n\n%s    public Tag tag;\n%s    internal int offset;\n", in, in, in);
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        const char *mn = info_of(c, t->fields[m].type->elem)->name;
+        const char *tag = strcmp(bare(mn), "None") ? mn : "None_";
+        emit(c, "%s    public ref %s As%s { get { if (tag != Tag.%s) throw new System.InvalidOperationException(\"%s holds another member\"); "
+                "fixed (int* p = &offset) { return ref UnsafeUtility.AsRef<%s>((byte*)p + offset); } } }\n",
+             in, mn, bare(mn), tag, bare(name), mn);
+    }
+    emit(c, "%s}\n\n", in);
+    c->any_raw = true;
+}
+
 static bool valid_namespace(const char *ns) {
     char part[256];
     for (const char *p = ns;;) {
@@ -613,7 +641,9 @@ static void generate(csgen *c) {
     blobc_buffer *file = c->out, body = {0};
     c->out = &body;
     for (size_t i = 0; i < c->ninfo; i++) {
-        if (blobc_schema_at(c->schema, i)->kind == BLOBC_KIND_ENUM) emit_enum(c, i);
+        blobc_kind k = blobc_schema_at(c->schema, i)->kind;
+        if (k == BLOBC_KIND_ENUM) emit_enum(c, i);
+        else if (k == BLOBC_KIND_UNION) emit_union(c, i);
         else emit_struct(c, i);
     }
     for (size_t h = 0; h < c->nhelpers && c->ok; h++) emit_helper(c, &c->helpers[h]);
@@ -635,10 +665,12 @@ static void generate(csgen *c) {
 
 blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options *opts,
                           blobc_buffer *out, blobc_error *err) {
-    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen cs: no schema or output buffer");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *ns = opts && opts->namespace_name && *opts->namespace_name ? opts->namespace_name : NULL;
     if (ns && !valid_namespace(ns))
-        return blobc_err(err, BLOBC_EIO, "gen cs: namespace '%s' is not a C# namespace name", ns);
+        return blobc_err(err, BLOBC_EARG, "gen cs: namespace '%s' is not a C# namespace name", ns);
     csgen c;
     memset(&c, 0, sizeof c);
     c.schema = schema;
@@ -655,8 +687,10 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     blobc_status st = BLOBC_OK;
     for (size_t i = 0; c.info && i < c.ninfo; i++) {
         const blobc_type *t = blobc_schema_at(schema, i);
-        if (!t || !t->name || (t->kind != BLOBC_KIND_ENUM && t->kind != BLOBC_KIND_STRUCT))
-            st = blobc_err(err, BLOBC_EINPUT, "gen cs: named type %zu is not an enum or struct", i);
+        if (!t || !t->name ||
+            (t->kind != BLOBC_KIND_ENUM && t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_UNION))
+            st = blobc_err(err, BLOBC_EINPUT,
+                           "gen cs: named type %zu is not an enum, a struct or a union", i);
     }
     if (!st && (!c.info || !blobc_typemap_build(&c.map, schema) || !assign_names(&c) ||
                 !find_components(&c) || !layout_all(&c)))

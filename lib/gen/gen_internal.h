@@ -10,13 +10,15 @@
 #include <stddef.h>
 
 #include "blobc/schema.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 
-/* A set of identifiers (open addressing); the names must outlive it. */
+/* A set of identifiers over the library's hash table; the names must
+ * outlive it. */
 typedef struct blobc_nameset {
-    const char **slots;
-    size_t cap;     /* a power of two, or 0 */
-    size_t count;
+    blobc_hashtab tab;
+    const char **names;   /* names[item - 1] */
+    size_t count, cap;
 } blobc_nameset;
 
 bool blobc_nameset_has(const blobc_nameset *set, const char *name);
@@ -32,8 +34,7 @@ const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
 /* Named type -> its index in blobc_schema_at order. */
 typedef struct blobc_typemap {
     const blobc_schema *schema;
-    size_t *slots;  /* index + 1, 0 = empty */
-    size_t cap;
+    blobc_hashtab tab;    /* type pointer -> index + 1 */
 } blobc_typemap;
 
 bool blobc_typemap_build(blobc_typemap *m, const blobc_schema *schema);

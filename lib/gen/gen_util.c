@@ -13,47 +13,27 @@
 
 /* ---- a set of identifiers ---- */
 
-static uint64_t str_hash(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return h;
-}
-
 bool blobc_nameset_has(const blobc_nameset *set, const char *name) {
-    if (!set->cap) return false;
-    size_t mask = set->cap - 1;
-    for (size_t i = (size_t)str_hash(name) & mask;; i = (i + 1) & mask) {
-        if (!set->slots[i]) return false;
-        if (strcmp(set->slots[i], name) == 0) return true;
-    }
-}
-
-static void nameset_put(const char **slots, size_t cap, const char *name) {
-    size_t mask = cap - 1;
-    size_t i = (size_t)str_hash(name) & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = name;
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
+         k = blobc_hashtab_next(&set->tab, &p))
+        if (strcmp(set->names[k - 1], name) == 0) return true;
+    return false;
 }
 
 bool blobc_nameset_add(blobc_nameset *set, const char *name) {
-    if (set->count + 1 > set->cap / 2) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof(char *) || cap <= set->cap) return false;
-        const char **slots = calloc(cap, sizeof *slots);
-        if (!slots) return false;
-        for (size_t i = 0; i < set->cap; i++)
-            if (set->slots[i]) nameset_put(slots, cap, set->slots[i]);
-        free(set->slots);
-        set->slots = slots;
-        set->cap = cap;
-    }
-    nameset_put(set->slots, set->cap, name);
-    set->count++;
+    if (set->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
+        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
+                           (uint32_t)set->count + 1))
+        return false;
+    set->names[set->count++] = name;
     return true;
 }
 
 void blobc_nameset_free(blobc_nameset *set) {
-    free(set->slots);
+    blobc_hashtab_free(&set->tab);
+    free(set->names);
     memset(set, 0, sizeof *set);
 }
 
@@ -75,42 +55,26 @@ const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
 
 /* ---- named type -> index ---- */
 
-static size_t ptr_hash(const void *p, size_t mask) {
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    v ^= v >> 33;
-    v *= 0xff51afd7ed558ccdull;
-    v ^= v >> 33;
-    return (size_t)v & mask;
-}
-
 bool blobc_typemap_build(blobc_typemap *m, const blobc_schema *schema) {
     size_t n = blobc_schema_count(schema);
-    size_t cap = 16;
-    while (cap < n * 2) {
-        if (cap > SIZE_MAX / 4) return false;
-        cap *= 2;
-    }
     m->schema = schema;
-    m->slots = calloc(cap, sizeof *m->slots);
-    if (!m->slots) return false;
-    m->cap = cap;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = ptr_hash(blobc_schema_at(schema, i), cap - 1);
-        while (m->slots[j]) j = (j + 1) & (cap - 1);
-        m->slots[j] = i + 1;
-    }
+    if (n >= UINT32_MAX || !blobc_hashtab_reserve(&m->tab, n)) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!blobc_hashtab_add(&m->tab, blobc_hash_ptr(blobc_schema_at(schema, i)), (uint32_t)i + 1))
+            return false;
     return true;
 }
 
 size_t blobc_typemap_find(const blobc_typemap *m, const blobc_type *t) {
-    size_t mask = m->cap - 1;
-    for (size_t j = ptr_hash(t, mask); m->slots[j]; j = (j + 1) & mask)
-        if (blobc_schema_at(m->schema, m->slots[j] - 1) == t) return m->slots[j] - 1;
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&m->tab, blobc_hash_ptr(t), &p); k;
+         k = blobc_hashtab_next(&m->tab, &p))
+        if (blobc_schema_at(m->schema, k - 1) == t) return k - 1;
     return SIZE_MAX;
 }
 
 void blobc_typemap_free(blobc_typemap *m) {
-    free(m->slots);
+    blobc_hashtab_free(&m->tab);
     memset(m, 0, sizeof *m);
 }
 

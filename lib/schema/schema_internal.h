@@ -1,6 +1,6 @@
 /*
- * schema_internal.h - what the schema parser, the layout engine and the
- * type-section decoder share about a schema's representation. Private.
+ * schema_internal.h - the schema object as lib/schema/ sees it, and its
+ * positioned errors (schema.c, layout.c, lexer.c). Private to lib/schema/.
  */
 #ifndef BLOBC_SCHEMA_INTERNAL_H
 #define BLOBC_SCHEMA_INTERNAL_H
@@ -20,6 +20,9 @@ struct blobc_schema {
     const void *names;        /* name index, built by blobc_schema_layout */
 };
 
+/* Longest type, field or member name: what the type section can carry. */
+#define BLOBC_MAX_NAME 1024u
+
 /* An empty schema; NULL when out of memory. */
 blobc_schema *blobc_schema_new(const char *filename);
 
@@ -32,5 +35,10 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
  * struct or a size over BLOBC_MAX_TYPE_SIZE; the message names the types
  * involved and, for parsed schemas, the position. */
 blobc_status blobc_schema_layout(blobc_schema *s, blobc_error *err);
+
+/* Sets err to "file:line:col: message" with the source line, for positions
+ * in schema text; for pos 0:0 (decoded schemas) only the message. */
+blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
+                              const char *fmt, ...) BLOBC_PRINTF(4, 5);
 
 #endif

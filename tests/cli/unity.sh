@@ -193,6 +193,8 @@ check_layout() {
     "$BLOBC" check "$1" | awk '
 /^(@align\([0-9]+\) )?struct / { n = ($1 == "struct") ? $2 : $3; s = $0
     sub(/.*\(size /, "", s); sub(/,.*/, "", s); print n " size " s; next }
+/^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); print $2 " size " s
+    print $2 ".tag 0"; print $2 ".offset 4"; n = ""; next }
 /^[^ ]/ { n = "" }
 n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." f " " $1 }' | LC_ALL=C sort
 }

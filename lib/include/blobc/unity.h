@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -54,22 +55,22 @@ typedef struct blobc_unity_header {
  * at 0, as blobc_builder_finish leaves it), into the Unity file image in
  * place: version and header in front, zero padding behind when the length
  * rule asks for it. opts may be NULL (version 0, padded). */
-blobc_status blobc_unity_wrap(size_t data_size, const blobc_unity_options *opts,
-                              blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_unity_wrap(size_t data_size, const blobc_unity_options *opts,
+                                        blobc_buffer *out, blobc_error *err);
 
 /* Checks the version (when opts->check_version), every header field, the
  * Length against the file size and the length rule, and the hash. On
  * success *data and *data_size name the Length bytes of data. Errors carry
  * a verify code (blobc/verify.h) and the file offset of the bad field. */
-blobc_status blobc_unity_open(const void *bytes, size_t len, const blobc_unity_options *opts,
-                              blobc_unity_header *hd, const uint8_t **data, size_t *data_size,
-                              blobc_error *err);
+BLOBC_API blobc_status blobc_unity_open(const void *bytes, size_t len,
+                                        const blobc_unity_options *opts, blobc_unity_header *hd,
+                                        const uint8_t **data, size_t *data_size, blobc_error *err);
 
 /* True when `bytes` can only be a Unity blob asset file: at least the
  * 36-byte prefix, ValidationPtr 0, Allocator.None, Padding 0, Length > 0
  * with 36 + Length equal to the file size, and the hash matching. A .blob
  * never passes (its first 8 bytes are the magic, never a zero pointer). */
-bool blobc_unity_detect(const void *bytes, size_t len);
+BLOBC_API bool blobc_unity_detect(const void *bytes, size_t len);
 
 #ifdef __cplusplus
 }
