@@ -43,6 +43,28 @@ static unsafe class ReadLevel
         P(path + ".count", it.count);
     }
 
+    static void Bounds(string path, ref Bounds b)
+    {
+        F4(path + ".min", b.min);
+        F4(path + ".max", b.max);
+        P(path + ".flags[0]", b.flags.x);
+        P(path + ".flags[1]", b.flags.y);
+    }
+
+    // dump --map: "path: Prop tag = 2 (Bounds)", or for none the tag and "offset = 0"
+    static void PrintProp(string path, ref Prop p)
+    {
+        if (p.tag == Prop.Tag.None)
+        {
+            P(path, "0 (none)");
+            P(path, "0");
+            return;
+        }
+        P(path, (uint)p.tag + " (" + p.tag + ")");
+        if (p.tag == Prop.Tag.Item) Item(path + ".Item", ref p.AsItem);
+        else Bounds(path + ".Bounds", ref p.AsBounds);
+    }
+
     static void ItemPtr(string path, ref BlobPtr<Item> p)
     {
         if (!p.IsValid) P(path, "null");
@@ -82,10 +104,7 @@ static unsafe class ReadLevel
         P("open", l.open);
         P("team", l.team.ToString());
         P("mask", l.mask.ToString());
-        F4("bounds.min", l.bounds.min);
-        F4("bounds.max", l.bounds.max);
-        P("bounds.flags[0]", l.bounds.flags.x);
-        P("bounds.flags[1]", l.bounds.flags.y);
+        Bounds("bounds", ref l.bounds);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 2; j++) P("grid[" + i + "][" + j + "]", l.grid[i * 2 + j]);
         Item("corners[0]", ref l.corners_0);
@@ -114,6 +133,15 @@ static unsafe class ReadLevel
         Node("tree", ref l.tree);
         P("cell[0]", l.cell.x);
         P("cell[1]", l.cell.y);
+        PrintProp("prop", ref l.prop);
+        if (!Empty("props", l.props.Length))
+            for (int i = 0; i < l.props.Length; i++) PrintProp("props[" + i + "]", ref l.props[i]);
+        PrintProp("no_prop", ref l.no_prop);
+        try
+        {
+            P("wrong member", l.prop.AsItem.count);
+        }
+        catch (InvalidOperationException) { }
         o.Flush();
         blob.Dispose();
         return 0;
