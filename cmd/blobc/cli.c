@@ -13,6 +13,12 @@
 
 const char *prog = "blobc";
 
+/* Where report() writes on this thread: standard error, or a batch
+ * worker's message buffer so that messages come out in input order. */
+static _Thread_local FILE *report_stream;
+
+void set_report_stream(FILE *f) { report_stream = f; }
+
 void usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -36,19 +42,20 @@ int exit_code(blobc_status st) {
 /* Prints a library error the way compilers do: one line naming the place,
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
+    FILE *out = report_stream ? report_stream : stderr;
     char small[2048];
     size_t n = blobc_error_format(err, small, sizeof small);
     if (n < sizeof small) {
-        fprintf(stderr, "%s\n", small);
+        fprintf(out, "%s\n", small);
         return;
     }
     char *big = malloc(n + 1);
     if (!big) {
-        fprintf(stderr, "%s\n", small);
+        fprintf(out, "%s\n", small);
         return;
     }
     blobc_error_format(err, big, n + 1);
-    fprintf(stderr, "%s\n", big);
+    fprintf(out, "%s\n", big);
     free(big);
 }
 
@@ -143,6 +150,66 @@ int load_schema(const char *path, blobc_schema **out) {
         return exit_code(err.status);
     }
     return 0;
+}
+
+int read_input(const char *path, uint8_t **bytes, size_t *len) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_read_file(path, bytes, len, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
+    return 0;
+}
+
+int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
+    *out = NULL;
+    *is_blob = false;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = read_input(path, &bytes, &len);
+    if (rc) return rc;
+    blobc_error err;
+    blobc_error_clear(&err);
+    blobc_status st;
+    if (len >= BLOBC_MAGIC_SIZE && memcmp(bytes, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) == 0) {
+        *is_blob = true;
+        blobc_blob blob;
+        st = blobc_blob_open(bytes, len, 0, &blob, &err);
+        if (st == BLOBC_OK && !blob.types) {
+            blobc_blob_close(&blob);
+            free(bytes);
+            fprintf(stderr, "%s: error: the blob is stripped (no embedded type description): "
+                            "pass its schema file instead\n", path);
+            return EXIT_INPUT;
+        }
+        if (st == BLOBC_OK) {
+            *out = blob.types; /* the schema outlives the blob's bytes */
+            blob.types = NULL;
+            blobc_blob_close(&blob);
+        }
+    } else {
+        st = blobc_schema_parse((const char *)bytes, len, path, out, &err);
+    }
+    free(bytes);
+    if (st != BLOBC_OK) {
+        if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
+        report(&err);
+        return exit_code(st);
+    }
+    return 0;
+}
+
+const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char *path,
+                            const char *name) {
+    const blobc_type *t = name ? blobc_schema_find(sch, name) : blobc_schema_root(sch);
+    if (!t && name)
+        fprintf(stderr, "%s: error: no type '%s' in the schema\n", path, name);
+    else if (!t)
+        fprintf(stderr, "%s: error: the schema has no root; name the type with -t\n", path);
+    else if (t->kind != BLOBC_KIND_STRUCT)
+        fprintf(stderr, "%s: error: '%s' is not a struct\n", path, t->name);
+    return t && t->kind == BLOBC_KIND_STRUCT ? t : NULL;
 }
 
 int write_output(const char *path, const blobc_buffer *buf) {

@@ -82,14 +82,10 @@ int cmd_dump(int argc, char **argv) {
         goto done;
     }
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
+    size_t len = 0;
+    if ((rc = read_input(a.operands[0], &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
-    size_t len = 0;
-    if (blobc_read_file(a.operands[0], &bytes, &len, &err) != BLOBC_OK) {
-        report(&err);
-        rc = exit_code(err.status);
-        goto done;
-    }
     blobc_dump_options dopt = {0};
     dopt.format = json ? BLOBC_DUMP_JSON : map ? BLOBC_DUMP_MAP : BLOBC_DUMP_YAML;
     dopt.schema = sch;

@@ -6,6 +6,7 @@
 #ifndef BLOBC_UTIL_H
 #define BLOBC_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,6 +61,11 @@ bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 /* Appends n zero bytes. */
 bool blobc_buf_zeros(blobc_buffer *b, size_t n);
+/* Appends valid UTF-8 s[0..n) quoted: as a JSON string (RFC 8259) when
+ * json, else as a YAML double-quoted scalar, escaping what a YAML reader
+ * would not take literally (controls, DEL, C1, the Unicode line and
+ * paragraph separators, BOM and the noncharacters U+FFFE/FFFF). */
+bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json);
 
 /* ---- errors ---- */
 
@@ -92,6 +98,18 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). In fileio.c. */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+
+/* ---- numbers in the "C" locale ---- */
+
+/* strtod, strtof and printf's %g follow LC_NUMERIC, which a host program
+ * may set process-wide with setlocale (a comma for a decimal point). Code
+ * that calls them switches its own thread to the "C" locale around the
+ * call: uselocale is per thread, so no other thread sees the change. */
+typedef struct blobc_c_numeric {
+    locale_t c, prev;
+} blobc_c_numeric;
+blobc_c_numeric blobc_c_numeric_begin(void);
+void blobc_c_numeric_end(blobc_c_numeric l);
 
 /* ---- little-endian access (the format is little-endian everywhere) ---- */
 

@@ -144,6 +144,16 @@ head -c 30 "$G" >"$T/short.bytes"
 expect_err short_file 1 "shorter than the 36 bytes" \
     "$BLOBC" verify --format unity -s "$U/small.schema" "$T/short.bytes"
 
+# --- the bake cache keeps Unity files apart by version and length rule ---
+run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 1 "$U/small.yaml" -o "$T/c1.bytes"
+run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 1 "$U/small.yaml" -o "$T/c2.bytes"
+if grep -q cached "$T/err"; then pass cache_hit; else fail cache_hit "$(cat "$T/err")"; fi
+same_file cache_hit_bytes "$T/c2.bytes" "$G"
+run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 2 "$U/small.yaml" -o "$T/c3.bytes"
+field cache_other_version version "$(u32le "$T/c3.bytes" 0)" 2
+run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 1 --unity-length exact "$U/small.yaml" -o "$T/c4.bytes"
+same_file cache_other_length "$T/c4.bytes" "$U/small-exact.bytes"
+
 # --- bake usage ---
 expect_err bake_needs_version 2 "--format unity needs --unity-version N" \
     "$BLOBC" bake --format unity "$U/small.yaml" -o "$T/x.bytes"

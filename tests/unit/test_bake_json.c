@@ -51,9 +51,16 @@ static const char *bake(const char *text, size_t len, const char *filename, blob
     return g_msg;
 }
 
+/* The text is copied to a buffer of exactly its length, without the NUL,
+ * so that under ASan a read past the end of the input fails the test. */
 static const char *bake_str(const char *text) {
     blobc_buffer out = {0};
-    const char *r = bake(text, strlen(text), "t.json", &out);
+    size_t n = strlen(text);
+    char *exact = malloc(n ? n : 1);
+    if (!exact) return "out of memory";
+    memcpy(exact, text, n);
+    const char *r = bake(exact, n, "t.json", &out);
+    free(exact);
     blobc_buffer_free(&out);
     return r;
 }
@@ -168,6 +175,9 @@ TEST(streamed_punctuation) {
     CHECK_STR(bake_str("{\"ids\": [1]"), "t.json:1:12: error: invalid JSON: unexpected end of input");
     CHECK_STR(bake_str("{\"ids\": [1"), "t.json:1:11: error: invalid JSON: unexpected end of input");
     CHECK_STR(bake_str("{\"ids\": "), "t.json:1:9: error: invalid JSON: unexpected end of input");
+    CHECK_STR(bake_str("{\"name\": "), "t.json:1:10: error: invalid JSON: unexpected end of input");
+    CHECK_STR(bake_str("{\"$type\": \"S\", \"inner\": {\"n\": 1, \"inner\": "),
+              "t.json:1:43: error: invalid JSON: unexpected end of input");
     CHECK_STR(bake_str("{\"na"), "t.json:1:2: error: invalid JSON: unterminated string");
     /* Control bytes and a byte-order mark are not white space, even where
      * cJSON would skip them. */

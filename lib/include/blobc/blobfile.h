@@ -106,6 +106,19 @@ BLOBC_API void blobc_blob_close(blobc_blob *blob);
  * frees with free(). "-" reads standard input. Errors are BLOBC_EIO. */
 BLOBC_API blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
 
+/* A whole file for reading: a regular file is mapped read-only (no copy;
+ * a file truncated by another process while it is mapped can then end
+ * the process with SIGBUS), anything else ("-" for standard input, pipes)
+ * is read into memory (16-byte aligned either way). */
+typedef struct blobc_file_view {
+    const uint8_t *data;
+    size_t len;
+    bool mapped;
+} blobc_file_view;
+
+BLOBC_API blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err);
+BLOBC_API void blobc_file_unmap(blobc_file_view *view);
+
 /* Writes `len` bytes to `path` through a temporary file in the same
  * directory, renamed into place only after everything was written and
  * flushed; nothing is left behind on failure. "-" writes standard output.
