@@ -7,307 +7,38 @@
  * tag, blobc_rt_ptr}, one macro per tag), the struct definitions in
  * inline-dependency order with explicit padding and static assertions on
  * every size, alignment and field offset, then the accessors and the
- * open functions. docs/CODEGEN.md describes the output and the naming rules
- * (keyword escaping, collision suffixes) that this file implements.
+ * open functions. docs/CODEGEN.md describes the output; c_names.c gives
+ * the names.
  */
-#include "blobc/gen.h"
-
-#include "common/hashtab.h"
-#include "common/util.h"
-#include "gen/gen_internal.h"
+#include "gen/c_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
-/* ---- identifier rules ---- */
-
-/* Words a schema identifier must not be spelled as in the output: C11/C17/
- * C23 and C++20 keywords and alternative tokens, the names the headers the
- * output includes define (<stddef.h>, <stdint.h>, and with
- * BLOBC_WITH_LIBRARY <stdbool.h>), macros GCC predefines outside strict
- * ISO modes, and common object-like macros of the C library. */
-static const char *const reserved_words[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
-    "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
-    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
-    "concept", "const", "const_cast", "consteval", "constexpr", "constinit", "continue",
-    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
-    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "reflexpr", "register", "reinterpret_cast",
-    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    /* <stddef.h>, <stdint.h>, C++ */
-    "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "nullptr_t", "intptr_t",
-    "uintptr_t", "intmax_t", "uintmax_t", "std",
-    /* GCC's predefined non-reserved macros (-std=gnu11 and the like) */
-    "linux", "unix", "i386",
-    /* object-like macros of the C library a reading program is likely to
-     * include next to the header, and the one function it always has */
-    "errno", "stdin", "stdout", "stderr", "EOF", "BUFSIZ", "EXIT_SUCCESS", "EXIT_FAILURE",
-    "CHAR_BIT", "HUGE_VAL", "INFINITY", "NAN", "complex", "imaginary", "I", "noreturn",
-    "SEEK_SET", "SEEK_CUR", "SEEK_END", "EDOM", "ERANGE", "EILSEQ", "NDEBUG", "CLOCKS_PER_SEC",
-    "main",
-};
-
-static bool is_reserved_word(const char *s) {
-    for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
-        if (strcmp(s, reserved_words[i]) == 0) return true;
-    return false;
+static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
+static void emit(gen *g, const char *fmt, ...) {
+    if (!g->ok) return;
+    va_list ap;
+    va_start(ap, fmt);
+    g->ok = blobc_buf_vprintf(g->out, fmt, ap);
+    va_end(ap);
 }
 
-static bool starts_with(const char *s, const char *prefix) {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
+static bool map_build(gen *g) {
+    if (g->ninfo >= UINT32_MAX || !blobc_hashtab_reserve(&g->map, g->ninfo)) return false;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (!blobc_hashtab_add(&g->map, blobc_hash_ptr(g->info[i].type), (uint32_t)i + 1))
+            return false;
+    return true;
 }
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* int8_t, uint_least16_t, int_fast64_t, ... */
-static bool is_stdint_type(const char *s) {
-    if (*s == 'u') s++;
-    if (!starts_with(s, "int")) return false;
-    s += 3;
-    if (starts_with(s, "_least")) s += 6;
-    else if (starts_with(s, "_fast")) s += 5;
-    if (!(*s >= '0' && *s <= '9')) return false;
-    while (*s >= '0' && *s <= '9') s++;
-    return strcmp(s, "_t") == 0;
-}
-
-/* INT8_MAX, SIZE_MAX, UINT64_C, PTRDIFF_MIN, ...: stdint.h's macros are
- * all upper case and end in _MAX, _MIN or _C. */
-static bool is_stdint_macro(const char *s) {
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
-    return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
-}
-
-/* ---- generator state ---- */
-
-enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
-
-/* Output names of one named type. */
-typedef struct type_info {
-    const blobc_type *type;
-    const char *cname;
-    /* enum */
-    const char *name_fn;
-    const char **values;        /* per member: its macro */
-    /* struct */
-    const char *hash_macro, *open_fn, *open_raw_fn, *open_checked_fn;
-    uint64_t hash;              /* blobc_type_hash: linear in the reachable types, so once */
-    const char **members;       /* per field: the C member name */
-    const char **acc;           /* per field: accessor, or NULL */
-    const char **acc_at;        /* per field: item accessor of a [T], or NULL */
-    /* union: values[0] is <U>_NONE, values[i] member i's tag macro, acc[i - 1]
-     * its <U>_as_<Member> accessor; members[0..1] the tag and ref members */
-    const char *tag_fn;
-    int visit;                  /* dependency-order emission state */
-    uint32_t cursor;            /* next field to look at while ordering */
-} type_info;
-
-typedef struct gen {
-    const blobc_schema *schema;
-    blobc_buffer *out;
-    blobc_error *err;
-    bool ok;                    /* false after the first failed append */
-    blobc_arena arena;
-    blobc_buffer tmp;           /* scratch for composing names and parameter lists */
-    blobc_nameset globals;
-    const char *prefix;
-    const char *guard;
-    const char *text_fn;        /* returns the schema text for the checked opens */
-    type_info *info;
-    size_t ninfo;
-    blobc_typemap map;          /* type -> info index (the schema's order) */
-} gen;
-
-/* The one text emitter of the generators: appends, and after a failed
- * append appends nothing more (the caller reports out of memory once). */
-#define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
 
 static type_info *info_of(const gen *g, const blobc_type *t) {
-    size_t i = blobc_typemap_find(&g->map, t);
-    return i == SIZE_MAX ? NULL : &g->info[i];
-}
-
-/* ---- naming ---- */
-
-/* Applies the escaping rules to a candidate in g->tmp (NUL-terminated):
- * reserved prefixes get an `x` in front (no suffix can take a name out of
- * a reserved prefix), keywords and standard names a `_` behind. Returns an
- * arena copy, or NULL when out of memory. */
-static char *escaped(gen *g, const char *s) {
-    bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
-    bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);
-    size_t n = strlen(s);
-    char *r = blobc_arena_alloc(&g->arena, n + 3);
-    if (!r) return NULL;
-    size_t k = 0;
-    if (front) r[k++] = 'x';
-    memcpy(r + k, s, n);
-    k += n;
-    if (back) r[k++] = '_';
-    r[k] = '\0';
-    return r;
-}
-
-static const char *unique_in(gen *g, blobc_nameset *set, const blobc_nameset *also, char *base) {
-    return blobc_nameset_unique(set, also, &g->arena, base);
-}
-
-/* Ends the list of parts of global_name. */
-#define END ((const char *)NULL)
-
-/* A file-scope name: the parts (NULL-terminated) joined, escaped and
- * made unique. */
-static const char *global_name(gen *g, const char *first, ...) {
-    g->tmp.len = 0;
-    bool ok = true;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *part = first; part && ok; part = va_arg(ap, const char *))
-        ok = blobc_buf_puts(&g->tmp, part);
-    va_end(ap);
-    if (!ok || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
-    return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
-}
-
-static bool is_ref_kind(blobc_kind k) {
-    return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
-}
-
-static const blobc_type *strip_fixed(const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
-    return t;
-}
-
-static uint32_t fixed_depth(const blobc_type *t) {
-    uint32_t n = 0;
-    for (; t->kind == BLOBC_KIND_FIXED; t = t->elem) n++;
-    return n;
-}
-
-/* Whether a field gets an accessor (its value holds offsets to resolve)
- * and an item accessor (a [T] whose items hold offsets). */
-static bool wants_accessor(const blobc_type *t) { return is_ref_kind(strip_fixed(t)->kind); }
-static bool wants_item_accessor(const blobc_type *t) {
-    return t->kind == BLOBC_KIND_ARRAY && is_ref_kind(strip_fixed(t->elem)->kind);
-}
-
-static blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
-
-static const char **name_array(gen *g, uint32_t n) {
-    return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
-}
-
-/* The function holding the schema text is named after the guard
- * (blobc_gen_level_h_schema_text), so that two generated headers in one
- * program do not define it twice. Not escaped: from the default guard it
- * starts with blobc_, which no escaped schema name does. */
-static const char *text_fn_name(gen *g) {
-    g->tmp.len = 0;
-    for (const char *p = g->guard; *p; p++)
-        if (!blobc_buf_putc(&g->tmp, *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p)) return NULL;
-    if (!blobc_buf_puts(&g->tmp, "_schema_text") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
-    char *name = blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
-    return unique_in(g, &g->globals, NULL, name);
-}
-
-/* Gives every output identifier its name. Order decides who keeps the
- * plain spelling on a collision: the guard, then type names, then each
- * type's fixed API (open functions, hash macro, enum name function), then
- * enum members and field accessors, in declaration order. Member names
- * live in their struct's scope but must not equal any file-scope name
- * (macros would expand inside the struct; C++ rejects a member that
- * changes the meaning of a type name used in the class). */
-static blobc_status assign_names(gen *g) {
-    if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++)
-        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
-            return nomem(g);
-    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const char *c = ti->cname;
-        if (ti->type->kind == BLOBC_KIND_ENUM) {
-            if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
-        } else if (ti->type->kind == BLOBC_KIND_UNION) {
-            if (!(ti->tag_fn = global_name(g, c, "_tag", END))) return nomem(g);
-        } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
-                   !(ti->open_fn = global_name(g, c, "_open", END)) ||
-                   !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
-                   !(ti->open_checked_fn = global_name(g, c, "_open_checked", END))) {
-            return nomem(g);
-        }
-    }
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const blobc_type *t = ti->type;
-        if (t->kind == BLOBC_KIND_ENUM) {
-            if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
-            for (uint32_t v = 0; v < t->nvalues; v++)
-                if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
-                    return nomem(g);
-            continue;
-        }
-        if (t->kind == BLOBC_KIND_UNION) {
-            if (!(ti->values = name_array(g, t->nfields + 1)) ||
-                !(ti->acc = name_array(g, t->nfields)) ||
-                !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
-                return nomem(g);
-            for (uint32_t m = 0; m < t->nfields; m++)
-                if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
-                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
-                    return nomem(g);
-            continue;
-        }
-        if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
-            !(ti->members = name_array(g, t->nfields)))
-            return nomem(g);
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            const blobc_type *ft = t->fields[f].type;
-            const char *fname = t->fields[f].name;
-            if (wants_accessor(ft) &&
-                !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END)))
-                return nomem(g);
-            if (wants_item_accessor(ft) &&
-                !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)))
-                return nomem(g);
-        }
-    }
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const blobc_type *t = ti->type;
-        if (t->kind == BLOBC_KIND_UNION) {
-            static const char *const parts[2] = {"tag", "ref"};
-            if (!(ti->members = name_array(g, 2))) return nomem(g);
-            blobc_nameset local = {0};
-            for (int k = 0; k < 2; k++)
-                ti->members[k] = unique_in(g, &local, &g->globals,
-                                           blobc_arena_strndup(&g->arena, parts[k], 3));
-            blobc_nameset_free(&local);
-            if (!ti->members[0] || !ti->members[1]) return nomem(g);
-            continue;
-        }
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        blobc_nameset local = {0};
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
-            if (!ti->members[f]) {
-                blobc_nameset_free(&local);
-                return nomem(g);
-            }
-        }
-        blobc_nameset_free(&local);
-    }
-    return BLOBC_OK;
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&g->map, blobc_hash_ptr(t), &p); k;
+         k = blobc_hashtab_next(&g->map, &p))
+        if (g->info[k - 1].type == t) return &g->info[k - 1];
+    return NULL;
 }
 
 /* ---- C spelling of types ---- */
@@ -496,10 +227,13 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
 static void emit_union(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
+    emit_doc(g, "", t->doc);
     emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
     emit(g, "#define %s 0u\n", ti->values[0]);
-    for (uint32_t m = 0; m < t->nfields; m++)
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        emit_doc(g, "", t->fields[m].doc);
         emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
+    }
     emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
             "    blobc_rt_ptr %s; /* @%u the member, 0 for %s */\n};\n",
          c, tag, ti->values[0], ref, BLOBC_UNION_REF, ti->values[0]);
@@ -894,13 +628,22 @@ static const char *derive_guard(gen *g) {
 /* The schema's file name for the header comment, with anything that could
  * end the comment or confuse a reader replaced. */
 static void emit_file_name(gen *g) {
-    g->ok = g->ok && blobc_gen_file_name(g->schema, g->out);
+    const char *file = blobc_schema_filename(g->schema);
+    const char *base = file && *file ? file : "(schema)";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    for (const char *p = base; *p && g->ok; p++) {
+        char ch = *p;
+        bool plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                     ch == '.' || ch == '_' || ch == '-' || ch == '+';
+        g->ok = blobc_buf_putc(g->out, plain ? ch : '?');
+    }
 }
 
 static blobc_status generate(gen *g) {
     blobc_status st;
     if ((st = check_references(g)) != BLOBC_OK) return st;
-    if ((st = assign_names(g)) != BLOBC_OK) return st;
+    if ((st = blobc_genc_assign_names(g)) != BLOBC_OK) return st;
     const blobc_type *root = blobc_schema_root(g->schema);
 
     emit(g, "/*\n * Generated by `blobc gen c` from ");
@@ -955,9 +698,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
-    if (*prefix && !blobc_gen_is_identifier(prefix))
+    if (*prefix && !blobc_genc_is_identifier(prefix))
         return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
-    if (opts && opts->guard && !blobc_gen_is_identifier(opts->guard))
+    if (opts && opts->guard && !blobc_genc_is_identifier(opts->guard))
         return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
@@ -985,7 +728,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     }
     for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
         if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);
-    if (st == BLOBC_OK && !blobc_typemap_build(&g.map, schema)) st = nomem(&g);
+    if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);
         if (!g.guard) st = nomem(&g);
@@ -993,9 +736,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
 
-    blobc_typemap_free(&g.map);
+    blobc_hashtab_free(&g.map);
     free(g.info);
-    blobc_nameset_free(&g.globals);
+    blobc_genc_nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);
     blobc_arena_free(&g.arena);
     return st;

@@ -1,7 +1,8 @@
 /*
- * gen_internal.h - what the code generators (gen_c.c, gen_cs.c) share:
- * a set of output identifiers, the map from a schema's named types to
- * their index, and the identifier test. Private to lib/gen.
+ * gen_internal.h - the helpers of the C# generator (gen_cs.c): a set of
+ * output identifiers and the map from a schema's named types to their
+ * index, both over the library's hash table, the text emitter and the
+ * identifier test. Private to lib/gen. (gen c keeps its own in c_names.c.)
  */
 #ifndef BLOBC_GEN_INTERNAL_H
 #define BLOBC_GEN_INTERNAL_H
