@@ -24,18 +24,14 @@ static const char bake_help[] =
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
-    "Output is written to a temporary file and renamed into place on success.\n";
-
-static bool same_file(const char *a, const char *b) {
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0) return true;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
+    "A file is written to a temporary file and renamed into place on success;\n"
+    "a device or FIFO is written in place; an output that is an input of the\n"
+    "run is refused (blobc(1), OUTPUT FILES).\n";
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -86,6 +82,7 @@ int cmd_bake(int argc, char **argv) {
     bo.type_name = type;
     bo.strip = strip;
     bo.one_thread = one_thread;
+    bo.max_input = cli_max_input;
     if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
@@ -108,6 +105,9 @@ int cmd_bake(int argc, char **argv) {
     } else if (output && is_dir(output)) {
         outdir = output;
     }
+    for (int i = 0; i < a.noperands && !rc; i++) rc = add_input(a.operands[i]);
+    if (!rc && schema) rc = add_input(schema);
+    if (rc) goto done;
     const char *ext = bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
     for (int i = 0; i < a.noperands; i++) {
         const char *in = a.operands[i];
@@ -124,13 +124,11 @@ int cmd_bake(int argc, char **argv) {
             free(out);
             continue;
         }
-        /* The library refuses to write over this input or its schema; with
-         * several inputs, one output must not replace another input either. */
-        bool clash = false;
-        for (int j = 0; j < a.noperands && strcmp(outpath, "-") != 0; j++)
-            if (same_file(outpath, a.operands[j])) clash = true;
+        /* Refused before baking; write_output checks again when writing.
+         * With several inputs, one output must not replace another input. */
+        const char *clash = strcmp(outpath, "-") != 0 ? input_of(outpath) : NULL;
         if (clash) {
-            fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", in, outpath);
+            fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", clash, outpath);
             rc = rc ? rc : EXIT_USAGE;
             free(out);
             continue;

@@ -39,6 +39,17 @@ typedef struct args {
 __attribute__((format(printf, 2, 3)))
 #endif
 void usage_error(const char *cmd, const char *fmt, ...);
+/* "blobc: error: ..." for errors of the command line itself. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void cli_error(const char *fmt, ...);
+/* Writes to standard output, remembering the first error for finish_stdout. */
+void write_stdout(const void *data, size_t len);
+/* After printf to standard output: remembers the error if it failed. */
+void note_stdout(void);
+/* Flushes and closes standard output; a failure makes the exit code 2. */
+int finish_stdout(int rc);
 int exit_code(blobc_status st);
 /* Prints a library error: one line naming the place, then the source line and a caret. */
 void report(const blobc_error *err);
@@ -47,7 +58,25 @@ bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
 int load_schema(const char *path, blobc_schema **out);
 
-/* Writes buf to path through the library's output rules; 0 or an exit code. */
+/* --max-input (every command that reads): the limit for inputs that are
+ * not regular files. */
+extern uint64_t cli_max_input;
+/* Text shared by every command's --help. */
+#define COMMON_HELP \
+    "      --max-input SIZE  read at most SIZE bytes from an input that is not\n" \
+    "                        a regular file (K, M, G suffixes; default 1G)\n" \
+    "      --color[=WHEN]    colour errors: auto (default; only on a terminal,\n" \
+    "                        not with NO_COLOR set), always, never\n"
+
+/* The run's inputs: no output may replace one of them. */
+int add_input(const char *path);             /* 0 or an exit code */
+const char *input_of(const char *path);      /* the input `path` is, or NULL */
+void free_inputs(void);
+
+/* Removes a named temporary output file when a signal ends the run. */
+void install_signal_handlers(void);
+/* Writes buf to path through the library's output rules (refusing the
+ * run's inputs); 0 or an exit code. */
 int write_output(const char *path, const blobc_buffer *buf);
 
 int cmd_bake(int argc, char **argv);

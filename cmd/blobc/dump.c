@@ -23,7 +23,9 @@ static const char dump_help[] =
     "      --raw             BLOB is a raw data section (needs -s)\n"
     "      --json            print JSON instead of YAML\n"
     "      --map             print the layout: offset, size, bytes, value, path\n"
-    "  -o, --output FILE     write to FILE instead of standard output\n"
+    "  -o, --output FILE     write to FILE instead of standard output (never\n"
+    "                        BLOB itself; see blobc(1), OUTPUT FILES)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 int cmd_dump(int argc, char **argv) {
@@ -66,11 +68,14 @@ int cmd_dump(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if ((rc = add_input(a.operands[0])) != 0 || (schema && (rc = add_input(schema)) != 0))
+        goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
     size_t len = 0;
-    if (blobc_read_file(a.operands[0], &bytes, &len, &err) != BLOBC_OK) {
+    blobc_read_options ro = {cli_max_input, !raw, NULL};
+    if (blobc_read_file_ex(a.operands[0], &ro, &bytes, &len, &err) != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);
         goto done;
@@ -85,17 +90,14 @@ int cmd_dump(int argc, char **argv) {
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);
         /* A map is printed even for a bad blob, up to the failure. */
-        if (map && buf.len) fwrite(buf.data, 1, buf.len, stdout);
+        if (map && buf.len) write_stdout(buf.data, buf.len);
         report(&err);
         rc = exit_code(st);
         goto done;
     }
-    if (output) {
-        rc = write_output(output, &buf);
-    } else if (fwrite(buf.data, 1, buf.len, stdout) != buf.len || fflush(stdout) != 0) {
-        fprintf(stderr, "%s: cannot write standard output: %s\n", prog, strerror(errno));
-        rc = EXIT_USAGE;
-    }
+    /* A failed write to standard output is found when main closes it. */
+    if (output) rc = write_output(output, &buf);
+    else write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
     free(bytes);

@@ -16,7 +16,9 @@ static const char gen_help[] =
     "Usage: blobc gen c SCHEMA [-o FILE]\n"
     "Generate a C11/C++17 header that reads blobs of SCHEMA in place.\n"
     "\n"
-    "  -o, --output FILE     write to FILE instead of standard output\n"
+    "  -o, --output FILE     write to FILE instead of standard output (never\n"
+    "                        SCHEMA itself; see blobc(1), OUTPUT FILES)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 int cmd_gen(int argc, char **argv) {
@@ -41,6 +43,7 @@ int cmd_gen(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if ((rc = add_input(a.operands[1])) != 0) goto done;
     if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
@@ -50,7 +53,7 @@ int cmd_gen(int argc, char **argv) {
         goto done;
     }
     if (output) rc = write_output(output, &buf);
-    else fwrite(buf.data, 1, buf.len, stdout);
+    else write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
     blobc_schema_free(sch);

@@ -23,6 +23,7 @@ static const char verify_help[] =
     "  -t, --type TYPE       type in SCHEMA to compare with (default: its root)\n"
     "      --json            one JSON object per blob on standard output\n"
     "  -q, --quiet           print nothing for blobs that pass\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 static void json_string(FILE *f, const char *s) {
@@ -72,6 +73,7 @@ int cmd_verify(int argc, char **argv) {
     blobc_verify_options vo = {0};
     vo.schema = sch;
     vo.type_name = type;
+    vo.max_input = cli_max_input;
     for (int i = 0; i < a.noperands; i++) {
         const char *path = a.operands[i];
         blobc_error err;
@@ -110,10 +112,10 @@ int cmd_verify(int argc, char **argv) {
             }
             report(&err);
         }
+        note_stdout();
         int c = exit_code(st);
         if (c > rc) rc = c;
     }
-    fflush(stdout);
 done:
     blobc_schema_free(sch);
     free(a.operands);

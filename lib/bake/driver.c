@@ -92,7 +92,8 @@ static blobc_status load_schema(bk *k, const bk_pos *pos) {
     if (o->schema_path) {
         if (writes_over(o->output_path, o->schema_path))
             return refuse_overwrite(k->err, k->filename, o->output_path);
-        blobc_status st = blobc_schema_load(o->schema_path, &k->owned_schema, k->err);
+        blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
+                                                    k->err);
         if (st) return st;
         k->schema = k->owned_schema;
         return BLOBC_OK;
@@ -105,7 +106,7 @@ static blobc_status load_schema(bk *k, const bk_pos *pos) {
     if (writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
-    blobc_status st = blobc_schema_load(path, &k->owned_schema, &tmp);
+    blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
     if (st == BLOBC_EIO) {
         /* Say which line of the data named the file. */
         return bk_fail(k, st, &k->meta_schema_pos, BK_AT_CONTAINER, "$schema", 7,
@@ -210,6 +211,8 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
     return st;
 }
 
+#define TEXT_EXPECTED "YAML or JSON text"
+
 typedef struct source {
     const char *text;      /* whole input, or NULL when streamed */
     size_t len;
@@ -224,6 +227,8 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     if (!err) err = &local;
     blobc_error_clear(err);
     if (out) out->len = 0;
+    if (src->text && !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
+        return BLOBC_EINPUT;
     bk k;
     bk_init(&k, filename, opts, err);
     blobc_status st = fmt == BLOBC_INPUT_JSON
@@ -258,21 +263,42 @@ typedef struct stream {
     FILE *f;
     const unsigned char *pre; /* bytes read ahead to detect the format */
     size_t pre_len, pre_pos;
+    uint64_t max;             /* bytes allowed (UINT64_MAX for a regular file) */
+    blobc_textscan scan;      /* scan.off: bytes handed to the parser so far */
+    bool binary, too_large;   /* why the stream was cut */
+    uint64_t bad;
+    uint8_t bad_byte;
 } stream;
 
+/* Hands the parser the next chunk, cutting the stream (a read error for
+ * the parser, replaced by the real reason afterwards) at the first byte
+ * that is not text or past the maximum input size. */
 static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got) {
     stream *s = data;
+    size_t n;
     if (s->pre_pos < s->pre_len) {
-        size_t n = s->pre_len - s->pre_pos;
+        n = s->pre_len - s->pre_pos;
         if (n > size) n = size;
         memcpy(buf, s->pre + s->pre_pos, n);
         s->pre_pos += n;
-        *got = n;
-        return 1;
+    } else {
+        n = fread(buf, 1, size, s->f);
+        if (n == 0 && ferror(s->f)) return 0;
     }
-    size_t n = fread(buf, 1, size, s->f);
     *got = n;
-    return n > 0 || !ferror(s->f);
+    if (s->binary || s->too_large) return 0;
+    if (s->scan.off != UINT64_MAX && n > s->max - s->scan.off) s->too_large = true;
+    else s->binary = blobc_textscan_run(&s->scan, buf, n, &s->bad, &s->bad_byte);
+    return !s->binary && !s->too_large;
+}
+
+/* The error of a stream that was cut, in place of the parser's. */
+static blobc_status stream_cut(const stream *s, const char *path, const char *name,
+                               blobc_error *err) {
+    blobc_error_clear(err);
+    if (s->too_large) return blobc_input_too_large(err, path, s->max);
+    blobc_err_file(err, name);
+    return blobc_err_binary(err, s->bad, s->bad_byte, TEXT_EXPECTED);
 }
 
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
@@ -293,6 +319,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (out) out->len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
+    uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
     if (!is_stdin && writes_over(opts->output_path, path))
         return refuse_overwrite(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
@@ -301,7 +328,8 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (fmt == BLOBC_INPUT_JSON) {
         uint8_t *data;
         size_t len;
-        blobc_status st = blobc_read_file(path, &data, &len, err);
+        blobc_read_options ro = {max, false, TEXT_EXPECTED};
+        blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
         if (st) return st;
         source src = {(const char *)data, len, NULL, NULL, 0};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
@@ -311,6 +339,9 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) return io_error(err, "open", path, errno);
+    struct stat sb;
+    bool regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    if (regular) max = UINT64_MAX;
     /* Read ahead until the first non-blank byte decides the format. */
     blobc_buffer pre = {0};
     bool decided = fmt != BLOBC_INPUT_AUTO;
@@ -322,12 +353,13 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         }
         size_t n = fread(pre.data + pre.len, 1, 4096, f);
         pre.len += n;
-        if (n == 0) {
-            if (ferror(f)) {
+        if (n == 0 || pre.len > max) {
+            if (ferror(f) || pre.len > max) {
                 int e = errno;
                 if (!is_stdin) fclose(f);
                 blobc_buffer_free(&pre);
-                return io_error(err, "read", path, e);
+                return pre.len > max ? blobc_input_too_large(err, path, max)
+                                     : io_error(err, "read", path, e);
             }
             fmt = BLOBC_INPUT_YAML;
             break;
@@ -346,6 +378,10 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             size_t n = fread(pre.data + pre.len, 1, pre.cap - pre.len, f);
             pre.len += n;
             if (n == 0) break;
+            if (pre.len > max) {
+                st = blobc_input_too_large(err, path, max);
+                goto done;
+            }
         }
         if (ferror(f)) {
             st = io_error(err, "read", path, errno);
@@ -354,14 +390,13 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
     } else {
-        stream s = {f, pre.data, pre.len, 0};
+        stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0};
         source src = {NULL, 0, stream_read, &s, 0};
-        struct stat sb;
-        if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-            (uintmax_t)sb.st_size < SIZE_MAX)
+        if (regular && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX)
             src.size = (size_t)sb.st_size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
-        if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
+        if (st != BLOBC_OK && (s.binary || s.too_large)) st = stream_cut(&s, path, name, err);
+        else if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
     }
 done:
     if (!is_stdin) fclose(f);

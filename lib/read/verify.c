@@ -156,7 +156,8 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     /* standard input, pipes, empty files, or no mmap: read it */
     uint8_t *bytes = NULL;
     size_t len = 0;
-    st = blobc_read_file(path, &bytes, &len, err);
+    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL};
+    st = blobc_read_file_ex(path, &ro, &bytes, &len, err);
     if (st == BLOBC_OK) st = blobc_verify_blob(bytes, len, opts, err);
     free(bytes);
     if (st != BLOBC_OK && err && !err->file[0]) blobc_err_file(err, path);

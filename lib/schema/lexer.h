@@ -5,6 +5,7 @@
 #ifndef BLOBC_SCHEMA_LEXER_H
 #define BLOBC_SCHEMA_LEXER_H
 
+#include "common/suggest.h"
 #include "schema/schema_internal.h"
 
 /* Longest type, field or member name: what the type section can carry. */
@@ -79,16 +80,7 @@ typedef struct blobc_ptrset {
 int blobc_ptrset_add(blobc_ptrset *ps, const void *p, uint32_t *num);
 void blobc_ptrset_free(blobc_ptrset *ps);
 
-/* Suggestion for an unknown name among candidates, or NULL. */
-typedef struct blobc_suggest {
-    const char *want;
-    size_t want_len;
-    const char *best;
-    size_t best_dist;
-} blobc_suggest;
-void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len);
-void blobc_suggest_offer(blobc_suggest *sg, const char *candidate);
-/* " (did you mean 'x'?)"-style suffix, or "" */
+/* "; did you mean 'x'?" for the schema's messages, or "" */
 const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap);
 
 /* True for words the schema language reserves (type keywords, struct,

@@ -469,6 +469,7 @@ static blobc_status resolve_name(parser *p, const blobc_token *t, const blobc_ty
     for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_STRING; k++)
         if (k != BLOBC_KIND_ENUM && k != BLOBC_KIND_STRUCT)
             blobc_suggest_offer(&sg, blobc_kind_name((blobc_kind)k));
+    blobc_suggest_builtin_spellings(&sg);
     char hint[96];
     return blobc_schema_err(p->s, t->pos, p->err, "unknown type '%.*s'%s",
                             (int)(t->len > 64 ? 64 : t->len), txt,
@@ -585,6 +586,7 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     if (!err) err = &local;
     blobc_error_clear(err);
     *out = NULL;
+    if (text && !blobc_text_check(filename, text, len, "schema text", err)) return BLOBC_EINPUT;
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -617,10 +619,16 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
 }
 
 blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
+    return blobc_schema_load_limited(path, 0, out, err);
+}
+
+blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
+                                       blobc_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
     *out = NULL;
-    blobc_status st = blobc_read_file(path, &data, &len, err);
+    blobc_read_options ro = {max_input, false, "schema text"};
+    blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
     if (st != BLOBC_OK) return st;
     st = blobc_schema_parse((const char *)data, len, path, out, err);
     free(data);

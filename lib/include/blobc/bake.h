@@ -44,6 +44,9 @@ typedef struct blobc_bake_options {
                                      of 1 MiB or more is parsed by libyaml on a
                                      second thread while this one bakes (same
                                      result, less wall time). */
+    uint64_t max_input;           /* inputs that are not regular files (the data,
+                                     the schema) are read up to this many bytes,
+                                     then refused; 0: BLOBC_DEFAULT_MAX_INPUT */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

@@ -113,6 +113,10 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
 
 /* Reads and parses a schema file. */
 blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
+/* The same, reading a non-regular file (a pipe, a device) up to max_input
+ * bytes (0: BLOBC_DEFAULT_MAX_INPUT in <blobc/blobfile.h>). */
+blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
+                                       blobc_error *err);
 
 void blobc_schema_free(blobc_schema *schema);
 

@@ -63,6 +63,9 @@ typedef struct blobc_verify_options {
     const blobc_schema *schema; /* -s: the blob must match this schema's type */
     const char *type_name;      /* -t: type in `schema` (default: its root) */
     unsigned flags;
+    uint64_t max_input;         /* blobc_verify_file on a non-regular file: read
+                                   at most this many bytes (0: the default,
+                                   BLOBC_DEFAULT_MAX_INPUT) */
 } blobc_verify_options;
 
 /* Verifies a complete .blob file image: header, hashes, type section, and
