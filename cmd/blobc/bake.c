@@ -114,7 +114,7 @@ int cmd_bake(int argc, char **argv) {
         char *out = (output && !outdir) ? NULL : output_name(in, outdir, ext);
         const char *outpath = out ? out : output;
         if (!outpath) {
-            fprintf(stderr, "%s: out of memory\n", prog);
+            cli_error("out of memory");
             rc = EXIT_USAGE;
             break;
         }
@@ -128,7 +128,7 @@ int cmd_bake(int argc, char **argv) {
          * With several inputs, one output must not replace another input. */
         const char *clash = strcmp(outpath, "-") != 0 ? input_of(outpath) : NULL;
         if (clash) {
-            fprintf(stderr, "%s: error: refusing to overwrite input file '%s'\n", clash, outpath);
+            report_refusal(clash, outpath);
             rc = rc ? rc : EXIT_USAGE;
             free(out);
             continue;

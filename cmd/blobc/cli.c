@@ -195,6 +195,16 @@ void report(const blobc_error *err) {
     if (text != small) free(text);
 }
 
+/* "<input>: error: refusing to overwrite input file '<output>'". */
+void report_refusal(const char *input, const char *output) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    err.status = BLOBC_EIO;
+    snprintf(err.file, sizeof err.file, "%s", input);
+    snprintf(err.message, sizeof err.message, "refusing to overwrite input file '%s'", output);
+    report(&err);
+}
+
 /* An error of the command line itself: "blobc: error: ...". */
 void cli_error(const char *fmt, ...) {
     char msg[1024];
@@ -407,7 +417,7 @@ void install_signal_handlers(void) {
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_output_options o = {inputs, temp_created, temp_gone, NULL};
+    blobc_output_options o = {inputs, temp_created, temp_gone, NULL, false};
     if (blobc_write_output(path, buf->data, buf->len, &o, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);

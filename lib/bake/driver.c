@@ -354,12 +354,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         size_t n = fread(pre.data + pre.len, 1, 4096, f);
         pre.len += n;
         if (n == 0 || pre.len > max) {
-            if (ferror(f) || pre.len > max) {
+            bool over = pre.len > max;
+            if (ferror(f) || over) {
                 int e = errno;
                 if (!is_stdin) fclose(f);
                 blobc_buffer_free(&pre);
-                return pre.len > max ? blobc_input_too_large(err, path, max)
-                                     : io_error(err, "read", path, e);
+                return over ? blobc_input_too_large(err, path, max) : io_error(err, "read", path, e);
             }
             fmt = BLOBC_INPUT_YAML;
             break;

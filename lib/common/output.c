@@ -355,7 +355,7 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
         }
     }
 #ifdef O_TMPFILE
-    if (write_tmpfile(&c, data, len, &st, err)) {
+    if (!(opts && opts->named_temp) && write_tmpfile(&c, data, len, &st, err)) {
         free(target);
         return st;
     }

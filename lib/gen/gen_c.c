@@ -807,16 +807,27 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     if (blobc_schema_parse((const char *)text->data, text->len, "(generated)", &back, &perr) != BLOBC_OK)
         return blobc_err(g->err, perr.status == BLOBC_ENOMEM ? BLOBC_ENOMEM : BLOBC_EINPUT,
                          "gen c: the schema cannot be written back as schema text: %s", perr.message);
-    blobc_status st = BLOBC_OK;
+    const blobc_type **types = malloc((g->ninfo ? g->ninfo : 1) * sizeof *types);
+    uint64_t *hashes = malloc((g->ninfo ? g->ninfo : 1) * sizeof *hashes);
+    blobc_status st = types && hashes ? BLOBC_OK : nomem(g);
+    size_t n = 0;
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
         const blobc_type *t = g->info[i].type;
         if (t->kind != BLOBC_KIND_STRUCT) continue;
-        const blobc_type *u = blobc_schema_find(back, t->name);
-        if (!u || blobc_type_hash(u) != g->info[i].hash)
+        if (!(types[n++] = blobc_schema_find(back, t->name)))
+            st = blobc_err(g->err, BLOBC_EINPUT,
+                           "gen c: struct %s is missing when written back as schema text", t->name);
+    }
+    if (st == BLOBC_OK && blobc_type_hashes(types, n, hashes) != BLOBC_OK) st = nomem(g);
+    for (size_t i = 0, k = 0; i < g->ninfo && st == BLOBC_OK; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind == BLOBC_KIND_STRUCT && hashes[k++] != g->info[i].hash)
             st = blobc_err(g->err, BLOBC_EINPUT,
                            "gen c: struct %s does not keep its layout when written back as schema text",
                            t->name);
     }
+    free(types);
+    free(hashes);
     blobc_schema_free(back);
     return st;
 }
@@ -844,6 +855,23 @@ static blobc_status emit_schema_text(gen *g) {
 }
 
 /* ---- driver ---- */
+
+/* Every struct's layout hash, in one batch: one call per struct would
+ * serialize a chain of nested structs once per link. */
+static blobc_status struct_hashes(gen *g) {
+    const blobc_type **types = malloc((g->ninfo ? g->ninfo : 1) * sizeof *types);
+    uint64_t *hashes = malloc((g->ninfo ? g->ninfo : 1) * sizeof *hashes);
+    blobc_status st = types && hashes ? BLOBC_OK : nomem(g);
+    size_t n = 0;
+    for (size_t i = 0; st == BLOBC_OK && i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) types[n++] = g->info[i].type;
+    if (st == BLOBC_OK && blobc_type_hashes(types, n, hashes) != BLOBC_OK) st = nomem(g);
+    for (size_t i = 0, k = 0; st == BLOBC_OK && i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) g->info[i].hash = hashes[k++];
+    free(types);
+    free(hashes);
+    return st;
+}
 
 /* Every enum and struct a field refers to must be one of the schema's
  * named types, since that is where its C name comes from. */
@@ -985,8 +1013,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
             (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
             st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
     }
-    for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
-        if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);
+    if (st == BLOBC_OK) st = struct_hashes(&g);
     if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);

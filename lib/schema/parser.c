@@ -179,6 +179,24 @@ static blobc_status finish_decl(parser *p, blobc_type *t, const void *items) {
     return next(p);
 }
 
+/* "x: std::string;" - a C++ qualified name where a type belongs: said as
+ * an unknown type, with the builtin it stands for when there is one. */
+static blobc_status qualified_type(parser *p, const blobc_token *leaf) {
+    const char *t = p->s->text + leaf->off;
+    size_t n = 0, max = p->s->text_len - leaf->off;
+    while (n < max && n < 64 &&
+           (t[n] == ':' || t[n] == '_' || (t[n] >= '0' && t[n] <= '9') ||
+            ((t[n] | 0x20) >= 'a' && (t[n] | 0x20) <= 'z')))
+        n++;
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, t, n);
+    blobc_suggest_builtin_spellings(&sg);
+    char hint[96];
+    return blobc_schema_err(p->s, leaf->pos, p->err,
+                            "unknown type '%.*s' (the schema language has no namespaces)%s",
+                            (int)n, t, blobc_suggest_text(&sg, hint, sizeof hint));
+}
+
 static blobc_status parse_field(parser *p, blobc_type *st) {
     blobc_token name;
     if (expect_name(p, "field", &name)) return BLOBC_EINPUT;
@@ -207,6 +225,10 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
         pf->def = p->tok;
         if (next(p)) return BLOBC_EINPUT;
     }
+    if (p->tok.kind == BLOBC_TOK_COLON && !pf->nops && !pf->has_def &&
+        p->tok.off == pf->leaf.off + pf->leaf.len && p->tok.off + 1 < p->s->text_len &&
+        p->s->text[p->tok.off + 1] == ':')
+        return qualified_type(p, &pf->leaf);
     if (p->tok.kind != BLOBC_TOK_SEMI) {
         char want[80];
         snprintf(want, sizeof want, "';' after field '%s'", f->name);

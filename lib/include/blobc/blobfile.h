@@ -155,6 +155,8 @@ typedef struct blobc_output_options {
     void (*temp_created)(void *hook_ctx, const char *temp_path);
     void (*temp_gone)(void *hook_ctx, const char *temp_path);
     void *hook_ctx;
+    bool named_temp;            /* a named temporary even where O_TMPFILE works
+                                   (for file systems that misreport it) */
 } blobc_output_options;
 
 /* Writes `len` bytes to `path` by the output rules above; "-" writes

@@ -150,6 +150,12 @@ bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
  * enum values, but no names. Stable across machines and releases of the
  * same format version. */
 uint64_t blobc_type_hash(const blobc_type *type);
+/* blobc_type_hash of each of n types, into hashes[0..n). Faster than one
+ * call per type when they contain one another (a type's bytes are taken
+ * from a serialization that contains them): a chain of nested structs
+ * costs one serialization, not one per struct. BLOBC_ENOMEM when memory
+ * ran out (hashes then incomplete). */
+blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n, uint64_t *hashes);
 
 /* Writes the type the way a schema spells it ("[u32]", "*Room",
  * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */
