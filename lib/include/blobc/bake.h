@@ -3,7 +3,9 @@
  *
  * The schema decides every value's type (SPEC §5). Baking is all or
  * nothing: on any error nothing is produced and the error names the place
- * (file:line:col for YAML and JSON syntax, the JSON Pointer for JSON values).
+ * as file:line:col, and for a value also by its path in the data: a schema
+ * path (rooms[3].center.x) for YAML, a JSON Pointer (/rooms/3/center/x) for
+ * JSON. A NUL byte makes the input binary: "binary data at offset N".
  */
 #ifndef BLOBC_BAKE_H
 #define BLOBC_BAKE_H
