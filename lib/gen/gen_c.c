@@ -52,7 +52,7 @@ static const char *const reserved_words[] = {
 
 static bool is_reserved_word(const char *s) {
     for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
-        if (strcmp(s, reserved_words[i]) == 0) return true;
+        if (reserved_words[i][0] == s[0] && strcmp(s, reserved_words[i]) == 0) return true;
     return false;
 }
 
@@ -160,7 +160,7 @@ typedef struct type_info {
     const char **values;        /* per member: its macro */
     /* struct */
     const char *hash_macro, *open_fn, *open_raw_fn, *open_checked_fn;
-    uint64_t hash;              /* blobc_type_hash: linear in the reachable types, so once */
+    uint64_t hash;              /* blobc_type_hash, from one batch (check_schema_text) */
     const char **members;       /* per field: the C member name */
     const char **acc;           /* per field: accessor, or NULL */
     const char **acc_at;        /* per field: item accessor of a [T], or NULL */
@@ -807,24 +807,38 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     if (blobc_schema_parse((const char *)text->data, text->len, "(generated)", &back, &perr) != BLOBC_OK)
         return blobc_err(g->err, perr.status == BLOBC_ENOMEM ? BLOBC_ENOMEM : BLOBC_EINPUT,
                          "gen c: the schema cannot be written back as schema text: %s", perr.message);
-    const blobc_type **types = malloc((g->ninfo ? g->ninfo : 1) * sizeof *types);
-    uint64_t *hashes = malloc((g->ninfo ? g->ninfo : 1) * sizeof *hashes);
+    /* Every struct's hash, and the same struct read back from the text:
+     * in one batch, as one call per struct would serialize a chain of
+     * nested structs once per link. */
+    size_t cap = g->ninfo ? g->ninfo : 1;
+    const blobc_type **types = malloc(2 * cap * sizeof *types), **again = types + cap;
+    uint64_t *hashes = malloc(cap * sizeof *hashes);
     blobc_status st = types && hashes ? BLOBC_OK : nomem(g);
     size_t n = 0;
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
         const blobc_type *t = g->info[i].type;
         if (t->kind != BLOBC_KIND_STRUCT) continue;
-        if (!(types[n++] = blobc_schema_find(back, t->name)))
-            st = blobc_err(g->err, BLOBC_EINPUT,
-                           "gen c: struct %s is missing when written back as schema text", t->name);
-    }
-    if (st == BLOBC_OK && blobc_type_hashes(types, n, hashes) != BLOBC_OK) st = nomem(g);
-    for (size_t i = 0, k = 0; i < g->ninfo && st == BLOBC_OK; i++) {
-        const blobc_type *t = g->info[i].type;
-        if (t->kind == BLOBC_KIND_STRUCT && hashes[k++] != g->info[i].hash)
+        types[n] = t;
+        if (!(again[n++] = blobc_schema_find(back, t->name)))
             st = blobc_err(g->err, BLOBC_EINPUT,
                            "gen c: struct %s does not keep its layout when written back as schema text",
                            t->name);
+    }
+    bool same = false;
+    if (st == BLOBC_OK && blobc_type_hashes_same(types, again, n, hashes, &same) != BLOBC_OK)
+        st = nomem(g);
+    for (size_t i = 0, k = 0; i < g->ninfo && st == BLOBC_OK; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) g->info[i].hash = hashes[k++];
+    if (st == BLOBC_OK && !same) { /* name the first struct that changed */
+        uint64_t *other = malloc(cap * sizeof *other);
+        size_t k = 0;
+        if (!other || blobc_type_hashes(again, n, other) != BLOBC_OK) st = nomem(g);
+        while (st == BLOBC_OK && k < n && other[k] == hashes[k]) k++;
+        if (st == BLOBC_OK)
+            st = blobc_err(g->err, BLOBC_EINPUT,
+                           "gen c: struct %s does not keep its layout when written back as schema text",
+                           types[k < n ? k : 0]->name);
+        free(other);
     }
     free(types);
     free(hashes);
@@ -855,23 +869,6 @@ static blobc_status emit_schema_text(gen *g) {
 }
 
 /* ---- driver ---- */
-
-/* Every struct's layout hash, in one batch: one call per struct would
- * serialize a chain of nested structs once per link. */
-static blobc_status struct_hashes(gen *g) {
-    const blobc_type **types = malloc((g->ninfo ? g->ninfo : 1) * sizeof *types);
-    uint64_t *hashes = malloc((g->ninfo ? g->ninfo : 1) * sizeof *hashes);
-    blobc_status st = types && hashes ? BLOBC_OK : nomem(g);
-    size_t n = 0;
-    for (size_t i = 0; st == BLOBC_OK && i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) types[n++] = g->info[i].type;
-    if (st == BLOBC_OK && blobc_type_hashes(types, n, hashes) != BLOBC_OK) st = nomem(g);
-    for (size_t i = 0, k = 0; st == BLOBC_OK && i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) g->info[i].hash = hashes[k++];
-    free(types);
-    free(hashes);
-    return st;
-}
 
 /* Every enum and struct a field refers to must be one of the schema's
  * named types, since that is where its C name comes from. */
@@ -1013,7 +1010,6 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
             (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
             st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
     }
-    if (st == BLOBC_OK) st = struct_hashes(&g);
     if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);

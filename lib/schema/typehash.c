@@ -12,6 +12,7 @@
  * The bytes are still hashed once per type, as the hash is defined.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <xxhash.h>
 
 #include "schema/lexer.h"
@@ -128,18 +129,69 @@ static size_t *outermost_first(const blobc_type *const *types, size_t n, lookup 
     return order;
 }
 
-/* Serializes types[want] and takes every requested, not yet hashed type
- * that can be cut out of its bytes. */
-static bool one_pass(const blobc_type *const *types, size_t want, lookup *lk, uint8_t *done,
-                     uint64_t *hashes, XXH3_state_t *st, blobc_buffer *scratch) {
+/* One side of a batch: the requested types and their lookup. */
+typedef struct side {
+    const blobc_type *const *types;
+    size_t n;
+    lookup lk;
+} side;
+
+static bool side_init(side *sd, const blobc_type *const *types, size_t n) {
+    sd->types = types;
+    sd->n = n;
+    sd->lk = (lookup){{0}, calloc(n ? n : 1, sizeof(size_t)), 0};
+    bool ok = sd->lk.slot != NULL;
+    for (size_t i = 0; i < n && ok; i++) {
+        uint32_t num;
+        int added = blobc_ptrset_add(&sd->lk.set, types[i], &num);
+        ok = added >= 0;
+        if (added == 1) sd->lk.slot[sd->lk.nslots++] = i;
+    }
+    return ok;
+}
+
+static void side_free(side *sd) {
+    free(sd->lk.slot);
+    blobc_ptrset_free(&sd->lk.set);
+}
+
+/* Whether the serializations are the same bytes with the same requested
+ * types at the same places: then every hash taken from one equals the
+ * hash taken from the other. */
+static bool same_pass(const blobc_hash_rec *x, side *a, const blobc_hash_rec *y, side *b,
+                      bool *ok) {
+    if (x->failed || y->failed) return *ok = false;
+    if (x->bytes.len != y->bytes.len || x->nnodes != y->nnodes ||
+        memcmp(x->bytes.data, y->bytes.data, x->bytes.len) != 0)
+        return false;
+    for (size_t i = 0; i < x->nnodes && *ok; i++) {
+        size_t p = SIZE_MAX, q = SIZE_MAX;
+        *ok = find(&a->lk, x->nodes[i].t, &p) && find(&b->lk, y->nodes[i].t, &q);
+        if (p != q) return false;
+    }
+    return *ok;
+}
+
+/* Serializes a->types[want] and takes every requested, not yet hashed
+ * type that can be cut out of its bytes. With b, *same stays true while
+ * b's serializations match a's. */
+static bool one_pass(side *a, side *b, size_t want, uint8_t *done, uint64_t *hashes,
+                     XXH3_state_t *st, blobc_buffer *scratch, bool *same) {
     blobc_hash_rec rec;
-    hashes[want] = blobc_type_hash_rec(types[want], &rec);
+    hashes[want] = blobc_type_hash_rec(a->types[want], &rec);
     done[want] = 1;
+    bool ok = true;
+    if (b && *same) {
+        blobc_hash_rec other;
+        blobc_type_hash_rec(b->types[want], &other);
+        *same = same_pass(&rec, a, &other, b, &ok);
+        blobc_hash_rec_free(&other);
+    }
     uint32_t *minref = rec.failed ? NULL : malloc((rec.nnodes ? rec.nnodes : 1) * sizeof *minref);
-    bool ok = minref && min_refs(&rec, minref);
+    ok = ok && minref && min_refs(&rec, minref);
     for (size_t i = 1; i < rec.nnodes && ok; i++) {
         size_t at;
-        ok = find(lk, rec.nodes[i].t, &at);
+        ok = find(&a->lk, rec.nodes[i].t, &at);
         if (ok && at != SIZE_MAX && !done[at] && minref[i] >= i) {
             ok = hash_node(&rec, i, st, scratch, &hashes[at]);
             done[at] = 1;
@@ -150,27 +202,43 @@ static bool one_pass(const blobc_type *const *types, size_t want, lookup *lk, ui
     return ok;
 }
 
-blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n, uint64_t *hashes) {
-    lookup lk = {{0}, calloc(n ? n : 1, sizeof(size_t)), 0};
-    bool ok = lk.slot != NULL;
-    for (size_t i = 0; i < n && ok; i++) {
-        uint32_t num;
-        int added = blobc_ptrset_add(&lk.set, types[i], &num);
-        ok = added >= 0;
-        if (added == 1) lk.slot[lk.nslots++] = i;
-    }
-    size_t *order = ok ? outermost_first(types, n, &lk) : NULL;
+static blobc_status batch(side *a, side *b, uint64_t *hashes, bool *same) {
+    size_t n = a->n;
+    size_t *order = outermost_first(a->types, n, &a->lk);
     uint8_t *done = calloc(n ? n : 1, 1);
     XXH3_state_t *st = XXH3_createState();
     blobc_buffer scratch = {0};
-    ok = ok && order && done && st;
+    bool ok = order && done && st;
     for (size_t k = 0; k < n && ok; k++)
-        if (!done[order[k]]) ok = one_pass(types, order[k], &lk, done, hashes, st, &scratch);
+        if (!done[order[k]]) ok = one_pass(a, b, order[k], done, hashes, st, &scratch, same);
     blobc_buffer_free(&scratch);
     if (st) XXH3_freeState(st);
     free(done);
     free(order);
-    free(lk.slot);
-    blobc_ptrset_free(&lk.set);
     return ok ? BLOBC_OK : BLOBC_ENOMEM;
+}
+
+blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n, uint64_t *hashes) {
+    side a;
+    blobc_status st = side_init(&a, types, n) ? batch(&a, NULL, hashes, NULL) : BLOBC_ENOMEM;
+    side_free(&a);
+    return st;
+}
+
+blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type *const *b,
+                                    size_t n, uint64_t *hashes, bool *same) {
+    side sa, sb;
+    *same = true;
+    bool ok = side_init(&sa, a, n) & side_init(&sb, b, n);
+    blobc_status st = ok ? batch(&sa, &sb, hashes, same) : BLOBC_ENOMEM;
+    if (st == BLOBC_OK && !*same) {
+        /* Shaped differently (sharing, order): compare the hashes themselves. */
+        uint64_t *other = malloc((n ? n : 1) * sizeof *other);
+        st = other ? batch(&sb, NULL, other, NULL) : BLOBC_ENOMEM;
+        *same = st == BLOBC_OK && memcmp(hashes, other, n * sizeof *other) == 0;
+        free(other);
+    }
+    side_free(&sa);
+    side_free(&sb);
+    return st;
 }

@@ -391,6 +391,71 @@ TEST(batch_hash_equals_single) {
     check_hashes("enum K : i16 { x = -1, y }\nstruct S { k: K; ks: [K; 4]; }");
 }
 
+/* The structs of `text`, in declaration order. */
+static size_t structs_of(const char *text, blobc_schema **s, const blobc_type **out) {
+    blobc_error err;
+    *s = NULL;
+    if (blobc_schema_parse(text, strlen(text), "t.schema", s, &err) != BLOBC_OK) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < blobc_schema_count(*s); i++)
+        if (blobc_schema_at(*s, i)->kind == BLOBC_KIND_STRUCT) out[n++] = blobc_schema_at(*s, i);
+    return n;
+}
+
+TEST(batch_hash_same_as_reparse) {
+    const char *a = "struct A { v: u8; b: B; t: [string]; }\nstruct B { w: u16; c: C; }\n"
+                    "struct C { x: u32; t: [string]; }";
+    const char *changed = "struct A { v: u8; b: B; t: [string]; }\nstruct B { w: u16; c: C; }\n"
+                          "struct C { x: u64; t: [string]; }";
+    const char *reordered = "struct C { x: u32; t: [string]; }\nstruct B { w: u16; c: C; }\n"
+                            "struct A { v: u8; b: B; t: [string]; }";
+    blobc_schema *sa, *sb;
+    const blobc_type *ta[8], *tb[8], *tc[8];
+    uint64_t h[8];
+    bool same = false;
+    size_t n = structs_of(a, &sa, ta);
+    CHECK_EQ_U(n, 3);
+    CHECK_EQ_U(structs_of(a, &sb, tb), 3);
+    CHECK_EQ_U(blobc_type_hashes_same(ta, tb, n, h, &same), BLOBC_OK);
+    CHECK(same);
+    for (size_t i = 0; i < n; i++) CHECK_EQ_U(h[i], blobc_type_hash(ta[i]));
+    blobc_schema_free(sb);
+    CHECK_EQ_U(structs_of(changed, &sb, tb), 3);
+    CHECK_EQ_U(blobc_type_hashes_same(ta, tb, n, h, &same), BLOBC_OK);
+    CHECK(!same);
+    blobc_schema_free(sb);
+    /* Declared in another order: matched by position in the arrays. */
+    CHECK_EQ_U(structs_of(reordered, &sb, tc), 3);
+    for (size_t i = 0; i < n; i++) tb[i] = blobc_schema_find(sb, ta[i]->name);
+    CHECK_EQ_U(blobc_type_hashes_same(ta, tb, n, h, &same), BLOBC_OK);
+    CHECK(same);
+    blobc_schema_free(sb);
+    blobc_schema_free(sa);
+}
+
+/* A 300-deep chain: one batch, every hash as blobc_type_hash gives it. */
+TEST(batch_hash_deep_chain) {
+    blobc_buffer text = {0};
+    for (int i = 0; i < 300; i++)
+        blobc_buf_printf(&text, "struct S%d { v: u8; p: *S0; a: [u16]; n: S%d; }\n", i, i + 1);
+    blobc_buf_printf(&text, "struct S300 { v: u8; }\n");
+    blobc_schema *s = NULL;
+    blobc_error err;
+    CHECK_EQ_U(blobc_schema_parse((const char *)text.data, text.len, "t.schema", &s, &err), BLOBC_OK);
+    blobc_buffer_free(&text);
+    size_t n = blobc_schema_count(s);
+    const blobc_type **types = malloc(n * sizeof *types);
+    uint64_t *h = malloc(n * sizeof *h);
+    for (size_t i = 0; i < n; i++) types[i] = blobc_schema_at(s, i);
+    CHECK_EQ_U(blobc_type_hashes(types, n, h), BLOBC_OK);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) wrong += h[i] != blobc_type_hash(types[i]);
+    free(types);
+    free(h);
+    blobc_schema_free(s);
+    CHECK_EQ_U(wrong, 0);
+}
+
 TEST_MAIN_BEGIN("output")
 make_dir();
 RUN(replace_regular_file_keeps_mode);
@@ -407,5 +472,7 @@ RUN(blob_read_stops_at_file_size);
 RUN(binary_text_scan);
 RUN(did_you_mean);
 RUN(batch_hash_equals_single);
+RUN(batch_hash_same_as_reparse);
+RUN(batch_hash_deep_chain);
 rmdir(dir);
 TEST_MAIN_END

@@ -156,6 +156,11 @@ uint64_t blobc_type_hash(const blobc_type *type);
  * costs one serialization, not one per struct. BLOBC_ENOMEM when memory
  * ran out (hashes then incomplete). */
 blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n, uint64_t *hashes);
+/* blobc_type_hashes of a[0..n), and *same: whether each b[i] has the hash
+ * of a[i]. When b is laid out like a (a re-parse of a's schema text), the
+ * answer costs no more hashing than a's own. */
+blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type *const *b,
+                                    size_t n, uint64_t *hashes, bool *same);
 
 /* Writes the type the way a schema spells it ("[u32]", "*Room",
  * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */
