@@ -229,7 +229,8 @@ blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type
                                     size_t n, uint64_t *hashes, bool *same) {
     side sa, sb;
     *same = true;
-    bool ok = side_init(&sa, a, n) & side_init(&sb, b, n);
+    /* Both initialized, so both can be freed whatever happens. */
+    bool ok_a = side_init(&sa, a, n), ok_b = side_init(&sb, b, n), ok = ok_a && ok_b;
     blobc_status st = ok ? batch(&sa, &sb, hashes, same) : BLOBC_ENOMEM;
     if (st == BLOBC_OK && !*same) {
         /* Shaped differently (sharing, order): compare the hashes themselves. */
