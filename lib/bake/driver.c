@@ -369,7 +369,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have. */
+        /* cJSON needs the whole text: read the rest after what we have,
+         * stopping early at the limit or at binary data. */
+        blobc_textscan scan = {0};
+        uint64_t bad;
+        uint8_t bad_byte;
+        size_t scanned = 0;
         for (;;) {
             if (!blobc_buf_reserve(&pre, 64 * 1024)) {
                 st = blobc_err_nomem(err);
@@ -382,6 +387,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
                 st = blobc_input_too_large(err, path, max);
                 goto done;
             }
+            if (blobc_textscan_run(&scan, pre.data + scanned, pre.len - scanned, &bad, &bad_byte)) {
+                blobc_err_file(err, name);
+                st = blobc_err_binary(err, bad, bad_byte, TEXT_EXPECTED);
+                goto done;
+            }
+            scanned = pre.len;
         }
         if (ferror(f)) {
             st = io_error(err, "read", path, errno);

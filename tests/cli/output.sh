@@ -91,6 +91,8 @@ if [ -c /dev/zero ]; then
     expect_stderr raw_dump_dev_zero_limited 2 \
         "/dev/zero: error: input is larger than the maximum input size of 64 KiB (not a regular file, so read up to that limit; see --max-input)" \
         timeout 20 "$BLOBC" dump --raw -s "$SCHEMA" --max-input 64K /dev/zero
+    expect_stderr json_pipe_then_zeros 1 "<stdin>: error: binary data at offset 7 (byte 0x00); expected YAML or JSON text" \
+        timeout 20 sh -c "(printf '{\"a\": 1'; cat /dev/zero 2>/dev/null) | exec '$BLOBC' bake -s '$SCHEMA' - -o '$T/z.blob'"
     absent no_output_from_dev_zero "$T/z.blob"
 else
     skip dev_zero "no /dev/zero here"
