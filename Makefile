@@ -1,12 +1,14 @@
 # blobc - asset baker and blob compiler.
-#   make            build build/blobc and build/libblobc.a
+#   make            build build/blobc and the library (libblobc.a, libblobc.so)
 #   make check      build and run every test (ends with "N passed, N failed")
 #   make asan       the suite under -fsanitize=address,undefined
-#   make deps       install missing build dependencies (Debian/Ubuntu)
+#   make tsan       the threaded tests under -fsanitize=thread
+#   make deps       install what the build and the tests need (Debian/Ubuntu)
 #   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
 #   make bench      run the benchmarks
 #   make install    PREFIX=/usr/local DESTDIR=
 CC      ?= cc
+OBJCOPY ?= objcopy
 BUILD   ?= build
 OPT     ?= -O2 -g
 CFLAGS  ?=
@@ -14,7 +16,7 @@ LDFLAGS ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
-PKGS    := yaml-0.1 libcjson libxxhash
+PKGS    := yaml-0.1 libcjson libxxhash libcurl
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -26,14 +28,18 @@ BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(WARN) $(OPT) -Ilib/incl
 .DEFAULT_GOAL := all
 
 # Compiler and linker flags of the dependencies, found once by pkg-config
-# after tools/deps.sh made sure they are installed. Regenerated when missing.
+# after tools/deps.sh made sure they are there. Regenerated when missing.
+# Only `make deps` and the README's two commands (`make sample`, `make
+# check`) install packages; any other goal stops with the list of what is
+# missing and a pointer to `make deps`.
 NODEPS_GOALS := clean deps distclean uninstall
 ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
--include $(BUILD)/config.mk
+include $(BUILD)/config.mk
 endif
+DEPS_MODE := $(if $(filter check,$(MAKECMDGOALS)),--install all,$(if $(filter sample,$(MAKECMDGOALS)),--install build,--check))
 $(BUILD)/config.mk: Makefile tools/deps.sh
 	@mkdir -p $(BUILD)
-	@sh tools/deps.sh
+	@sh tools/deps.sh $(DEPS_MODE)
 	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
 	  "$$(pkg-config --cflags $(PKGS))" "$$(pkg-config --libs $(PKGS))" > $@.tmp
 	@mv $@.tmp $@
@@ -50,11 +56,20 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 LIBA     := $(BUILD)/libblobc.a
+# Every library object as it is, internal names included: for the unit
+# tests and test tools, which reach behind the public API. Not installed.
+LIBI     := $(BUILD)/libblobc-internal.a
+# The shared library (SHARED=0 leaves it out of make and make install).
+SHARED   ?= 1
+SOMAJOR  := 0
+SONAME   := libblobc.so.$(SOMAJOR)
+LIBSO    := $(BUILD)/libblobc.so.$(VERSION)
+SO_GOAL  := $(if $(filter 1,$(SHARED)),$(LIBSO))
 BLOBC    := $(BUILD)/blobc
 READER   := $(BUILD)/samples/reader
 
-.PHONY: all deps sample reader check unit asan fuzz fuzz-build bench install uninstall clean distclean
-all: $(BLOBC) $(LIBA)
+.PHONY: all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean
+all: $(BLOBC) $(LIBA) $(SO_GOAL)
 
 # The README's first command: build, bake the sample level, print it back.
 sample: $(BLOBC)
@@ -62,36 +77,61 @@ sample: $(BLOBC)
 	$(BLOBC) dump $(BUILD)/level.blob
 
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh --install all
 
 $(BUILD)/%.o: %.c $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(LIBA): $(LIB_OBJ)
+# The library is compiled with hidden visibility: only BLOBC_API functions
+# (blobc/api.h) leave libblobc.so. libblobc.a holds one object, all the
+# library's objects linked together (ld -r) with every hidden name then
+# made local, so a program linking it statically sees the blobc_ API and
+# nothing else to collide with (tests/cli/install.sh checks both with nm).
+$(LIB_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
+
+$(BUILD)/libblobc.o: $(LIB_OBJ)
+	$(LD) -r -o $@.tmp $(LIB_OBJ)
+	$(OBJCOPY) --localize-hidden $@.tmp $@
+	@rm -f $@.tmp
+
+$(LIBA): $(BUILD)/libblobc.o
+	@rm -f $@
+	$(AR) rcs $@ $<
+
+$(LIBI): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(BLOBC): $(CLI_OBJ) $(LIBA)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBA)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBI)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIBA)
+$(BUILD)/tools/%: tests/tools/%.c $(LIBI)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
 
 unit: $(UNIT_BIN)
 
-check: $(BLOBC) $(LIBA) $(UNIT_BIN) $(TOOL_BIN) $(READER)
+check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER)
+	@sh tools/deps.sh --install all
 	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
 	$(MAKE) check BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined"
+
+# The tests that run threads, under ThreadSanitizer (gcc or clang), in
+# build-tsan/. Ends with "N passed, N failed" like make check.
+TSAN_TESTS := test_threads test_yaml_pipe
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
+	  $(TSAN_TESTS:%=build-tsan/tests/%)
+	@BUILD=build-tsan TESTS="$(TSAN_TESTS)" sh tests/run.sh
 
 # Fuzzing: libFuzzer targets in tests/fuzz/, built with clang under ASan
 # and UBSan in build-fuzz/, each run for FUZZ_SECONDS.
@@ -100,9 +140,9 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
             -fno-sanitize-recover=all
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIBA)
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIBI)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBA) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBI) $(LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 
@@ -147,19 +187,12 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
-SHARED     ?= 1
-SOMAJOR    := 0
-SONAME     := libblobc.so.$(SOMAJOR)
-LIBSO      := $(BUILD)/libblobc.so.$(VERSION)
 PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h))
-INSTALL_SO := $(if $(filter 1,$(SHARED)),$(LIBSO))
-
-$(LIB_OBJ): ALL_CFLAGS += -fPIC
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
 
-install: $(BLOBC) $(LIBA) $(INSTALL_SO)
+install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PCDIR)" \
 	  "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BLOBC) "$(DESTDIR)$(BINDIR)/blobc"
@@ -186,7 +219,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" 2>/dev/null || true
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz
 
 distclean: clean
 

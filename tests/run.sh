@@ -29,14 +29,19 @@ run_suite() {
     rm -f "$out"
 }
 
-for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] || continue
-    run_suite "$(basename "$t")" "$t"
-done
-for s in tests/cli/*.sh; do
-    case "$s" in */lib.sh) continue ;; esac
-    run_suite "$(basename "$s" .sh)" sh "$s"
-done
+# TESTS="test_a test_b" runs only those unit-test binaries (make tsan).
+if [ -n "${TESTS:-}" ]; then
+    for t in $TESTS; do run_suite "$t" "$BUILD/tests/$t"; done
+else
+    for t in "$BUILD"/tests/test_*; do
+        [ -x "$t" ] || continue
+        run_suite "$(basename "$t")" "$t"
+    done
+    for s in tests/cli/*.sh; do
+        case "$s" in */lib.sh) continue ;; esac
+        run_suite "$(basename "$s" .sh)" sh "$s"
+    done
+fi
 
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")

@@ -1,37 +1,75 @@
 #!/bin/sh
-# Installs the development packages blobc builds against when pkg-config
-# cannot find them: apt-get on Debian/Ubuntu, a clear message elsewhere.
+# The packages blobc needs, checked and (on request) installed.
+#
+#   tools/deps.sh --check         build dependencies present? If not, say
+#                                 which packages and `make deps`; exit 1.
+#   tools/deps.sh --install build install the missing build dependencies
+#   tools/deps.sh --install all   ... and the tools the tests use
+#
+# Only `make deps`, `make sample` and `make check` install (apt-get, on
+# Debian/Ubuntu); a plain `make` only checks. Every check is a pkg-config
+# or command lookup, so with everything present nothing else runs.
 set -u
-PKGS="yaml-0.1 libcjson libxxhash"
-missing=""
-if command -v pkg-config >/dev/null 2>&1; then
-    for p in $PKGS; do
-        pkg-config --exists "$p" || missing="$missing $p"
-    done
-else
-    missing="pkg-config $PKGS"
-fi
-[ -z "$missing" ] && exit 0
+mode=${1:---install}
+what=${2:-all}
 
-debs="pkg-config libyaml-dev libcjson-dev libxxhash-dev"
-if command -v apt-get >/dev/null 2>&1; then
-    echo "blobc: installing build dependencies ($debs) for:$missing" >&2
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-            echo "blobc: need root (or sudo) to install:$missing" >&2
-            exit 1
-        fi
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq >&2 || true
-    if ! $sudo apt-get install -y -qq $debs >&2; then
-        echo "blobc: apt-get could not install $debs" >&2
+# pkg-config module, Debian package: what the library links against.
+BUILD_DEPS="yaml-0.1:libyaml-dev libcjson:libcjson-dev libxxhash:libxxhash-dev
+libcurl:libcurl4-openssl-dev"
+# command, Debian package: what the tests run (each test that cannot find
+# its tool reports SKIP, so the suite still runs without them).
+TEST_DEPS="c++:g++ nginx:nginx-light mcs:mono-mcs mono:mono-runtime ninja:ninja-build
+xxhsum:xxhash python3:python3"
+
+missing=""  # Debian packages
+add() { case " $missing " in *" $1 "*) ;; *) missing="${missing:+$missing }$1" ;; esac; }
+
+if command -v pkg-config >/dev/null 2>&1; then
+    for d in $BUILD_DEPS; do pkg-config --exists "${d%%:*}" || add "${d#*:}"; done
+else
+    add pkg-config
+    for d in $BUILD_DEPS; do add "${d#*:}"; done
+fi
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || add gcc
+build_missing=$missing
+
+if [ "$what" = all ]; then
+    for d in $TEST_DEPS; do
+        c=${d%%:*}
+        command -v "$c" >/dev/null 2>&1 || [ -x "/usr/sbin/$c" ] || add "${d#*:}"
+    done
+    command -v python3 >/dev/null 2>&1 && ! python3 -c 'import jsonschema' 2>/dev/null &&
+        add python3-jsonschema
+    # tests/cli/locale.sh builds a German locale from its source.
+    [ -f /usr/share/i18n/locales/de_DE ] || add locales
+fi
+
+if [ "$mode" = --check ]; then
+    [ -z "$build_missing" ] && exit 0
+    echo "blobc: missing build dependencies (Debian/Ubuntu packages): $build_missing" >&2
+    echo "blobc: run 'make deps' to install them (apt-get), or install them yourself" >&2
+    echo "       (elsewhere: the development files of libyaml, cJSON, xxHash and libcurl" >&2
+    echo "       with their pkg-config files yaml-0.1, libcjson, libxxhash, libcurl)." >&2
+    exit 1
+fi
+
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "blobc: missing: $missing (Debian/Ubuntu package names); install them and run make again" >&2
+    [ -z "$build_missing" ] && exit 0 # the tests that need the rest report SKIP
+    exit 1
+fi
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+        echo "blobc: need root (or sudo) to install: $missing" >&2
         exit 1
     fi
-    exit 0
 fi
-echo "blobc: missing build dependencies:$missing" >&2
-echo "blobc: install the development packages for libyaml, cJSON and xxHash" >&2
-echo "       (with their pkg-config files yaml-0.1, libcjson, libxxhash) and run make again." >&2
-exit 1
+echo "blobc: installing $missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 || true
+if ! $sudo apt-get install -y -qq --no-install-recommends $missing >&2; then
+    echo "blobc: apt-get could not install $missing" >&2
+    exit 1
+fi

@@ -24,6 +24,8 @@ static const char bake_help[] =
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
+    "      --max-errors N    report up to N errors per input, in document order\n"
+    "                        (default 20; 0: no limit); a syntax error comes alone\n"
     COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
@@ -58,8 +60,27 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 }
 
 
+/* The errors of one input, printed as the bake hands them over. */
+static void print_diag(void *ctx, const blobc_error *e) {
+    ++*(size_t *)ctx;
+    report(e);
+}
+
+/* "20" -> 20; false for anything but a decimal number that fits. */
+static bool parse_count(const char *s, unsigned *out) {
+    if (!*s) return false;
+    unsigned long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + (unsigned long)(*p - '0');
+        if (v > 1000000000ul) return false;
+    }
+    *out = (unsigned)v;
+    return true;
+}
+
 int cmd_bake(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL;
+    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *max_errors = NULL;
     bool strip = false, one_thread = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
@@ -68,6 +89,7 @@ int cmd_bake(int argc, char **argv) {
         {"format", 0, true, &format, NULL},
         {"strip", 0, false, NULL, &strip},
         {"one-thread", 0, false, NULL, &one_thread},
+        {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -83,6 +105,14 @@ int cmd_bake(int argc, char **argv) {
     bo.strip = strip;
     bo.one_thread = one_thread;
     bo.max_input = cli_max_input;
+    size_t printed = 0;
+    blobc_diag_sink sink = {print_diag, &printed, 20, 0};
+    if (max_errors && !parse_count(max_errors, &sink.max_errors)) {
+        usage_error("bake", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    bo.diag = &sink;
     if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
@@ -137,9 +167,17 @@ int cmd_bake(int argc, char **argv) {
         blobc_error err;
         blobc_error_clear(&err);
         bo.output_path = outpath;
+        printed = 0;
+        sink.suppressed = 0;
         blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
         if (st != BLOBC_OK) {
-            report(&err);
+            /* the sink printed the errors of the data; others come here */
+            if (printed == 0) report(&err);
+            if (sink.suppressed)
+                fprintf(stderr,
+                        "%s: error: too many errors; stopping here: %zu more not shown "
+                        "(--max-errors 0 shows all)\n",
+                        err.file[0] ? err.file : in, sink.suppressed);
             int c = exit_code(st);
             if (c > rc) rc = c;
         } else {

@@ -108,6 +108,9 @@ int exit_code(blobc_status st) {
     switch (st) {
     case BLOBC_OK: return 0;
     case BLOBC_EINPUT: return EXIT_INPUT;
+    case BLOBC_EIO:
+    case BLOBC_ENOMEM:
+    case BLOBC_EARG: return EXIT_USAGE;
     default: return EXIT_USAGE;
     }
 }

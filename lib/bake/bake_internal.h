@@ -27,6 +27,8 @@
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH 10000u
+/* ... and of JSON brackets (cJSON's CJSON_NESTING_LIMIT). */
+#define BK_JSON_NESTING 1000
 
 /* A position in the input. YAML fills line/col (1-based, characters);
  * JSON fills only off (a byte offset) and leaves line 0: line and column
@@ -65,11 +67,14 @@ typedef struct bk_scalar {
     double d;
 } bk_scalar;
 
-typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY } bk_frame_kind;
+/* BK_UNION: the single-key mapping of a union value ({Member: {...}});
+ * its key is filled like a struct's field. */
+typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
 
 typedef struct bk_frame {
     const blobc_type *type;   /* the container's type */
-    const blobc_field *field; /* STRUCT: the field being filled, NULL before the first key */
+    const blobc_field *field; /* STRUCT, UNION: the field or member being filled, NULL
+                                 before the first key */
     const void *fe;           /* the front end's cursor (JSON: next child) */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
@@ -105,6 +110,9 @@ struct bk {
     bk_pos meta_schema_pos;
     bk_pos meta_type_pos;
 
+    /* The driver's hook behind bk_resolve_root: the fill stack and the
+     * front ends never call the driver by name. */
+    blobc_status (*resolve_root)(bk *k, const bk_pos *pos);
     /* Filled by bk_resolve_root. */
     const blobc_schema *schema;
     blobc_schema *owned_schema;
@@ -116,7 +124,32 @@ struct bk {
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
+
+    /* Several errors per run (opts->diag, diag.c): the errors kept so
+     * far, packed, in document order. */
+    blobc_diag_sink *sink;
+    blobc_buffer kept;
+    size_t nkept;
+    size_t nerrors;              /* found: kept, and counted past the limit */
+    bool muted;                  /* the sink is full: errors are only counted */
+    bool hard;                   /* the builder failed: no going on */
+    bool syntax;                 /* the error in err is a syntax error */
 };
+
+/* Not a status the library returns: an error was kept and the bake goes
+ * on; the front end skips the value the error was about (the rest of a
+ * container whose start it has read) and carries on with the next. */
+#define BK_SKIP ((blobc_status)-2)
+
+/* After bk_fail for an error that leaves the document's structure intact:
+ * with a sink, keeps the error and returns BK_SKIP; without, returns st
+ * (the bake stops at the first error). */
+blobc_status bk_soft(bk *k, blobc_status st);
+
+/* The end of a run that returned st: with a sink and errors, hands them
+ * to the sink (a syntax error alone), puts the first into err and returns
+ * the failure; else st. */
+blobc_status bk_diag_finish(bk *k, blobc_status st);
 
 /* Path modes for bk_fail: whether the innermost frame's current field or
  * item is part of the path (an error about a value) or not (an error about
@@ -126,6 +159,9 @@ struct bk {
 
 void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err);
 void bk_free(bk *k);
+/* Frees everything and starts again on the same input: the file name,
+ * options, error and driver hook stay. */
+void bk_reset(bk *k);
 
 /* Reports an error at pos with the current path (plus `key`, when given,
  * as one more component). Returns st. */
@@ -134,9 +170,10 @@ blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const 
 /* The builder failed (out of memory, too large): report its message here. */
 blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
 
-/* Driver hook (bake.c): loads the schema and picks the root type from the
- * options and k->meta_*, creates the builder and its root, and pushes the
- * root struct frame. */
+/* Once the front end has seen the top-level meta keys: calls the driver's
+ * hook, which loads the schema and picks the root type from the options
+ * and k->meta_*, creates the builder and its root, and pushes the root
+ * struct frame. */
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos);
 
 /* Is this token a null for *T / [T]? (YAML: plain "", "~", "null", "Null",
@@ -146,6 +183,9 @@ bool bk_is_null(const bk_scalar *v);
 /* The innermost frame. */
 static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }
 
+/* Whether a frame is filled from a mapping (keys) rather than a sequence. */
+static inline bool bk_is_map(const bk_frame *f) { return f->kind == BK_STRUCT || f->kind == BK_UNION; }
+
 /* Address of a slot's bytes right now (re-fetch after any array grows). */
 static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
     return (uint8_t *)blobc_builder_ptr(k->b, s->ref) + s->off;
@@ -153,13 +193,16 @@ static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
 
 /* ---- structs ---- */
 
-/* Opens a struct frame on slot s (s->type must be a STRUCT). */
+/* Opens a frame for a mapping on slot s: a struct frame, or a union frame
+ * when s->type is a UNION (any other type is an error). */
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos);
-/* A key in the innermost struct frame: finds the field (unknown and
- * duplicate keys are errors) and returns the slot its value goes into. */
+/* A key in the innermost mapping frame: finds the struct field (unknown
+ * and duplicate keys are errors) and returns the slot its value goes into;
+ * in a union frame, the key names the member: the tag is set and the slot
+ * is the member's *Struct. */
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out);
-/* Ends the innermost struct: applies defaults, checks required fields,
- * pops the frame. */
+/* Ends the innermost mapping: applies defaults, checks required fields
+ * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);
 
 /* ---- sequences ---- */
@@ -207,6 +250,11 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
 
 /* ---- front ends ---- */
+
+/* The first syntax error of JSON text, at the offending token: false with
+ * its offset and message (json_syntax.c); true when the text is valid as
+ * cJSON reads it. */
+bool bk_json_syntax(const char *t, size_t len, size_t *off, char *msg, size_t cap);
 
 /* Bakes JSON text (in memory). */
 blobc_status bk_bake_json(bk *k, const char *text, size_t len);

@@ -142,7 +142,8 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
                    via, file && file[0] ? file : "(embedded)");
 }
 
-blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
+/* The hook behind bk_resolve_root (bake_internal.h). */
+static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     blobc_status st = load_schema(k, pos);
     if (st) return st;
     const blobc_bake_options *o = k->opts;
@@ -219,35 +220,58 @@ typedef struct source {
     bk_read_fn *read;
     void *data;
     size_t size;           /* streamed: the file's size when known, else 0 */
+    /* streamed: when the stream was cut (binary data, over the input limit,
+     * a read error), puts the reason in err in place of the parser's
+     * "input error" and returns its status; else BLOBC_OK */
+    blobc_status (*cut)(void *data, blobc_error *err);
 } source;
+
+/* The arguments both entry points take; *err is not NULL. */
+static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
+                               const blobc_buffer *out, blobc_error *err) {
+    if (!out) return blobc_err_arg(err, fn, "out is NULL");
+    if ((unsigned)opts->input > BLOBC_INPUT_JSON)
+        return blobc_err_arg(err, fn, "opts->input is not a blobc_input_format");
+    if ((unsigned)opts->output > BLOBC_OUTPUT_RAW)
+        return blobc_err_arg(err, fn, "opts->output is not a blobc_output_format");
+    return BLOBC_OK;
+}
 
 static blobc_status bake(const source *src, const char *filename, blobc_input_format fmt,
                          const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
     blobc_error_clear(err);
-    if (out) out->len = 0;
+    out->len = 0;
     if (src->text && !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
         return BLOBC_EINPUT;
     bk k;
     bk_init(&k, filename, opts, err);
+    k.resolve_root = resolve_root;
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
+    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, err) : BLOBC_OK;
+    if (cut != BLOBC_OK) st = cut;
+    st = bk_diag_finish(&k, st);
     if (!st) st = finish(&k, out);
     bk_free(&k);
-    if (st && out) out->len = 0;
+    if (st) out->len = 0;
     return st;
 }
 
 blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                const blobc_bake_options *opts, blobc_buffer *out,
                                blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_bake_options defaults;
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
+    blobc_status st = check_args(__func__, opts, out, err);
+    if (st) return st;
+    if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
-    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0};
+    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0, NULL};
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
     if (fmt == BLOBC_INPUT_AUTO) {
@@ -268,6 +292,7 @@ typedef struct stream {
     bool binary, too_large;   /* why the stream was cut */
     uint64_t bad;
     uint8_t bad_byte;
+    const char *path, *name;  /* as given; for messages */
 } stream;
 
 /* Hands the parser the next chunk, cutting the stream (a read error for
@@ -292,21 +317,25 @@ static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got)
     return !s->binary && !s->too_large;
 }
 
-/* The error of a stream that was cut, in place of the parser's. */
-static blobc_status stream_cut(const stream *s, const char *path, const char *name,
-                               blobc_error *err) {
-    blobc_error_clear(err);
-    if (s->too_large) return blobc_input_too_large(err, path, s->max);
-    blobc_err_file(err, name);
-    return blobc_err_binary(err, s->bad, s->bad_byte, TEXT_EXPECTED);
-}
-
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
     blobc_error_clear(err);
-    bool in = strcmp(path, "-") == 0;
-    blobc_err_file(err, in ? "<stdin>" : path);
-    if (in) return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err_io(err, what, path, e);
+}
+
+/* The error of a stream that was cut, in place of the parser's. */
+static blobc_status stream_cut(void *data, blobc_error *err) {
+    const stream *s = data;
+    if (s->too_large) {
+        blobc_error_clear(err);
+        return blobc_input_too_large(err, s->path, s->max);
+    }
+    if (s->binary) {
+        blobc_error_clear(err);
+        blobc_err_file(err, s->name);
+        return blobc_err_binary(err, s->bad, s->bad_byte, TEXT_EXPECTED);
+    }
+    if (ferror(s->f)) return io_error(err, "read", s->path, errno);
+    return BLOBC_OK;
 }
 
 blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, blobc_buffer *out,
@@ -314,9 +343,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     blobc_bake_options defaults;
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
-    blobc_error local;
-    if (!err) err = &local;
-    if (out) out->len = 0;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    blobc_status bad = check_args(__func__, opts, out, err);
+    if (bad) return bad;
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    out->len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
@@ -331,7 +363,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         blobc_read_options ro = {max, false, TEXT_EXPECTED};
         blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL, 0};
+        source src = {(const char *)data, len, NULL, NULL, 0, NULL};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
         free(data);
         return st;
@@ -372,7 +404,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         /* cJSON needs the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
-        uint64_t bad;
+        uint64_t bad_at;
         uint8_t bad_byte;
         size_t scanned = 0;
         for (;;) {
@@ -387,9 +419,10 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
                 st = blobc_input_too_large(err, path, max);
                 goto done;
             }
-            if (blobc_textscan_run(&scan, pre.data + scanned, pre.len - scanned, &bad, &bad_byte)) {
+            if (blobc_textscan_run(&scan, pre.data + scanned, pre.len - scanned, &bad_at,
+                                   &bad_byte)) {
                 blobc_err_file(err, name);
-                st = blobc_err_binary(err, bad, bad_byte, TEXT_EXPECTED);
+                st = blobc_err_binary(err, bad_at, bad_byte, TEXT_EXPECTED);
                 goto done;
             }
             scanned = pre.len;
@@ -398,16 +431,14 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             st = io_error(err, "read", path, errno);
             goto done;
         }
-        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0};
+        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0, NULL};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
     } else {
-        stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0};
-        source src = {NULL, 0, stream_read, &s, 0};
+        stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0, path, name};
+        source src = {NULL, 0, stream_read, &s, 0, stream_cut};
         if (regular && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX)
             src.size = (size_t)sb.st_size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
-        if (st != BLOBC_OK && (s.binary || s.too_large)) st = stream_cut(&s, path, name, err);
-        else if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
     }
 done:
     if (!is_stdin) fclose(f);

@@ -25,6 +25,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
     k->filename = filename;
     k->opts = opts;
     k->err = err;
+    k->sink = opts ? opts->diag : NULL;
     blobc_arena_init(&k->arena);
 }
 
@@ -34,8 +35,21 @@ void bk_free(bk *k) {
     if (k->b) blobc_builder_free(k->b);
     if (k->owned_schema) blobc_schema_free(k->owned_schema);
     blobc_arena_free(&k->arena);
+    blobc_buffer_free(&k->kept);
     memset(k, 0, sizeof *k);
 }
+
+void bk_reset(bk *k) {
+    const char *filename = k->filename;
+    const blobc_bake_options *opts = k->opts;
+    blobc_error *err = k->err;
+    blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
+    bk_free(k);
+    bk_init(k, filename, opts, err);
+    k->resolve_root = resolve_root;
+}
+
+blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
 
 /* ---- messages ---- */
 
@@ -46,7 +60,7 @@ static void render_path(const bk *k, int mode, const char *key, size_t keylen, b
     for (uint32_t i = 0; i < k->depth; i++) {
         const bk_frame *f = &k->fr[i];
         if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
-        if (f->kind == BK_STRUCT) {
+        if (bk_is_map(f)) {
             if (!f->field) continue;
             if (k->json) blobc_buf_putc(b, '/');
             else if (b->len) blobc_buf_putc(b, '.');
@@ -96,6 +110,11 @@ blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const 
     blobc_error *e = k->err;
     if (!e) return st;
     blobc_error_clear(e);
+    if (k->muted) {
+        /* only counted: spare the path and the source line */
+        e->status = st;
+        return st;
+    }
     va_list ap;
     va_start(ap, fmt);
     blobc_verr(e, st, fmt, ap);
@@ -116,8 +135,11 @@ blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
         st = BLOBC_ENOMEM;
         snprintf(tmp.message, sizeof tmp.message, "out of memory");
     }
+    k->hard = true;
     return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
 }
+
+static void list_names(char *buf, size_t cap, const blobc_type *t);
 
 void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
     char sp[160];
@@ -155,6 +177,13 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
         snprintf(buf, cap, "%s or null", inner);
         break;
     }
+    case BLOBC_KIND_UNION: {
+        char names[300];
+        list_names(names, sizeof names, t);
+        snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
+                 k->json ? "an object" : "a mapping", t->name, names);
+        break;
+    }
     }
 }
 
@@ -181,8 +210,8 @@ static blobc_status type_error(bk *k, const blobc_type *t, const bk_scalar *v, c
     char want[300], got[300];
     bk_describe_type(k, t, want, sizeof want);
     describe_scalar(v, got, sizeof got);
-    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s", want, got,
-                   extra ? extra : "");
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s",
+                              want, got, extra ? extra : ""));
 }
 
 blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
@@ -190,7 +219,8 @@ blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_po
     bk_describe_type(k, s->type, want, sizeof want);
     const char *got = k->json ? (is_map ? "an object" : "an array")
                               : (is_map ? "a mapping" : "a sequence");
-    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s", want, got);
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
+                              want, got));
 }
 
 /* ---- did you mean ---- */
@@ -213,13 +243,15 @@ const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, 
     return blobc_suggest_best(&sg);
 }
 
-/* "id, name, kind, ..." : the first few names of a struct or enum. */
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
 static void list_names(char *buf, size_t cap, const blobc_type *t) {
     size_t o = 0;
-    uint32_t n = t->kind == BLOBC_KIND_STRUCT ? t->nfields : t->nvalues;
+    bool fields = t->kind != BLOBC_KIND_ENUM;
+    uint32_t n = fields ? t->nfields : t->nvalues;
     buf[0] = '\0';
     for (uint32_t i = 0; i < n && i < 12; i++) {
-        const char *name = t->kind == BLOBC_KIND_STRUCT ? t->fields[i].name : t->values[i].name;
+        const char *name = fields ? t->fields[i].name : t->values[i].name;
         int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
         if (w < 0 || (size_t)w >= cap - o) return;
         o += (size_t)w;
@@ -248,8 +280,10 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
 }
 
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
-    if (s->type->kind != BLOBC_KIND_STRUCT) return bk_fail_container(k, s, true, pos);
-    size_t words = ((size_t)s->type->nfields + 63) / 64;
+    bool is_union = s->type->kind == BLOBC_KIND_UNION;
+    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
+    /* a union has one key: no seen-field bits */
+    size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
     if (words > k->bits_cap - k->nbits) {
         size_t cap = k->bits_cap ? k->bits_cap : 64;
         while (cap - k->nbits < words) cap *= 2;
@@ -261,11 +295,11 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bk_frame *f;
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;
-    f->kind = BK_STRUCT;
+    f->kind = is_union ? BK_UNION : BK_STRUCT;
     f->type = s->type;
     f->at = *s;
     f->bits = k->nbits;
-    memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
+    if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
     return BLOBC_OK;
 }
@@ -276,9 +310,43 @@ static inline bool name_is(const char *name, const char *key, size_t len) {
     return name[len] == '\0';
 }
 
+/* The key of a union's mapping names the member it holds. */
+static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, const bk_pos *pos,
+                              bk_slot *out) {
+    const blobc_type *t = f->type;
+    char q[200];
+    bk_quote(q, sizeof q, key, len);
+    if (f->count)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                       "a union value names exactly one member, but %s follows \"%s\" "
+                       "(union %s)",
+                       q, f->field->name, t->name);
+    const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
+    if (!m) {
+        const char *sug = bk_suggest_field(t, key, len, false);
+        if (sug)
+            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                           "unknown member %s of union %s; did you mean \"%s\"?", q, t->name,
+                           sug);
+        char names[300];
+        list_names(names, sizeof names, t);
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                       "unknown member %s of union %s (members: %s)", q, t->name, names);
+    }
+    f->count = 1;
+    f->field = m;
+    blobc_st32(bk_ptr(k, &f->at), (uint32_t)(m - t->fields) + 1);
+    out->type = m->type;
+    out->ref = f->at.ref;
+    out->off = f->at.off + m->offset;
+    f->value = *out;
+    return BLOBC_OK;
+}
+
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
+    if (f->kind == BK_UNION) return union_key(k, f, key, len, pos, out);
     const blobc_field *fld = NULL;
     if (f->hint < t->nfields && name_is(t->fields[f->hint].name, key, len))
         fld = &t->fields[f->hint];
@@ -289,26 +357,29 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         bk_quote(q, sizeof q, key, len);
         bool top = k->depth == 1;
         const char *sug = bk_suggest_field(t, key, len, top);
-        if (sug)
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                           "unknown field %s in struct %s; did you mean \"%s\"?", q, t->name,
-                           sug);
-        if (!top && len > 0 && key[0] == '$')
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                           "unknown field %s in struct %s ($schema and $type are only "
-                           "allowed at the top level)",
-                           q, t->name);
-        char names[300];
-        list_names(names, sizeof names, t);
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                       "unknown field %s in struct %s (fields: %s)", q, t->name, names);
+        blobc_status st;
+        if (sug) {
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s; did you mean \"%s\"?", q, t->name, sug);
+        } else if (!top && len > 0 && key[0] == '$') {
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s ($schema and $type are only "
+                         "allowed at the top level)",
+                         q, t->name);
+        } else {
+            char names[300];
+            list_names(names, sizeof names, t);
+            st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                         "unknown field %s in struct %s (fields: %s)", q, t->name, names);
+        }
+        return bk_soft(k, st);
     }
     uint32_t i = (uint32_t)(fld - t->fields);
     uint64_t *w = &k->bits[f->bits + i / 64];
     uint64_t m = (uint64_t)1 << (i % 64);
     if (*w & m)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                       "duplicate field \"%s\" in struct %s", fld->name, t->name);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
+                                  "duplicate field \"%s\" in struct %s", fld->name, t->name));
     *w |= m;
     f->count++;
     f->field = fld;
@@ -323,8 +394,8 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
 static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
                                  const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                       "string of %zu bytes is too long (at most 2 GiB)", n);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                                  "string of %zu bytes is too long (at most 2 GiB)", n));
     blobc_ref r;
     void *mem;
     if (blobc_builder_alloc(k->b, n + 1, 1, &r, &mem) != BLOBC_OK) return bk_fail_builder(k, pos);
@@ -350,6 +421,16 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
+    if (f->kind == BK_UNION && !f->count) {
+        char want[400];
+        bk_describe_type(k, t, want, sizeof want);
+        return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
+                       want, k->json ? "an empty object" : "an empty mapping");
+    }
+    if (f->kind == BK_UNION) {
+        k->depth--;
+        return BLOBC_OK;
+    }
     if (f->count < t->nfields) {
         const uint64_t *bits = k->bits + f->bits;
         uint32_t missing = 0, first = 0;
@@ -377,12 +458,15 @@ blobc_status bk_pop_struct(bk *k) {
         if (missing) {
             char sp[160];
             blobc_type_spell(t->fields[first].type, sp, sizeof sp);
-            if (missing == 1)
-                return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                               "missing field \"%s\" (%s) in struct %s", t->fields[first].name, sp,
-                               t->name);
-            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                           "missing fields %s in struct %s", names, t->name);
+            blobc_status st =
+                missing == 1
+                    ? bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                              "missing field \"%s\" (%s) in struct %s", t->fields[first].name,
+                              sp, t->name)
+                    : bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                              "missing fields %s in struct %s", names, t->name);
+            if (bk_soft(k, st) != BK_SKIP) return st;
+            /* kept: the struct ends all the same */
         }
     }
     k->nbits = f->bits;
@@ -398,9 +482,9 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
         if (known != UINT32_MAX && known != t->count) {
             char sp[160];
             blobc_type_spell(t, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                           "expected exactly %u items for %s, got %u", (unsigned)t->count, sp,
-                           (unsigned)known);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                                      "expected exactly %u items for %s, got %u",
+                                      (unsigned)t->count, sp, (unsigned)known));
         }
     } else if (t->kind != BLOBC_KIND_ARRAY) {
         return bk_fail_container(k, s, false, pos);
@@ -432,11 +516,13 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
     uint32_t esize = elem->size;
     if (f->kind == BK_FIXED) {
         if (f->count >= f->type->count) {
+            /* reported at the first item too many; the others are skipped */
+            if (f->count++ > f->type->count) return BK_SKIP;
             char sp[160];
             blobc_type_spell(f->type, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                           "too many items for %s: it takes exactly %u", sp,
-                           (unsigned)f->type->count);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                      "too many items for %s: it takes exactly %u", sp,
+                                      (unsigned)f->type->count));
         }
         out->type = elem;
         out->ref = f->at.ref;
@@ -464,12 +550,14 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
 blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *count) {
     bk_frame *f = bk_top(k);
     if (f->kind == BK_FIXED) {
-        if (f->count != f->type->count) {
+        /* too many items were reported at the first one too many */
+        if (f->count < f->type->count) {
             char sp[160];
             blobc_type_spell(f->type, sp, sizeof sp);
-            return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
-                           "expected exactly %u items for %s, got %u", (unsigned)f->type->count,
-                           sp, (unsigned)f->count);
+            blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
+                                      "expected exactly %u items for %s, got %u",
+                                      (unsigned)f->type->count, sp, (unsigned)f->count);
+            if (bk_soft(k, st) != BK_SKIP) return st;
         }
         if (count) *count = 0;
         k->depth--;
@@ -595,21 +683,44 @@ static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *ou
     return f32_from_double(d, out);
 }
 
-blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
-                      blobc_ref *payload) {
+/* Is s the payload reference of the member a union frame just named?
+ * (Its struct must follow: a named member cannot be null.) */
+static bool union_member_slot(bk *k, const bk_slot *s) {
+    const bk_frame *f = bk_top(k);
+    return f && f->kind == BK_UNION && f->count && f->value.ref == s->ref &&
+           f->value.off == s->off;
+}
+
+/* Is s the current field of the innermost struct, a union declared
+ * `= null`? */
+static bool nullable_union_slot(bk *k, const bk_slot *s) {
+    const bk_frame *f = bk_top(k);
+    return f && f->kind == BK_STRUCT && f->field && f->field->def.present &&
+           f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
+}
+
+static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                          blobc_ref *payload) {
     char msg[300];
     for (;;) {
         const blobc_type *t = s->type;
         blobc_kind kind = t->kind;
         switch (kind) {
         case BLOBC_KIND_PTR: {
-            if (bk_is_null(v)) return BLOBC_OK;
+            if (bk_is_null(v) && !union_member_slot(k, s)) return BLOBC_OK;
             blobc_status st = bk_deref(k, s, pos, NULL);
             if (st) return st;
             continue;
         }
         case BLOBC_KIND_ARRAY:
             if (bk_is_null(v)) return BLOBC_OK;
+            return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_UNION:
+            if (bk_is_null(v) && nullable_union_slot(k, s)) return BLOBC_OK;
+            if (bk_is_null(v))
+                return type_error(k, t, v, pos,
+                                  " (null, no member, is allowed only in a field declared "
+                                  "'= null')");
             return type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_STRUCT:
         case BLOBC_KIND_FIXED: return type_error(k, t, v, pos, NULL);
@@ -692,4 +803,10 @@ blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
         }
         }
     }
+}
+
+blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                      blobc_ref *payload) {
+    blobc_status st = store(k, s, v, pos, payload);
+    return st == BLOBC_EINPUT ? bk_soft(k, st) : st;
 }

@@ -1,43 +1,47 @@
 /*
- * bake_json.c - the JSON front end: cJSON parses the values, and an
- * explicit-stack walk feeds them to the fill stack (bake_common.c).
+ * json.c - the JSON front end: an explicit-stack walk over the text feeds
+ * the fill stack (fill.c), with cJSON for the values it does not read itself.
  *
- * The document is not parsed whole. The top-level object, the objects in
- * it down to the first array, and that array are read straight from the
- * text (their punctuation is checked here); every item of such an array,
- * and every other value met there, is one cJSON parse whose tree is baked
- * and dropped before the next. A level's big arrays therefore never exist
- * as a tree: memory is the text, the blob, and one item's tree, which
- * reuses the same few warm pages item after item.
+ * The document is not parsed whole, and mostly not by cJSON. Objects and
+ * arrays whose type takes them are read straight from the text at every
+ * depth (their punctuation is checked here), and so are the common
+ * scalars: strings without escapes, numbers (their text goes to the fill
+ * stack, which converts it exactly), true, false and null. cJSON parses
+ * the rest, one value at a time: strings with escapes, the meta keys'
+ * values, fixed-size arrays, and any value of the wrong kind or spelled
+ * wrongly, whose error is worded from cJSON's verdict. No tree of the
+ * document is ever built: memory is the text, the blob, and at most one
+ * small value's tree.
  *
- * cJSON keeps no positions and stores numbers as doubles, so the walk runs
- * a light tokenizer over the same text in lockstep: every value is visited
- * in document order, and the tokenizer's next value token is that value's
+ * cJSON keeps no positions, so a cJSON tree is walked with a light
+ * tokenizer over the same text in lockstep: every value is visited in
+ * document order, and the tokenizer's next value token is that value's
  * source. That gives every error a line:column next to its JSON Pointer,
  * gives integers their exact source text (no rounding through double past
  * 2^53), and reveals what cJSON hides (a "\u0000" that would cut a string
  * short, raw control characters, non-JSON number spellings cJSON accepts).
  * The tokenizer only looks at text cJSON has accepted.
  *
- * cJSON mallocs every node and string; its allocations on this thread come
- * from a bump arena instead (cJSON_InitHooks with hooks that fall back to
- * malloc/free on any other thread), rewound before each parse.
+ * cJSON allocates with its own allocator (malloc, or whatever the host
+ * program installed with cJSON_InitHooks); the bake never installs hooks,
+ * which are process-wide and would break other threads and the host's own
+ * use of cJSON. jparse frees the previous value's tree before the next
+ * parse.
  *
  * The root type must be known before the first value is placed, while
  * JSON allows $schema and $type anywhere in the top-level object: see
  * open_root for how that is settled without reading the file twice in
  * the usual cases.
  */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
-
 #include <cjson/cJSON.h>
-#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bake/bake_internal.h"
+
+_Static_assert(BK_JSON_NESTING == CJSON_NESTING_LIMIT, "json_syntax.c nests as cJSON does");
 
 /* Token flags (strings). */
 #define JT_ESC 1u   /* has a backslash escape */
@@ -49,146 +53,6 @@
 /* bk_pos.col values marking a meta key's value, located only on error. */
 #define JPOS_META_SCHEMA 1u
 #define JPOS_META_TYPE 2u
-
-/* ---- the arena behind cJSON ---- */
-
-/* A big document's tree is several times its text (a 64-byte node per
- * value, plus a copy of every key and string), and faulting that memory in
- * 4 KiB at a time was a sixth of the bake. Blocks from 2 MiB up are mapped
- * on a 2 MiB boundary and offered to transparent huge pages, so the kernel
- * fills them a huge page per fault where it can. */
-#define JHUGE ((size_t)2 * 1024 * 1024)
-#define JBLOCK_MAX ((size_t)32 * 1024 * 1024)
-
-typedef struct jblock {
-    struct jblock *next;
-    size_t size;   /* usable bytes after the header */
-    size_t mapped; /* bytes mapped at the block (mmap), 0 for malloc */
-    size_t pad;    /* four words: the memory after it stays 16-byte aligned */
-} jblock;
-
-typedef struct jarena {
-    jblock *head;
-    char *cur;
-    size_t left;
-    size_t next_size;
-    bool failed;
-} jarena;
-
-static _Thread_local jarena *tls_arena;
-
-static jblock *jblock_new(size_t size) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (size >= JHUGE && size <= SIZE_MAX - sizeof(jblock) - 2 * JHUGE) {
-        size_t want = (sizeof(jblock) + size + JHUGE - 1) & ~(JHUGE - 1);
-        size_t span = want + JHUGE;
-        void *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            /* Trim to a 2 MiB-aligned range: huge pages need one. */
-            uintptr_t base = (uintptr_t)m;
-            size_t head = (size_t)(((base + JHUGE - 1) & ~(uintptr_t)(JHUGE - 1)) - base);
-            if (head) munmap(m, head);
-            if (span - head > want) munmap((char *)m + head + want, span - head - want);
-            jblock *b = (jblock *)((char *)m + head);
-            (void)madvise(b, want, MADV_HUGEPAGE); /* only advice */
-            b->mapped = want;
-            b->size = want - sizeof(jblock);
-            return b;
-        }
-    }
-#endif
-    jblock *b = malloc(sizeof(jblock) + size);
-    if (b) {
-        b->mapped = 0;
-        b->size = size;
-    }
-    return b;
-}
-
-static void jblock_free(jblock *b) {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (b->mapped) {
-        munmap(b, b->mapped);
-        return;
-    }
-#endif
-    free(b);
-}
-
-/* Starts a new block big enough for n bytes, and takes them from it. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void *jarena_grow(jarena *a, size_t n) {
-    if (n > SIZE_MAX - 15 - sizeof(jblock)) {
-        a->failed = true;
-        return NULL;
-    }
-    /* Blocks double: small documents stay small. */
-    size_t size = a->next_size ? a->next_size : (size_t)64 * 1024;
-    if (size < JBLOCK_MAX) a->next_size = size * 2;
-    if (size < n) size = n;
-    jblock *b = jblock_new(size);
-    if (!b) {
-        a->failed = true;
-        return NULL;
-    }
-    b->next = a->head;
-    a->head = b;
-    size_t r = (n + 7) & ~(size_t)7; /* no overflow: n is far below SIZE_MAX */
-    if (r > b->size) r = b->size;
-    a->cur = (char *)(b + 1) + r;
-    a->left = b->size - r;
-    return b + 1;
-}
-
-/* cJSON asks for nodes (pointers and a double: 8-byte alignment) and for
- * strings; every request is rounded up to 8 bytes, which keeps the bump
- * aligned without a test. This runs for every node and string baked. */
-static inline void *jarena_alloc(jarena *a, size_t n) {
-    size_t r = (n + 7) & ~(size_t)7;
-    if (r < n || r > a->left) return jarena_grow(a, n);
-    void *p = a->cur;
-    a->cur += r;
-    a->left -= r;
-    return p;
-}
-
-/* Forgets every allocation but keeps the newest block (the largest) for
- * the next value: one value's tree at a time reuses the same few pages,
- * warm in the cache, instead of faulting in fresh ones for the whole
- * document. */
-static void jarena_reset(jarena *a) {
-    jblock *keep = a->head;
-    if (!keep) return;
-    for (jblock *b = keep->next; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    keep->next = NULL;
-    a->cur = (char *)(keep + 1);
-    a->left = keep->size;
-    a->failed = false;
-}
-
-static void jarena_free(jarena *a) {
-    for (jblock *b = a->head; b;) {
-        jblock *next = b->next;
-        jblock_free(b);
-        b = next;
-    }
-    memset(a, 0, sizeof *a);
-}
-
-static void *CJSON_CDECL hook_malloc(size_t n) {
-    jarena *a = tls_arena;
-    return a ? jarena_alloc(a, n) : malloc(n);
-}
-
-static void CJSON_CDECL hook_free(void *p) {
-    if (!tls_arena) free(p);
-}
 
 /* ---- the lockstep tokenizer ---- */
 
@@ -206,7 +70,10 @@ typedef struct jstate {
     size_t unit_end;     /* where the value cJSON parsed last ends */
     bool meta_done;      /* the meta keys were read ahead of the data */
     bool guessed_root;   /* the root came from the schema before any $type */
-    jarena arena;        /* behind cJSON: the tree of one value at a time */
+    size_t lc_off;       /* an earlier error's offset, line and line start: */
+    size_t lc_start;     /* errors come in document order, so the next one */
+    uint32_t lc_line;    /* is found from there */
+    cJSON *tree;         /* the one value cJSON parsed last, or NULL */
 } jstate;
 
 static bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -381,30 +248,39 @@ static bool json_number_ok(const char *s, size_t n) {
 
 /* ---- positions ---- */
 
-static void line_col(const char *t, size_t len, size_t off, uint32_t *line, uint32_t *col) {
+/* Line and column of offset off, counting from line *line, which starts
+ * at offset *start (at or before off); both move to off's line. */
+static void line_col(const char *t, size_t len, size_t off, uint32_t *line, size_t *start,
+                     uint32_t *col) {
     if (off > len) off = len;
-    size_t ln = 1, start = 0;
-    const char *p = t, *end = t + off;
+    size_t ln = *line, st = *start;
+    const char *p = t + st, *end = t + off;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl) break;
         ln++;
         p = nl + 1;
-        start = (size_t)(p - t);
+        st = (size_t)(p - t);
     }
     size_t c = 1;
-    for (size_t i = start; i < off; i++)
+    for (size_t i = st; i < off; i++)
         if (((unsigned char)t[i] & 0xC0) != 0x80) c++;
     *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
+    *start = st;
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-
 static void json_locate(bk *k, const bk_pos *pos) {
     jstate *js = k->fe;
-    uint32_t line, col;
-    line_col(js->text, js->len, pos->off, &line, &col);
-    blobc_err_at(k->err, NULL, line, col);
+    /* Several errors come in document order: go on from the last one. */
+    if (js->lc_line == 0 || pos->off < js->lc_off) {
+        js->lc_start = 0;
+        js->lc_line = 1;
+    }
+    uint32_t col;
+    line_col(js->text, js->len, pos->off, &js->lc_line, &js->lc_start, &col);
+    js->lc_off = pos->off;
+    blobc_err_at(k->err, NULL, js->lc_line, col);
     blobc_err_source_line(k->err, js->text, js->len, pos->off);
 }
 
@@ -417,50 +293,36 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    k->syntax = true;
+    k->muted = false; /* reported, whatever came before */
     k->depth = 0;
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid JSON: %s", msg);
 }
 
-/* Why the parse stopped at `off`, in words. cJSON says nothing of why, so
- * the text up to there is scanned again (an error path only): for a string
- * left open, a bad escape, or nesting deeper than cJSON allows. */
+/* Why the parse stopped near `off`, in words, at the offending token:
+ * cJSON says nothing of why and often stops a token or a line after the
+ * mistake, so the text is checked from its start (an error path only),
+ * which also puts the first syntax error of the text first. */
 static blobc_status syntax_error(bk *k, size_t off) {
     const jstate *js = k->fe;
-    const char *t = js->text;
-    size_t len = js->len;
-    if (off >= len) return syntax_fail(k, len, "unexpected end of input");
-    int depth = 0;
-    size_t too_deep = SIZE_MAX;
-    for (size_t i = skip_bom(t, len); i <= off && i < len;) {
-        char c = t[i];
-        if (c == '"') {
-            unsigned fl;
-            size_t end = scan_string(t, len, i, &fl);
-            if (off > i && (fl & JT_OPEN)) return syntax_fail(k, i, "unterminated string");
-            if (off > i && off < end)
-                return syntax_fail(k, off, t[off] == '\\' ? "bad escape sequence in a string"
-                                                          : "bad string");
-            i = end;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            if (++depth > CJSON_NESTING_LIMIT && too_deep == SIZE_MAX) too_deep = i;
-        } else if (c == '}' || c == ']') {
-            depth--;
-        }
-        i++;
-    }
-    if (too_deep != SIZE_MAX)
-        return syntax_fail(k, too_deep, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
-    /* Stopped in the last token of a text that leaves brackets open: the
-     * text was cut short. */
-    size_t j = off;
-    while (j < len && !is_ws(t[j]) && !strchr(",:[]{}\"", t[j])) j++;
-    while (j < len && is_ws(t[j])) j++;
-    if (j == len && depth > 0) return syntax_fail(k, len, "unexpected end of input");
-    unsigned char c = (unsigned char)t[off];
+    char msg[200];
+    size_t at;
+    if (!bk_json_syntax(js->text, js->len, &at, msg, sizeof msg))
+        return syntax_fail(k, at, "%s", msg);
+    /* Valid JSON as far as syntax goes: the reader stopped for a reason
+     * of its own. */
+    if (off >= js->len) return syntax_fail(k, js->len, "unexpected end of input");
+    unsigned char c = (unsigned char)js->text[off];
     if (c >= 0x21 && c < 0x7f) return syntax_fail(k, off, "unexpected '%c'", c);
     return syntax_fail(k, off, "unexpected byte 0x%02x", c);
+}
+
+/* cJSON's parse of the n bytes at `off`, after freeing the tree of the
+ * previous parse: the caller is done with it by then. */
+static cJSON *jparse(jstate *js, size_t off, size_t n, const char **end) {
+    cJSON_Delete(js->tree);
+    js->tree = cJSON_ParseWithLengthOpts(js->text + off, n, end, 0);
+    return js->tree;
 }
 
 /* cJSON parses the one value at `off` into a fresh tree (the previous
@@ -471,11 +333,10 @@ static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
      * they were white space. */
     if (off < js->len && ((unsigned char)t[off] <= 0x20 || (unsigned char)t[off] == 0xEF))
         return syntax_error(k, off);
-    jarena_reset(&js->arena);
     const char *end = NULL;
-    cJSON *v = cJSON_ParseWithLengthOpts(t + off, js->len - off, &end, 0);
+    cJSON *v = jparse(js, off, js->len - off, &end);
     size_t stop = end ? off + (size_t)(end - (t + off)) : js->len;
-    if (!v) return js->arena.failed ? blobc_err_nomem(k->err) : syntax_error(k, stop);
+    if (!v) return syntax_error(k, stop);
     js->unit_end = stop;
     *out = v;
     return BLOBC_OK;
@@ -501,8 +362,7 @@ static int meta_kind(const char *key, size_t n) {
 static int key_meta_kind(jstate *js, size_t i, size_t end, unsigned fl) {
     if (fl & JT_OPEN) return 0;
     if (!(fl & JT_ESC)) return meta_kind(js->text + i + 1, end - i - 2);
-    jarena_reset(&js->arena);
-    cJSON *kv = cJSON_ParseWithLengthOpts(js->text + i, end - i, NULL, 0);
+    cJSON *kv = jparse(js, i, end - i, NULL);
     return kv && cJSON_IsString(kv) ? meta_kind(kv->valuestring, strlen(kv->valuestring)) : 0;
 }
 
@@ -601,6 +461,28 @@ static blobc_status nest_check(bk *k, size_t off) {
     return syntax_fail(k, off, "nesting is deeper than %d levels", CJSON_NESTING_LIMIT);
 }
 
+/* A value whose error was kept (BK_SKIP) is done with. */
+static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
+
+/* Where the container whose bracket is at off ends (cJSON has accepted
+ * its text). */
+static size_t value_end(const jstate *js, size_t off) {
+    const char *t = js->text;
+    size_t len = js->len, depth = 0, i = off;
+    while (i < len) {
+        char c = t[i];
+        if (c == '"') {
+            unsigned fl;
+            i = scan_string(t, len, i, &fl);
+            continue;
+        }
+        i++;
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) break;
+    }
+    return i;
+}
+
 /* Puts value c, whose token is tok, into slot: a scalar is stored, an
  * object or array opens a tree frame over its children. */
 static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const jtok *tok) {
@@ -622,14 +504,19 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
             for (const cJSON *e = c->child; e; e = e->next) n++;
             st = bk_push_seq(k, slot, n, &vpos);
         }
+        if (st == BK_SKIP) {
+            js->cur = value_end(js, tok->off); /* its text, from the tokenizer's way */
+            return BLOBC_OK;
+        }
         if (st) return st;
         bk_top(k)->fe = c->child;
         return BLOBC_OK;
     }
     case cJSON_String:
         if (tok->flags & JT_CTRL)
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON: a control character in a string must be escaped");
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON: a control character in a string "
+                                           "must be escaped")));
         v.tok = BK_TOK_JSTRING;
         v.s = c->valuestring;
         /* Without escapes the value is its source text. */
@@ -646,8 +533,8 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         if (!json_number_ok(v.s, v.n)) {
             char q[200];
             bk_quote(q, sizeof q, v.s, v.n);
-            return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                           "invalid JSON number %s", q);
+            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                                           "invalid JSON number %s", q)));
         }
         break;
     case cJSON_True:
@@ -662,30 +549,37 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
         v.n = 4;
         break;
     }
-    return bk_store(k, slot, &v, &vpos, NULL);
+    return kept(bk_store(k, slot, &v, &vpos, NULL));
+}
+
+static blobc_status key_nul(bk *k, const bk_pos *kpos) {
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, kpos, BK_AT_CONTAINER, NULL, 0,
+                              "an object key cannot contain a NUL character (U+0000)"));
 }
 
 /* One child of a tree frame, or the frame's end. */
 static blobc_status tree_step(bk *k, jstate *js, bk_frame *f) {
     const cJSON *c = f->fe;
-    if (!c) return f->kind == BK_STRUCT ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
+    if (!c) return bk_is_map(f) ? bk_pop_struct(k) : bk_pop_seq(k, &f->pos, NULL, NULL);
     f->fe = c->next;
-    size_t klen = f->kind == BK_STRUCT ? next_key(js, c->string) : 0;
+    size_t klen = bk_is_map(f) ? next_key(js, c->string) : 0;
     jtok tok;
     if (!next_value(js, &tok))
         return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_VALUE, NULL, 0,
                        "internal error: JSON token stream out of step");
     bk_slot slot;
     blobc_status st;
-    if (f->kind == BK_STRUCT) {
+    if (bk_is_map(f)) {
         bk_pos kpos = {0, 0, js->key_off};
-        if (js->key_flags & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
-        st = bk_key(k, c->string, klen, &kpos, &slot);
+        st = js->key_flags & JT_NUL ? key_nul(k, &kpos) : bk_key(k, c->string, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, tok.off};
         st = bk_item(k, &vpos, &slot);
+    }
+    if (st == BK_SKIP) {
+        /* the value is skipped: past its text */
+        if (cJSON_IsObject(c) || cJSON_IsArray(c)) js->cur = value_end(js, tok.off);
+        return BLOBC_OK;
     }
     if (st) return st;
     return put(k, js, c, &slot, &tok);
@@ -697,14 +591,62 @@ static const blobc_type *landing(const blobc_type *t) {
     return t;
 }
 
-/* One member or item of a streamed frame, or the frame's end. Objects are
- * streamed from the top down to the first array, and that array too; each
- * of its items, and every other value, is parsed by cJSON on its own, so
- * the tree in memory is never more than one item of the biggest array. */
+/* The scalar at `i` read straight from the text, when it is one of the
+ * common, valid spellings: a string without escapes or control
+ * characters, a JSON number, true, false or null. Its end goes to *end.
+ * Anything else (escapes, errors, whatever needs cJSON's judgement) is
+ * left to the cJSON path, which decodes it or reports it. Numbers carry
+ * their text only: the fill stack converts it exactly. */
+static bool plain_scalar(const jstate *js, size_t i, bk_scalar *v, size_t *end) {
+    const char *t = js->text;
+    size_t len = js->len, j = i;
+    if (i >= len) return false; /* the text ends where a value should be */
+    memset(v, 0, sizeof *v);
+    char c = t[i];
+    if (c == '"') {
+        unsigned fl;
+        j = scan_string(t, len, i, &fl);
+        if (fl & (JT_ESC | JT_OPEN | JT_CTRL)) return false;
+        v->tok = BK_TOK_JSTRING;
+        v->s = t + i + 1;
+        v->n = j - i - 2;
+        v->check_utf8 = (fl & JT_HIGH) != 0;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        while (j < len && ((t[j] >= '0' && t[j] <= '9') || t[j] == '-' || t[j] == '+' ||
+                           t[j] == '.' || t[j] == 'e' || t[j] == 'E'))
+            j++;
+        if (!json_number_ok(t + i, j - i)) return false;
+        v->tok = BK_TOK_JNUMBER;
+        v->s = t + i;
+        v->n = j - i;
+    } else {
+        static const struct {
+            const char *word;
+            size_t n;
+            bk_tok tok;
+        } lits[] = {{"true", 4, BK_TOK_JBOOL}, {"false", 5, BK_TOK_JBOOL}, {"null", 4, BK_TOK_JNULL}};
+        size_t k;
+        for (k = 0; k < sizeof lits / sizeof lits[0]; k++)
+            if (len - i >= lits[k].n && memcmp(t + i, lits[k].word, lits[k].n) == 0) break;
+        if (k == sizeof lits / sizeof lits[0]) return false;
+        v->tok = lits[k].tok;
+        v->s = t + i;
+        v->n = lits[k].n;
+        j = i + lits[k].n;
+    }
+    *end = j;
+    return true;
+}
+
+/* One member or item of a streamed frame, or the frame's end. Objects and
+ * arrays whose type takes them are streamed at every depth, and common
+ * scalars are read straight from the text (plain_scalar); cJSON parses
+ * only the rest (escaped strings, fixed-size arrays, values of the wrong
+ * kind, errors), each on its own, so no tree of the document is built. */
 static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     const char *t = js->text;
     size_t len = js->len;
-    bool obj = f->kind == BK_STRUCT;
+    bool obj = bk_is_map(f);
     size_t i = skip_ws(t, len, js->cur > js->unit_end ? js->cur : js->unit_end);
     if (i >= len) return syntax_error(k, len);
     if (t[i] == (obj ? '}' : ']')) {
@@ -728,9 +670,6 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         unsigned fl;
         size_t end = scan_string(t, len, i, &fl);
         if (fl & JT_OPEN) return syntax_fail(k, i, "unterminated string");
-        if (fl & JT_NUL)
-            return bk_fail(k, BLOBC_EINPUT, &kpos, BK_AT_CONTAINER, NULL, 0,
-                           "an object key cannot contain a NUL character (U+0000)");
         const char *key = t + i + 1;
         size_t klen = end - i - 2;
         if (fl & JT_ESC) {
@@ -742,7 +681,7 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         i = skip_ws(t, len, end);
         if (i >= len || t[i] != ':') return syntax_error(k, i);
         i = skip_ws(t, len, i + 1);
-        if (k->depth == 1) {
+        if (k->depth == 1 && !(fl & JT_NUL)) {
             int which = meta_kind(key, klen);
             if (which) {
                 cJSON *v;
@@ -758,15 +697,22 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
                 return st;
             }
         }
-        st = bk_key(k, key, klen, &kpos, &slot);
+        st = fl & JT_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
     } else {
         bk_pos vpos = {0, 0, i};
         st = bk_item(k, &vpos, &slot);
     }
+    if (st == BK_SKIP) {
+        /* the value is skipped: parsed for its syntax and dropped */
+        cJSON *skipped;
+        if ((st = parse_unit(k, js, i, &skipped))) return st;
+        js->cur = js->unit_end;
+        return BLOBC_OK;
+    }
     if (st) return st;
 
     bk_pos vpos = {0, 0, i};
-    if (obj && i < len && (t[i] == '{' || t[i] == '[')) {
+    if (i < len && (t[i] == '{' || t[i] == '[')) {
         const blobc_type *lt = landing(slot.type);
         bool open = t[i] == '{';
         if (lt->kind == (open ? BLOBC_KIND_STRUCT : BLOBC_KIND_ARRAY)) {
@@ -780,6 +726,12 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
             js->cur = i + 1;
             return BLOBC_OK;
         }
+    }
+    bk_scalar v;
+    size_t end;
+    if (plain_scalar(js, i, &v, &end)) {
+        js->cur = js->unit_end = end;
+        return kept(bk_store(k, &slot, &v, &vpos, NULL));
     }
     cJSON *c;
     if ((st = parse_unit(k, js, i, &c))) return st;
@@ -797,13 +749,11 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
  * is being baked as? Asked only after an error, to tell whether the error
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
-    const char *t = js->text;
     size_t len = js->len, i = open + 1, j;
     int which;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
-        jarena_reset(&js->arena);
-        cJSON *v = j < len ? cJSON_ParseWithLengthOpts(t + j, len - j, NULL, 0) : NULL;
+        cJSON *v = j < len ? jparse(js, j, len - j, NULL) : NULL;
         if (!v || !cJSON_IsString(v) || strcmp(v->valuestring, k->root->name) != 0) return true;
     }
     return false;
@@ -861,8 +811,8 @@ static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
         bk_frame *f = bk_top(k);
         st = f->state & JF_STREAM ? stream_step(k, js, f) : tree_step(k, js, f);
     }
-    if (st && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root && k->root &&
-        late_type_differs(k, js, open))
+    if ((st || k->nerrors) && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root &&
+        k->root && late_type_differs(k, js, open))
         st = JRESTART;
     if (st) return st;
     size_t tail = skip_ws(js->text, js->len, js->cur);
@@ -879,23 +829,13 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     k->fe = &js;
     k->locate = json_locate;
 
-    /* cJSON's allocations on this thread come from the arena while the
-     * bake runs; the hooks fall back to malloc/free on any other. */
-    cJSON_Hooks hooks = {hook_malloc, hook_free};
-    cJSON_InitHooks(&hooks);
-    tls_arena = &js.arena;
-
     blobc_status st;
     size_t i = skip_ws(text, len, skip_bom(text, len));
     if (i < len && text[i] == '{') {
         st = bake_object(k, &js, i, false);
         if (st == JRESTART) {
-            const char *filename = k->filename;
-            const blobc_bake_options *opts = k->opts;
-            blobc_error *err = k->err;
-            bk_free(k);
-            bk_init(k, filename, opts, err);
-            if (err) blobc_error_clear(err);
+            bk_reset(k);
+            if (k->err) blobc_error_clear(k->err);
             k->json = true;
             k->fe = &js;
             k->locate = json_locate;
@@ -916,9 +856,14 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
                          "the top level must be an object holding the root struct's fields");
         }
     }
-    tls_arena = NULL;
-    cJSON_InitHooks(NULL);
-    jarena_free(&js.arena);
+    if ((st == BLOBC_EINPUT || (st == BLOBC_OK && k->nerrors)) && !k->syntax) {
+        /* A syntax error anywhere goes first: data errors before it are
+         * often its echo. */
+        char msg[200];
+        size_t at;
+        if (!bk_json_syntax(text, len, &at, msg, sizeof msg)) st = syntax_fail(k, at, "%s", msg);
+    }
+    cJSON_Delete(js.tree);
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;

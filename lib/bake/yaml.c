@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "bake/bake_internal.h"
+#include "common/hashtab.h"
 #include "bake/yaml_pipe.h"
 
 enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
@@ -95,8 +96,7 @@ typedef struct ys {
 
     anchor_rec *anchors;       /* id 0 unused */
     uint32_t nanchors, anchors_cap;
-    uint32_t *amap;            /* name hash -> anchor id, open addressing */
-    uint32_t amap_cap, amap_used;
+    blobc_hashtab amap;        /* anchor name -> id */
     share_rec *shares;
     uint32_t nshares, shares_cap;
     logev *log;
@@ -109,6 +109,10 @@ typedef struct ys {
 
     uint64_t parsed, replayed;
     uint32_t pdepth;           /* nesting of parser events */
+    uint32_t skip;             /* open containers of a value being skipped */
+    bool skip_next;            /* the next node is skipped (after a bad key) */
+    uint32_t lc_line;          /* a line start found for an earlier error ... */
+    size_t lc_off;             /* ... at this offset (errors come in order) */
     int phase;
     int pstate;
     bk_pos root_pos;
@@ -118,14 +122,7 @@ typedef struct ys {
 
 /* Grows an array to hold at least n + 1 elements. */
 static bool reserve(void **p, size_t *cap, size_t n, size_t elem) {
-    if (n < *cap) return true;
-    size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / elem) return false;
-    void *q = realloc(*p, c * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
+    return n < SIZE_MAX && blobc_grow(p, cap, n + 1, elem);
 }
 
 static bool reserve32(void **p, uint32_t *cap, uint32_t n, size_t elem) {
@@ -160,10 +157,9 @@ static const char *source_text(ys *y, size_t *len) {
 }
 
 /* Byte offset where 1-based line `line` starts, counting breaks as libyaml
- * does (LF, CRLF, CR). */
-static size_t line_start(const char *t, size_t len, uint32_t line) {
-    size_t i = 0;
-    for (uint32_t l = 1; l < line && i < len; l++) {
+ * does (LF, CRLF, CR), from line `from` starting at offset i. */
+static size_t line_start(const char *t, size_t len, uint32_t line, uint32_t from, size_t i) {
+    for (uint32_t l = from; l < line && i < len; l++) {
         while (i < len && t[i] != '\n' && t[i] != '\r') i++;
         if (i < len && t[i] == '\r' && i + 1 < len && t[i + 1] == '\n') i++;
         if (i < len) i++;
@@ -182,7 +178,14 @@ static void yaml_locate(bk *k, const bk_pos *pos) {
     if (len >= 2 && ((unsigned char)t[0] == 0xFE || (unsigned char)t[0] == 0xFF || t[0] == 0 ||
                      t[1] == 0))
         return;
-    blobc_err_source_line(k->err, t, len, line_start(t, len, pos->line));
+    /* Several errors come in document order: go on from the last line. */
+    if (y->lc_line == 0 || pos->line < y->lc_line) {
+        y->lc_line = 1;
+        y->lc_off = 0;
+    }
+    y->lc_off = line_start(t, len, pos->line, y->lc_line, y->lc_off);
+    y->lc_line = pos->line;
+    blobc_err_source_line(k->err, t, len, y->lc_off);
 }
 
 static bk_pos mark_pos(const yaml_mark_t *m) {
@@ -195,53 +198,26 @@ static bk_pos mark_pos(const yaml_mark_t *m) {
 
 /* ---- anchors ---- */
 
-static uint32_t hash_name(const char *s) {
-    uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 static uint32_t anchor_lookup(const ys *y, const char *name) {
-    if (!y->amap_cap) return 0;
-    uint32_t mask = y->amap_cap - 1;
-    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
-        uint32_t id = y->amap[i];
-        if (!id) return 0;
+    blobc_hprobe p;
+    for (uint32_t id = blobc_hashtab_first(&y->amap, blobc_hash_bytes(name, strlen(name)), &p); id;
+         id = blobc_hashtab_next(&y->amap, &p))
         if (strcmp(y->anchors[id].name, name) == 0) return id;
-    }
+    return 0;
 }
 
 static bool amap_put(ys *y, uint32_t id) {
-    if ((y->amap_used + 1) * 2 > y->amap_cap) {
-        uint32_t cap = y->amap_cap ? y->amap_cap * 2 : 64;
-        if (cap < y->amap_cap) return false;
-        uint32_t *m = calloc(cap, sizeof *m);
-        if (!m) return false;
-        for (uint32_t i = 0; i < y->amap_cap; i++) {
-            uint32_t old = y->amap[i];
-            if (!old) continue;
-            uint32_t j = hash_name(y->anchors[old].name) & (cap - 1);
-            while (m[j]) j = (j + 1) & (cap - 1);
-            m[j] = old;
-        }
-        free(y->amap);
-        y->amap = m;
-        y->amap_cap = cap;
-    }
-    uint32_t mask = y->amap_cap - 1;
     const char *name = y->anchors[id].name;
-    for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
-        uint32_t cur = y->amap[i];
-        if (!cur) {
-            y->amap[i] = id;
-            y->amap_used++;
-            return true;
-        }
+    uint64_t h = blobc_hash_bytes(name, strlen(name));
+    blobc_hprobe p;
+    for (uint32_t cur = blobc_hashtab_first(&y->amap, h, &p); cur;
+         cur = blobc_hashtab_next(&y->amap, &p)) {
         if (strcmp(y->anchors[cur].name, name) == 0) {
-            y->amap[i] = id; /* a redefinition hides the earlier anchor */
+            blobc_hashtab_replace(&y->amap, &p, id); /* a redefinition hides the earlier anchor */
             return true;
         }
     }
+    return blobc_hashtab_add(&y->amap, h, id);
 }
 
 static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, uint32_t *id) {
@@ -261,10 +237,26 @@ static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, ui
     return BLOBC_OK;
 }
 
-static const share_rec *share_find(const ys *y, uint32_t id, const blobc_type *type) {
-    for (uint32_t s = y->anchors[id].shares; s; s = y->shares[s - 1].next)
-        if (y->shares[s - 1].type == type) return &y->shares[s - 1];
-    return NULL;
+/* The payload of anchor `id` that a value of `type` can link to, and the
+ * length to link with: one recorded for the same type, or one payload seen
+ * both ways, a *T's target and a [T] of that one item (blobs can share it
+ * so; dump writes the second reference as an alias). NULL when none. */
+static const share_rec *share_find(const ys *y, uint32_t id, const blobc_type *type,
+                                   uint32_t *len) {
+    const share_rec *one = NULL;
+    for (uint32_t s = y->anchors[id].shares; s; s = y->shares[s - 1].next) {
+        const share_rec *r = &y->shares[s - 1];
+        if (r->type == type) {
+            *len = r->len;
+            return r;
+        }
+        bool ptr_arr = type->kind == BLOBC_KIND_PTR && r->type->kind == BLOBC_KIND_ARRAY &&
+                       r->len == 1;
+        bool arr_ptr = type->kind == BLOBC_KIND_ARRAY && r->type->kind == BLOBC_KIND_PTR;
+        if ((ptr_arr || arr_ptr) && r->type->elem == type->elem) one = r;
+    }
+    *len = 1;
+    return one;
 }
 
 static blobc_status share_add(ys *y, uint32_t id, const blobc_type *type, blobc_ref ref,
@@ -376,6 +368,36 @@ static blobc_status end_container(ys *y, const yev *ev) {
     return st;
 }
 
+/* After an error kept (BK_SKIP) about the node starting at ev: skips the
+ * rest of it. Any other status is returned as it is. */
+static blobc_status skip_node(ys *y, const yev *ev, blobc_status st) {
+    if (st != BK_SKIP) return st;
+    y->skip = ev->type == YE_MAP || ev->type == YE_SEQ ? 1 : 0;
+    return BLOBC_OK;
+}
+
+/* After an error kept about a key: skips the value that follows. */
+static blobc_status skip_value(ys *y, blobc_status st) {
+    if (st != BK_SKIP) return st;
+    y->skip_next = true;
+    return BLOBC_OK;
+}
+
+/* An event inside a skipped value: only its nesting is followed (an alias
+ * is one node, never replayed here). */
+static blobc_status skip_event(ys *y, const yev *ev) {
+    bool start = ev->type == YE_MAP || ev->type == YE_SEQ;
+    if (y->skip_next) {
+        y->skip_next = false;
+        y->skip = start ? 1 : 0;
+    } else if (start) {
+        y->skip++;
+    } else if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) {
+        y->skip--;
+    }
+    return BLOBC_OK;
+}
+
 /* A value event (not an alias) for slot s. */
 static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     bk *k = y->k;
@@ -390,13 +412,14 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     bool null = ev->type == YE_SCALAR && bk_is_null(&v);
     for (;;) {
         if (ev->anchor) {
-            const share_rec *sh = share_find(y, ev->anchor, s.type);
+            uint32_t len;
+            const share_rec *sh = share_find(y, ev->anchor, s.type, &len);
             if (sh) {
                 /* Only a replay meets a finished anchor: skip its events. */
                 if (!y->nrp) return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
                                             "internal error: share outside a replay");
                 y->rp[y->nrp - 1].cur = y->anchors[ev->anchor].end;
-                return bk_link_shared(k, &s, sh->ref, sh->len, &ev->pos);
+                return bk_link_shared(k, &s, sh->ref, len, &ev->pos);
             }
         }
         if (s.type->kind != BLOBC_KIND_PTR || null) break;
@@ -408,17 +431,17 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     }
     switch (ev->type) {
     case YE_MAP:
-        if ((st = bk_push_struct(k, &s, &ev->pos))) return st;
+        if ((st = bk_push_struct(k, &s, &ev->pos))) return skip_node(y, ev, st);
         bk_top(k)->state = ST_KEY;
         return BLOBC_OK;
     case YE_SEQ:
-        if ((st = bk_push_seq(k, &s, UINT32_MAX, &ev->pos))) return st;
+        if ((st = bk_push_seq(k, &s, UINT32_MAX, &ev->pos))) return skip_node(y, ev, st);
         bk_top(k)->anchor = ev->replayed ? 0 : ev->anchor;
         return BLOBC_OK;
     default: {
         blobc_ref payload = 0;
         bool is_string = s.type->kind == BLOBC_KIND_STRING;
-        if ((st = bk_store(k, &s, &v, &ev->pos, &payload))) return st;
+        if ((st = bk_store(k, &s, &v, &ev->pos, &payload))) return skip_node(y, ev, st);
         if (is_string && ev->anchor && !ev->replayed)
             return share_add(y, ev->anchor, s.type, payload, (uint32_t)(ev->n + 1));
         return BLOBC_OK;
@@ -433,17 +456,19 @@ static blobc_status on_key(ys *y, const yev *ev) {
     bool quoted;
     blobc_status st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted);
     if (st) return st;
-    if (ev->tag) return tag_error(y, ev, BK_AT_CONTAINER);
+    if (ev->tag) return skip_value(y, bk_soft(k, tag_error(y, ev, BK_AT_CONTAINER)));
     if (!quoted && n == 2 && s[0] == '<' && s[1] == '<')
-        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, NULL, 0,
-                       "YAML merge keys (<<) are not supported: write the fields out, or "
-                       "alias the whole mapping");
+        return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, NULL,
+                                                0,
+                                                "YAML merge keys (<<) are not supported: write "
+                                                "the fields out, or alias the whole mapping")));
     if (k->depth == 1 && ((n == 7 && memcmp(s, "$schema", 7) == 0) ||
                           (n == 5 && memcmp(s, "$type", 5) == 0)))
-        return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
-                       "\"%.*s\" must come before the first data key", (int)n, s);
+        return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
+                                                "\"%.*s\" must come before the first data key",
+                                                (int)n, s)));
     bk_slot slot;
-    if ((st = bk_key(k, s, n, &ev->pos, &slot))) return st;
+    if ((st = bk_key(k, s, n, &ev->pos, &slot))) return skip_value(y, st);
     bk_top(k)->state = ST_VALUE;
     return BLOBC_OK;
 }
@@ -453,14 +478,14 @@ static blobc_status on_value(ys *y, const yev *ev) {
     if (ev->type == YE_ALIAS) return start_replay(y, ev); /* its first event takes the slot */
     bk_frame *f = bk_top(k);
     bk_slot slot;
-    if (f->kind == BK_STRUCT) {
+    if (bk_is_map(f)) {
         slot = f->value;
         f->state = ST_KEY;
     } else {
         blobc_status st = bk_item(k, &ev->pos, &slot);
-        if (st) return st;
+        if (st) return skip_node(y, ev, st);
     }
-    if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
+    if (ev->tag) return skip_node(y, ev, bk_soft(k, tag_error(y, ev, BK_AT_VALUE)));
     return dispatch(y, ev, slot);
 }
 
@@ -548,9 +573,10 @@ static blobc_status process(ys *y, const yev *ev) {
                        node_word(ev));
     case P_PENDING: return on_pending(y, ev);
     case P_BODY: {
+        if (y->skip || y->skip_next) return skip_event(y, ev);
         if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) return end_container(y, ev);
         bk_frame *f = bk_top(k);
-        if (f->kind == BK_STRUCT && f->state == ST_KEY) return on_key(y, ev);
+        if (bk_is_map(f) && f->state == ST_KEY) return on_key(y, ev);
         return on_value(y, ev);
     }
     default:
@@ -680,7 +706,9 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p);
 
 /* A syntax error is about the text, not a value: no path. */
 static blobc_status syntax_error(ys *y, const yaml_parser_t *p) {
+    y->k->muted = false; /* reported, whatever came before */
     blobc_status st = syntax_error_at(y, p);
+    y->k->syntax = true;
     if (y->k->err) y->k->err->path[0] = '\0';
     return st;
 }
@@ -723,6 +751,34 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
 
+static blobc_status flow_too_deep(ys *y, const ypipe *q) {
+    unsigned depth;
+    yaml_mark_t m = ypipe_deep_mark(q, &depth);
+    bk_pos pos = mark_pos(&m);
+    y->k->note = NULL;
+    y->k->muted = false;
+    y->k->syntax = true;
+    blobc_status st = bk_fail(y->k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
+                              "too much inside flow collections ([...], {...}) nested deeper "
+                              "than %u levels (%u here): write the outer levels in block style",
+                              YPIPE_FLOW_FREE, depth);
+    if (y->k->err) y->k->err->path[0] = '\0';
+    return st;
+}
+
+/* A syntax error anywhere goes first: after an error that ended the run,
+ * the rest of the text is parsed (its events dropped) for one. */
+static blobc_status syntax_after(ys *y, yaml_parser_t *p, ypipe *q, blobc_status st) {
+    for (;;) {
+        const ypipe_event *e;
+        int got = ypipe_next(q, &e);
+        if (got == YPIPE_EVENT) continue;
+        if (got == YPIPE_ERROR) return syntax_error(y, p);
+        if (got == YPIPE_DEEP) return flow_too_deep(y, q);
+        return st;
+    }
+}
+
 static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
     bk *k = y->k;
     blobc_status st;
@@ -739,6 +795,7 @@ static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
         int got = ypipe_next(q, &e);
         if (got == YPIPE_NOMEM) return blobc_err_nomem(k->err);
         if (got == YPIPE_ERROR) return syntax_error(y, p);
+        if (got == YPIPE_DEEP) return flow_too_deep(y, q);
         if (got == YPIPE_END) return BLOBC_OK; /* after a stream end: never here */
         y->parsed++;
         st = BLOBC_OK;
@@ -789,6 +846,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
         bool threaded = !k->opts->one_thread && (text ? len : size) >= BK_YAML_THREAD_MIN;
         ypipe *q = ypipe_start(&p, threaded);
         st = q ? run(&y, &p, q) : blobc_err_nomem(k->err);
+        if (st == BLOBC_EINPUT && !k->syntax) st = syntax_after(&y, &p, q, st);
         ypipe_stop(q);
         yaml_parser_delete(&p);
     }
@@ -798,7 +856,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     k->locate = NULL;
     free(y.filetext);
     free(y.anchors);
-    free(y.amap);
+    blobc_hashtab_free(&y.amap);
     free(y.shares);
     free(y.log);
     blobc_buffer_free(&y.logtext);

@@ -34,7 +34,7 @@ typedef struct batch {
     char **big; /* strings that did not fit in text */
     size_t nbig, big_cap;
     bool ended; /* the last batch: the stream ended, or the parser failed */
-    int end;    /* then: YPIPE_END or YPIPE_ERROR */
+    int end;    /* then: YPIPE_END, YPIPE_ERROR, YPIPE_NOMEM or YPIPE_DEEP */
     bool full;  /* handed to the baker, not yet given back */
 } batch;
 
@@ -47,13 +47,17 @@ struct ypipe {
     size_t pos;        /* the baker's next event in slots[read] */
     bool reading;      /* slots[read] is the baker's */
     bool stop;
+    /* Flow nesting seen by the producer (parsing thread or on demand). */
+    unsigned flow;
+    uint64_t flow_work;
+    yaml_mark_t deep_mark;
     /* Who sleeps on cv: a thread is woken only when it sleeps. */
     bool parser_waits, baker_waits;
     /* Without a thread: the event last given out, seen in place. */
     yaml_event_t held;
     bool holding;
     bool over;    /* the stream ended ... */
-    int over_how; /* ... as YPIPE_END or YPIPE_ERROR */
+    int over_how; /* ... as YPIPE_END, YPIPE_ERROR or YPIPE_DEEP */
     ypipe_event view;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -133,8 +137,35 @@ static bool put_event(batch *b, const yaml_event_t *e) {
     return true;
 }
 
+/* Counts flow nesting and its budget; false once the budget is used up.
+ * A block collection cannot sit inside a flow one, so while the count is
+ * above zero every end event closes a flow collection. */
+static bool flow_ok(ypipe *q, const yaml_event_t *e) {
+    bool flow = (e->type == YAML_SEQUENCE_START_EVENT &&
+                 e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE) ||
+                (e->type == YAML_MAPPING_START_EVENT &&
+                 e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE);
+    if (flow) q->flow++;
+    if (q->flow > YPIPE_FLOW_FREE) {
+        q->flow_work += q->flow;
+        if (q->flow_work > YPIPE_FLOW_BUDGET) {
+            q->deep_mark = e->start_mark;
+            return false;
+        }
+    }
+    if ((e->type == YAML_SEQUENCE_END_EVENT || e->type == YAML_MAPPING_END_EVENT) && q->flow)
+        q->flow--;
+    return true;
+}
+
+yaml_mark_t ypipe_deep_mark(const ypipe *q, unsigned *depth) {
+    *depth = q->flow;
+    return q->deep_mark;
+}
+
 /* Parses events into b until it is full or the stream ends. */
-static void fill_batch(yaml_parser_t *p, batch *b) {
+static void fill_batch(ypipe *q, batch *b) {
+    yaml_parser_t *p = q->p;
     release(b);
     b->ended = false;
     while (b->n < BATCH_EVENTS && b->tlen < BATCH_TEXT / 2) {
@@ -142,6 +173,12 @@ static void fill_batch(yaml_parser_t *p, batch *b) {
         if (!yaml_parser_parse(p, &e)) {
             b->ended = true;
             b->end = YPIPE_ERROR;
+            break;
+        }
+        if (!flow_ok(q, &e)) {
+            yaml_event_delete(&e);
+            b->ended = true;
+            b->end = YPIPE_DEEP;
             break;
         }
         bool last = e.type == YAML_STREAM_END_EVENT || e.type == YAML_NO_EVENT;
@@ -168,7 +205,7 @@ static void *parse_ahead(void *arg) {
         pthread_mutex_unlock(&q->mu);
         if (stop) break;
         batch *b = &q->slots[q->fill];
-        fill_batch(q->p, b);
+        fill_batch(q, b);
         pthread_mutex_lock(&q->mu);
         b->full = true;
         if (q->baker_waits) pthread_cond_signal(&q->cv);
@@ -217,6 +254,11 @@ static int next_in_place(ypipe *q, const ypipe_event **ev) {
     if (!yaml_parser_parse(q->p, e)) {
         q->over = true;
         return q->over_how = YPIPE_ERROR;
+    }
+    if (!flow_ok(q, e)) {
+        yaml_event_delete(e);
+        q->over = true;
+        return q->over_how = YPIPE_DEEP;
     }
     q->holding = true;
     if (e->type == YAML_STREAM_END_EVENT || e->type == YAML_NO_EVENT) {

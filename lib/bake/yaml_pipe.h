@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <yaml.h>
 
 /* One event, copied. Strings are NUL-terminated and valid until the next
@@ -36,8 +37,22 @@ enum {
     YPIPE_EVENT = 1, /* *ev is the next event */
     YPIPE_END = 0,   /* the parser produced its last event (stream end) */
     YPIPE_ERROR = -1, /* the parser failed: its error fields say why */
-    YPIPE_NOMEM = -2
+    YPIPE_NOMEM = -2,
+    YPIPE_DEEP = -3  /* deep flow nesting used up YPIPE_FLOW_BUDGET */
 };
+
+/* Bounded work on deep flow collections ([...] and {...}). Inside them
+ * libyaml's scanner does work proportional to the flow depth for every
+ * token, so a few kilobytes of brackets around a long list would cost
+ * minutes. Flow nesting up to YPIPE_FLOW_FREE levels is free; every event
+ * deeper than that costs its depth, and once the total passes
+ * YPIPE_FLOW_BUDGET the parser stops at that event (on the parsing thread
+ * too, so it never scans on) and ypipe_deep_mark says where. The budget
+ * lets through what `blobc dump` writes for chains a few thousand levels
+ * deep (flow style below 64 levels, about 7 events a level) and costs
+ * libyaml about a tenth of a second at most. */
+#define YPIPE_FLOW_FREE 64u
+#define YPIPE_FLOW_BUDGET ((uint64_t)1 << 26)
 
 /* Starts pulling events from p (input already set). With `threaded` a
  * thread parses ahead, in batches; without, each event is parsed on
@@ -47,6 +62,10 @@ enum {
 ypipe *ypipe_start(yaml_parser_t *p, bool threaded);
 
 int ypipe_next(ypipe *q, const ypipe_event **ev);
+
+/* After YPIPE_DEEP: where the event that used up the budget starts, and
+ * the flow depth there. */
+yaml_mark_t ypipe_deep_mark(const ypipe *q, unsigned *depth);
 
 /* Stops the parsing thread (wherever it is) and frees everything. */
 void ypipe_stop(ypipe *q);

@@ -181,6 +181,7 @@ void blobc_builder_free(blobc_builder *b) {
 }
 
 blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err) {
+    if (!b) return blobc_err_arg(err, __func__, "b is NULL");
     if (b->failed != BLOBC_OK) return blobc_err(err, b->failed, "%s", b->message);
     return BLOBC_OK;
 }
@@ -188,9 +189,9 @@ blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err) {
 static bool valid_align(uint32_t align) { return align <= 16 && blobc_is_pow2(align); }
 
 static blobc_status new_record(blobc_builder *b, uint32_t align, blobc_ref *ref) {
-    if (b->finished) return fail(b, BLOBC_EINPUT, "builder used after finish");
+    if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
     if (!valid_align(align))
-        return fail(b, BLOBC_EINPUT, "alignment %u is not a power of two <= 16", (unsigned)align);
+        return fail(b, BLOBC_EARG, "alignment %u is not a power of two <= 16", (unsigned)align);
     if (b->nallocs >= UINT32_MAX - 1)
         return fail(b, BLOBC_EINPUT, "too many allocations");
     if (b->nallocs == b->allocs_cap &&
@@ -204,7 +205,7 @@ static blobc_status new_record(blobc_builder *b, uint32_t align, blobc_ref *ref)
 static blobc_status alloc_fixed(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
                                 void **mem) {
     if (b->failed) return b->failed;
-    if (size == 0) return fail(b, BLOBC_EINPUT, "allocation of size 0");
+    if (size == 0) return fail(b, BLOBC_EARG, "allocation of size 0");
     if (size > BLOBC_MAX_DATA_SIZE) return fail_too_big(b, size);
     blobc_ref r;
     blobc_status st = new_record(b, align, &r);
@@ -220,21 +221,24 @@ static blobc_status alloc_fixed(blobc_builder *b, size_t size, uint32_t align, b
 }
 
 blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem) {
+    if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
-    if (b->nallocs != 0) return fail(b, BLOBC_EINPUT, "the root must be the first allocation");
+    if (b->nallocs != 0) return fail(b, BLOBC_EARG, "the root must be the first allocation");
     return alloc_fixed(b, size, align, NULL, mem);
 }
 
 blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
                                  void **mem) {
+    if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
-    if (b->nallocs == 0) return fail(b, BLOBC_EINPUT, "allocation before the root");
+    if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
     return alloc_fixed(b, size, align, ref, mem);
 }
 
 blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref) {
+    if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
-    if (b->nallocs == 0) return fail(b, BLOBC_EINPUT, "allocation before the root");
+    if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
     if (b->nopens >= MAX_OPEN) return fail(b, BLOBC_EINPUT, "too many open allocations");
     blobc_ref r;
     blobc_status st = new_record(b, align, &r);
@@ -256,10 +260,10 @@ static open_slot *slot_of(blobc_builder *b, blobc_ref ref) {
 }
 
 void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
-    if (b->failed) return NULL;
+    if (!b || b->failed) return NULL;
     open_slot *s = slot_of(b, ref);
     if (!s) {
-        fail(b, BLOBC_EINPUT, "grow of allocation %u, which is not open", (unsigned)ref);
+        fail(b, BLOBC_EARG, "grow of allocation %u, which is not open", (unsigned)ref);
         return NULL;
     }
     alloc_rec *a = &b->allocs[ref];
@@ -286,9 +290,10 @@ void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
 }
 
 blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
+    if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
     open_slot *s = slot_of(b, ref);
-    if (!s) return fail(b, BLOBC_EINPUT, "close of allocation %u, which is not open", (unsigned)ref);
+    if (!s) return fail(b, BLOBC_EARG, "close of allocation %u, which is not open", (unsigned)ref);
     alloc_rec *a = &b->allocs[ref];
     uint8_t *buf = a->mem;
     if (a->size == 0) {
@@ -332,21 +337,22 @@ size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref) {
 }
 
 blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target) {
+    if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
-    if (b->finished) return fail(b, BLOBC_EINPUT, "builder used after finish");
+    if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
     if (loc >= b->nallocs)
-        return fail(b, BLOBC_EINPUT, "link from allocation %u, which does not exist", (unsigned)loc);
+        return fail(b, BLOBC_EARG, "link from allocation %u, which does not exist", (unsigned)loc);
     if (target >= b->nallocs)
-        return fail(b, BLOBC_EINPUT, "link to allocation %u, which does not exist",
+        return fail(b, BLOBC_EARG, "link to allocation %u, which does not exist",
                     (unsigned)target);
     const alloc_rec *l = &b->allocs[loc];
     if (l->size < 4 || at > l->size - 4)
-        return fail(b, BLOBC_EINPUT,
+        return fail(b, BLOBC_EARG,
                     "link at byte %u of allocation %u, which is only %u bytes", (unsigned)at,
                     (unsigned)loc, (unsigned)l->size);
     const alloc_rec *t = &b->allocs[target];
     if (t->size == 0 && !(t->info & INFO_OPEN))
-        return fail(b, BLOBC_EINPUT,
+        return fail(b, BLOBC_EARG,
                     "link to allocation %u, which is empty (an empty array is stored as "
                     "offset 0)",
                     (unsigned)target);
@@ -433,7 +439,7 @@ static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *e
     for (size_t i = 0; i < nl; i++) {
         /* An open allocation may have been closed empty after being linked. */
         if (b->allocs[links[i].target].size == 0)
-            return blobc_err(err, BLOBC_EINPUT,
+            return blobc_err(err, BLOBC_EARG,
                              "link to allocation %u, which is empty (an empty array is "
                              "stored as offset 0)",
                              (unsigned)links[i].target);
@@ -453,7 +459,7 @@ static blobc_status group_links(blobc_builder *b, finish_work *w, blobc_error *e
             scan_list(links, w->next, w->head[a], &k, &bad);
         }
         if (bad != NO_LINK)
-            return blobc_err(err, BLOBC_EINPUT,
+            return blobc_err(err, BLOBC_EARG,
                              "links at bytes %u and %u of allocation %zu overlap",
                              (unsigned)links[bad].at, (unsigned)links[w->next[bad]].at, a);
     }
@@ -489,7 +495,7 @@ static blobc_status place(blobc_builder *b, finish_work *w, uint64_t *total, blo
         f->next = w->next[f->next];
         if (w->pos[t] != UNPLACED) {
             if (al[t].info & INFO_ON_STACK)
-                return blobc_err(err, BLOBC_EINPUT,
+                return blobc_err(err, BLOBC_EARG,
                                  "allocation %u links back to allocation %u, which contains "
                                  "it: a blob cannot hold a cycle",
                                  (unsigned)f->loc, (unsigned)t);
@@ -585,14 +591,17 @@ static void copy_out(blobc_builder *b, const finish_work *w, uint8_t *img) {
 
 blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
                                      size_t suffix, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!b || !out) return blobc_err_arg(err, __func__, "b or out is NULL");
     if (b->failed) return blobc_err(err, b->failed, "%s", b->message);
-    if (b->finished) return blobc_err(err, BLOBC_EINPUT, "builder used after finish");
-    if (b->nallocs == 0) return blobc_err(err, BLOBC_EINPUT, "no root allocation");
+    if (b->finished) return blobc_err(err, BLOBC_EARG, "builder used after finish");
+    if (b->nallocs == 0) return blobc_err(err, BLOBC_EARG, "no root allocation");
     if (b->nopens)
-        return blobc_err(err, BLOBC_EINPUT, "allocation %u is still open at finish",
+        return blobc_err(err, BLOBC_EARG, "allocation %u is still open at finish",
                          (unsigned)b->opens[0].ref);
     if (prefix % 16 != 0)
-        return blobc_err(err, BLOBC_EINPUT, "image prefix of %zu bytes is not a multiple of 16",
+        return blobc_err(err, BLOBC_EARG, "image prefix of %zu bytes is not a multiple of 16",
                          prefix);
     b->finished = true;
 

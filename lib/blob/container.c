@@ -1,5 +1,5 @@
 /*
- * blobfile.c - the .blob container: writes the 96-byte header, the data
+ * container.c - the .blob container: writes the 96-byte header, the data
  * section and the type section (docs/FORMAT.md, "Header"), and opens one
  * from untrusted bytes, checking each field in the order that gives the
  * most useful error (a text file is "bad-magic", not "truncated"; a newer
@@ -14,25 +14,7 @@
 #include "schema/schema_internal.h"
 #include "common/util.h"
 
-/* Byte offsets of the header fields. */
-enum {
-    H_MAGIC = 0,
-    H_VERSION = 8,
-    H_HEADER_SIZE = 12,
-    H_DATA_OFFSET = 16,
-    H_DATA_SIZE = 24,
-    H_DATA_HASH = 32,
-    H_SCHEMA_HASH = 40,
-    H_TYPES_OFFSET = 48,
-    H_TYPES_SIZE = 56,
-    H_TYPES_HASH = 64,
-    H_FLAGS = 72,
-    H_RESERVED = 76,
-    H_FILE_SIZE = 80,
-    H_HEADER_HASH = 88
-};
-
-_Static_assert(H_HEADER_HASH + 8 == BLOBC_HEADER_SIZE, "the header is 96 bytes");
+_Static_assert(BLOBC_RT_H_HEADER_HASH + 8 == BLOBC_HEADER_SIZE, "the header is 96 bytes");
 
 static size_t align16(size_t v) { return (v + (BLOBC_SECTION_ALIGN - 1)) & ~(size_t)(BLOBC_SECTION_ALIGN - 1); }
 
@@ -62,26 +44,30 @@ static blobc_status write_around(size_t data_size, const blobc_type *root,
         types_hash = XXH3_64bits(out->data + types_offset, types_size);
     }
     uint8_t *h = out->data;
-    memcpy(h + H_MAGIC, BLOBC_MAGIC, BLOBC_MAGIC_SIZE);
-    blobc_st32(h + H_VERSION, BLOBC_FORMAT_VERSION);
-    blobc_st32(h + H_HEADER_SIZE, BLOBC_HEADER_SIZE);
-    blobc_st64(h + H_DATA_OFFSET, BLOBC_HEADER_SIZE);
-    blobc_st64(h + H_DATA_SIZE, data_size);
-    blobc_st64(h + H_DATA_HASH, XXH3_64bits(h + BLOBC_HEADER_SIZE, data_size));
-    blobc_st64(h + H_SCHEMA_HASH, blobc_type_hash(root));
-    blobc_st64(h + H_TYPES_OFFSET, types_offset);
-    blobc_st64(h + H_TYPES_SIZE, types_size);
-    blobc_st64(h + H_TYPES_HASH, types_hash);
-    blobc_st32(h + H_FLAGS, 0);
-    blobc_st32(h + H_RESERVED, 0);
-    blobc_st64(h + H_FILE_SIZE, out->len);
-    blobc_st64(h + H_HEADER_HASH, XXH3_64bits(h, H_HEADER_HASH));
+    memcpy(h + BLOBC_RT_H_MAGIC, BLOBC_MAGIC, BLOBC_MAGIC_SIZE);
+    blobc_st32(h + BLOBC_RT_H_VERSION, BLOBC_FORMAT_VERSION);
+    blobc_st32(h + BLOBC_RT_H_HEADER_SIZE, BLOBC_HEADER_SIZE);
+    blobc_st64(h + BLOBC_RT_H_DATA_OFFSET, BLOBC_HEADER_SIZE);
+    blobc_st64(h + BLOBC_RT_H_DATA_SIZE, data_size);
+    blobc_st64(h + BLOBC_RT_H_DATA_HASH, XXH3_64bits(h + BLOBC_HEADER_SIZE, data_size));
+    blobc_st64(h + BLOBC_RT_H_SCHEMA_HASH, blobc_type_hash(root));
+    blobc_st64(h + BLOBC_RT_H_TYPES_OFFSET, types_offset);
+    blobc_st64(h + BLOBC_RT_H_TYPES_SIZE, types_size);
+    blobc_st64(h + BLOBC_RT_H_TYPES_HASH, types_hash);
+    blobc_st32(h + BLOBC_RT_H_FLAGS, 0);
+    blobc_st32(h + BLOBC_RT_H_RESERVED, 0);
+    blobc_st64(h + BLOBC_RT_H_FILE_SIZE, out->len);
+    blobc_st64(h + BLOBC_RT_H_HEADER_HASH, XXH3_64bits(h, BLOBC_RT_H_HEADER_HASH));
     return BLOBC_OK;
 }
 
 blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
                               const blobc_write_options *opts, blobc_buffer *out,
                               blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if (!data && data_size) return blobc_err_arg(err, __func__, "data_size is not 0 but data is NULL");
     blobc_status st = check_write(data_size, root, err);
     if (st) return st;
     out->len = 0;
@@ -93,6 +79,9 @@ blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_ty
 blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
                                        const blobc_write_options *opts, blobc_buffer *out,
                                        blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     blobc_status st = check_write(data_size, root, err);
     if (st) return st;
     if (out->len != (size_t)BLOBC_HEADER_SIZE + data_size)
@@ -117,63 +106,63 @@ static blobc_status fail(blobc_error *err, int code, uint64_t off, const char *f
 }
 
 static void read_header(const uint8_t *h, blobc_header *hd) {
-    hd->version = blobc_ld32(h + H_VERSION);
-    hd->header_size = blobc_ld32(h + H_HEADER_SIZE);
-    hd->data_offset = blobc_ld64(h + H_DATA_OFFSET);
-    hd->data_size = blobc_ld64(h + H_DATA_SIZE);
-    hd->data_hash = blobc_ld64(h + H_DATA_HASH);
-    hd->schema_hash = blobc_ld64(h + H_SCHEMA_HASH);
-    hd->types_offset = blobc_ld64(h + H_TYPES_OFFSET);
-    hd->types_size = blobc_ld64(h + H_TYPES_SIZE);
-    hd->types_hash = blobc_ld64(h + H_TYPES_HASH);
-    hd->flags = blobc_ld32(h + H_FLAGS);
-    hd->file_size = blobc_ld64(h + H_FILE_SIZE);
+    hd->version = blobc_ld32(h + BLOBC_RT_H_VERSION);
+    hd->header_size = blobc_ld32(h + BLOBC_RT_H_HEADER_SIZE);
+    hd->data_offset = blobc_ld64(h + BLOBC_RT_H_DATA_OFFSET);
+    hd->data_size = blobc_ld64(h + BLOBC_RT_H_DATA_SIZE);
+    hd->data_hash = blobc_ld64(h + BLOBC_RT_H_DATA_HASH);
+    hd->schema_hash = blobc_ld64(h + BLOBC_RT_H_SCHEMA_HASH);
+    hd->types_offset = blobc_ld64(h + BLOBC_RT_H_TYPES_OFFSET);
+    hd->types_size = blobc_ld64(h + BLOBC_RT_H_TYPES_SIZE);
+    hd->types_hash = blobc_ld64(h + BLOBC_RT_H_TYPES_HASH);
+    hd->flags = blobc_ld32(h + BLOBC_RT_H_FLAGS);
+    hd->file_size = blobc_ld64(h + BLOBC_RT_H_FILE_SIZE);
 }
 
 /* Everything that only needs the header: sizes, bounds, alignment. */
 static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_header *hd,
                                  blobc_error *err) {
     if (hd->flags != 0)
-        return fail(err, BLOBC_V_BAD_HEADER, H_FLAGS, "unknown flags 0x%x", (unsigned)hd->flags);
-    if (blobc_ld32(b + H_RESERVED) != 0)
-        return fail(err, BLOBC_V_BAD_HEADER, H_RESERVED, "reserved header field is not zero");
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FLAGS, "unknown flags 0x%x", (unsigned)hd->flags);
+    if (blobc_ld32(b + BLOBC_RT_H_RESERVED) != 0)
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_RESERVED, "reserved header field is not zero");
     if (hd->file_size > len)
-        return fail(err, BLOBC_V_TRUNCATED, H_FILE_SIZE,
+        return fail(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_FILE_SIZE,
                     "file is %zu bytes but its header says %llu", len,
                     (unsigned long long)hd->file_size);
     if (hd->file_size < len)
-        return fail(err, BLOBC_V_BAD_HEADER, H_FILE_SIZE,
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
                     "%llu trailing bytes after the %llu bytes the header describes",
                     (unsigned long long)(len - hd->file_size), (unsigned long long)hd->file_size);
     if (hd->data_offset != BLOBC_HEADER_SIZE)
-        return fail(err, BLOBC_V_BAD_HEADER, H_DATA_OFFSET,
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_DATA_OFFSET,
                     "data section at offset %llu; version 1 puts it right after the header, "
                     "at %u",
                     (unsigned long long)hd->data_offset, BLOBC_HEADER_SIZE);
     if (hd->data_size == 0 || hd->data_size > BLOBC_MAX_DATA_SIZE)
-        return fail(err, BLOBC_V_DATA_SIZE, H_DATA_SIZE,
+        return fail(err, BLOBC_V_DATA_SIZE, BLOBC_RT_H_DATA_SIZE,
                     "data section of %llu bytes; it must be 1 to 2 GiB - 1 bytes",
                     (unsigned long long)hd->data_size);
     uint64_t data_end = hd->data_offset + hd->data_size; /* both bounded: no overflow */
     if (data_end > len)
-        return fail(err, BLOBC_V_TRUNCATED, H_DATA_SIZE,
+        return fail(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_DATA_SIZE,
                     "data section ends at %llu, past the end of the %zu-byte file",
                     (unsigned long long)data_end, len);
     uint64_t end = data_end;
     if (hd->types_offset == 0) {
         if (hd->types_size != 0 || hd->types_hash != 0)
-            return fail(err, BLOBC_V_BAD_HEADER, H_TYPES_SIZE,
+            return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_SIZE,
                         "no type section, but its size or hash is set");
     } else {
         uint64_t want = align16((size_t)data_end);
         if (hd->types_offset != want)
-            return fail(err, BLOBC_V_BAD_HEADER, H_TYPES_OFFSET,
+            return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_OFFSET,
                         "type section at offset %llu; it must follow the data section at the "
                         "next multiple of 16, %llu",
                         (unsigned long long)hd->types_offset, (unsigned long long)want);
         if (hd->types_size == 0 || want > len || hd->types_size > len - want)
             return fail(err, hd->types_size ? BLOBC_V_TRUNCATED : BLOBC_V_BAD_HEADER,
-                        H_TYPES_SIZE, "type section of %llu bytes at offset %llu does not fit "
+                        BLOBC_RT_H_TYPES_SIZE, "type section of %llu bytes at offset %llu does not fit "
                         "in the %zu-byte file",
                         (unsigned long long)hd->types_size, (unsigned long long)want, len);
         for (uint64_t i = data_end; i < want; i++)
@@ -183,7 +172,7 @@ static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_heade
         end = want + hd->types_size;
     }
     if (end != hd->file_size)
-        return fail(err, BLOBC_V_BAD_HEADER, H_FILE_SIZE,
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
                     "file size %llu, but the sections end at %llu",
                     (unsigned long long)hd->file_size, (unsigned long long)end);
     return BLOBC_OK;
@@ -191,35 +180,39 @@ static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_heade
 
 blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
                              blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!blob) return blobc_err_arg(err, __func__, "blob is NULL");
     memset(blob, 0, sizeof *blob);
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
     const uint8_t *b = bytes;
     bool hashes = !(flags & BLOBC_OPEN_NO_HASH);
     if (len < BLOBC_MAGIC_SIZE || memcmp(b, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) != 0) {
         if (len < BLOBC_MAGIC_SIZE && (len == 0 || memcmp(b, BLOBC_MAGIC, len) == 0))
             return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header",
                         len);
-        return fail(err, BLOBC_V_BAD_MAGIC, H_MAGIC, "not a blob file (bad magic number)");
+        return fail(err, BLOBC_V_BAD_MAGIC, BLOBC_RT_H_MAGIC, "not a blob file (bad magic number)");
     }
-    if (len < H_HEADER_SIZE + 4)
+    if (len < BLOBC_RT_H_HEADER_SIZE + 4)
         return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header", len);
     blobc_header hd;
-    uint32_t version = blobc_ld32(b + H_VERSION);
+    uint32_t version = blobc_ld32(b + BLOBC_RT_H_VERSION);
     if (version != BLOBC_FORMAT_VERSION)
-        return fail(err, BLOBC_V_BAD_VERSION, H_VERSION,
+        return fail(err, BLOBC_V_BAD_VERSION, BLOBC_RT_H_VERSION,
                     "format version %u; this blobc reads version %u", (unsigned)version,
                     BLOBC_FORMAT_VERSION);
-    uint32_t hsize = blobc_ld32(b + H_HEADER_SIZE);
+    uint32_t hsize = blobc_ld32(b + BLOBC_RT_H_HEADER_SIZE);
     if (hsize != BLOBC_HEADER_SIZE)
-        return fail(err, BLOBC_V_BAD_HEADER, H_HEADER_SIZE,
+        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_HEADER_SIZE,
                     "header size %u; version 1 headers are %u bytes", (unsigned)hsize,
                     BLOBC_HEADER_SIZE);
     if (len < BLOBC_HEADER_SIZE)
         return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than its %u-byte header",
                     len, BLOBC_HEADER_SIZE);
     if (hashes) {
-        uint64_t want = blobc_ld64(b + H_HEADER_HASH), got = XXH3_64bits(b, H_HEADER_HASH);
+        uint64_t want = blobc_ld64(b + BLOBC_RT_H_HEADER_HASH), got = XXH3_64bits(b, BLOBC_RT_H_HEADER_HASH);
         if (want != got)
-            return fail(err, BLOBC_V_HEADER_HASH, H_HEADER_HASH,
+            return fail(err, BLOBC_V_HEADER_HASH, BLOBC_RT_H_HEADER_HASH,
                         "header hash is 0x%016llx, but the header hashes to 0x%016llx",
                         (unsigned long long)want, (unsigned long long)got);
     }
@@ -230,7 +223,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
     if (hashes) {
         uint64_t got = XXH3_64bits(data, (size_t)hd.data_size);
         if (got != hd.data_hash)
-            return fail(err, BLOBC_V_DATA_HASH, H_DATA_HASH,
+            return fail(err, BLOBC_V_DATA_HASH, BLOBC_RT_H_DATA_HASH,
                         "data hash is 0x%016llx, but the data hashes to 0x%016llx",
                         (unsigned long long)hd.data_hash, (unsigned long long)got);
     }
@@ -241,7 +234,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
         if (hashes) {
             uint64_t got = XXH3_64bits(ts, (size_t)hd.types_size);
             if (got != hd.types_hash)
-                return fail(err, BLOBC_V_TYPES_HASH, H_TYPES_HASH,
+                return fail(err, BLOBC_V_TYPES_HASH, BLOBC_RT_H_TYPES_HASH,
                             "type section hash is 0x%016llx, but the section hashes to "
                             "0x%016llx",
                             (unsigned long long)hd.types_hash, (unsigned long long)got);
@@ -257,7 +250,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
         uint64_t got = hashes ? blobc_type_hash(types->root) : hd.schema_hash;
         if (got != hd.schema_hash) {
             blobc_schema_free(types);
-            return fail(err, BLOBC_V_SCHEMA_HASH, H_SCHEMA_HASH,
+            return fail(err, BLOBC_V_SCHEMA_HASH, BLOBC_RT_H_SCHEMA_HASH,
                         "schema hash is 0x%016llx, but the embedded types hash to 0x%016llx",
                         (unsigned long long)hd.schema_hash, (unsigned long long)got);
         }

@@ -19,13 +19,22 @@
 #include "blobc/blobfile.h"
 #include "common/util.h"
 
-static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
+/* strerror's buffer may be shared between threads; strerror_r (the POSIX
+ * one: this file asks for no GNU extensions) writes into the caller's. */
+const char *blobc_errno_text(int e, char *buf, size_t cap) {
+    if (strerror_r(e, buf, cap) != 0) snprintf(buf, cap, "error %d", e);
+    return buf;
+}
+
+blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e) {
+    char why[128];
+    blobc_errno_text(e, why, sizeof why);
     if (strcmp(path, "-") == 0) {
         blobc_err_file(err, "<stdin>");
-        return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, strerror(e));
+        return blobc_err(err, BLOBC_EIO, "cannot %s standard input: %s", what, why);
     }
     blobc_err_file(err, path);
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, why);
 }
 
 /* Reads from fd into a 16-byte aligned buffer until end of file or `max`
@@ -135,11 +144,14 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 
 blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
                                 size_t *len, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !data || !len) return blobc_err_arg(err, __func__, "path, data or len is NULL");
     *data = NULL;
     *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return io_error(err, "open", path, errno);
+    if (fd < 0) return blobc_err_io(err, "open", path, errno);
     reader r = {fd, opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
                 opts && opts->blob, opts ? opts->text : NULL, false, false, {0}, 0, 0};
     size_t hint = 0;
@@ -154,7 +166,7 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
     int e = read_all(&r, hint, data, len);
     if (!is_stdin) close(fd);
     if (e == ENOMEM) return blobc_err_nomem(err);
-    if (e) return io_error(err, "read", path, e);
+    if (e) return blobc_err_io(err, "read", path, e);
     if (r.more || r.binary) {
         free(*data);
         *data = NULL;

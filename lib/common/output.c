@@ -105,8 +105,7 @@ const char *blobc_inputs_find(const blobc_inputs *s, const char *path) {
 /* ---- writing ---- */
 
 static blobc_status out_error(blobc_error *err, const char *what, const char *path, int e) {
-    blobc_err_file(err, path);
-    return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, strerror(e));
+    return blobc_err_io(err, what, path, e);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n) {
@@ -316,12 +315,18 @@ static blobc_status write_in_place(const out_ctx *c, const void *data, size_t le
 static blobc_status write_stdout(const void *data, size_t len, blobc_error *err) {
     int e = write_all(STDOUT_FILENO, data, len);
     if (!e) return BLOBC_OK;
+    char why[128];
     blobc_err_file(err, "<stdout>");
-    return blobc_err(err, BLOBC_EIO, "cannot write to standard output: %s", strerror(e));
+    return blobc_err(err, BLOBC_EIO, "cannot write to standard output: %s",
+                     blobc_errno_text(e, why, sizeof why));
 }
 
 blobc_status blobc_write_output(const char *path, const void *data, size_t len,
                                 const blobc_output_options *opts, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
     if (strcmp(path, "-") == 0) return write_stdout(data, len, err);
     out_ctx c = {path, NULL, opts, false, 0};
     char *target = NULL;
@@ -367,5 +372,9 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
 
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
     return blobc_write_output(path, data, len, NULL, err);
 }

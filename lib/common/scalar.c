@@ -342,12 +342,14 @@ bool blobc_parse_float(const char *s, size_t n, blobc_kind kind, blobc_syntax sy
 
     char *end = NULL;
     double v;
+    blobc_c_numeric loc = blobc_c_numeric_begin();
     if (kind == BLOBC_KIND_F32) {
         float f = strtof(buf, &end);
         v = (double)f;
     } else {
         v = strtod(buf, &end);
     }
+    blobc_c_numeric_end(loc);
     bool consumed = end == buf + k;
     if (buf != small) free(buf);
     if (!consumed) {

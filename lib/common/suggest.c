@@ -4,6 +4,7 @@
 #include "common/suggest.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -76,3 +77,9 @@ void blobc_suggest_builtin_spellings(blobc_suggest *sg) {
 }
 
 const char *blobc_suggest_best(const blobc_suggest *sg) { return sg->best; }
+
+const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap) {
+    if (!sg->best) return "";
+    snprintf(buf, cap, "; did you mean '%s'?", sg->best);
+    return buf;
+}

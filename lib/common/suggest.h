@@ -28,5 +28,7 @@ void blobc_suggest_offer(blobc_suggest *sg, const char *candidate);
 void blobc_suggest_builtin_spellings(blobc_suggest *sg);
 /* The suggestion, or NULL. */
 const char *blobc_suggest_best(const blobc_suggest *sg);
+/* "; did you mean 'x'?" (the schema's messages), or "" */
+const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap);
 
 #endif

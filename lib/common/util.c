@@ -85,6 +85,20 @@ void blobc_buffer_free(blobc_buffer *buf) {
     buf->len = buf->cap = 0;
 }
 
+bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
+    }
+    void *q = realloc(*p, nc * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
 bool blobc_buf_reserve(blobc_buffer *b, size_t extra) {
     size_t need;
     if (!blobc_add_ok(b->len, extra, &need)) return false;
@@ -169,6 +183,7 @@ const char *blobc_status_name(blobc_status st) {
     case BLOBC_EINPUT: return "invalid input";
     case BLOBC_EIO: return "I/O error";
     case BLOBC_ENOMEM: return "out of memory";
+    case BLOBC_EARG: return "invalid argument";
     }
     return "unknown status";
 }
@@ -190,6 +205,24 @@ blobc_status blobc_err(blobc_error *e, blobc_status st, const char *fmt, ...) {
 }
 
 blobc_status blobc_err_nomem(blobc_error *e) { return blobc_err(e, BLOBC_ENOMEM, "out of memory"); }
+
+blobc_c_numeric blobc_c_numeric_begin(void) {
+    blobc_c_numeric l = {(locale_t)0, (locale_t)0};
+    l.c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (l.c) l.prev = uselocale(l.c);
+    return l;
+}
+
+void blobc_c_numeric_end(blobc_c_numeric l) {
+    if (!l.c) return;
+    uselocale(l.prev);
+    freelocale(l.c);
+}
+
+blobc_status blobc_err_arg(blobc_error *e, const char *fn, const char *what) {
+    blobc_error_clear(e); /* no place in any input to name */
+    return blobc_err(e, BLOBC_EARG, "%s: %s", fn, what);
+}
 
 void blobc_err_at(blobc_error *e, const char *file, uint32_t line, uint32_t col) {
     if (!e) return;
@@ -232,6 +265,10 @@ void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t 
 }
 
 size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
+    if (!err) {
+        if (buf && cap) buf[0] = '\0';
+        return 0;
+    }
     blobc_buffer b = {0};
     const char *file = err->file[0] ? err->file : NULL;
     bool ok = true;

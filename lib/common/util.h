@@ -6,6 +6,7 @@
 #ifndef BLOBC_UTIL_H
 #define BLOBC_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +43,13 @@ void *blobc_arena_array(blobc_arena *a, size_t count, size_t size);
 /* NUL-terminated copy of n bytes. */
 char *blobc_arena_strndup(blobc_arena *a, const char *s, size_t n);
 
+/* ---- growable arrays ---- */
+
+/* Makes room for `need` elements of `elem` bytes in the malloc'ed array
+ * *p of *cap elements, doubling; false (nothing changed) when out of
+ * memory or the size would overflow. */
+bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* ---- buffers ---- */
 
 /* Makes room for `extra` more bytes; false when out of memory or overflow. */
@@ -67,6 +75,34 @@ void blobc_err_offset(blobc_error *e, uint64_t offset);
 /* Copies the line containing byte `pos` of text into e->source_line. */
 void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos);
 blobc_status blobc_err_nomem(blobc_error *e);
+/* BLOBC_EARG "fn: what": the caller misused a public function. */
+blobc_status blobc_err_arg(blobc_error *e, const char *fn, const char *what);
+
+/* The error contract (blobc/error.h): a public function given a NULL
+ * error pointer works with a cleared scratch object of its own instead,
+ * so nothing below it tests for NULL. */
+static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) {
+    if (err) return err;
+    memset(scratch, 0, sizeof *scratch);
+    return scratch;
+}
+/* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
+ * ("-" is standard input). In fileio.c. */
+blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+/* strerror_r into buf (thread-safe); "error N" when it has no text. */
+const char *blobc_errno_text(int e, char *buf, size_t cap);
+
+/* ---- numbers in the "C" locale ---- */
+
+/* strtod, strtof and printf's %g follow LC_NUMERIC, which a host program
+ * may set process-wide with setlocale (a comma for a decimal point). Code
+ * that calls them switches its own thread to the "C" locale around the
+ * call: uselocale is per thread, so no other thread sees the change. */
+typedef struct blobc_c_numeric {
+    locale_t c, prev;
+} blobc_c_numeric;
+blobc_c_numeric blobc_c_numeric_begin(void);
+void blobc_c_numeric_end(blobc_c_numeric l);
 
 /* ---- little-endian access (the format is little-endian everywhere) ---- */
 

@@ -2,8 +2,9 @@
  * gen_c.c - `blobc gen c`: writes a C11 / C++17 header that reads blobs of
  * a schema in place over the header-only runtime in blobc/blob.h.
  *
- * The output, in order: forward typedefs of every struct, the enums
- * (an integer typedef plus one macro per member), the struct definitions in
+ * The output, in order: forward typedefs of every struct and union, the
+ * enums (an integer typedef plus one macro per member), the unions ({u32
+ * tag, blobc_rt_ptr}, one macro per tag), the struct definitions in
  * inline-dependency order with explicit padding and static assertions on
  * every size, alignment and field offset, then the accessors and the
  * open functions. docs/CODEGEN.md describes the output and the naming rules
@@ -11,6 +12,7 @@
  */
 #include "blobc/gen.h"
 
+#include "common/hashtab.h"
 #include "common/util.h"
 
 #include <inttypes.h>
@@ -97,53 +99,33 @@ static bool is_identifier(const char *s) {
 /* ---- a set of identifiers ---- */
 
 typedef struct nameset {
-    const char **slots;
-    size_t cap;     /* a power of two, or 0 */
-    size_t count;
+    blobc_hashtab tab;
+    const char **names;   /* names[item - 1]; each outlives the set */
+    size_t count, cap;
 } nameset;
 
-static uint64_t str_hash(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return h;
-}
-
 static bool nameset_has(const nameset *set, const char *name) {
-    if (!set->cap) return false;
-    size_t mask = set->cap - 1;
-    for (size_t i = (size_t)str_hash(name) & mask;; i = (i + 1) & mask) {
-        if (!set->slots[i]) return false;
-        if (strcmp(set->slots[i], name) == 0) return true;
-    }
-}
-
-static bool nameset_put(const char **slots, size_t cap, const char *name) {
-    size_t mask = cap - 1;
-    size_t i = (size_t)str_hash(name) & mask;
-    while (slots[i]) i = (i + 1) & mask;
-    slots[i] = name;
-    return true;
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
+         k = blobc_hashtab_next(&set->tab, &p))
+        if (strcmp(set->names[k - 1], name) == 0) return true;
+    return false;
 }
 
 /* Adds a name that is not in the set; `name` must outlive the set. */
 static bool nameset_add(nameset *set, const char *name) {
-    if (set->count + 1 > set->cap / 2) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof(char *) || cap <= set->cap) return false;
-        const char **slots = calloc(cap, sizeof *slots);
-        if (!slots) return false;
-        for (size_t i = 0; i < set->cap; i++)
-            if (set->slots[i]) nameset_put(slots, cap, set->slots[i]);
-        free(set->slots);
-        set->slots = slots;
-        set->cap = cap;
-    }
-    set->count++;
-    return nameset_put(set->slots, set->cap, name);
+    if (set->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
+        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
+                           (uint32_t)set->count + 1))
+        return false;
+    set->names[set->count++] = name;
+    return true;
 }
 
 static void nameset_free(nameset *set) {
-    free(set->slots);
+    blobc_hashtab_free(&set->tab);
+    free(set->names);
     memset(set, 0, sizeof *set);
 }
 
@@ -164,6 +146,9 @@ typedef struct type_info {
     const char **members;       /* per field: the C member name */
     const char **acc;           /* per field: accessor, or NULL */
     const char **acc_at;        /* per field: item accessor of a [T], or NULL */
+    /* union: values[0] is <U>_NONE, values[i] member i's tag macro, acc[i - 1]
+     * its <U>_as_<Member> accessor; members[0..1] the tag and ref members */
+    const char *tag_fn;
     int visit;                  /* dependency-order emission state */
     uint32_t cursor;            /* next field to look at while ordering */
 } type_info;
@@ -181,8 +166,7 @@ typedef struct gen {
     const char *text_fn;        /* returns the schema text for the checked opens */
     type_info *info;
     size_t ninfo;
-    size_t *map;                /* open addressing: type pointer -> info index + 1 */
-    size_t map_cap;
+    blobc_hashtab map;          /* type pointer -> info index + 1 */
 } gen;
 
 static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
@@ -194,35 +178,19 @@ static void emit(gen *g, const char *fmt, ...) {
     va_end(ap);
 }
 
-static size_t ptr_hash(const void *p, size_t mask) {
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    v ^= v >> 33;
-    v *= 0xff51afd7ed558ccdull;
-    v ^= v >> 33;
-    return (size_t)v & mask;
-}
-
 static bool map_build(gen *g) {
-    size_t cap = 16;
-    while (cap < g->ninfo * 2) {
-        if (cap > SIZE_MAX / 4) return false;
-        cap *= 2;
-    }
-    g->map = calloc(cap, sizeof *g->map);
-    if (!g->map) return false;
-    g->map_cap = cap;
-    for (size_t i = 0; i < g->ninfo; i++) {
-        size_t j = ptr_hash(g->info[i].type, cap - 1);
-        while (g->map[j]) j = (j + 1) & (cap - 1);
-        g->map[j] = i + 1;
-    }
+    if (g->ninfo >= UINT32_MAX || !blobc_hashtab_reserve(&g->map, g->ninfo)) return false;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (!blobc_hashtab_add(&g->map, blobc_hash_ptr(g->info[i].type), (uint32_t)i + 1))
+            return false;
     return true;
 }
 
 static type_info *info_of(const gen *g, const blobc_type *t) {
-    size_t mask = g->map_cap - 1;
-    for (size_t j = ptr_hash(t, mask); g->map[j]; j = (j + 1) & mask)
-        if (g->info[g->map[j] - 1].type == t) return &g->info[g->map[j] - 1];
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&g->map, blobc_hash_ptr(t), &p); k;
+         k = blobc_hashtab_next(&g->map, &p))
+        if (g->info[k - 1].type == t) return &g->info[k - 1];
     return NULL;
 }
 
@@ -339,6 +307,8 @@ static blobc_status assign_names(gen *g) {
         const char *c = ti->cname;
         if (ti->type->kind == BLOBC_KIND_ENUM) {
             if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
+        } else if (ti->type->kind == BLOBC_KIND_UNION) {
+            if (!(ti->tag_fn = global_name(g, c, "_tag", END))) return nomem(g);
         } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
                    !(ti->open_fn = global_name(g, c, "_open", END)) ||
                    !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
@@ -353,6 +323,17 @@ static blobc_status assign_names(gen *g) {
             if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
             for (uint32_t v = 0; v < t->nvalues; v++)
                 if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
+                    return nomem(g);
+            continue;
+        }
+        if (t->kind == BLOBC_KIND_UNION) {
+            if (!(ti->values = name_array(g, t->nfields + 1)) ||
+                !(ti->acc = name_array(g, t->nfields)) ||
+                !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
+                return nomem(g);
+            for (uint32_t m = 0; m < t->nfields; m++)
+                if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
+                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
                     return nomem(g);
             continue;
         }
@@ -373,6 +354,17 @@ static blobc_status assign_names(gen *g) {
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
         const blobc_type *t = ti->type;
+        if (t->kind == BLOBC_KIND_UNION) {
+            static const char *const parts[2] = {"tag", "ref"};
+            if (!(ti->members = name_array(g, 2))) return nomem(g);
+            nameset local = {0};
+            for (int k = 0; k < 2; k++)
+                ti->members[k] = unique_in(g, &local, &g->globals,
+                                           blobc_arena_strndup(&g->arena, parts[k], 3));
+            nameset_free(&local);
+            if (!ti->members[0] || !ti->members[1]) return nomem(g);
+            continue;
+        }
         if (t->kind != BLOBC_KIND_STRUCT) continue;
         nameset local = {0};
         for (uint32_t f = 0; f < t->nfields; f++) {
@@ -403,7 +395,8 @@ static const char *base_ctype(const gen *g, const blobc_type *t) {
     case BLOBC_KIND_F32: return "float";
     case BLOBC_KIND_F64: return "double";
     case BLOBC_KIND_ENUM:
-    case BLOBC_KIND_STRUCT: return info_of(g, t)->cname;
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: return info_of(g, t)->cname;
     case BLOBC_KIND_STRING: return "blobc_rt_str";
     case BLOBC_KIND_ARRAY: return "blobc_rt_array";
     case BLOBC_KIND_PTR: return "blobc_rt_ptr";
@@ -541,6 +534,46 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
     free(order);
     free(dup);
     return BLOBC_OK;
+}
+
+/* ---- unions ---- */
+
+/* The value: {u32 tag; blobc_rt_ptr ref}, asserted like a struct, with a
+ * macro per tag; accessors come after the structs (they return them). */
+static void emit_union(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
+    emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
+    emit(g, "#define %s 0u\n", ti->values[0]);
+    for (uint32_t m = 0; m < t->nfields; m++)
+        emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
+    emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
+            "    blobc_rt_ptr %s; /* @%u the member, 0 for %s */\n};\n",
+         c, tag, ti->values[0], ref, BLOBC_UNION_REF, ti->values[0]);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(sizeof(%s) == %u, \"%s: size must be %u\");\n", c,
+         BLOBC_UNION_SIZE, c, BLOBC_UNION_SIZE);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(BLOBC_RT_ALIGNOF(%s) == %u, \"%s: alignment must be %u\");\n",
+         c, BLOBC_UNION_ALIGN, c, BLOBC_UNION_ALIGN);
+    emit(g, "BLOBC_RT_STATIC_ASSERT(offsetof(%s, %s) == %u, \"%s.%s: offset must be %u\");\n\n",
+         c, ref, BLOBC_UNION_REF, c, ref, BLOBC_UNION_REF);
+}
+
+/* <U>_tag, and <U>_as_<Member>: the member's struct, or NULL when the
+ * value holds another member or none. */
+static void emit_union_accessors(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    const char *c = ti->cname;
+    emit(g, "static inline uint32_t %s(const %s *blobc_u) { return blobc_u->%s; }\n", ti->tag_fn,
+         c, ti->members[0]);
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        const char *mc = info_of(g, t->fields[m].type->elem)->cname;
+        emit(g,
+             "static inline const %s *%s(const %s *blobc_u) {\n"
+             "    return blobc_u->%s == %s ? BLOBC_RT_CAST(const %s *, blobc_rt_ptr_get(&blobc_u->%s))\n"
+             "                                : BLOBC_RT_NULL;\n}\n",
+             mc, ti->acc[m], c, ti->members[0], ti->values[m + 1], mc, ti->members[1]);
+    }
+    emit(g, "\n");
 }
 
 /* ---- structs ---- */
@@ -778,6 +811,13 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             if (!blobc_buf_puts(b, " }\n")) return false;
             continue;
         }
+        if (t->kind == BLOBC_KIND_UNION) {
+            if (!blobc_buf_printf(b, "union %s {", t->name)) return false;
+            for (uint32_t m = 0; m < t->nfields; m++)
+                if (!blobc_buf_printf(b, "%s %s", m ? "," : "", t->fields[m].name)) return false;
+            if (!blobc_buf_puts(b, " }\n")) return false;
+            continue;
+        }
         if (t->align_attr && !blobc_buf_printf(b, "@align(%" PRIu32 ") ", t->align_attr)) return false;
         if (!blobc_buf_printf(b, "struct %s {", t->name)) return false;
         for (uint32_t f = 0; f < t->nfields; f++) {
@@ -885,7 +925,9 @@ static blobc_status check_references(gen *g) {
             while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY ||
                    ft->kind == BLOBC_KIND_PTR)
                 ft = ft->elem;
-            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT) && !info_of(g, ft))
+            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT ||
+                 ft->kind == BLOBC_KIND_UNION) &&
+                !info_of(g, ft))
                 return blobc_err(g->err, BLOBC_EINPUT,
                                  "gen c: field %s.%s refers to a type that is not in the schema",
                                  t->name, t->fields[f].name);
@@ -956,13 +998,15 @@ static blobc_status generate(gen *g) {
 
     bool any_struct = false;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) {
+        if (g->info[i].type->kind != BLOBC_KIND_ENUM) {
             emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
             any_struct = true;
         }
     if (any_struct) emit(g, "\n");
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM) emit_enum(g, &g->info[i]);
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_UNION) emit_union(g, &g->info[i]);
     if ((st = emit_structs_in_order(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
@@ -971,6 +1015,10 @@ static blobc_status generate(gen *g) {
     if (any_struct && (st = emit_schema_text(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         const type_info *ti = &g->info[i];
+        if (ti->type->kind == BLOBC_KIND_UNION) {
+            emit(g, "/* ---- union %s ---- */\n", ti->type->name);
+            emit_union_accessors(g, ti);
+        }
         if (ti->type->kind != BLOBC_KIND_STRUCT) continue;
         emit(g, "/* ---- %s ---- */\n", ti->type->name);
         if ((st = emit_accessors(g, ti)) != BLOBC_OK) return st;
@@ -982,12 +1030,14 @@ static blobc_status generate(gen *g) {
 
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err) {
-    if (!schema || !out) return blobc_err(err, BLOBC_EIO, "gen c: no schema or output buffer");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
     if (*prefix && !is_identifier(prefix))
-        return blobc_err(err, BLOBC_EIO, "gen c: prefix '%s' is not a C identifier", prefix);
+        return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
     if (opts && opts->guard && !is_identifier(opts->guard))
-        return blobc_err(err, BLOBC_EIO, "gen c: include guard '%s' is not a C identifier",
+        return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
     gen g;
@@ -1007,8 +1057,10 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++) {
         g.info[i].type = blobc_schema_at(schema, i);
         if (!g.info[i].type || !g.info[i].type->name ||
-            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT))
-            st = blobc_err(err, BLOBC_EINPUT, "gen c: named type %zu is not an enum or struct", i);
+            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT &&
+             g.info[i].type->kind != BLOBC_KIND_UNION))
+            st = blobc_err(err, BLOBC_EINPUT,
+                           "gen c: named type %zu is not an enum, a struct or a union", i);
     }
     if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
@@ -1018,7 +1070,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
 
-    free(g.map);
+    blobc_hashtab_free(&g.map);
     free(g.info);
     nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);

@@ -22,7 +22,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define BLOCK_DEPTH 64
 
@@ -46,7 +46,8 @@ typedef struct demit {
     uint32_t *anchor;       /* per payload: its anchor id, 0 none (made on first use) */
     dframe *fr;
     size_t nfr, frcap;
-    /* copies of shared payloads (JSON; YAML only for *T/[T] mixes) */
+    /* copies of shared payloads (JSON; YAML only for a **T whose two
+     * payloads are both shared) */
     uint32_t copying;       /* copies open */
     size_t copy_mark;       /* out->len where the outermost copy began */
     uint64_t copied, copy_budget;
@@ -288,12 +289,10 @@ static int resolve(demit *e, blobc_kind kind, size_t p, size_t *t, uint32_t *cnt
         e->desync = true;
         return R_NULL;
     }
-    bool ptr_first = (blobc_walk_flags(w, k) & BLOBC_WP_PTR) != 0;
-    /* no anchor was written for it (JSON, or it was dropped), or it was
-     * first a *T and is now a [T] (or back): the bake would not share */
-    if (e->json || !e->anchor || e->anchor[k] == 0 ||
-        (kind != BLOBC_KIND_STRING && ptr_first != (kind == BLOBC_KIND_PTR)))
-        return R_COPY;
+    /* no anchor was written for it (JSON, or a **T whose inner payload's
+     * anchor took the node): a copy. A *T target that is also a [T] of
+     * one item is an alias either way round: the bake links it back. */
+    if (e->json || !e->anchor || e->anchor[k] == 0) return R_COPY;
     *idx = e->anchor[k];
     return R_ALIAS;
 }
@@ -428,6 +427,17 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
             open_coll(e, c, false, t, p, t->nfields, 0, take_anchor(e, pend), copies);
             return;
         }
+        if (t->kind == BLOBC_KIND_UNION) {
+            /* {Member: payload}, or null for none (the walk checked the tag) */
+            if (blobc_ld32(e->d + p) == 0) {
+                inline_open(e, c, take_anchor(e, pend));
+                PUTS(e, "null");
+                inline_close(e, c);
+                break;
+            }
+            open_coll(e, c, false, t, p, 1, 0, take_anchor(e, pend), copies);
+            return;
+        }
         if (t->kind == BLOBC_KIND_FIXED) {
             if (inline_items(t->elem)) {
                 inline_open(e, c, take_anchor(e, pend));
@@ -533,7 +543,10 @@ static void run(demit *e) {
             t = f->type;
             p = f->base + (size_t)i * f->esize;
         } else {
-            const blobc_field *fd = &f->type->fields[i];
+            /* a union's one entry is the member its tag names */
+            const blobc_field *fd = f->type->kind == BLOBC_KIND_UNION
+                                        ? &f->type->fields[blobc_ld32(e->d + f->base) - 1]
+                                        : &f->type->fields[i];
             key = fd->name;
             t = fd->type;
             p = f->base + fd->offset;
@@ -607,11 +620,17 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     blobc_status st = BLOBC_OK;
     if (e.oom) st = blobc_err_nomem(err);
     else if (e.over_budget) {
-        blobc_err(err, BLOBC_EINPUT,
-                  "the blob shares payloads so heavily that writing them out as JSON copies would "
-                  "exceed %" PRIu64 " bytes; JSON cannot share: dump it as YAML, which keeps "
-                  "them shared",
-                  e.copy_budget);
+        if (e.json)
+            blobc_err(err, BLOBC_EINPUT,
+                      "the blob shares payloads so heavily that writing them out as JSON copies "
+                      "would exceed %" PRIu64 " bytes; JSON cannot share: dump it as YAML, which "
+                      "keeps them shared",
+                      e.copy_budget);
+        else
+            blobc_err(err, BLOBC_EINPUT,
+                      "copies of shared payloads that YAML cannot name (pointers to pointers "
+                      "whose two payloads are both shared) would exceed %" PRIu64 " bytes",
+                      e.copy_budget);
         err->code = BLOBC_V_BUDGET;
         st = BLOBC_EINPUT;
     } else if (e.desync) {
@@ -625,6 +644,11 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
                         blobc_buffer *out, blobc_error *err) {
     static const blobc_dump_options none;
     if (!opts) opts = &none;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if ((unsigned)opts->format > BLOBC_DUMP_MAP)
+        return blobc_err_arg(err, __func__, "opts->format is not a blobc_dump_format");
     blobc_source src;
     blobc_status st = blobc_source_open(&src, bytes, len, opts->raw, opts->schema, opts->type_name,
                                         opts->flags, err);

@@ -21,7 +21,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "read/walk.h"
+#include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */
@@ -218,6 +218,33 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     line_end(m, m->base + p, fsz);
 }
 
+/* A union's two words: the tag with the member it names, then the offset
+ * to the member's payload (an offset line under .Member), or the bare
+ * offset when the tag names no member. */
+static void union_lines(mapper *m, const blobc_type *t, size_t p) {
+    uint32_t tag = blobc_ld32(m->d + p);
+    char ty[128];
+    spell(t, ty, sizeof ty);
+    line_head(m, m->base + p, 4, m->d + p);
+    mprintf(m, "%s: %s tag = %" PRIu32, path_text(m), ty, tag);
+    if (tag == 0) mputs(m, " (none)");
+    else if (tag <= t->nfields) mprintf(m, " (%s)", t->fields[tag - 1].name);
+    else mputs(m, " (not a member)");
+    line_end(m, m->base + p, 4);
+    size_t q = p + BLOBC_UNION_REF;
+    if (tag >= 1 && tag <= t->nfields) {
+        size_t len = m->path.len;
+        path_add(m, ".");
+        path_add(m, t->fields[tag - 1].name);
+        offset_line(m, t->fields[tag - 1].type, q);
+        path_truncate(m, len);
+        return;
+    }
+    line_head(m, m->base + q, 4, m->d + q);
+    mprintf(m, "%s: offset = %" PRId32, path_text(m), (int32_t)blobc_ld32(m->d + q));
+    line_end(m, m->base + q, 4);
+}
+
 typedef struct mframe {
     const blobc_type *t; /* STRUCT or FIXED being listed */
     size_t base;
@@ -243,6 +270,8 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
         } else if (t->kind == BLOBC_KIND_STRING || t->kind == BLOBC_KIND_ARRAY ||
                    t->kind == BLOBC_KIND_PTR) {
             offset_line(m, t, p);
+        } else if (t->kind == BLOBC_KIND_UNION) {
+            union_lines(m, t, p);
         } else {
             char ty[128];
             spell(t, ty, sizeof ty);
@@ -333,6 +362,14 @@ static void payload_path(mapper *m, size_t k) {
         rel %= esz;
         size_t cl;
         while (t && (cl = blobc_path_step(&t, &rel, comp, sizeof comp)) > 0) path_add(m, comp);
+        /* the steps end at a union's offset field: its tag names the member */
+        if (t && t->kind == BLOBC_KIND_UNION && rel == BLOBC_UNION_REF) {
+            uint32_t tag = blobc_ld32(m->d + m->refpos[c] - BLOBC_UNION_REF);
+            if (tag >= 1 && tag <= t->nfields) {
+                path_add(m, ".");
+                path_add(m, t->fields[tag - 1].name);
+            }
+        }
     }
 }
 
@@ -396,11 +433,20 @@ static const struct {
     const char *name;
     uint8_t hex;
 } header_fields[] = {
-    {0, 8, "magic", 2},         {8, 4, "version", 0},      {12, 4, "header_size", 0},
-    {16, 8, "data_offset", 1},  {24, 8, "data_size", 0},   {32, 8, "data_hash", 1},
-    {40, 8, "schema_hash", 1},  {48, 8, "types_offset", 1}, {56, 8, "types_size", 0},
-    {64, 8, "types_hash", 1},   {72, 4, "flags", 1},       {76, 4, "reserved", 1},
-    {80, 8, "file_size", 0},    {88, 8, "header_hash", 1},
+    {BLOBC_RT_H_MAGIC, 8, "magic", 2},
+    {BLOBC_RT_H_VERSION, 4, "version", 0},
+    {BLOBC_RT_H_HEADER_SIZE, 4, "header_size", 0},
+    {BLOBC_RT_H_DATA_OFFSET, 8, "data_offset", 1},
+    {BLOBC_RT_H_DATA_SIZE, 8, "data_size", 0},
+    {BLOBC_RT_H_DATA_HASH, 8, "data_hash", 1},
+    {BLOBC_RT_H_SCHEMA_HASH, 8, "schema_hash", 1},
+    {BLOBC_RT_H_TYPES_OFFSET, 8, "types_offset", 1},
+    {BLOBC_RT_H_TYPES_SIZE, 8, "types_size", 0},
+    {BLOBC_RT_H_TYPES_HASH, 8, "types_hash", 1},
+    {BLOBC_RT_H_FLAGS, 4, "flags", 1},
+    {BLOBC_RT_H_RESERVED, 4, "reserved", 1},
+    {BLOBC_RT_H_FILE_SIZE, 8, "file_size", 0},
+    {BLOBC_RT_H_HEADER_HASH, 8, "header_hash", 1},
 };
 
 static void list_header(mapper *m, const uint8_t *f, size_t len) {
@@ -442,8 +488,9 @@ static void list_types(mapper *m, const blobc_source *src) {
             mprintf(m, "enum %s : %s (%" PRIu32 " values)\n", t->name, blobc_kind_name(t->elem->kind),
                     t->nvalues);
         else
-            mprintf(m, "struct %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " fields\n",
-                    t->name, t->size, t->align, t->nfields);
+            mprintf(m, "%s %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " %s\n",
+                    blobc_kind_name(t->kind), t->name, t->size, t->align, t->nfields,
+                    t->kind == BLOBC_KIND_UNION ? "members" : "fields");
     }
 }
 

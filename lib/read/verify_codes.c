@@ -33,6 +33,7 @@ const char *blobc_verify_code_name(int code) {
         [BLOBC_V_DATA_SIZE] = "data-size",
         [BLOBC_V_BUDGET] = "budget",
         [BLOBC_V_NAN] = "nan",
+        [BLOBC_V_UNION] = "union",
     };
     if (code < 0 || (size_t)code >= sizeof names / sizeof names[0] || !names[code])
         return "unknown";

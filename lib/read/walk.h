@@ -16,10 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blobc/blobfile.h"
-#include "blobc/builder.h"
 #include "blobc/schema.h"
-#include "blobc/verify.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 
 /* Flags of a placed payload. */
@@ -53,12 +51,12 @@ typedef struct blobc_walk {
 
     /* placed payloads, by increasing start: the starts, and beside them
      * flags | tid << 4 | count << 16 (ids or counts too big for that are
-     * kept aside, see walk.c). 8 bytes a payload: the table is written once
+     * kept aside, see walk_table.c). 8 bytes a payload: the table is written once
      * per payload, and on a big blob its page faults are a real cost. */
     uint32_t *tstart;
     uint32_t *tinfo;
     size_t ntab, tab_cap;
-    void *tab_map;          /* both arrays in one mapping (walk.c), or NULL */
+    void *tab_map;          /* both arrays in one mapping (walk_table.c), or NULL */
     size_t tab_map_len;
     void *big;
     size_t nbig, big_cap;
@@ -67,11 +65,10 @@ typedef struct blobc_walk {
     blobc_arena arena;
     blobc_winfo *infos;
     size_t ninfos, infos_cap;
-    uint32_t *pmap;         /* type pointer -> id (open addressing) */
-    const blobc_type **pkeys;
-    size_t pmap_cap, pmap_used;
-    uint32_t *smap;         /* anonymous type structure -> id */
-    size_t smap_cap, smap_used;
+    blobc_ptrset ptypes;    /* type pointers seen, numbered */
+    uint32_t *pids;         /* type pointer number -> id */
+    size_t pids_cap;
+    blobc_hashtab shapes;   /* anonymous type structure -> id + 1 */
     blobc_wframe *frames;
     size_t nframes, frames_cap;
     void *scratch;          /* reusable work stacks */
@@ -105,33 +102,5 @@ static inline uint32_t blobc_walk_flags(const blobc_walk *w, size_t k) { return 
 
 /* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
-
-/* What verify and dump both start from: a .blob or a raw data section,
- * opened, its root type resolved (from opts' schema or the embedded
- * types) and checked against the header's schema hash. */
-typedef struct blobc_source {
-    blobc_blob blob;            /* zeroed for raw input */
-    bool is_blob;
-    const uint8_t *data;
-    size_t size;
-    uint64_t data_offset;       /* file offset of data (0 for raw) */
-    const blobc_type *root;
-    const char *schema_name;    /* recorded in the blob, or NULL */
-} blobc_source;
-
-/* Opens `bytes` (a .blob, or with raw a data section) for walking. On
- * failure err is set; blobc_source_close is safe either way. */
-blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
-                               const blobc_schema *schema, const char *type_name, unsigned flags,
-                               blobc_error *err);
-void blobc_source_close(blobc_source *src);
-
-/* The --map layout listing (dump_map.c): everything the walk `w` placed,
- * in file order, and where it failed when walk_st is not BLOBC_OK (the
- * error in err then stays the walk's). */
-struct blobc_dump_options;
-blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_status walk_st,
-                            const void *bytes, size_t len, const struct blobc_dump_options *opts,
-                            blobc_buffer *out, blobc_error *err);
 
 #endif

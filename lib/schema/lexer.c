@@ -1,7 +1,7 @@
 /*
- * schema_lexer.c - splits schema text into tokens, decodes string
- * literals, and formats positioned schema errors. Columns count UTF-8 code
- * points so the caret under an error lines up in a terminal.
+ * lexer.c - splits schema text into tokens and decodes string literals.
+ * Columns count UTF-8 code points so the caret under an error lines up in
+ * a terminal.
  */
 #include "schema/lexer.h"
 
@@ -18,56 +18,12 @@ void blobc_lex_init(blobc_lexer *lx, blobc_schema *s) {
     if (s->text_len >= 3 && memcmp(s->text, "\xEF\xBB\xBF", 3) == 0) lx->off = 3;
 }
 
-/* ---- positioned errors ---- */
-
-static size_t line_start_offset(const char *text, size_t len, uint32_t line) {
-    size_t off = 0;
-    for (uint32_t l = 1; l < line && off < len; off++)
-        if (text[off] == '\n') l++;
-    return off;
-}
-
-blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
-                              const char *fmt, ...) {
-    if (!err) return BLOBC_EINPUT;
-    va_list ap;
-    va_start(ap, fmt);
-    blobc_verr(err, BLOBC_EINPUT, fmt, ap);
-    va_end(ap);
-    if (s && s->filename && s->filename[0]) blobc_err_file(err, s->filename);
-    if (pos.line) {
-        blobc_err_at(err, NULL, pos.line, pos.column);
-        if (s && s->text) {
-            size_t off = line_start_offset(s->text, s->text_len, pos.line);
-            blobc_err_source_line(err, s->text, s->text_len, off);
-        }
-    }
-    return BLOBC_EINPUT;
-}
-
 static blobc_status lex_err(blobc_lexer *lx, blobc_pos pos, blobc_error *err, const char *msg,
                             unsigned char c) {
     char what[32];
     if (c >= 0x21 && c < 0x7f) snprintf(what, sizeof what, "'%c'", c);
     else snprintf(what, sizeof what, "byte 0x%02x", c);
     return blobc_schema_err(lx->s, pos, err, msg, what);
-}
-
-/* ---- did-you-mean ---- */
-
-const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap) {
-    if (!blobc_suggest_best(sg)) return "";
-    snprintf(buf, cap, "; did you mean '%s'?", blobc_suggest_best(sg));
-    return buf;
-}
-
-bool blobc_schema_is_keyword(const char *s, size_t n) {
-    static const char *const words[] = {"bool", "i8",  "u8",  "i16",    "u16",  "i32",
-                                        "u32",  "i64", "u64", "f32",    "f64",  "string",
-                                        "struct", "enum", "root", "true", "false"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
-    return false;
 }
 
 /* ---- scanning ---- */

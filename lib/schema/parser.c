@@ -13,7 +13,9 @@
 
 #include "blobc/blobfile.h"
 #include "common/scalar.h"
+#include "common/suggest.h"
 #include "schema/lexer.h"
+#include "schema/names.h"
 #include "common/util.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */
@@ -24,11 +26,13 @@ typedef struct ty_op {
     uint32_t count;
 } ty_op;
 
-/* A field whose type and default wait for name resolution. */
+/* A field (or a union member) whose type and default wait for name
+ * resolution. */
 typedef struct pending_field {
     blobc_type *st;
     uint32_t index;
     blobc_token leaf;      /* the type name at the core of the expression */
+    bool member;           /* a union member: leaf must name a struct */
     ty_op *ops;            /* outermost first */
     uint32_t nops;
     bool has_def;
@@ -272,6 +276,62 @@ static blobc_status parse_struct(parser *p, uint32_t align_attr) {
     return finish_decl(p, t, t->fields);
 }
 
+/* After a member of an enum or union: ',' (then maybe the '}') or '}'. */
+static blobc_status member_sep(parser *p, const char *after) {
+    if (p->tok.kind == BLOBC_TOK_COMMA) return next(p);
+    if (p->tok.kind == BLOBC_TOK_RBRACE) return BLOBC_OK;
+    char want[64];
+    snprintf(want, sizeof want, "',' or '}' after %s", after);
+    return unexpected(p, want);
+}
+
+static blobc_status no_members(parser *p, const blobc_type *t, const blobc_token *name) {
+    const char *kw = blobc_kind_name(t->kind);
+    return blobc_schema_err(p->s, name->pos, p->err, "%s %s has no members (%s %s needs at least one)",
+                            kw, t->name, t->kind == BLOBC_KIND_ENUM ? "an" : "a", kw);
+}
+
+/* union Name { A, B, } : each member names a struct and is stored as a
+ * *A at BLOBC_UNION_REF (see blobc_type), resolved with the fields. */
+static blobc_status parse_union(parser *p) {
+    static const ty_op ptr_op = {BLOBC_KIND_PTR, 0};
+    blobc_token name;
+    blobc_type *t;
+    if (begin_named(p, BLOBC_KIND_UNION, &name, &t)) return BLOBC_EINPUT;
+    if (expect(p, BLOBC_TOK_LBRACE, "'{' after the union name")) return BLOBC_EINPUT;
+    p->nfv = 0;
+    while (p->tok.kind != BLOBC_TOK_RBRACE) {
+        if (p->tok.kind == BLOBC_TOK_EOF)
+            return blobc_schema_err(p->s, name.pos, p->err, "union %s is not closed (missing '}')",
+                                    t->name);
+        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name (a union member)");
+        if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
+            !grow((void **)&p->pf, &p->pfcap, p->npf, sizeof *p->pf))
+            return blobc_err_nomem(p->err);
+        if (p->nfv >= BLOBC_MAX_TYPE_SIZE)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "too many union members");
+        blobc_field *f = &p->fv[p->nfv];
+        memset(f, 0, sizeof *f);
+        if (!(f->name = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
+        f->pos = p->tok.pos;
+        pending_field *pf = &p->pf[p->npf];
+        memset(pf, 0, sizeof *pf);
+        pf->st = t;
+        pf->index = (uint32_t)p->nfv;
+        pf->leaf = p->tok;
+        pf->member = true;
+        pf->ops = (ty_op *)&ptr_op;
+        pf->nops = 1;
+        p->nfv++;
+        p->npf++;
+        if (next(p) || member_sep(p, "a union member")) return BLOBC_EINPUT;
+    }
+    if (p->nfv == 0) return no_members(p, t, &name);
+    t->fields = arena_copy(p, p->fv, p->nfv, sizeof *p->fv);
+    t->nfields = (uint32_t)p->nfv;
+    return finish_decl(p, t, t->fields);
+}
+
 static const blobc_type *integer_base(const parser *p, const blobc_token *t) {
     for (int k = BLOBC_KIND_I8; k <= BLOBC_KIND_U64; k++)
         if (tok_is(p, t, blobc_kind_name((blobc_kind)k))) return blobc_builtin_type((blobc_kind)k);
@@ -349,15 +409,9 @@ static blobc_status parse_enum(parser *p) {
         next_value = v->value + 1;
         if (blobc_kind_is_signed(bk) && v->value == UINT64_MAX) next_value = 0;
         p->nev++;
-        if (p->tok.kind == BLOBC_TOK_COMMA) {
-            if (next(p)) return BLOBC_EINPUT;
-        } else if (p->tok.kind != BLOBC_TOK_RBRACE) {
-            return unexpected(p, "',' or '}' after an enum member");
-        }
+        if (member_sep(p, "an enum member")) return BLOBC_EINPUT;
     }
-    if (p->nev == 0)
-        return blobc_schema_err(p->s, name.pos, p->err,
-                                "enum %s has no members (an enum needs at least one)", t->name);
+    if (p->nev == 0) return no_members(p, t, &name);
     t->values = arena_copy(p, p->ev, p->nev, sizeof *p->ev);
     t->nvalues = (uint32_t)p->nev;
     return finish_decl(p, t, t->values);
@@ -398,12 +452,15 @@ static blobc_status parse_decl(parser *p) {
         if (parse_attribute(p, &align_attr, &attr_pos)) return BLOBC_EINPUT;
     if (tok_is(p, &p->tok, "struct")) {
         if (parse_struct(p, align_attr)) return BLOBC_EINPUT;
-    } else if (align_attr && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "root"))) {
+    } else if (align_attr && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "union") ||
+                              tok_is(p, &p->tok, "root"))) {
         return blobc_schema_err(p->s, attr_pos, p->err, "@align applies to structs only");
     } else if (align_attr) {
         return unexpected(p, "'struct' after @align(...)");
     } else if (tok_is(p, &p->tok, "enum")) {
         if (parse_enum(p)) return BLOBC_EINPUT;
+    } else if (tok_is(p, &p->tok, "union")) {
+        if (parse_union(p)) return BLOBC_EINPUT;
     } else if (tok_is(p, &p->tok, "root")) {
         blobc_pos at = p->tok.pos;
         if (next(p)) return BLOBC_EINPUT;
@@ -417,7 +474,7 @@ static blobc_status parse_decl(parser *p) {
         if (next(p)) return BLOBC_EINPUT;
         return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
     } else {
-        return unexpected(p, "a declaration (struct, enum or root)");
+        return unexpected(p, "a declaration (struct, enum, union or root)");
     }
     /* C habit: "struct X { ... };" */
     if (p->tok.kind == BLOBC_TOK_SEMI) return next(p);
@@ -501,6 +558,11 @@ static blobc_status resolve_name(parser *p, const blobc_token *t, const blobc_ty
 static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc_type **out) {
     const blobc_type *t;
     if (resolve_name(p, &pf->leaf, &t)) return BLOBC_EINPUT;
+    if (pf->member && t->kind != BLOBC_KIND_STRUCT)
+        return blobc_schema_err(p->s, pf->leaf.pos, p->err,
+                                "union %s: member '%s' is %s %s; union members are structs",
+                                pf->st->name, t->name, t->kind == BLOBC_KIND_ENUM ? "an" : "a",
+                                blobc_kind_name(t->kind));
     for (uint32_t i = pf->nops; i-- > 0;) {
         t = intern(p, pf->ops[i].kind, t, pf->ops[i].count);
         if (!t) return blobc_err_nomem(p->err);
@@ -557,6 +619,12 @@ static blobc_status check_default(parser *p, const pending_field *pf, blobc_fiel
                                     got, blobc_suggest_text(&sg, hint, sizeof hint));
         }
         f->def.bits = v->value;
+    } else if (k == BLOBC_KIND_UNION) {
+        if (!tok_is(p, d, "null"))
+            return blobc_schema_err(p->s, d->pos, p->err,
+                                    "the default of union field '%s' can only be null (no "
+                                    "member), got %s",
+                                    f->name, got);
     } else if (k == BLOBC_KIND_STRING) {
         if (d->kind != BLOBC_TOK_STRING)
             return blobc_schema_err(p->s, d->pos, p->err,
@@ -570,7 +638,7 @@ static blobc_status check_default(parser *p, const pending_field *pf, blobc_fiel
         blobc_type_spell(t, spelled, sizeof spelled);
         return blobc_schema_err(p->s, d->pos, p->err,
                                 "field '%s' of type %s cannot have a default (only scalars, "
-                                "bool, enums and string can)",
+                                "bool, enums, string and unions can)",
                                 f->name, spelled);
     }
     f->def.present = true;
@@ -591,7 +659,9 @@ static blobc_status resolve(parser *p) {
             return blobc_schema_err(p->s, p->root_tok.pos, p->err,
                                     "the root must be a struct, but '%.*s' is %s",
                                     (int)p->root_tok.len, tok_text(p, &p->root_tok),
-                                    r->kind == BLOBC_KIND_ENUM ? "an enum" : "a builtin type");
+                                    r->kind == BLOBC_KIND_ENUM    ? "an enum"
+                                    : r->kind == BLOBC_KIND_UNION ? "a union"
+                                                                  : "a builtin type");
         p->s->root = r;
     }
     for (size_t i = 0; i < p->npf; i++) {
@@ -604,10 +674,12 @@ static blobc_status resolve(parser *p) {
 
 blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                 blobc_schema **out, blobc_error *err) {
-    blobc_error local;
-    if (!err) err = &local;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
     blobc_error_clear(err);
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     *out = NULL;
+    if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (text && !blobc_text_check(filename, text, len, "schema text", err)) return BLOBC_EINPUT;
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
@@ -648,6 +720,9 @@ blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blo
                                        blobc_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
     blobc_read_options ro = {max_input, false, "schema text"};
     blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema/lexer.h"
+#include "common/hashtab.h"
+#include "schema/schema_internal.h"
 #include "common/util.h"
 
 typedef struct report {
@@ -78,10 +79,12 @@ static void put_string_literal(report *r, const char *s, size_t n) {
 /* The shortest %g text that reads back to the same value. */
 static void put_float(report *r, double v, bool f32) {
     char buf[40];
+    blobc_c_numeric loc = blobc_c_numeric_begin();
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
         if (f32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) break;
     }
+    blobc_c_numeric_end(loc);
     /* Keep it a float literal, as the schema would write it. */
     put(r, "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
 }
@@ -106,6 +109,8 @@ static void put_default(report *r, const blobc_field *f) {
         else put_float(r, d->f, k == BLOBC_KIND_F32);
     } else if (k == BLOBC_KIND_STRING) {
         put_string_literal(r, d->str ? d->str : "", d->str ? d->str_len : 0);
+    } else if (k == BLOBC_KIND_UNION) {
+        put(r, "null");
     }
 }
 
@@ -163,6 +168,25 @@ static void report_enum(report *r, const blobc_type *t) {
     }
 }
 
+/* A union: its value's layout, then each member's tag and payload size. */
+static void report_union(report *r, const blobc_type *t) {
+    put(r, "union %s  (size %u, align %u: u32 tag at 0, i32 offset at %u)\n", t->name,
+        (unsigned)t->size, (unsigned)t->align, (unsigned)BLOBC_UNION_REF);
+    int tw = digits(t->nfields) < 3 ? 3 : digits(t->nfields);
+    int w = 6;
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        size_t n = strlen(t->fields[i].name);
+        if ((int)n > w) w = n > 64 ? 64 : (int)n;
+    }
+    put(r, "    %*s  member\n", tw, "tag");
+    put(r, "    %*u  %-*s  (no member: the offset is 0)\n", tw, 0u, w, "none");
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_type *m = t->fields[i].type->elem;
+        put(r, "    %*u  %-*s  (size %u, align %u)\n", tw, (unsigned)i + 1, w, t->fields[i].name,
+            (unsigned)m->size, (unsigned)m->align);
+    }
+}
+
 /* Interior padding, no-op @align, unreachable types, missing root. */
 static bool lint(report *r) {
     const blobc_schema *s = r->s;
@@ -211,9 +235,10 @@ static bool lint(report *r) {
     }
     while (ok && n) {
         const blobc_type *t = work[--n];
-        size_t nchild = t->kind == BLOBC_KIND_STRUCT ? t->nfields : (t->elem ? 1 : 0);
+        bool fields = t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION;
+        size_t nchild = fields ? t->nfields : (t->elem ? 1 : 0);
         for (size_t k = 0; k < nchild && ok; k++) {
-            const blobc_type *c = t->kind == BLOBC_KIND_STRUCT ? t->fields[k].type : t->elem;
+            const blobc_type *c = fields ? t->fields[k].type : t->elem;
             int added = blobc_ptrset_add(&seen, c, &num);
             if (added < 0) ok = false;
             if (added <= 0) continue;
@@ -249,12 +274,14 @@ size_t blobc_schema_warning_count(const blobc_schema *schema) {
 }
 
 blobc_status blobc_schema_report(const blobc_schema *s, blobc_buffer *out, blobc_error *err) {
+    if (!s || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     report r = {s, out, true, 0};
     const char *file = s->filename && s->filename[0] ? s->filename : "schema";
     for (size_t i = 0; i < s->nnamed; i++) {
         const blobc_type *t = s->named[i];
         if (i) put(&r, "\n");
         if (t->kind == BLOBC_KIND_STRUCT) report_struct(&r, t);
+        else if (t->kind == BLOBC_KIND_UNION) report_union(&r, t);
         else report_enum(&r, t);
     }
     if (s->nnamed) put(&r, "\n");

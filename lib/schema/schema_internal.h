@@ -1,6 +1,6 @@
 /*
- * schema_internal.h - what the schema parser, the layout engine and the
- * type-section decoder share about a schema's representation. Private.
+ * schema_internal.h - the schema object as lib/schema/ sees it, and its
+ * positioned errors (schema.c, layout.c, lexer.c). Private to lib/schema/.
  */
 #ifndef BLOBC_SCHEMA_INTERNAL_H
 #define BLOBC_SCHEMA_INTERNAL_H
@@ -19,6 +19,9 @@ struct blobc_schema {
     const blobc_type *root;
     const void *names;        /* name index, built by blobc_schema_layout */
 };
+
+/* Longest type, field or member name: what the type section can carry. */
+#define BLOBC_MAX_NAME 1024u
 
 /* An empty schema; NULL when out of memory. */
 blobc_schema *blobc_schema_new(const char *filename);
@@ -56,5 +59,10 @@ typedef struct blobc_hash_rec {
 /* blobc_type_hash, keeping the bytes and where each type's lie. */
 uint64_t blobc_type_hash_rec(const blobc_type *type, blobc_hash_rec *rec);
 void blobc_hash_rec_free(blobc_hash_rec *rec);
+
+/* Sets err to "file:line:col: message" with the source line, for positions
+ * in schema text; for pos 0:0 (decoded schemas) only the message. */
+blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
+                              const char *fmt, ...) BLOBC_PRINTF(4, 5);
 
 #endif

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "schema/lexer.h"
+#include "common/hashtab.h"
 #include "schema/schema_internal.h"
 
 /* The smallest back-reference number inside each node's bytes (nodes
@@ -93,27 +93,24 @@ typedef struct lookup {
     size_t nslots;
 } lookup;
 
-/* *at: the index in `types` of t, SIZE_MAX when not requested; false when
- * out of memory. */
-static bool find(lookup *lk, const blobc_type *t, size_t *at) {
-    uint32_t num;
-    int added = blobc_ptrset_add(&lk->set, t, &num);
-    *at = added == 0 && num < lk->nslots ? lk->slot[num] : SIZE_MAX;
-    return added >= 0;
+/* The index in `types` of t, SIZE_MAX when t was not requested. */
+static size_t find(const lookup *lk, const blobc_type *t) {
+    uint32_t num = blobc_ptrset_find(&lk->set, t);
+    return num < lk->nslots ? lk->slot[num] : SIZE_MAX;
 }
 
 /* The order to serialize in: types nothing refers to first, so that one
  * pass over an outermost type covers what it contains. */
-static size_t *outermost_first(const blobc_type *const *types, size_t n, lookup *lk) {
+static size_t *outermost_first(const blobc_type *const *types, size_t n, const lookup *lk) {
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     uint8_t *inner = calloc(n ? n : 1, 1);
     bool ok = order && inner;
     for (size_t i = 0; i < n && ok; i++) {
         const blobc_type *t = types[i];
-        for (uint32_t f = 0; t && t->kind == BLOBC_KIND_STRUCT && f < t->nfields && ok; f++) {
+        bool fields = t && (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION);
+        for (uint32_t f = 0; fields && f < t->nfields; f++) {
             const blobc_type *c = named_core(t->fields[f].type);
-            size_t at = SIZE_MAX;
-            ok = !c || find(lk, c, &at);
+            size_t at = c ? find(lk, c) : SIZE_MAX;
             if (at != SIZE_MAX && c != t) inner[at] = 1;
         }
     }
@@ -139,7 +136,9 @@ typedef struct side {
 static bool side_init(side *sd, const blobc_type *const *types, size_t n) {
     sd->types = types;
     sd->n = n;
-    sd->lk = (lookup){{0}, calloc(n ? n : 1, sizeof(size_t)), 0};
+    sd->lk.slot = calloc(n ? n : 1, sizeof(size_t));
+    sd->lk.nslots = 0;
+    blobc_ptrset_init(&sd->lk.set);
     bool ok = sd->lk.slot != NULL;
     for (size_t i = 0; i < n && ok; i++) {
         uint32_t num;
@@ -158,18 +157,15 @@ static void side_free(side *sd) {
 /* Whether the serializations are the same bytes with the same requested
  * types at the same places: then every hash taken from one equals the
  * hash taken from the other. */
-static bool same_pass(const blobc_hash_rec *x, side *a, const blobc_hash_rec *y, side *b,
-                      bool *ok) {
+static bool same_pass(const blobc_hash_rec *x, const side *a, const blobc_hash_rec *y,
+                      const side *b, bool *ok) {
     if (x->failed || y->failed) return *ok = false;
     if (x->bytes.len != y->bytes.len || x->nnodes != y->nnodes ||
         memcmp(x->bytes.data, y->bytes.data, x->bytes.len) != 0)
         return false;
-    for (size_t i = 0; i < x->nnodes && *ok; i++) {
-        size_t p = SIZE_MAX, q = SIZE_MAX;
-        *ok = find(&a->lk, x->nodes[i].t, &p) && find(&b->lk, y->nodes[i].t, &q);
-        if (p != q) return false;
-    }
-    return *ok;
+    for (size_t i = 0; i < x->nnodes; i++)
+        if (find(&a->lk, x->nodes[i].t) != find(&b->lk, y->nodes[i].t)) return false;
+    return true;
 }
 
 /* Serializes a->types[want] and takes every requested, not yet hashed
@@ -190,9 +186,8 @@ static bool one_pass(side *a, side *b, size_t want, uint8_t *done, uint64_t *has
     uint32_t *minref = rec.failed ? NULL : malloc((rec.nnodes ? rec.nnodes : 1) * sizeof *minref);
     ok = ok && minref && min_refs(&rec, minref);
     for (size_t i = 1; i < rec.nnodes && ok; i++) {
-        size_t at;
-        ok = find(&a->lk, rec.nodes[i].t, &at);
-        if (ok && at != SIZE_MAX && !done[at] && minref[i] >= i) {
+        size_t at = find(&a->lk, rec.nodes[i].t);
+        if (at != SIZE_MAX && !done[at] && minref[i] >= i) {
             ok = hash_node(&rec, i, st, scratch, &hashes[at]);
             done[at] = 1;
         }

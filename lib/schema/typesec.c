@@ -206,7 +206,7 @@ static blobc_status assign_leaf(encoder *e, const blobc_type *t, uint32_t *idx, 
         *idx = e->builtin[t->kind] - 1;
         return BLOBC_OK;
     }
-    if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM)
+    if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM && t->kind != BLOBC_KIND_UNION)
         return blobc_err(err, BLOBC_EINPUT, "cannot embed a type of kind %d", (int)t->kind);
     map_slot *s = map_find(&e->by_ptr, (uintptr_t)t, 0);
     if (s->value) {
@@ -265,12 +265,13 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
     blobc_status st = assign(e, root, &idx, err);
     for (size_t i = 0; !st && i < e->ntypes; i++) {
         const blobc_type *t = e->types[i];
-        if (t->kind == BLOBC_KIND_STRUCT) {
+        if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) {
             if (!push_str(e, t->name)) return blobc_err_nomem(err);
             for (uint32_t f = 0; !st && f < t->nfields; f++) {
                 const blobc_field *fd = &t->fields[f];
                 if (!fd->name || !is_ident(fd->name, strlen(fd->name)))
-                    return bad_name(err, "field", fd->name, t->name);
+                    return bad_name(err, t->kind == BLOBC_KIND_UNION ? "member" : "field",
+                                    fd->name, t->name);
                 if (!fd->type) return blobc_err(err, BLOBC_EINPUT, "field without a type");
                 if (!push_str(e, fd->name)) return blobc_err_nomem(err);
                 st = assign(e, fd->type, &idx, err);
@@ -328,6 +329,7 @@ static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *
             }
             break;
         case BLOBC_KIND_STRUCT:
+        case BLOBC_KIND_UNION: /* a union's members: (its struct's name, *Struct) */
             ok = ok && put32(out, str_index(e, t->name)) && put32(out, t->align_attr) &&
                  put32(out, t->nfields);
             for (uint32_t f = 0; ok && f < t->nfields; f++)
@@ -351,7 +353,11 @@ static void encoder_free(encoder *e) {
 
 blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
                                 blobc_buffer *out, blobc_error *err) {
-    if (!root || root->kind != BLOBC_KIND_STRUCT)
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!root) return blobc_err_arg(err, __func__, "root is NULL");
+    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT, "the root type must be a struct");
     if (schema_name) {
         size_t n = strlen(schema_name);
@@ -429,7 +435,7 @@ static size_t record_words(const decoder *d, size_t off, size_t avail) {
     else if (kind == BLOBC_KIND_STRING) head = 1;
     else if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR) head = 2;
     else if (kind == BLOBC_KIND_FIXED) head = 3;
-    else if (kind == BLOBC_KIND_ENUM || kind == BLOBC_KIND_STRUCT) {
+    else if (kind == BLOBC_KIND_ENUM || kind == BLOBC_KIND_STRUCT || kind == BLOBC_KIND_UNION) {
         head = 4;
         per = kind == BLOBC_KIND_ENUM ? 3 : 2;
     } else return 0;
@@ -552,12 +558,16 @@ static blobc_status fill_enum(decoder *d, uint32_t i, blobc_type *t, blobc_error
 static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_error *err) {
     size_t off = d->rec[i];
     uint32_t al = word(d, off + 8);
+    if (al != 0 && t->kind == BLOBC_KIND_UNION)
+        return bad(err, off + 8, "union %s has an alignment attribute", t->name);
     if (al != 0 && (al > BLOBC_MAX_ALIGN || !blobc_is_pow2(al)))
         return bad(err, off + 8, "struct %s: @align(%u) is not a power of two <= %u", t->name,
                    al, BLOBC_MAX_ALIGN);
     t->align_attr = al;
     t->nfields = word(d, off + 12);
-    if (t->nfields == 0) return bad(err, off + 12, "struct %s has no fields", t->name);
+    if (t->nfields == 0)
+        return bad(err, off + 12, "%s %s has no %s", blobc_kind_name(t->kind), t->name,
+                   t->kind == BLOBC_KIND_UNION ? "members" : "fields");
     blobc_field *fs = blobc_arena_array(&d->s->arena, t->nfields, sizeof *fs);
     if (!fs) return blobc_err_nomem(err);
     blobc_status st;
@@ -642,7 +652,7 @@ static blobc_status decode(decoder *d, const char **schema_name, blobc_error *er
         if (n == 0) {
             if (!left) return bad(err, off, "type %u is missing (%u declared)", i, d->ntypes);
             uint32_t k = word(d, off);
-            if (k < BLOBC_KIND_BOOL || k > BLOBC_KIND_PTR)
+            if (k < BLOBC_KIND_BOOL || k > BLOBC_KIND_UNION)
                 return bad(err, off, "type %u has unknown kind %u", i, k);
             return bad(err, off, "type %u runs past the end of the section", i);
         }
@@ -708,7 +718,11 @@ static blobc_status decode(decoder *d, const char **schema_name, blobc_error *er
 
 blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
                                 const char **schema_name, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema) return blobc_err_arg(err, __func__, "schema is NULL");
     *schema = NULL;
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
     const char *name = NULL;
     if (schema_name) *schema_name = NULL;
     decoder d;

@@ -37,10 +37,30 @@ so=$(readlink "$D$P/lib/libblobc.so")
 soname=$(readelf -d "$D$P/lib/libblobc.so.0" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [ -z "$soname" ] || [ "$soname" = libblobc.so.0 ] && pass soname || fail soname "SONAME $soname"
 
+# Only the public API leaves the library: the names exported by the shared
+# library, and the global names in the static one, are exactly the
+# BLOBC_API functions of the installed headers.
+api=$(sed -n 's/^BLOBC_API .*[ *]\(blobc_[a-z0-9_]*\)(.*/\1/p' "$D$P"/include/blobc/*.h | sort -u)
+so_names=$(nm -D --defined-only "$D$P/lib/libblobc.so.0" | awk 'NF == 3 {print $3}' | sort -u)
+a_names=$(nm -g --defined-only "$D$P/lib/libblobc.a" | awk 'NF == 3 {print $3}' | sort -u)
+# strange LIST: the names that are not blobc_ (sanitizer runtimes add their own)
+strange() { printf '%s\n' "$1" | grep -v -e '^blobc_' -e '^__asan' -e '^__odr_asan' -e '^__ubsan' -e '^__tsan' -e '^$'; }
+[ "$(printf '%s\n' "$api" | wc -l)" -gt 40 ] && pass api_names_found || fail api_names_found "$api"
+[ -z "$(strange "$so_names")" ] && pass so_exports_only_blobc ||
+    fail so_exports_only_blobc "$(strange "$so_names" | head -5 | tr '\n' ' ')"
+[ -z "$(strange "$a_names")" ] && pass a_exposes_only_blobc ||
+    fail a_exposes_only_blobc "$(strange "$a_names" | head -5 | tr '\n' ' ')"
+so_api=$(printf '%s\n' "$so_names" | grep '^blobc_')
+a_api=$(printf '%s\n' "$a_names" | grep '^blobc_')
+[ "$so_api" = "$api" ] && pass so_exports_the_api ||
+    fail so_exports_the_api "$(printf '%s\n' "$so_api" "$api" | sort | uniq -u | head -5 | tr '\n' ' ')"
+[ "$a_api" = "$api" ] && pass a_exposes_the_api ||
+    fail a_exposes_the_api "$(printf '%s\n' "$a_api" "$api" | sort | uniq -u | head -5 | tr '\n' ' ')"
+
 pc=$D$P/lib/pkgconfig/blobc.pc
 grep -qx "prefix=$P" "$pc" && grep -qx "includedir=$P/include" "$pc" && grep -qx "libdir=$P/lib" "$pc" &&
     pass pc_prefix || fail pc_prefix "$(cat "$pc")"
-grep -qx 'Requires.private: yaml-0.1 libcjson libxxhash' "$pc" && pass pc_requires ||
+grep -qx 'Requires.private: yaml-0.1 libcjson libxxhash libcurl' "$pc" && pass pc_requires ||
     fail pc_requires "$(grep Requires "$pc")"
 
 # pkg-config finds the staged files through the sysroot, as a packager's would.
@@ -61,8 +81,12 @@ has() {
 has "-I$D$P/include" "$cflags" && pass pc_cflags || fail pc_cflags "$cflags"
 has "-L$D$P/lib" "$libs" && has -lblobc "$libs" && pass pc_libs || fail pc_libs "$libs"
 ok=1
-for l in -lblobc -lm -lyaml -lcjson -lxxhash; do has "$l" "$static_libs" || ok=0; done
+for l in -lblobc -lm -lyaml -lcjson -lxxhash -lcurl; do has "$l" "$static_libs" || ok=0; done
 [ $ok = 1 ] && pass pc_static_libs || fail pc_static_libs "$static_libs"
+# libblobc.a with its dependencies linked dynamically: their --static
+# lists name archives a distribution's -dev packages need not provide
+# (Debian's libcurl names libnghttp2, libssh2, ... without depending on them).
+dep_libs="$(pkg-config --libs $(sed -n 's/^Requires.private: //p' "$pc")) -lm -pthread"
 
 # A program using both the library and the runtime, from the installed headers.
 cat >"$T/tiny.c" <<'EOF'
@@ -120,12 +144,47 @@ else
     fail tiny_links_shared "$(head -c 800 "$T/cc.log")"
 fi
 if $CC -std=c11 -Wall -Wextra -Werror $SAN $cflags "$T/tiny.c" -o "$T/tiny_static" "$D$P/lib/libblobc.a" \
-    $(echo " $static_libs " | sed 's/ -lblobc / /') 2>"$T/cc.log"; then
+    $dep_libs 2>"$T/cc.log"; then
     pass tiny_links_static
     expect tiny_runs_static 0 "$T/tiny_static"
     [ "$(cat "$T/out")" = "$tiny_want" ] && pass tiny_output_static || fail tiny_output_static "$(cat "$T/out")"
 else
     fail tiny_links_static "$(head -c 800 "$T/cc.log")"
+fi
+
+# A program with functions of its own named like the library's internal
+# ones links statically without a clash: those names are local there.
+cat >"$T/clash.c" <<'EOF'
+#include <blobc/blobc.h>
+#include <stdio.h>
+#include <string.h>
+/* Named like functions inside the library (bake/driver.c, bake/fill.c). */
+int bk_init(void);
+int bk_init(void) { return 7; }
+int bk_resolve_root(void);
+int bk_resolve_root(void) { return 8; }
+int main(void) {
+    static const char schema[] = "struct P { x: u32; }\nroot P;\n";
+    blobc_schema *s = NULL;
+    blobc_buffer out = {0};
+    blobc_bake_options o;
+    memset(&o, 0, sizeof o);
+    if (blobc_schema_parse(schema, strlen(schema), "p.schema", &s, NULL)) return 1;
+    o.schema = s;
+    blobc_status st = blobc_bake_memory("x: 7\n", 5, "p.yaml", &o, &out, NULL);
+    printf("%d %d\n", (int)st, bk_init() + bk_resolve_root());
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+    return 0;
+}
+EOF
+if $CC -std=c11 -Wall -Wextra -Werror $SAN $cflags "$T/clash.c" -o "$T/clash" "$D$P/lib/libblobc.a" \
+    $dep_libs 2>"$T/cc.log"; then
+    expect static_no_name_clash_runs 0 "$T/clash"
+    [ "$(cat "$T/out")" = "0 15" ] && pass static_no_name_clash ||
+        fail static_no_name_clash "$(cat "$T/out")"
+else
+    fail static_no_name_clash "$(head -c 800 "$T/cc.log")"
 fi
 
 # The installed blobc generates a header that compiles against the installed runtime alone.

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Random cases from tests/tools/randgen (see docs/TESTING.md). For each seed:
+# Random cases from tests/tools/randgen (see docs/TESTING.md): schemas with
+# enums, structs, unions, arrays and pointers, and values for them. For each seed:
 # bake the YAML and the JSON, check both raw data sections with a C program
 # whose structs the C compiler laid out (every value, offset, shared payload
 # and padding byte), then verify, dump and re-bake. RANDGEN_SEEDS=N runs N
@@ -134,7 +135,7 @@ if command -v "$CXX" >/dev/null 2>&1; then
     $CXX -std=c++17 $RFLAGS -x c++ -o "$T/readerxx" "$T/reader.c" 2>"$T/readerxx.err" &
     p3=$!
 else
-    echo "note: no C++ compiler ($CXX): the C++17 gen c reader is not built"
+    skip genc_cxx17 "no C++ compiler ($CXX): the C++17 gen c reader is not built"
 fi
 wait $p1
 rc1=$?

@@ -1,7 +1,7 @@
 /*
  * fuzz_common.h - what the libFuzzer targets share: a schema that uses
- * every kind of type (with recursion through *T and [T], so hostile data
- * can build cycles and deep chains), parsed once.
+ * every kind of type (with recursion through *T, [T] and a union, so
+ * hostile data can build cycles and deep chains), parsed once.
  */
 #ifndef BLOBC_FUZZ_COMMON_H
 #define BLOBC_FUZZ_COMMON_H
@@ -22,7 +22,9 @@ static const char fuzz_schema_text[] =
     "  s8: i8; n8: u8; s16: i16; n16: u16; s32: i32; n32: u32; s64: i64; n64: u64;\n"
     "  name: string; tags: [string]; kids: [Node]; next: *Node; a: A;\n"
     "  grid: [[u32]]; pts: [[f32; 3]]; refs: [*A]; big: Big; ok: bool;\n"
+    "  u: U = null; us: [U];\n"
     "}\n"
+    "union U { V, A, Node }\n"
     "root Node;\n";
 
 static inline const blobc_schema *fuzz_schema(void) {

@@ -22,7 +22,7 @@
 
 static const char *outdir;
 static FILE *manifest;
-static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S;
+static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S;
 static const blobc_type *LV, *ROOM, *META;
 static blobc_buffer IMG; /* a valid 4-room level */
 
@@ -300,6 +300,50 @@ static void graph_cases(void) {
     emit_data("dag_partial_overlap", "overlap", d, 12 * 40, dt);
 }
 
+/* R { u: U; v: u32; } with union U { C, B }, C { r: f32 } (align 4) and
+ * B { w: f64 } (align 8): the tag at 0, the offset at 4, v at 8, the
+ * member's payload after the root. */
+static void union_data(uint8_t *d, uint32_t tag, int32_t off, size_t n) {
+    memset(d, 0, n);
+    blobc_st32(d, tag);
+    blobc_st32(d + 4, (uint32_t)off);
+    blobc_st32(d + 8, 77);
+}
+
+static void union_cases(void) {
+    const blobc_type *rt = blobc_schema_root(UNION_S);
+    uint8_t d[32];
+    union_data(d, 1, 8, 16); /* C at 12 */
+    fx_f32(d + 12, 2.5f);
+    emit_data("union_ok", "ok", d, 16, rt);
+    union_data(d, 0, 0, 12);
+    emit_data("union_none_ok", "ok", d, 12, rt);
+    union_data(d, 2, 12, 24); /* B at 16, after 4 gap bytes */
+    fx_f64(d + 16, 0.5);
+    emit_data("union_member_2_ok", "ok", d, 24, rt);
+    union_data(d, 3, 8, 16);
+    emit_data("union_tag_out_of_range", "union", d, 16, rt);
+    union_data(d, 0x80000001u, 8, 16);
+    emit_data("union_tag_huge", "union", d, 16, rt);
+    union_data(d, 0, 8, 16);
+    emit_data("union_none_with_offset", "union", d, 16, rt);
+    union_data(d, 1, 0, 12);
+    emit_data("union_member_null", "union", d, 12, rt);
+    union_data(d, 2, 8, 20); /* B at 12: not 8-aligned */
+    emit_data("union_payload_misaligned", "misaligned", d, 20, rt);
+    union_data(d, 1, 1000, 16);
+    emit_data("union_payload_out_of_range", "offset-range", d, 16, rt);
+    union_data(d, 1, -8, 16);
+    emit_data("union_payload_before_data", "offset-range", d, 16, rt);
+    union_data(d, 1, -4, 16); /* back to the root's own start */
+    emit_data("union_payload_overlaps_root", "overlap", d, 16, rt);
+    union_data(d, 2, 20, 32); /* B at 24, not at 16 where it goes */
+    emit_data("union_payload_not_canonical", "layout", d, 32, rt);
+    union_data(d, 2, 12, 24);
+    d[13] = 1; /* the gap before B */
+    emit_data("union_payload_gap_nonzero", "padding", d, 24, rt);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: gen_bad_blobs OUTDIR\n");
@@ -313,9 +357,12 @@ int main(int argc, char **argv) {
     static const char node_text[] = "struct Node { v: u32; next: *Node; }\nroot Node;\n";
     static const char dag_text[] = "struct D { a: *D; b: *D; v: u32; }\nroot D;\n";
     static const char other_text[] = "struct Level { index: i64; name: string; }\nroot Level;\n";
+    static const char union_text[] = "struct C { r: f32; }\nstruct B { w: f64; }\nunion U { C, B }\n"
+                                     "struct R { u: U; v: u32; }\nroot R;\n";
     NODE_S = fx_schema_parse(node_text);
     DAG_S = fx_schema_parse(dag_text);
     OTHER_S = fx_schema_parse(other_text);
+    UNION_S = fx_schema_parse(union_text);
     write_file("level.schema", fx_schema_text, strlen(fx_schema_text));
     write_file("other.schema", other_text, strlen(other_text));
     fx_level(S, 4, &IMG);
@@ -329,11 +376,13 @@ int main(int argc, char **argv) {
     header_cases();
     data_cases();
     graph_cases();
+    union_cases();
     if (fclose(manifest) != 0) die(mpath);
     blobc_buffer_free(&IMG);
     blobc_schema_free(S);
     blobc_schema_free(NODE_S);
     blobc_schema_free(DAG_S);
     blobc_schema_free(OTHER_S);
+    blobc_schema_free(UNION_S);
     return 0;
 }

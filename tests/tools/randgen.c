@@ -142,7 +142,7 @@ static int pct(int p) { return (int)below(100) < p; }
 
 enum {
     K_BOOL = 1, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64,
-    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR
+    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR, K_UNION
 };
 
 static const char *const kname[] = {"",    "bool", "i8",  "u8",  "i16", "u16",
@@ -157,7 +157,7 @@ struct type {
     int id;
     type *elem;  /* ARRAY FIXED PTR: element; ENUM: base */
     int count;   /* FIXED */
-    int decl;    /* ENUM STRUCT: index into decls */
+    int decl;    /* ENUM STRUCT UNION: index into decls */
 };
 
 typedef struct val val;
@@ -166,6 +166,7 @@ typedef struct field {
     char name[24];
     type *t;
     val *def; /* default, or NULL */
+    int nullable; /* a union field declared `= null` */
 } field;
 
 #define MAXF 16
@@ -175,6 +176,10 @@ typedef struct field {
 
 typedef struct decl {
     int is_enum;
+    int is_union;
+    /* union: member structs (indexes for struct_type), in tag order */
+    int nm;
+    int mem[MAXD];
     char name[24];
     type *t;
     /* struct */
@@ -197,7 +202,8 @@ struct val {
     char *s;           /* string bytes */
     char *ftext;       /* a float's literal when it must be written so */
     size_t slen;
-    int n;             /* struct: fields; FIXED/ARRAY: items; PTR: 0 null, 1 */
+    int n;             /* struct: fields; FIXED/ARRAY: items; PTR, UNION: 0 null/none, 1 */
+    int tag;           /* UNION: 0 none, else the member's tag (it[0] its struct) */
     val **it;
     int refs;          /* references to this payload (sharing when > 1) */
     int share;         /* share id, -1 when not shared */
@@ -211,7 +217,7 @@ struct val {
 static type types[MAXT];
 static int ntypes;
 static decl decls[MAXD];
-static int ndecls, nenums, nstructs;
+static int ndecls, nenums, nstructs, nunions;
 static int sharing;       /* this seed makes shared payloads */
 static int nshares;
 static int has_root_decl; /* schema says `root X;` (else the data says $type) */
@@ -253,6 +259,7 @@ static void layout(const type *t, uint32_t *size, uint32_t *align) {
     case K_ENUM: layout(t->elem, size, align); return;
     case K_STRING: case K_ARRAY: *size = 8; *align = 4; return;
     case K_PTR: *size = 4; *align = 4; return;
+    case K_UNION: *size = 8; *align = 4; return;
     case K_FIXED: layout(t->elem, size, align); *size *= (uint32_t)t->count; return;
     case K_STRUCT:
         if (!decls[t->decl].laid) die("layout of an unfinished struct");
@@ -300,6 +307,7 @@ static const char *const struct_words[] = {"Room", "Vec", "Node", "Item", "Meta"
                                            "Link", "Quad", "Rig", "Trail"};
 static const char *const enum_words[] = {"Kind", "Mode", "State", "Flag",
                                          "Team", "Layer", "Phase", "Shape"};
+static const char *const union_words[] = {"Any", "Variant", "Choice", "Either", "Form", "Part"};
 static const char *const member_words[] = {
     "none", "idle", "walk", "run", "jump", "fall", "red", "green", "blue", "north",
     "south", "east", "west", "low", "mid", "high", "open", "shut", "solid", "liquid",
@@ -327,6 +335,21 @@ static void pick_type_name(char *out, const char *const *words, size_t nw) {
 /* ---- random schema ---- */
 
 static type *struct_type(int i) { return decls[nenums + i].t; }
+static type *union_type(int i) { return decls[nenums + nstructs + i].t; }
+
+/* A union for struct `cur`: inline (a field, [U; N]) only one whose
+ * members all come before cur, so a value always ends (a required union
+ * holds a member); out of line ([U], *U: may be empty or null) any. */
+static type *runion(int cur, int inl) {
+    int cands[MAXD], nc = 0;
+    for (int u = 0; u < nunions; u++) {
+        const decl *d = &decls[nenums + nstructs + u];
+        int ok = 1;
+        for (int m = 0; m < d->nm && inl; m++) ok &= d->mem[m] < cur;
+        if (ok) cands[nc++] = u;
+    }
+    return nc ? union_type(cands[below((uint32_t)nc)]) : NULL;
+}
 
 static type *rtype(int cur, int inl, int depth);
 
@@ -347,6 +370,10 @@ static type *rfixed(int cur, int inl, int depth) {
  * may only hold structs created before cur, so no struct contains itself
  * inline; out of line anything goes, which gives recursive types. */
 static type *rtype(int cur, int inl, int depth) {
+    if (nunions && pct(12)) {
+        type *u = runion(cur, inl);
+        if (u) return pct(75) ? u : intern(K_PTR, u, 0, -1);
+    }
     int r = (int)below(100);
     if (depth >= 3) r = (int)below(56);
     if (r < 38) return sc(K_BOOL + (int)below(11));
@@ -377,7 +404,9 @@ static type *rtype(int cur, int inl, int depth) {
         return intern(K_ARRAY, intern(K_PTR, struct_type((int)below((uint32_t)nstructs)), 0, -1),
                       0, -1);
     case 2: return intern(K_ARRAY, intern(K_FIXED, sc(K_F32), 3, -1), 0, -1);
-    case 3: return intern(K_ARRAY, sc(K_STRING), 0, -1);
+    case 3:
+        if (nunions && pct(50)) return intern(K_ARRAY, runion(cur, 0), 0, -1);
+        return intern(K_ARRAY, sc(K_STRING), 0, -1);
     case 4: return intern(K_ARRAY, intern(K_ARRAY, sc(K_STRING), 0, -1), 0, -1);
     default: return intern(K_FIXED, sc(K_STRING), 2, -1);
     }
@@ -617,6 +646,14 @@ static void make_struct(int i, int is_root) {
     int nf = is_root ? 4 + (int)below(6) : 1 + (int)below(7);
     for (int j = 0; j < nf; j++) add_field(d, rtype(i, 1, 0));
     if (is_root) {
+        /* and every union */
+        for (int u = 0; u < nunions; u++) {
+            if (!pct(70)) continue;
+            const decl *ud = &decls[nenums + nstructs + u];
+            int inl = pct(60);
+            for (int m = 0; m < ud->nm; m++) inl &= ud->mem[m] < i;
+            add_field(d, inl ? union_type(u) : intern(K_ARRAY, union_type(u), 0, -1));
+        }
         /* Let the root reach every other struct. */
         for (int j = 0; j < i; j++) {
             if (!pct(70)) continue;
@@ -642,6 +679,7 @@ static void make_struct(int i, int is_root) {
         int k = f->t->k;
         if ((k <= K_F64 || k == K_ENUM || k == K_STRING) && pct(30))
             f->def = gen_scalar(f->t, 1);
+        if (k == K_UNION && pct(40)) f->nullable = 1;
     }
     lay_struct(d);
 }
@@ -694,13 +732,15 @@ static val *gen_struct(type *t, int depth) {
     for (int i = 0; i < d->nf; i++) {
         field *f = &d->f[i];
         if (f->def && pct(40)) v->it[i] = copy_scalar(f->def);
+        else if (f->nullable && (depth >= MAXDEPTH || budget <= 0 || pct(25)))
+            v->it[i] = newval(f->t); /* a union holding none */
         else v->it[i] = gen(f->t, depth, 1);
         v->xsize += v->it[i]->xsize;
         v->order[i] = i;
         val *fv = v->it[i];
         int k = f->t->k;
         int may_omit = (f->def && same_scalar(f->def, fv)) || (k == K_ARRAY && fv->n == 0) ||
-                       (k == K_PTR && fv->n == 0);
+                       (k == K_PTR && fv->n == 0) || (k == K_UNION && fv->n == 0);
         v->omit[i] = may_omit && pct(60);
     }
     if (pct(35)) {
@@ -729,7 +769,7 @@ static val *gen_inline(type *t, int depth);
  * (different types: the second use would be a replay). */
 static val *gen(type *t, int depth, int pooled) {
     xcount++;
-    if (t->k == K_PTR || !pooled) return gen_inline(t, depth);
+    if (t->k == K_PTR || t->k == K_UNION || !pooled) return gen_inline(t, depth);
     int k = t->k;
     val *v = pool_take(t, k == K_STRING || k == K_ARRAY ? 35 : k == K_STRUCT || k == K_FIXED ? 15 : 5);
     if (v) return v;
@@ -785,6 +825,26 @@ static val *gen_inline(type *t, int depth) {
         v->xsize += target->xsize;
         return v;
     }
+    case K_UNION: {
+        /* always a member here (gen_struct makes a nullable field none);
+         * its struct is a *Member target, pooled as such, so a union and
+         * a *Member may share it */
+        const decl *d = &decls[t->decl];
+        int m = (int)below((uint32_t)d->nm);
+        type *pt = intern(K_PTR, struct_type(d->mem[m]), 0, -1);
+        val *v = newval(t);
+        v->it = xmalloc(sizeof *v->it);
+        v->n = 1;
+        v->tag = m + 1;
+        val *target = pool_take(pt, 35);
+        if (!target) {
+            target = gen(pt->elem, depth + 1, 0);
+            pool_add(pt, target);
+        }
+        v->it[0] = target;
+        v->xsize += target->xsize;
+        return v;
+    }
     default: return gen_scalar(t, 0);
     }
 }
@@ -803,7 +863,7 @@ static void visit_payload(val *p) {
 }
 
 static void assign_shares(val *v) {
-    if (v->t->k == K_PTR) {
+    if (v->t->k == K_PTR || v->t->k == K_UNION) {
         if (v->n) visit_payload(v->it[0]);
         return;
     }
@@ -828,7 +888,7 @@ static void reset(void) {
     }
     memset(types, 0, sizeof types);
     memset(decls, 0, sizeof decls);
-    ntypes = ndecls = nenums = nstructs = nshares = 0;
+    ntypes = ndecls = nenums = nstructs = nunions = nshares = 0;
 }
 
 static uint64_t mix(unsigned long long seed, uint64_t salt) {
@@ -866,6 +926,20 @@ static void make_case(unsigned long long seed) {
         pick_type_name(d->name, struct_words, NELEM(struct_words));
         ndecls++;
     }
+    nunions = pct(60) ? 1 + (int)below(2) : 0;
+    for (int i = 0; i < nunions; i++) {
+        decl *d = &decls[ndecls];
+        d->is_union = 1;
+        d->t = intern(K_UNION, NULL, 0, ndecls);
+        pick_type_name(d->name, union_words, NELEM(union_words));
+        int want = 1 + (int)below(3);
+        for (int tries = 0; tries < 8 && d->nm < want; tries++) {
+            int m = (int)below((uint32_t)nstructs), dup = 0;
+            for (int j = 0; j < d->nm; j++) dup |= d->mem[j] == m;
+            if (!dup) d->mem[d->nm++] = m;
+        }
+        ndecls++;
+    }
     for (int i = 0; i < nstructs; i++) make_struct(i, i == nstructs - 1);
     root_type = struct_type(nstructs - 1);
     budget = 60 + (int)below(100);
@@ -883,7 +957,7 @@ static void fmt_int(buf *b, int k, uint64_t v) {
 
 static void spell(buf *b, const type *t) {
     switch (t->k) {
-    case K_ENUM: case K_STRUCT: bput(b, decls[t->decl].name); break;
+    case K_ENUM: case K_STRUCT: case K_UNION: bput(b, decls[t->decl].name); break;
     case K_STRING: bput(b, "string"); break;
     case K_ARRAY: bput(b, "["); spell(b, t->elem); bput(b, "]"); break;
     case K_FIXED: bput(b, "["); spell(b, t->elem); bprintf(b, "; %d]", t->count); break;
@@ -1048,6 +1122,13 @@ static void write_schema(buf *b) {
             bput(b, " }\n");
             continue;
         }
+        if (d->is_union) {
+            bprintf(b, "union %s {", d->name);
+            for (int i = 0; i < d->nm; i++)
+                bprintf(b, "%s%s", i ? ", " : " ", decls[nenums + d->mem[i]].name);
+            bput(b, pct(30) ? ", }\n" : " }\n");
+            continue;
+        }
         if (d->align_attr) bprintf(b, "@align(%d) ", d->align_attr);
         bprintf(b, "struct %s {\n", d->name);
         for (int i = 0; i < d->nf; i++) {
@@ -1058,6 +1139,7 @@ static void write_schema(buf *b) {
                 bput(b, " = ");
                 schema_default(b, f);
             }
+            if (f->nullable) bput(b, " = null");
             bput(b, ";");
             if (pct(10)) bput(b, " // trailing comment");
             bput(b, "\n");
@@ -1272,8 +1354,34 @@ static int yaml_anchor(buf *b, val *n, const char *sep) {
     return 0;
 }
 
+static const char *union_member(const val *u) {
+    return decls[nenums + decls[u->t->decl].mem[u->tag - 1]].name;
+}
+
+static void yaml_flow(buf *b, const val *v0);
+
+/* A union: {Member: payload}, or null for none. */
+static int yaml_anchor(buf *b, val *n, const char *sep);
+
+static void yaml_union_flow(buf *b, const val *u) {
+    if (yaml_anchor(b, (val *)u, " ")) return; /* a shared *U target */
+    if (!u->n) {
+        yaml_null(b);
+        return;
+    }
+    bput(b, "{");
+    yaml_key(b, union_member(u));
+    bput(b, ": ");
+    yaml_flow(b, u->it[0]);
+    bput(b, "}");
+}
+
 static void yaml_flow(buf *b, const val *v0) {
     val *v = (val *)node_of(v0);
+    if (v && v->t->k == K_UNION) {
+        yaml_union_flow(b, v);
+        return;
+    }
     if (!v) {
         yaml_null(b);
         return;
@@ -1320,6 +1428,30 @@ static int folded_ok(const char *s, size_t n) {
 /* Writes the node after "key:" or "-" (the cursor right after the colon or
  * dash) up to and including its last newline. */
 static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
+    if (node_of(v0) && node_of(v0)->t->k == K_UNION) {
+        v0 = node_of(v0); /* *U: the union value (never none: a member, or a null pointer) */
+        /* none: null or an empty value; a member: its single-key mapping,
+         * in flow or block style */
+        if (!v0->n && !after_dash && pct(10)) {
+            bput(b, "\n");
+        } else if (!v0->n || v0->refs > 1 || pct(30)) {
+            /* (an anchor in block style would go to the member's key) */
+            bput(b, " ");
+            yaml_union_flow(b, v0);
+            yaml_eol(b);
+        } else {
+            if (after_dash) {
+                bput(b, " ");
+            } else {
+                bput(b, "\n");
+                pad(b, indent + 2);
+            }
+            yaml_key(b, union_member(v0));
+            bput(b, ":");
+            yaml_after(b, v0->it[0], indent + 2, 0);
+        }
+        return;
+    }
     val *v = (val *)node_of(v0);
     if (!v) {
         if (!after_dash && pct(10)) {
@@ -1509,6 +1641,20 @@ static int json_bare_ok(const char *s, size_t n) {
 }
 
 static void json_val(buf *b, const val *v0, int indent, int pretty) {
+    if (node_of(v0) && node_of(v0)->t->k == K_UNION) {
+        v0 = node_of(v0);
+        if (!v0->n) {
+            bput(b, "null");
+            return;
+        }
+        const char *m = union_member(v0);
+        bput(b, "{");
+        quoted(b, m, strlen(m), Q_JSON);
+        bput(b, pretty ? ": " : ":");
+        json_val(b, v0->it[0], indent + 2, pretty);
+        bput(b, "}");
+        return;
+    }
     const val *v = node_of(v0);
     if (!v) {
         bput(b, "null");
@@ -1602,6 +1748,7 @@ static void ctype_of(buf *b, const type *t) {
     case K_STRUCT: case K_FIXED: bprintf(b, "s%llu_t%d", cur_seed, t->id); break;
     case K_STRING: case K_ARRAY: bput(b, "bc_off"); break;
     case K_PTR: bput(b, "bc_ptr"); break;
+    case K_UNION: bput(b, "bc_union"); break;
     default: bput(b, kctype[t->k]); break;
     }
 }
@@ -1650,6 +1797,34 @@ static void c_string_lit(buf *b, const char *s, size_t n) {
 }
 
 static void c_check(buf *b, const val *v, const char *lv, const char *path, int ind, int noshare);
+
+/* The offset field at lvalue lv leading to one `et` (tg, or none). */
+static void c_check_ref(buf *b, const char *lv, const type *et, const val *tg, const char *path,
+                        int ind) {
+    int n = ++vcount;
+    pad(b, ind);
+    bput(b, "{ const ");
+    ctype_of(b, et);
+    bprintf(b, " *p%d = (const ", n);
+    ctype_of(b, et);
+    bprintf(b, " *)ck_ptr(&%s, %d, sizeof *p%d, _Alignof(", lv, tg ? 1 : 0, n);
+    ctype_of(b, et);
+    bprintf(b, "), %d, \"%s\");\n", tg ? tg->share : -1, path);
+    if (tg) {
+        pad(b, ind + 2);
+        bprintf(b, "if (p%d && g_first) {\n", n);
+        char base[32], p2[600];
+        sfmt(base, sizeof base, "(*p%d)", n);
+        sfmt(p2, sizeof p2, "(*%s)", path);
+        /* the target's own payload is reached only through the target,
+         * which is what is shared */
+        c_check(b, tg, base, p2, ind + 4, 1);
+        pad(b, ind + 2);
+        bput(b, "}\n");
+    }
+    pad(b, ind);
+    bprintf(b, "(void)p%d; }\n", n);
+}
 
 static void c_check_items(buf *b, const val *v, const char *base, const char *path, int ind) {
     char lv[600], p[600];
@@ -1707,31 +1882,17 @@ static void c_check(buf *b, const val *v, const char *lv, const char *path, int 
         bprintf(b, "(void)p%d; }\n", n);
         return;
     }
-    case K_PTR: {
-        const val *tg = v->n ? v->it[0] : NULL;
-        int n = ++vcount;
+    case K_PTR: c_check_ref(b, lv, t->elem, v->n ? v->it[0] : NULL, path, ind); return;
+    case K_UNION: {
+        /* the tag, then the offset as a *Member's (none: like a null one) */
+        const decl *u = &decls[t->decl];
+        char l2[600], p2[600];
         pad(b, ind);
-        bput(b, "{ const ");
-        ctype_of(b, t->elem);
-        bprintf(b, " *p%d = (const ", n);
-        ctype_of(b, t->elem);
-        bprintf(b, " *)ck_ptr(&%s, %d, sizeof *p%d, _Alignof(", lv, tg ? 1 : 0, n);
-        ctype_of(b, t->elem);
-        bprintf(b, "), %d, \"%s\");\n", tg ? tg->share : -1, path);
-        if (tg) {
-            pad(b, ind + 2);
-            bprintf(b, "if (p%d && g_first) {\n", n);
-            char base[32], p2[600];
-            sfmt(base, sizeof base, "(*p%d)", n);
-            sfmt(p2, sizeof p2, "(*%s)", path);
-            /* the target's own payload is reached only through the target,
-             * which is what is shared */
-            c_check(b, tg, base, p2, ind + 4, 1);
-            pad(b, ind + 2);
-            bput(b, "}\n");
-        }
-        pad(b, ind);
-        bprintf(b, "(void)p%d; }\n", n);
+        bprintf(b, "ck(&%s.tag, 4, UINT64_C(%d), \"%s\");\n", lv, v->tag, path);
+        sfmt(l2, sizeof l2, "%s.off", lv);
+        sfmt(p2, sizeof p2, "%s.%s", path, v->tag ? union_member(v) : "(none)");
+        c_check_ref(b, l2, struct_type(u->mem[v->tag ? v->tag - 1 : 0]), v->n ? v->it[0] : NULL,
+                    p2, ind);
         return;
     }
     default: {
@@ -1753,6 +1914,7 @@ static const char checker_prelude[] =
     "#include <stdarg.h>\n\n"
     "typedef struct bc_off { int32_t off; int32_t len; } bc_off;\n"
     "typedef struct bc_ptr { int32_t off; } bc_ptr;\n"
+    "typedef struct bc_union { uint32_t tag; int32_t off; } bc_union;\n"
     "_Static_assert(sizeof(bc_off) == 8 && _Alignof(bc_off) == 4, \"offset pair\");\n"
     "static const unsigned char *g_base;\n"
     "static size_t g_size, g_cursor;\n"
@@ -1913,7 +2075,7 @@ static const type *strip_fixed(const type *t) {
 static void hdr_base(buf *b, const type *t) {
     switch (t->k) {
     case K_BOOL: bput(b, "blobc_rt_bool"); break;
-    case K_ENUM: case K_STRUCT: bput(b, decls[t->decl].name); break;
+    case K_ENUM: case K_STRUCT: case K_UNION: bput(b, decls[t->decl].name); break;
     case K_STRING: bput(b, "blobc_rt_str"); break;
     case K_ARRAY: bput(b, "blobc_rt_array"); break;
     case K_PTR: bput(b, "blobc_rt_ptr"); break;
@@ -2075,6 +2237,35 @@ static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, in
         }
         free(c.p);
         return;
+    case K_UNION: {
+        /* the tag through <U>_tag, and every member's <U>_as_<M>: the
+         * struct for the one held, NULL for the others */
+        const decl *u = &decls[t->decl];
+        pad(b, ind);
+        bprintf(b, "{ uint32_t tg = %s_tag(&%s); RD_BITS(tg, ", u->name, lv);
+        if (v->tag) bprintf(b, "%s_%s", u->name, union_member(v));
+        else bprintf(b, "%s_NONE", u->name);
+        bprintf(b, ", \"%s\"); }\n", path);
+        for (int m = 0; m < u->nm; m++) {
+            const char *mn = decls[nenums + u->mem[m]].name;
+            int held = v->tag == m + 1;
+            int n = ++vcount;
+            pad(b, ind);
+            bprintf(b, "{ const %s *q%d = %s_as_%s(&%s);\n", mn, n, u->name, mn, lv);
+            pad(b, ind + 2);
+            sfmt(p2, sizeof p2, "%s.%s", path, mn);
+            bprintf(b, "if (rd_ptr(q%d != RD_NULL, %d, \"%s\")) {\n", n, held, p2);
+            if (held) {
+                sfmt(l2, sizeof l2, "(*q%d)", n);
+                rd_lvalue(b, v->it[0], l2, p2, ind + 4);
+            }
+            pad(b, ind + 2);
+            bput(b, "}\n");
+            pad(b, ind);
+            bput(b, "}\n");
+        }
+        return;
+    }
     case K_ENUM: {
         const decl *e = &decls[t->decl];
         const char *m = member_name(t, v->bits);

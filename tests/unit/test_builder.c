@@ -400,58 +400,58 @@ static blobc_status finish_err(blobc_builder *b, blobc_error *err) {
 TEST(errors_in_calls) {
     blobc_error err;
     blobc_builder *b = blobc_builder_new();
-    CHECK_EQ_I(blobc_builder_alloc(b, 4, 4, NULL, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_alloc(b, 4, 4, NULL, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "allocation before the root");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
-    CHECK_EQ_I(blobc_builder_root(b, 8, 4, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_root(b, 8, 4, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "the root must be the first allocation");
 
     b = blobc_builder_new();
-    CHECK_EQ_I(blobc_builder_root(b, 0, 4, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_root(b, 0, 4, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "allocation of size 0");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
-    CHECK_EQ_I(blobc_builder_alloc(b, 4, 3, NULL, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_alloc(b, 4, 3, NULL, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "alignment 3 is not a power of two <= 16");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
-    CHECK_EQ_I(blobc_builder_open(b, 32, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_open(b, 32, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "alignment 32 is not a power of two <= 16");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
-    CHECK_EQ_I(blobc_builder_link(b, 0, 0, 5), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_link(b, 0, 0, 5), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "link to allocation 5, which does not exist");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
     alloc_str(b, "s");
-    CHECK_EQ_I(blobc_builder_link(b, 9, 0, 1), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_link(b, 9, 0, 1), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "link from allocation 9, which does not exist");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
     alloc_str(b, "s");
-    CHECK_EQ_I(blobc_builder_link(b, 0, 5, 1), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_link(b, 0, 5, 1), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "link at byte 5 of allocation 0, which is only 8 bytes");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
     alloc_str(b, "s");
-    CHECK_EQ_I(blobc_builder_link(b, 1, 0, 1), BLOBC_EINPUT); /* 2-byte allocation */
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_link(b, 1, 0, 1), BLOBC_EARG); /* 2-byte allocation */
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "link at byte 0 of allocation 1, which is only 2 bytes");
 
     b = blobc_builder_new();
@@ -459,28 +459,28 @@ TEST(errors_in_calls) {
     blobc_ref e;
     blobc_builder_open(b, 4, &e);
     blobc_builder_close(b, e);
-    CHECK_EQ_I(blobc_builder_link(b, 0, 0, e), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_link(b, 0, 0, e), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message,
               "link to allocation 1, which is empty (an empty array is stored as offset 0)");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
     CHECK(blobc_builder_grow(b, 0, 4) == NULL);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "grow of allocation 0, which is not open");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
-    CHECK_EQ_I(blobc_builder_close(b, 3), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_close(b, 3), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "close of allocation 3, which is not open");
 }
 
 TEST(errors_at_finish) {
     blobc_error err;
     blobc_builder *b = blobc_builder_new();
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "no root allocation");
 
     b = blobc_builder_new();
@@ -490,7 +490,7 @@ TEST(errors_at_finish) {
     blobc_builder_open(b, 4, &o2);
     blobc_builder_grow(b, o2, 4);
     blobc_builder_close(b, o2);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "allocation 1 is still open at finish");
 
     /* Linked while open, then closed empty. */
@@ -499,7 +499,7 @@ TEST(errors_at_finish) {
     blobc_builder_open(b, 4, &o1);
     CHECK_EQ_I(blobc_builder_link(b, 0, 0, o1), BLOBC_OK);
     blobc_builder_close(b, o1);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message,
               "link to allocation 1, which is empty (an empty array is stored as offset 0)");
 
@@ -508,13 +508,13 @@ TEST(errors_at_finish) {
     alloc_str(b, "s");
     blobc_builder_link(b, 0, 0, 1);
     blobc_builder_link(b, 0, 2, 1);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "links at bytes 0 and 2 of allocation 0 overlap");
 
     b = blobc_builder_new();
     blobc_builder_root(b, 8, 4, NULL);
     blobc_builder_link(b, 0, 4, 0);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message,
               "allocation 0 links back to allocation 0, which contains it: a blob cannot "
               "hold a cycle");
@@ -527,7 +527,7 @@ TEST(errors_at_finish) {
     blobc_builder_link(b, 0, 0, n1);
     blobc_builder_link(b, n1, 0, n2);
     blobc_builder_link(b, n2, 0, n1);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message,
               "allocation 2 links back to allocation 1, which contains it: a blob cannot "
               "hold a cycle");
@@ -537,8 +537,8 @@ TEST(errors_at_finish) {
     blobc_buffer out = {0};
     CHECK_EQ_I(blobc_builder_finish(b, &out, &err), BLOBC_OK);
     blobc_buffer_free(&out);
-    CHECK_EQ_I(blobc_builder_alloc(b, 4, 4, NULL, NULL), BLOBC_EINPUT);
-    CHECK_EQ_I(finish_err(b, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_alloc(b, 4, 4, NULL, NULL), BLOBC_EARG);
+    CHECK_EQ_I(finish_err(b, &err), BLOBC_EARG);
     CHECK_STR(err.message, "builder used after finish");
 }
 
@@ -621,7 +621,7 @@ TEST(finish_at_leaves_prefix_and_room) {
     blobc_builder *b = blobc_builder_new();
     blobc_builder_root(b, 4, 4, NULL);
     blobc_buffer out = {0};
-    CHECK_EQ_I(blobc_builder_finish_at(b, &out, 8, 0, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_builder_finish_at(b, &out, 8, 0, &err), BLOBC_EARG);
     CHECK_STR(err.message, "image prefix of 8 bytes is not a multiple of 16");
     blobc_builder_free(b);
 }

@@ -250,11 +250,11 @@ TEST(options_prefix_and_guard) {
     blobc_error err;
     blobc_error_clear(&err);
     blobc_gen_options bad = {.prefix = "1x"};
-    CHECK_EQ_I(blobc_gen_c(s, &bad, &out, &err), BLOBC_EIO);
+    CHECK_EQ_I(blobc_gen_c(s, &bad, &out, &err), BLOBC_EARG);
     CHECK_STR(err.message, "gen c: prefix '1x' is not a C identifier");
     CHECK_EQ_U(out.len, 4);
     blobc_gen_options bad_guard = {.guard = "A-B"};
-    CHECK_EQ_I(blobc_gen_c(s, &bad_guard, &out, &err), BLOBC_EIO);
+    CHECK_EQ_I(blobc_gen_c(s, &bad_guard, &out, &err), BLOBC_EARG);
     CHECK_STR(err.message, "gen c: include guard 'A-B' is not a C identifier");
     CHECK_EQ_U(out.len, 4);
     /* output is appended */

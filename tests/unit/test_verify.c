@@ -577,7 +577,7 @@ TEST(stripped_needs_schema) {
     CHECK_CONTAINS(err.message, want);
     o.type_name = "Nope";
     blobc_error_clear(&err);
-    CHECK_EQ_I(blobc_verify_blob(b.data, b.len, &o, &err), BLOBC_EIO);
+    CHECK_EQ_I(blobc_verify_blob(b.data, b.len, &o, &err), BLOBC_EARG);
     CHECK_CONTAINS(err.message, "Nope");
     blobc_buffer_free(&b);
 }

@@ -3,9 +3,9 @@
  *
  * The schema decides every value's type (SPEC §5). Baking is all or
  * nothing: on any error nothing is produced and the error names the place
- * as file:line:col, and for a value also by its path in the data: a schema
- * path (rooms[3].center.x) for YAML, a JSON Pointer (/rooms/3/center/x) for
- * JSON. A NUL byte makes the input binary: "binary data at offset N".
+ * (file:line:col, and the path of the value: "rooms[3].name" in YAML, the
+ * JSON Pointer "/rooms/3/name" in JSON). A NUL byte makes the input
+ * binary: "binary data at offset N", its bytes never echoed.
  */
 #ifndef BLOBC_BAKE_H
 #define BLOBC_BAKE_H
@@ -32,6 +32,22 @@ typedef enum blobc_output_format {
     BLOBC_OUTPUT_RAW        /* the data section alone */
 } blobc_output_format;
 
+/* Several errors per run. A bake given a sink goes on after an error that
+ * leaves the document's structure intact (an unknown or duplicate key, a
+ * wrong scalar, a number out of range, a bad enum name, a missing field, a
+ * type mismatch; the value in question is skipped) and, when it fails,
+ * calls `fn` once per error in document order, at most `max_errors` times
+ * (0: no limit; the rest are only counted, in `suppressed`). The first
+ * error also goes to the bake's blobc_error, as without a sink. A YAML or
+ * JSON syntax error is reported alone: the data errors before it are
+ * usually its echo. Nothing is printed; the caller decides. */
+typedef struct blobc_diag_sink {
+    void (*fn)(void *ctx, const blobc_error *e);
+    void *ctx;
+    unsigned max_errors;
+    size_t suppressed;            /* set by the bake: errors past max_errors */
+} blobc_diag_sink;
+
 typedef struct blobc_bake_options {
     const char *schema_path;      /* -s: overrides the data's $schema */
     const blobc_schema *schema;   /* an already loaded schema; overrides both */
@@ -46,6 +62,8 @@ typedef struct blobc_bake_options {
                                      of 1 MiB or more is parsed by libyaml on a
                                      second thread while this one bakes (same
                                      result, less wall time). */
+    blobc_diag_sink *diag;        /* several errors per run (see above); NULL:
+                                     stop at the first error */
     uint64_t max_input;           /* inputs that are not regular files (the data,
                                      the schema) are read up to this many bytes,
                                      then refused; 0: BLOBC_DEFAULT_MAX_INPUT */
@@ -56,19 +74,19 @@ typedef struct blobc_bake_options {
  * image (or raw data section) replaces the contents of `out`; on any error
  * `out` is left empty. The rules for the data are in docs/AUTHORING.md.
  *
- * JSON is parsed with cJSON. While a JSON bake runs, cJSON's allocation
- * hooks (cJSON_InitHooks) send the calling thread's allocations to an
- * arena and every other thread's to malloc/free; afterwards the default
- * hooks are installed again. A program that installs its own cJSON hooks must install
- * them again after baking JSON. */
-blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
-                               const blobc_bake_options *opts, blobc_buffer *out,
-                               blobc_error *err);
+ * JSON is read mostly by the bake itself, with cJSON for the rest; cJSON
+ * allocates through whatever hooks the program installed (malloc by
+ * default). The bake never installs hooks, so it may run on any number of
+ * threads next to the program's own use of cJSON. A YAML text of 1 MiB or
+ * more is parsed on a second thread unless opts->one_thread is set. */
+BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
+                                         const blobc_bake_options *opts, blobc_buffer *out,
+                                         blobc_error *err);
 
 /* Reads `path` ("-" for standard input) and bakes it. YAML is streamed
  * from the file, never read whole. */
-blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
-                             blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
+                                       blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,29 @@
 #define BLOBC_RT_MAX_DATA_SIZE 0x7fffffffu
 /* Pass as the expected schema hash to accept any layout. */
 #define BLOBC_RT_ANY_SCHEMA UINT64_C(0)
+/* The first bytes of every .blob. */
+#define BLOBC_RT_MAGIC "\x89" "BLOBC\r\n"
+#define BLOBC_RT_MAGIC_SIZE 8u
+
+/* Byte offsets of the header fields (docs/FORMAT.md, "Header"): the one
+ * definition, used by this runtime and by the library that writes and
+ * verifies the container. */
+enum {
+    BLOBC_RT_H_MAGIC = 0,
+    BLOBC_RT_H_VERSION = 8,
+    BLOBC_RT_H_HEADER_SIZE = 12,
+    BLOBC_RT_H_DATA_OFFSET = 16,
+    BLOBC_RT_H_DATA_SIZE = 24,
+    BLOBC_RT_H_DATA_HASH = 32,
+    BLOBC_RT_H_SCHEMA_HASH = 40,
+    BLOBC_RT_H_TYPES_OFFSET = 48,
+    BLOBC_RT_H_TYPES_SIZE = 56,
+    BLOBC_RT_H_TYPES_HASH = 64,
+    BLOBC_RT_H_FLAGS = 72,
+    BLOBC_RT_H_RESERVED = 76,
+    BLOBC_RT_H_FILE_SIZE = 80,
+    BLOBC_RT_H_HEADER_HASH = 88
+};
 
 /* `[T]`: the items are `length` consecutive T at `offset` bytes from the
  * address of `offset`; offset 0 means empty. */
@@ -190,18 +213,6 @@ static inline blobc_rt_status blobc_rt_open_raw(const void *data, size_t len, si
     return BLOBC_RT_OK;
 }
 
-/* Byte offsets of the header fields this runtime reads (docs/FORMAT.md). */
-enum {
-    BLOBC_RT_H_VERSION = 8,
-    BLOBC_RT_H_HEADER_SIZE = 12,
-    BLOBC_RT_H_DATA_OFFSET = 16,
-    BLOBC_RT_H_DATA_SIZE = 24,
-    BLOBC_RT_H_DATA_HASH = 32,
-    BLOBC_RT_H_SCHEMA_HASH = 40,
-    BLOBC_RT_H_FLAGS = 72,
-    BLOBC_RT_H_RESERVED = 76,
-    BLOBC_RT_H_FILE_SIZE = 80
-};
 
 /* Parses the header of a .blob file image of `len` bytes at `buf` and
  * finds its data section. Checks the magic number, the format version,
@@ -216,14 +227,14 @@ enum {
 static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
                                             uint64_t expected_schema_hash, size_t root_size,
                                             blobc_rt_view *out) {
-    static const unsigned char magic[8] = {0x89, 'B', 'L', 'O', 'B', 'C', '\r', '\n'};
+    static const char magic[] = BLOBC_RT_MAGIC;
     const unsigned char *p = BLOBC_RT_CAST(const unsigned char *, buf);
     uint64_t data_offset, data_size, file_size, schema_hash;
     size_t i;
     if (!buf || !out) return BLOBC_RT_BAD_ARGUMENT;
-    for (i = 0; i < sizeof magic; i++) {
+    for (i = 0; i < BLOBC_RT_MAGIC_SIZE; i++) {
         if (i == len) return BLOBC_RT_TRUNCATED;
-        if (p[i] != magic[i]) return BLOBC_RT_BAD_MAGIC;
+        if (p[i] != BLOBC_RT_CAST(unsigned char, magic[i])) return BLOBC_RT_BAD_MAGIC;
     }
     if (len < BLOBC_RT_H_HEADER_SIZE + 4) return BLOBC_RT_TRUNCATED;
     if (blobc_rt_le32(p + BLOBC_RT_H_VERSION) != BLOBC_RT_FORMAT_VERSION) return BLOBC_RT_BAD_VERSION;

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
-const char *blobc_version(void);
+BLOBC_API const char *blobc_version(void);
 
 #ifdef __cplusplus
 }

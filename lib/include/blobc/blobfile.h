@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blob.h"
 #include "error.h"
 #include "schema.h"
 
@@ -20,12 +21,13 @@
 extern "C" {
 #endif
 
-#define BLOBC_MAGIC "\x89" "BLOBC\r\n"
-#define BLOBC_MAGIC_SIZE 8
-#define BLOBC_FORMAT_VERSION 1u
-#define BLOBC_HEADER_SIZE 96u
+/* The container's constants, defined once in the runtime header blob.h. */
+#define BLOBC_MAGIC BLOBC_RT_MAGIC
+#define BLOBC_MAGIC_SIZE BLOBC_RT_MAGIC_SIZE
+#define BLOBC_FORMAT_VERSION BLOBC_RT_FORMAT_VERSION
+#define BLOBC_HEADER_SIZE BLOBC_RT_HEADER_SIZE
 /* Alignment of the data and type sections in the file. */
-#define BLOBC_SECTION_ALIGN 16u
+#define BLOBC_SECTION_ALIGN BLOBC_RT_SECTION_ALIGN
 
 /* The decoded header (docs/FORMAT.md, "Header"). */
 typedef struct blobc_header {
@@ -45,15 +47,15 @@ typedef struct blobc_header {
 /* Serializes the type graph reachable from `root` (with names, so dump can
  * print keys) into the type-section bytes appended to `out`. `schema_name`
  * (may be NULL) is recorded so dump can print `$schema`. */
-blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
-                                blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
+                                          blobc_buffer *out, blobc_error *err);
 
 /* Decodes and fully validates a type section from untrusted bytes: every
  * index in range, names valid identifiers, no inline self-containment, and
  * layout recomputed. On success *schema owns the types, its root is set,
  * and *schema_name (may be NULL) points into the schema's memory or is NULL. */
-blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
-                                const char **schema_name, blobc_error *err);
+BLOBC_API blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
+                                          const char **schema_name, blobc_error *err);
 
 typedef struct blobc_write_options {
     bool strip;               /* leave the type section out */
@@ -63,9 +65,9 @@ typedef struct blobc_write_options {
 /* Builds a complete .blob file image in `out` (replacing its contents)
  * from a data section of 1 to BLOBC_MAX_DATA_SIZE bytes; `root` must be a
  * struct. opts may be NULL (type section included, no schema name). */
-blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
-                              const blobc_write_options *opts, blobc_buffer *out,
-                              blobc_error *err);
+BLOBC_API blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_type *root,
+                                        const blobc_write_options *opts, blobc_buffer *out,
+                                        blobc_error *err);
 
 /* Like blobc_blob_write, but the data section is already in `out`, after
  * BLOBC_HEADER_SIZE bytes of room (out->len is exactly BLOBC_HEADER_SIZE +
@@ -74,9 +76,9 @@ blobc_status blobc_blob_write(const void *data, size_t data_size, const blobc_ty
  * data is not copied. The bytes equal blobc_blob_write's; the header room
  * need not be zero. The type section fits without moving the data when
  * out->cap leaves room for it (blobc_types_encode's size + 15). */
-blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
-                                       const blobc_write_options *opts, blobc_buffer *out,
-                                       blobc_error *err);
+BLOBC_API blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
+                                                 const blobc_write_options *opts, blobc_buffer *out,
+                                                 blobc_error *err);
 
 /* A parsed .blob: views into the caller's bytes plus the decoded types. */
 typedef struct blobc_blob {
@@ -96,9 +98,9 @@ enum {
  * header and section hashes, and decodes the type section. Errors carry a
  * verify code (blobc/verify.h) and the header byte offset. Free with
  * blobc_blob_close. */
-blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
-                             blobc_error *err);
-void blobc_blob_close(blobc_blob *blob);
+BLOBC_API blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
+                                       blobc_error *err);
+BLOBC_API void blobc_blob_close(blobc_blob *blob);
 
 /* The maximum input size: inputs whose size is not known in advance
  * (standard input, pipes, devices) are read up to this many bytes, then
@@ -120,10 +122,10 @@ typedef struct blobc_read_options {
 /* Whole-file read into a malloc'd buffer (16-byte aligned) that the caller
  * frees with free(). "-" reads standard input. Errors are BLOBC_EIO,
  * including an input over the limit. opts may be NULL (the defaults). */
-blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
+BLOBC_API blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
                                 size_t *len, blobc_error *err);
 /* blobc_read_file_ex with the default options. */
-blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
+BLOBC_API blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
 
 /* ---- outputs ----
  * The rules every command that writes a file follows (blobc(1), "OUTPUT
@@ -137,14 +139,14 @@ blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blob
 
 /* The files a run reads, by device and inode; lookups are O(1). */
 typedef struct blobc_inputs blobc_inputs;
-blobc_inputs *blobc_inputs_new(void); /* NULL when out of memory */
-void blobc_inputs_free(blobc_inputs *set);
+BLOBC_API blobc_inputs *blobc_inputs_new(void); /* NULL when out of memory */
+BLOBC_API void blobc_inputs_free(blobc_inputs *set);
 /* Records `path` ("-": standard input); a path that does not exist is
  * skipped (reading it will fail and say so). */
-blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *err);
+BLOBC_API blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *err);
 /* The name under which the file at `path` (through any link) was added,
  * or NULL when it is not an input (or set is NULL). */
-const char *blobc_inputs_find(const blobc_inputs *set, const char *path);
+BLOBC_API const char *blobc_inputs_find(const blobc_inputs *set, const char *path);
 
 typedef struct blobc_output_options {
     const blobc_inputs *inputs; /* refused as outputs; may be NULL */
@@ -165,10 +167,10 @@ typedef struct blobc_output_options {
  * 0666 & ~umask. Nothing is fsync'ed: the rename makes the write atomic for
  * every other process, and a build artifact is not worth a disk flush per
  * file (after a power loss, rebake). opts may be NULL. */
-blobc_status blobc_write_output(const char *path, const void *data, size_t len,
+BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, size_t len,
                                 const blobc_output_options *opts, blobc_error *err);
 /* blobc_write_output without inputs or hooks. */
-blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
+BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);
 
 #ifdef __cplusplus

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blob.h"
 #include "error.h"
 
 #ifdef __cplusplus
@@ -39,60 +40,66 @@ typedef struct blobc_builder blobc_builder;
 typedef uint32_t blobc_ref;
 
 /* Largest data section: offsets are i32, so 2 GiB - 1. */
-#define BLOBC_MAX_DATA_SIZE 0x7fffffffu
+#define BLOBC_MAX_DATA_SIZE BLOBC_RT_MAX_DATA_SIZE
 
 /* NULL when out of memory. */
-blobc_builder *blobc_builder_new(void);
-void blobc_builder_free(blobc_builder *b);
+BLOBC_API blobc_builder *blobc_builder_new(void);
+BLOBC_API void blobc_builder_free(blobc_builder *b);
 
 /* Allocates the zeroed root (must be the first allocation; ref 0). */
-blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem);
+BLOBC_API blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem);
 
 /* Allocates `size` zeroed bytes aligned to `align` (a power of two <= 16).
  * size must be > 0. The memory stays put until the builder is freed. */
-blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align,
-                                 blobc_ref *ref, void **mem);
+BLOBC_API blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align,
+                                           blobc_ref *ref, void **mem);
 
 /* Opens a growable allocation (initially empty). */
-blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref);
+BLOBC_API blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref);
 
 /* Appends `add` zeroed bytes to an open allocation and returns a pointer to
  * them (NULL when out of memory or over the size limit). Earlier pointers
  * into this allocation are invalidated. */
-void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add);
+BLOBC_API void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add);
 
 /* Fixes an open allocation's size. A closed allocation of size 0 must not
  * be linked (an empty array is stored as offset 0, length 0). */
-blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref);
+BLOBC_API blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref);
 
 /* Current address and size of an allocation. */
-void *blobc_builder_ptr(const blobc_builder *b, blobc_ref ref);
-size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
+BLOBC_API void *blobc_builder_ptr(const blobc_builder *b, blobc_ref ref);
+BLOBC_API size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
 
 /* Records that the i32 at byte `at` of allocation `loc` is a self-relative
  * offset to the start of allocation `target`. */
-blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
+BLOBC_API blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
 
-/* The first failure of any call on this builder, with its message (e.g.
+/* A call that misuses the builder (an alignment that is not a power of
+ * two <= 16, a size of 0, an allocation before the root, a link to an
+ * allocation that does not exist, any use after finish, a NULL builder)
+ * fails with BLOBC_EARG; a data section past BLOBC_MAX_DATA_SIZE or too
+ * many allocations with BLOBC_EINPUT; memory with BLOBC_ENOMEM.
+ *
+ * The first failure of any call on this builder, with its message (e.g.
  * "data section would be at least N bytes; ..." when an allocation or a
  * grow passes the limit, which blobc_builder_grow can only signal by NULL).
  * A failed builder stays failed: later calls return the same status, and
  * blobc_builder_finish reports that first error. BLOBC_OK when none. */
-blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err);
+BLOBC_API blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err);
 
 /* Lays out and writes the image into `out` (replacing its contents). Fails
  * with BLOBC_EINPUT if the image would exceed BLOBC_MAX_DATA_SIZE. The
  * image's address in `out` is 16-byte aligned. The builder may be freed
  * afterwards; it cannot be reused. */
-blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_builder_finish(blobc_builder *b, blobc_buffer *out, blobc_error *err);
 
 /* Like blobc_builder_finish, but the image starts at byte `prefix` of
  * out->data (prefix a multiple of 16; the bytes before the image are zero)
  * and out->cap is at least out->len + `suffix`, so a caller can write a
  * header in front of the image and append up to `suffix` bytes after it
  * without copying it again. out->len is prefix + the image size. */
-blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
-                                     size_t suffix, blobc_error *err);
+BLOBC_API blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
+                                               size_t suffix, blobc_error *err);
 
 #ifdef __cplusplus
 }

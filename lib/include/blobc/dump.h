@@ -32,8 +32,8 @@ typedef struct blobc_dump_options {
 } blobc_dump_options;
 
 /* Appends the dump of `bytes` to `out`. */
-blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options *opts,
-                        blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options *opts,
+                                  blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,10 +2,24 @@
  * blobc/error.h - status codes, the error object and the output buffer
  * shared by every blobc library call.
  *
- * Every fallible call returns a blobc_status and, on failure, fills a
- * caller-owned blobc_error with where the problem is (file, line:column,
- * schema path or JSON Pointer, byte offset) and what was expected. The
- * library never prints and never exits; the caller decides how to report.
+ * The error contract, held by every function of the library:
+ *  - A fallible call returns a blobc_status and, on failure, fills a
+ *    caller-owned blobc_error with where the problem is (file,
+ *    line:column, schema path or JSON Pointer, byte offset) and what was
+ *    expected. The status returned and err->status are the same.
+ *  - Every `blobc_error *err` parameter may be NULL: the call then works
+ *    and fails the same way, returning the status without the detail.
+ *    (blobc_error_format and blobc_error_clear accept NULL too.)
+ *  - A call that is misused (a NULL pointer where one is required, a
+ *    length without its bytes, an option value out of its enum) returns
+ *    BLOBC_EARG, never BLOBC_EIO or a crash: BLOBC_EARG is a bug in the
+ *    caller, BLOBC_EINPUT a problem in the data, BLOBC_EIO one with the
+ *    file system.
+ *  - The library never prints, never exits, and keeps no state between
+ *    calls: any number of threads may call it at once, each with its own
+ *    objects (schemas, buffers, error objects). Objects only read by a
+ *    call (a loaded blobc_schema, a blob's bytes) may be shared by
+ *    threads. docs/ARCHITECTURE.md, "Threads and the error contract".
  */
 #ifndef BLOBC_ERROR_H
 #define BLOBC_ERROR_H
@@ -13,17 +27,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Status of a call. The numeric values double as the CLI's exit codes
- * (0 success, 1 invalid input, 2 usage or I/O); BLOBC_ENOMEM maps to 2. */
+/* Status of a call. The numeric values of the first three double as the
+ * CLI's exit codes (0 success, 1 invalid input, 2 usage or I/O);
+ * BLOBC_ENOMEM and BLOBC_EARG map to 2. */
 typedef enum blobc_status {
     BLOBC_OK = 0,
     BLOBC_EINPUT = 1,   /* bad schema, bad data, bad blob, failed verification */
     BLOBC_EIO = 2,      /* a file could not be read or written; bad usage */
-    BLOBC_ENOMEM = 3    /* an allocation failed */
+    BLOBC_ENOMEM = 3,   /* an allocation failed */
+    BLOBC_EARG = 4      /* the call was misused: a required pointer is NULL,
+                           an option is out of range (a bug in the caller) */
 } blobc_status;
 
 #define BLOBC_ERROR_FILE_MAX 512
@@ -52,7 +71,7 @@ typedef struct blobc_error {
 } blobc_error;
 
 /* Resets every field; an error object may be reused across calls. */
-void blobc_error_clear(blobc_error *err);
+BLOBC_API void blobc_error_clear(blobc_error *err);
 
 /* Formats the error the way the CLI prints it, without a trailing newline:
  *   file:line:col: error: message          (text positions)
@@ -60,10 +79,10 @@ void blobc_error_clear(blobc_error *err);
  *   file: offset 0x1a4 (rooms[3].name): error: message   (blobs)
  * followed, when source_line is set, by "\n    <line>\n    ^" under the column.
  * Returns the length it needed (snprintf semantics). */
-size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap);
+BLOBC_API size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap);
 
 /* A short name for a status ("ok", "invalid input", "I/O error", ...). */
-const char *blobc_status_name(blobc_status st);
+BLOBC_API const char *blobc_status_name(blobc_status st);
 
 /* A growable byte buffer the library writes its outputs into. Zero-initialize
  * it before first use; release with blobc_buffer_free. */
@@ -73,7 +92,7 @@ typedef struct blobc_buffer {
     size_t cap;
 } blobc_buffer;
 
-void blobc_buffer_free(blobc_buffer *buf);
+BLOBC_API void blobc_buffer_free(blobc_buffer *buf);
 
 #ifdef __cplusplus
 }

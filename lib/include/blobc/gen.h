@@ -20,11 +20,11 @@ typedef struct blobc_gen_options {
 
 /* Appends the generated header for every named type in `schema` to `out`
  * (opts may be NULL). The schema may be parsed or decoded from a blob.
- * Fails with BLOBC_EIO for a guard or prefix that is not a C identifier,
+ * Fails with BLOBC_EARG for a guard or prefix that is not a C identifier,
  * BLOBC_ENOMEM when out of memory; on failure `out` is left as it was.
  * The output and its naming rules are described in docs/CODEGEN.md. */
-blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
-                         blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
+                                   blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

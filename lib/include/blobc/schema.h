@@ -37,10 +37,19 @@ typedef enum blobc_kind {
     BLOBC_KIND_STRING,  /* {i32 offset, i32 length}, UTF-8 + NUL out of line */
     BLOBC_KIND_ARRAY,   /* [T]: {i32 offset, i32 length} out of line */
     BLOBC_KIND_FIXED,   /* [T; N]: N consecutive T inline */
-    BLOBC_KIND_PTR      /* *T: {i32 offset}, 0 = null */
+    BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null */
+    BLOBC_KIND_UNION    /* named union of structs: {u32 tag, i32 offset}, tag 0 = none */
 } blobc_kind;
 
-#define BLOBC_KIND_COUNT 17
+#define BLOBC_KIND_COUNT 18
+
+/* A union value (docs/FORMAT.md, "Unions"): a u32 tag (0 = none, i = the
+ * i-th member in declaration order) at byte 0, then at byte
+ * BLOBC_UNION_REF the member's payload as a *T offset (0 exactly when the
+ * tag is 0). */
+#define BLOBC_UNION_SIZE 8u
+#define BLOBC_UNION_ALIGN 4u
+#define BLOBC_UNION_REF 4u
 
 /* Largest @align value and largest [T; N] count the language accepts. */
 #define BLOBC_MAX_ALIGN 16u
@@ -64,10 +73,12 @@ typedef struct blobc_enum_value {
     blobc_pos pos;
 } blobc_enum_value;
 
-/* A field default (`name: T = value`). Only scalar, bool, enum and string
- * fields may have one. For integers and enums `bits` holds the value as
- * above; for floats `f` holds it (already rounded to f32 for f32 fields);
- * for bool `bits` is 0 or 1; for strings `str`/`str_len` (UTF-8, no NUL). */
+/* A field default (`name: T = value`). Only scalar, bool, enum, string
+ * and union fields may have one. For integers and enums `bits` holds the
+ * value as above; for floats `f` holds it (already rounded to f32 for f32
+ * fields); for bool `bits` is 0 or 1; for strings `str`/`str_len` (UTF-8,
+ * no NUL). A union field's only default is `null` (present, all zero):
+ * the field may be absent or null, and then holds no member. */
 typedef struct blobc_default {
     bool present;
     uint64_t bits;
@@ -88,12 +99,15 @@ struct blobc_type {
     blobc_kind kind;
     uint32_t size;
     uint32_t align;
-    const char *name;       /* ENUM, STRUCT: declared name; scalars and
-                               string: their keyword; others: NULL */
+    const char *name;       /* ENUM, STRUCT, UNION: declared name; scalars
+                               and string: their keyword; others: NULL */
     const blobc_type *elem; /* ARRAY, FIXED, PTR: element type;
                                ENUM: its base (a scalar integer type) */
     uint32_t count;         /* FIXED: N */
-    uint32_t nfields;       /* STRUCT */
+    uint32_t nfields;       /* STRUCT; UNION: its members, in declaration
+                               order (tag i is fields[i - 1]), each named
+                               after its struct, of type *Struct at
+                               offset BLOBC_UNION_REF */
     const blobc_field *fields;
     uint32_t nvalues;       /* ENUM, in declaration order */
     const blobc_enum_value *values;
@@ -108,82 +122,85 @@ typedef struct blobc_schema blobc_schema;
 
 /* Parses schema text. `filename` is used in error messages only. On error
  * *out is NULL and err holds "file:line:col" plus the offending line. */
-blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
-                                blobc_schema **out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
+                                          blobc_schema **out, blobc_error *err);
 
 /* Reads and parses a schema file. */
-blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
 /* The same, reading a non-regular file (a pipe, a device) up to max_input
  * bytes (0: BLOBC_DEFAULT_MAX_INPUT in <blobc/blobfile.h>). */
-blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
-                                       blobc_error *err);
+BLOBC_API blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input,
+                                                 blobc_schema **out, blobc_error *err);
 
-void blobc_schema_free(blobc_schema *schema);
+BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
 /* The file name the schema was parsed from ("" for decoded schemas). */
-const char *blobc_schema_filename(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_filename(const blobc_schema *schema);
 
 /* The `root` declaration's type, or NULL when the schema has none. */
-const blobc_type *blobc_schema_root(const blobc_schema *schema);
+BLOBC_API const blobc_type *blobc_schema_root(const blobc_schema *schema);
 
-/* A named (enum or struct) type by name, or NULL. */
-const blobc_type *blobc_schema_find(const blobc_schema *schema, const char *name);
+/* A named (enum, struct or union) type by name, or NULL. */
+BLOBC_API const blobc_type *blobc_schema_find(const blobc_schema *schema, const char *name);
 
 /* Named types in declaration order. */
-size_t blobc_schema_count(const blobc_schema *schema);
-const blobc_type *blobc_schema_at(const blobc_schema *schema, size_t i);
+BLOBC_API size_t blobc_schema_count(const blobc_schema *schema);
+BLOBC_API const blobc_type *blobc_schema_at(const blobc_schema *schema, size_t i);
 
 /* The shared singleton for a scalar kind (BOOL..F64) or STRING; NULL otherwise. */
-const blobc_type *blobc_builtin_type(blobc_kind kind);
+BLOBC_API const blobc_type *blobc_builtin_type(blobc_kind kind);
 
 /* The schema keyword of a scalar/string kind ("u32", "string"), or a
  * descriptive word for composite kinds ("struct", "array", ...). */
-const char *blobc_kind_name(blobc_kind kind);
+BLOBC_API const char *blobc_kind_name(blobc_kind kind);
 
 /* True for BOOL..F64. */
-bool blobc_kind_is_scalar(blobc_kind kind);
-bool blobc_kind_is_integer(blobc_kind kind);   /* I8..U64 */
-bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
+BLOBC_API bool blobc_kind_is_scalar(blobc_kind kind);
+BLOBC_API bool blobc_kind_is_integer(blobc_kind kind);   /* I8..U64 */
+BLOBC_API bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
 
 /* The 64-bit layout hash of a type ("schema hash", SPEC §4): covers every
- * reachable type's kind, size, alignment, field offsets, fixed counts and
- * enum values, but no names. Stable across machines and releases of the
- * same format version. */
-uint64_t blobc_type_hash(const blobc_type *type);
+ * reachable type's kind, size, alignment, field offsets, fixed counts,
+ * enum values and union members (in order), but no names. Stable across
+ * machines and releases of the same format version. */
+BLOBC_API uint64_t blobc_type_hash(const blobc_type *type);
 /* blobc_type_hash of each of n types, into hashes[0..n). Faster than one
  * call per type when they contain one another (a type's bytes are taken
  * from a serialization that contains them): a chain of nested structs
  * costs one serialization, not one per struct. BLOBC_ENOMEM when memory
  * ran out (hashes then incomplete). */
-blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n, uint64_t *hashes);
+BLOBC_API blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n,
+                                         uint64_t *hashes);
 /* blobc_type_hashes of a[0..n), and *same: whether each b[i] has the hash
  * of a[i]. When b is laid out like a (a re-parse of a's schema text), the
  * answer costs no more hashing than a's own. */
-blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type *const *b,
-                                    size_t n, uint64_t *hashes, bool *same);
+BLOBC_API blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type *const *b,
+                                              size_t n, uint64_t *hashes, bool *same);
 
 /* Writes the type the way a schema spells it ("[u32]", "*Room",
  * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */
-size_t blobc_type_spell(const blobc_type *type, char *buf, size_t cap);
+BLOBC_API size_t blobc_type_spell(const blobc_type *type, char *buf, size_t cap);
 
 /* Finds the enum member with the given value, or NULL. */
-const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint64_t bits);
+BLOBC_API const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_type, uint64_t bits);
 
-/* Finds a struct field by name (len bytes, need not be NUL-terminated), or NULL. */
-const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name, size_t len);
+/* Finds a struct field or a union member by name (len bytes, need not be
+ * NUL-terminated), or NULL. */
+BLOBC_API const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name,
+                                                     size_t len);
 
 /* Finds an enum member by name (len bytes, need not be NUL-terminated), or NULL. */
-const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
-                                             size_t len);
+BLOBC_API const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
+                                                       size_t len);
 
 /* Appends what `blobc check` prints to `out`: every named type with its
  * size and alignment, struct fields with offsets, sizes and padding, enum
  * members, the root and its schema hash, then lint warnings
  * ("file:line:col: warning: ...") and a summary line. See docs/SCHEMA.md. */
-blobc_status blobc_schema_report(const blobc_schema *schema, blobc_buffer *out, blobc_error *err);
+BLOBC_API blobc_status blobc_schema_report(const blobc_schema *schema, blobc_buffer *out, blobc_error *err);
 
 /* Number of lint warnings blobc_schema_report would print. */
-size_t blobc_schema_warning_count(const blobc_schema *schema);
+BLOBC_API size_t blobc_schema_warning_count(const blobc_schema *schema);
 
 #ifdef __cplusplus
 }

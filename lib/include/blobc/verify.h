@@ -49,11 +49,12 @@ typedef enum blobc_verify_code {
     BLOBC_V_LAYOUT = 22,         /* payloads not in canonical order / gaps / trailing bytes */
     BLOBC_V_DATA_SIZE = 23,      /* data section too small for the root, or over 2 GiB - 1 */
     BLOBC_V_BUDGET = 24,         /* work budget exhausted */
-    BLOBC_V_NAN = 25             /* a NaN other than the canonical quiet NaN */
+    BLOBC_V_NAN = 25,            /* a NaN other than the canonical quiet NaN */
+    BLOBC_V_UNION = 26           /* union tag out of range, or tag and offset disagree */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */
-const char *blobc_verify_code_name(int code);
+BLOBC_API const char *blobc_verify_code_name(int code);
 
 enum {
     BLOBC_VERIFY_NO_HASH = 1    /* skip the data-hash check (fuzzing) */
@@ -71,21 +72,21 @@ typedef struct blobc_verify_options {
 /* Verifies a complete .blob file image: header, hashes, type section, and
  * a full walk of the data section. With opts->schema, also that the blob's
  * layout hash equals that type's. Stripped blobs need opts->schema. */
-blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify_options *opts,
-                               blobc_error *err);
+BLOBC_API blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify_options *opts,
+                                         blobc_error *err);
 
 /* Reads the .blob at `path` ("-": standard input) and verifies it as
  * blobc_verify_blob does; err->file is set on failure. A regular file is
  * mapped read-only rather than copied, which on a large blob saves most of
  * the time verification takes (a file truncated by another process while
  * it is being verified can then end the process with SIGBUS). */
-blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opts,
-                               blobc_error *err);
+BLOBC_API blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opts,
+                                         blobc_error *err);
 
 /* Walks a data section (root at byte 0) as `root`. Offsets in errors are
  * relative to `data`. */
-blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
-                               blobc_error *err);
+BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
+                                         blobc_error *err);
 
 #ifdef __cplusplus
 }

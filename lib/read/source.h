@@ -1,0 +1,37 @@
+/*
+ * source.h - a .blob or raw data section opened for reading (source.c).
+ * Private to lib/read/.
+ */
+#ifndef BLOBC_READ_SOURCE_H
+#define BLOBC_READ_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blobc/blobfile.h"
+#include "blobc/schema.h"
+#include "blobc/verify.h"
+#include "common/util.h"
+
+/* What verify and dump both start from: a .blob or a raw data section,
+ * opened, its root type resolved (from opts' schema or the embedded
+ * types) and checked against the header's schema hash. */
+typedef struct blobc_source {
+    blobc_blob blob;            /* zeroed for raw input */
+    bool is_blob;
+    const uint8_t *data;
+    size_t size;
+    uint64_t data_offset;       /* file offset of data (0 for raw) */
+    const blobc_type *root;
+    const char *schema_name;    /* recorded in the blob, or NULL */
+} blobc_source;
+
+/* Opens `bytes` (a .blob, or with raw a data section) for walking. On
+ * failure err is set; blobc_source_close is safe either way. */
+blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
+                               const blobc_schema *schema, const char *type_name, unsigned flags,
+                               blobc_error *err);
+void blobc_source_close(blobc_source *src);
+
+#endif

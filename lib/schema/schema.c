@@ -1,0 +1,124 @@
+/*
+ * schema.c - the schema object: creating and freeing one, its named
+ * types, its positioned errors, and the spelling of a type for messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/kind.h"
+#include "schema/schema_internal.h"
+
+blobc_schema *blobc_schema_new(const char *filename) {
+    blobc_schema *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    blobc_arena_init(&s->arena);
+    s->filename = blobc_arena_strndup(&s->arena, filename ? filename : "",
+                                      filename ? strlen(filename) : 0);
+    if (!s->filename) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void blobc_schema_free(blobc_schema *s) {
+    if (!s) return;
+    free(s->named);
+    blobc_arena_free(&s->arena);
+    free(s);
+}
+
+blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err) {
+    if (!t || !blobc_kind_is_named(t->kind) || !t->name || !t->name[0])
+        return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0}, err,
+                                "a named type must be a struct, an enum or a union with a name");
+    if (s->nnamed == s->named_cap) {
+        size_t cap = s->named_cap ? s->named_cap * 2 : 16;
+        size_t bytes;
+        if (!blobc_mul_ok(cap, sizeof *s->named, &bytes)) return blobc_err_nomem(err);
+        blobc_type **p = realloc(s->named, bytes);
+        if (!p) return blobc_err_nomem(err);
+        s->named = p;
+        s->named_cap = cap;
+    }
+    s->named[s->nnamed++] = t;
+    return BLOBC_OK;
+}
+
+const char *blobc_schema_filename(const blobc_schema *s) { return s && s->filename ? s->filename : ""; }
+const blobc_type *blobc_schema_root(const blobc_schema *s) { return s ? s->root : NULL; }
+size_t blobc_schema_count(const blobc_schema *s) { return s ? s->nnamed : 0; }
+const blobc_type *blobc_schema_at(const blobc_schema *s, size_t i) {
+    return s && i < s->nnamed ? s->named[i] : NULL;
+}
+
+/* ---- spelling ---- */
+
+typedef struct spell_out {
+    char *buf;
+    size_t cap;
+    size_t n;
+} spell_out;
+
+static void sp_puts(spell_out *o, const char *s) {
+    for (; *s; s++) {
+        if (o->n + 1 < o->cap) o->buf[o->n] = *s;
+        o->n++;
+    }
+}
+
+size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
+    /* Composites form a chain ending at a named or builtin type; a chain
+     * deeper than this (only a hostile type section builds one) is cut. */
+    enum { MAX_LEVELS = 128 };
+    const blobc_type *levels[MAX_LEVELS];
+    size_t nl = 0;
+    spell_out o = {buf, cap, 0};
+    while (t && blobc_kind_is_anonymous(t->kind) && nl < MAX_LEVELS) {
+        levels[nl++] = t;
+        t = t->elem;
+    }
+    for (size_t i = 0; i < nl; i++) sp_puts(&o, levels[i]->kind == BLOBC_KIND_PTR ? "*" : "[");
+    if (!t) sp_puts(&o, "?");
+    else if (blobc_kind_is_anonymous(t->kind)) sp_puts(&o, "...");
+    else if (t->name) sp_puts(&o, t->name);
+    else sp_puts(&o, blobc_kind_name(t->kind));
+    for (size_t i = nl; i-- > 0;) {
+        if (levels[i]->kind == BLOBC_KIND_ARRAY) {
+            sp_puts(&o, "]");
+        } else if (levels[i]->kind == BLOBC_KIND_FIXED) {
+            char num[24];
+            snprintf(num, sizeof num, "; %u]", (unsigned)levels[i]->count);
+            sp_puts(&o, num);
+        }
+    }
+    if (cap) buf[o.n < cap ? o.n : cap - 1] = '\0';
+    return o.n;
+}
+
+/* ---- positioned errors ---- */
+
+static size_t line_start_offset(const char *text, size_t len, uint32_t line) {
+    size_t off = 0;
+    for (uint32_t l = 1; l < line && off < len; off++)
+        if (text[off] == '\n') l++;
+    return off;
+}
+
+blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
+                              const char *fmt, ...) {
+    if (!err) return BLOBC_EINPUT;
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(err, BLOBC_EINPUT, fmt, ap);
+    va_end(ap);
+    if (s && s->filename && s->filename[0]) blobc_err_file(err, s->filename);
+    if (pos.line) {
+        blobc_err_at(err, NULL, pos.line, pos.column);
+        if (s && s->text) {
+            size_t off = line_start_offset(s->text, s->text_len, pos.line);
+            blobc_err_source_line(err, s->text, s->text_len, off);
+        }
+    }
+    return BLOBC_EINPUT;
+}
