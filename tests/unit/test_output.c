@@ -389,6 +389,8 @@ TEST(batch_hash_equals_single) {
     check_hashes("struct A { x: *B; }\nstruct B { y: *A; z: [[f32; 3]]; }\nstruct D { a: A; b: B; }");
     check_hashes("struct P { a: Q; b: Q; }\nstruct Q { r: [R]; s: *R; }\nstruct R { v: f64; }");
     check_hashes("enum K : i16 { x = -1, y }\nstruct S { k: K; ks: [K; 4]; }");
+    check_hashes("struct Circle { r: f32; }\nstruct Box { w: f32; h: f32; }\n"
+                 "union Shape { Circle, Box }\nstruct Scene { main: Shape; all: [Shape]; c: Circle; }");
 }
 
 /* The structs of `text`, in declaration order. */
