@@ -4,7 +4,8 @@
 # dump and verify against the parsers' own floors (cJSON alone, libyaml
 # events alone, XXH3 and memcpy of the blob) and against flatc and capnp on
 # the same data, checks how the times scale with the room count, and ends
-# with the goal ratios, each marked met or missed. It only reports: no
+# with the goal ratios, each marked met or missed; then bench/pipeline.sh
+# (batches against flatc's, a cache hit, a ninja no-op build). It only reports: no
 # number here ever fails the build; the exit status is non-zero only when a
 # command fails to run. See bench/README.md.
 #
@@ -514,6 +515,9 @@ if [ "$SIZES" != "$MAIN" ]; then
 else
     goal "scaling" "each doubling <= 2.5x CPU time" "-" "n/a (one size: BENCH_QUICK)"
 fi
+say ""
+# Batches, the cache and ninja (bench/pipeline.sh), appended to this report.
+BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
 say ""
 say "Speed ratios are the peer's median time over blobc's: 2x means blobc takes half as long."
 say "Total benchmark time: $(($(date +%s) - START)) s. Report: $REPORT"

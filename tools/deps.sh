@@ -42,6 +42,9 @@ if [ "$what" = all ]; then
         add python3-jsonschema
     # tests/cli/locale.sh builds a German locale from its source.
     [ -f /usr/share/i18n/locales/de_DE ] || add locales
+    # the JSON Schema tests read the sample YAML with it
+    command -v python3 >/dev/null 2>&1 && ! python3 -c 'import yaml' 2>/dev/null &&
+        add python3-yaml
 fi
 
 if [ "$mode" = --check ]; then

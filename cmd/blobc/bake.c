@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <curl/curl.h>
+
+#include "blobc/cache.h"
 #include "cli.h"
 
 /* ---- bake ---- */
@@ -24,6 +28,17 @@ static const char bake_help[] =
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
+    "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n"
+    "  -q, --quiet           no progress line\n"
+    "  -v, --verbose         name each output as it is written, and say\n"
+    "                        'cached' when it came from the cache\n"
+    "      --depfile FILE    write a make/ninja depfile for the output: the\n"
+    "                        input and every schema file read (one input)\n"
+    "      --depfiles        with several inputs: OUT.d beside every OUT\n"
+    "      --cache DIR|URL   take outputs from, and put them into, a cache: a\n"
+    "                        directory or an HTTP server, or 'DIR URL' to ask a\n"
+    "                        local directory first (default: $BLOBC_CACHE)\n"
+    "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n"
     "      --max-errors N    report up to N errors per input, in document order\n"
     "                        (default 20; 0: no limit); a syntax error comes alone\n"
     COMMON_HELP
@@ -33,7 +48,11 @@ static const char bake_help[] =
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
     "A file is written to a temporary file and renamed into place on success;\n"
     "a device or FIFO is written in place; an output that is an input of the\n"
-    "run is refused (blobc(1), OUTPUT FILES).\n";
+    "run is refused (blobc(1), OUTPUT FILES).\n"
+    "With several inputs, every input is baked (failures are reported in input\n"
+    "order and the others still written; exit 1 if any failed), and inputs that\n"
+    "would be written to the same output are refused before anything is baked.\n"
+    "On a terminal, a progress line shows how many inputs are done.\n";
 
 static bool is_dir(const char *p) {
     struct stat st;
@@ -60,7 +79,24 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 }
 
 
-/* The errors of one input, printed as the bake hands them over. */
+
+/* ---- one input ---- */
+
+typedef struct bake_run {
+    blobc_bake_options bo;   /* shared; output_path is set per input */
+    const char *const *inputs;
+    char **outputs;          /* per input, malloc'd */
+    bool *over_input;        /* per input: its output is one of the inputs */
+    size_t n;
+    bool verbose;
+    const char *depfile;     /* one input: its depfile */
+    bool depfiles;           /* OUT.d beside every OUT */
+    blobc_cache *cache;
+    unsigned max_errors;     /* per input (--max-errors) */
+} bake_run;
+
+/* The errors of one input, printed as the bake hands them over (to the
+ * input's own messages in a batch: report() writes there). */
 static void print_diag(void *ctx, const blobc_error *e) {
     ++*(size_t *)ctx;
     report(e);
@@ -79,43 +115,319 @@ static bool parse_count(const char *s, unsigned *out) {
     return true;
 }
 
+/* Writes a path escaped for make and ninja depfiles: a space and '#' get
+ * a '\' before them, '$' is doubled. */
+static void put_dep_path(FILE *f, const char *p) {
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#') putc('\\', f);
+        else if (*p == '$') putc('$', f);
+        putc(*p, f);
+    }
+}
+
+/* "OUT: INPUT SCHEMA..." and an empty rule per schema file (as gcc -MP
+ * writes), so that a deleted or renamed schema does not stop make. */
+static int write_depfile(const char *path, const char *out, const char *in,
+                         const blobc_schema *schema) {
+    size_t n = blobc_schema_file_count(schema);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    put_dep_path(f, out);
+    fputc(':', f);
+    if (strcmp(in, "-") != 0) {
+        fputc(' ', f);
+        put_dep_path(f, in);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *file = blobc_schema_file(schema, i);
+        if (!file || !file[0]) continue;
+        fputs(" \\\n  ", f);
+        put_dep_path(f, file);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        const char *file = blobc_schema_file(schema, i);
+        if (!file || !file[0]) continue;
+        fputc('\n', f);
+        put_dep_path(f, file);
+        fputs(":\n", f);
+    }
+    int rc = EXIT_USAGE;
+    if (fclose(f) == 0) {
+        blobc_buffer b = {(uint8_t *)text, len, len};
+        rc = write_output(path, &b);
+    }
+    free(text);
+    return rc;
+}
+
+static void warn(FILE *msg, const blobc_error *w) {
+    fprintf(msg, "%s: warning: %s\n", w->file[0] ? w->file : prog, w->message);
+}
+
+/* What one input came to: the output in buf (baked, or on a hit viewing
+ * the cache entry where it lies, which is then not copied). */
+typedef struct result {
+    blobc_buffer buf;
+    blobc_cache_entry hit;
+    bool cached;
+    bool planned;
+    blobc_bake_plan plan;
+} result;
+
+static void result_free(result *res) {
+    if (res->cached) blobc_cache_entry_free(&res->hit);
+    else blobc_buffer_free(&res->buf);
+    blobc_bake_plan_free(&res->plan);
+}
+
+/* Bakes the text with its plan: from the cache when it holds the output,
+ * else by baking (and then storing the result). */
+static blobc_status bake_planned(bake_run *r, const char *text, size_t len, const char *name,
+                                 blobc_bake_options *bo, result *res, blobc_error *err,
+                                 FILE *msg) {
+    blobc_error w;
+    const blobc_bake_plan *plan = &res->plan;
+    blobc_buffer *buf = &res->buf;
+    if (r->cache) {
+        blobc_cache_get(r->cache, plan, bo, &res->hit, &res->cached, &w);
+        if (w.status != BLOBC_OK) warn(msg, &w);
+        if (res->cached) {
+            *buf = (blobc_buffer){(uint8_t *)res->hit.data, res->hit.len, res->hit.len};
+            return BLOBC_OK;
+        }
+    }
+    bo->schema = plan->schema;
+    blobc_status st = blobc_bake_memory(text, len, name, bo, buf, err);
+    if (st == BLOBC_OK && r->cache) {
+        blobc_cache_put(r->cache, plan, buf->data, buf->len, &w);
+        if (w.status != BLOBC_OK) warn(msg, &w);
+    }
+    return st;
+}
+
+/* With a depfile or a cache, the input is read whole and planned first:
+ * the plan names the schema files and gives the cache key. A plan that
+ * fails is followed by a plain bake, which reports the error in full. */
+static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_options *bo,
+                                   result *res, blobc_error *err, FILE *msg) {
+    blobc_file_view v;
+    blobc_status st = blobc_file_map(in, &v, err);
+    if (st) return st;
+    const uint8_t *text = v.data;
+    size_t len = v.len;
+    const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+    if (blobc_bake_plan_memory((const char *)text, len, name, bo, &res->plan, err) == BLOBC_OK) {
+        res->planned = true;
+        st = bake_planned(r, (const char *)text, len, name, bo, res, err, msg);
+    } else {
+        st = blobc_bake_memory((const char *)text, len, name, bo, &res->buf, err);
+    }
+    blobc_file_unmap(&v);
+    return st;
+}
+
+static int bake_one(void *ctx, size_t i, FILE *msg) {
+    bake_run *r = ctx;
+    const char *in = r->inputs[i], *out = r->outputs[i];
+    if (r->over_input[i]) {
+        fprintf(msg, "%s: error: refusing to overwrite input file '%s'\n", in, out);
+        return EXIT_USAGE;
+    }
+    blobc_bake_options bo = r->bo;
+    bo.output_path = out;
+    size_t printed = 0;
+    blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0};
+    bo.diag = &sink;
+    result res;
+    memset(&res, 0, sizeof res);
+    blobc_error err;
+    blobc_error_clear(&err);
+    blobc_status st = r->cache || r->depfile || r->depfiles
+                          ? bake_with_plan(r, in, &bo, &res, &err, msg)
+                          : blobc_bake_file(in, &bo, &res.buf, &err);
+    int rc;
+    if (st != BLOBC_OK) {
+        /* the sink printed the errors of the data; others come here */
+        if (printed == 0) report(&err);
+        if (sink.suppressed)
+            fprintf(msg,
+                    "%s: error: too many errors; stopping here: %zu more not shown "
+                    "(--max-errors 0 shows all)\n",
+                    err.file[0] ? err.file : in, sink.suppressed);
+        rc = exit_code(st);
+    } else {
+        rc = write_output(out, &res.buf);
+        if (!rc && r->verbose)
+            fprintf(msg, "%s: %s %s\n", in, res.cached ? "cached" : "baked", out);
+    }
+    if (!rc && res.planned && (r->depfile || r->depfiles)) {
+        char *dep = r->depfile ? NULL : malloc(strlen(out) + 3);
+        if (dep) sprintf(dep, "%s.d", out);
+        rc = dep || r->depfile ? write_depfile(dep ? dep : r->depfile, out, in, res.plan.schema)
+                               : EXIT_USAGE;
+        free(dep);
+    }
+    result_free(&res);
+    return rc;
+}
+
+/* ---- the checks made before anything is baked ---- */
+
+/* Marks every output that is one of the inputs, through any name: one
+ * lookup per output in the run's input set (cli.c), so the check is
+ * linear in the number of inputs. */
+static bool mark_over_input(bake_run *r) {
+    for (size_t i = 0; i < r->n; i++)
+        r->over_input[i] = strcmp(r->outputs[i], "-") != 0 && input_of(r->outputs[i]) != NULL;
+    return true;
+}
+
+typedef struct named_out {
+    const char *out;
+    size_t i;
+} named_out;
+
+static int cmp_out(const void *a, const void *b) {
+    const named_out *x = a, *y = b;
+    int c = strcmp(x->out, y->out);
+    if (c) return c;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Two inputs written to one output name would leave only the last one's
+ * blob: refuse the batch, naming both, before anything is written.
+ * Returns 0, or an exit code after printing every clash. */
+static int refuse_clashes(const bake_run *r) {
+    named_out *v = malloc((r->n ? r->n : 1) * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < r->n; i++) v[i] = (named_out){r->outputs[i], i};
+    qsort(v, r->n, sizeof *v, cmp_out);
+    int rc = 0;
+    for (size_t i = 1; i < r->n; i++) {
+        if (strcmp(v[i].out, v[i - 1].out) != 0 || strcmp(v[i].out, "-") == 0) continue;
+        size_t first = i - 1;
+        while (first > 0 && strcmp(v[first - 1].out, v[i].out) == 0) first--;
+        fprintf(stderr, "%s bake: error: inputs '%s' and '%s' would both be written to '%s'\n",
+                prog, r->inputs[v[first].i], r->inputs[v[i].i], v[i].out);
+        rc = EXIT_USAGE;
+    }
+    free(v);
+    return rc;
+}
+
+/* Fills r->outputs; 0 or an exit code. */
+static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
+    const char *ext = r->bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
+    for (size_t i = 0; i < r->n; i++) {
+        const char *in = r->inputs[i];
+        if (strcmp(in, "-") == 0 && !output) {
+            usage_error("bake", "reading standard input needs -o");
+            return EXIT_USAGE;
+        }
+        r->outputs[i] = (output && !outdir) ? strdup(output) : output_name(in, outdir, ext);
+        if (!r->outputs[i]) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return EXIT_USAGE;
+        }
+    }
+    if (!mark_over_input(r)) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_USAGE;
+    }
+    return refuse_clashes(r);
+}
+
+/* Opens the cache named by --cache or BLOBC_CACHE (none when spec is NULL
+ * or empty). libcurl's global state is set up here, once, on the main
+ * thread before any worker starts. 0 or an exit code. */
+static bool http;
+
+static int open_cache(bake_run *r, const char *spec) {
+    if (!spec || !spec[0]) return 0;
+    http = strstr(spec, "http://") != NULL || strstr(spec, "https://") != NULL;
+    if (http && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        fprintf(stderr, "%s: warning: cannot set up HTTP; baking without the cache\n", prog);
+        return 0;
+    }
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_cache_open(spec, &r->cache, &err) != BLOBC_OK) {
+        /* A cache is an optimisation: without one, bake anyway. */
+        fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
+        if (http) curl_global_cleanup();
+        r->cache = NULL;
+    }
+    return 0;
+}
+
+static bool parse_jobs(const char *s, int *jobs) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 1 || v > 1024) return false;
+    *jobs = (int)v;
+    return true;
+}
+
 int cmd_bake(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *max_errors = NULL;
-    bool strip = false, one_thread = false;
+    const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
+    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE"), *max_errors = NULL;
+    bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
+    bool depfiles = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
         {"output", 'o', true, &output, NULL},
         {"format", 0, true, &format, NULL},
+        {"jobs", 'j', true, &jobs_arg, NULL},
         {"strip", 0, false, NULL, &strip},
         {"one-thread", 0, false, NULL, &one_thread},
+        {"quiet", 'q', false, NULL, &quiet},
+        {"verbose", 'v', false, NULL, &verbose},
+        {"depfile", 0, true, &depfile, NULL},
+        {"depfiles", 0, false, NULL, &depfiles},
+        {"cache", 0, true, &cache, NULL},
+        {"no-cache", 0, false, NULL, &no_cache},
         {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
     if (!parse_args("bake", argc, argv, opts, &a)) return EXIT_USAGE;
-    int rc = 0;
+    bake_run r;
+    memset(&r, 0, sizeof r);
+    int rc = 0, jobs = online_cores();
     if (a.help) {
         fputs(bake_help, stdout);
         goto done;
     }
-    blobc_bake_options bo = {0};
-    bo.schema_path = schema;
-    bo.type_name = type;
-    bo.strip = strip;
-    bo.one_thread = one_thread;
-    bo.max_input = cli_max_input;
-    size_t printed = 0;
-    blobc_diag_sink sink = {print_diag, &printed, 20, 0};
-    if (max_errors && !parse_count(max_errors, &sink.max_errors)) {
+    r.bo.schema_path = schema;
+    r.bo.type_name = type;
+    r.bo.strip = strip;
+    r.bo.one_thread = one_thread;
+    r.bo.max_input = cli_max_input;
+    r.verbose = verbose;
+    if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
+    else if (format && strcmp(format, "blob") != 0) {
+        usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    r.max_errors = 20;
+    if (max_errors && !parse_count(max_errors, &r.max_errors)) {
         usage_error("bake", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
         rc = EXIT_USAGE;
         goto done;
     }
-    bo.diag = &sink;
-    if (format && strcmp(format, "raw") == 0) bo.output = BLOBC_OUTPUT_RAW;
-    else if (format && strcmp(format, "blob") != 0) {
-        usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+    if (jobs_arg && !parse_jobs(jobs_arg, &jobs)) {
+        usage_error("bake", "-j needs a number from 1 to 1024, got '%s'", jobs_arg);
         rc = EXIT_USAGE;
         goto done;
     }
@@ -135,59 +447,38 @@ int cmd_bake(int argc, char **argv) {
     } else if (output && is_dir(output)) {
         outdir = output;
     }
-    for (int i = 0; i < a.noperands && !rc; i++) rc = add_input(a.operands[i]);
+    r.n = (size_t)a.noperands;
+    r.inputs = a.operands;
+    r.outputs = calloc(r.n, sizeof *r.outputs);
+    r.over_input = calloc(r.n, sizeof *r.over_input);
+    if (!r.outputs || !r.over_input) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (depfile && r.n > 1) {
+        usage_error("bake", "--depfile names one depfile; with several inputs, --depfiles "
+                            "writes OUT.d beside every OUT");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    r.depfile = depfile;
+    r.depfiles = depfiles;
+    for (size_t i = 0; i < r.n && !rc; i++) rc = add_input(r.inputs[i]);
     if (!rc && schema) rc = add_input(schema);
     if (rc) goto done;
-    const char *ext = bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
-    for (int i = 0; i < a.noperands; i++) {
-        const char *in = a.operands[i];
-        char *out = (output && !outdir) ? NULL : output_name(in, outdir, ext);
-        const char *outpath = out ? out : output;
-        if (!outpath) {
-            cli_error("out of memory");
-            rc = EXIT_USAGE;
-            break;
-        }
-        if (strcmp(in, "-") == 0 && !output) {
-            usage_error("bake", "reading standard input needs -o");
-            rc = EXIT_USAGE;
-            free(out);
-            continue;
-        }
-        /* Refused before baking; write_output checks again when writing.
-         * With several inputs, one output must not replace another input. */
-        const char *clash = strcmp(outpath, "-") != 0 ? input_of(outpath) : NULL;
-        if (clash) {
-            report_refusal(clash, outpath);
-            rc = rc ? rc : EXIT_USAGE;
-            free(out);
-            continue;
-        }
-        blobc_buffer buf = {0};
-        blobc_error err;
-        blobc_error_clear(&err);
-        bo.output_path = outpath;
-        printed = 0;
-        sink.suppressed = 0;
-        blobc_status st = blobc_bake_file(in, &bo, &buf, &err);
-        if (st != BLOBC_OK) {
-            /* the sink printed the errors of the data; others come here */
-            if (printed == 0) report(&err);
-            if (sink.suppressed)
-                fprintf(stderr,
-                        "%s: error: too many errors; stopping here: %zu more not shown "
-                        "(--max-errors 0 shows all)\n",
-                        err.file[0] ? err.file : in, sink.suppressed);
-            int c = exit_code(st);
-            if (c > rc) rc = c;
-        } else {
-            int c = write_output(outpath, &buf);
-            if (c > rc) rc = c;
-        }
-        blobc_buffer_free(&buf);
-        free(out);
+    if ((rc = plan_outputs(&r, output, outdir))) goto done;
+    if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
+    bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);
+    rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
+    if (r.cache) {
+        blobc_cache_close(r.cache);
+        if (http) curl_global_cleanup();
     }
 done:
+    for (size_t i = 0; r.outputs && i < r.n; i++) free(r.outputs[i]);
+    free(r.outputs);
+    free(r.over_input);
     free(a.operands);
     return rc;
 }

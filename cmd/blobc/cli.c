@@ -20,6 +20,12 @@
 
 const char *prog = "blobc";
 
+/* Where report() writes on this thread: standard error, or a batch
+ * worker's message buffer so that messages come out in input order. */
+static _Thread_local FILE *report_stream;
+
+void set_report_stream(FILE *f) { report_stream = f; }
+
 /* ---- options of every command ---- */
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
@@ -126,22 +132,22 @@ int exit_code(blobc_status st) {
 #define C_END "\033[m\033[K"
 
 /* The message with the name after "did you mean" in the fix-it colour. */
-static void put_message(const char *m) {
+static void put_message(FILE *out, const char *m) {
     const char *dym = strstr(m, "did you mean ");
     const char *q = dym ? dym + 13 : NULL;
     const char *close = q && (*q == '\'' || *q == '"') ? strchr(q + 1, *q) : NULL;
     if (!close) {
-        fputs(m, stderr);
+        fputs(m, out);
         return;
     }
-    fprintf(stderr, "%.*s" C_FIXIT "%.*s" C_END "%s", (int)(q - m), m, (int)(close + 1 - q), q,
+    fprintf(out, "%.*s" C_FIXIT "%.*s" C_END "%s", (int)(q - m), m, (int)(close + 1 - q), q,
             close + 1);
 }
 
 /* Colours one formatted error: "<place>: error: <message>", then the
  * source line and the caret line. `message` finds the severity word in
  * the first line (a file name could contain "error: " too). */
-static void put_colored(const char *text, const char *message) {
+static void put_colored(FILE *out, const char *text, const char *message) {
     const char *nl = strchr(text, '\n');
     size_t first = nl ? (size_t)(nl - text) : strlen(text);
     const char *sev = NULL, *word = NULL;
@@ -158,43 +164,44 @@ static void put_colored(const char *text, const char *message) {
         }
     }
     if (!sev) {
-        fprintf(stderr, "%s\n", text);
+        fprintf(out, "%s\n", text);
         return;
     }
     size_t wl = strlen(word) - 1; /* without the space */
     if (sev > text) {
         /* the place without its trailing ": " goes bold, like gcc */
-        fprintf(stderr, C_LOCUS "%.*s" C_END " ", (int)(sev - text - 1), text);
+        fprintf(out, C_LOCUS "%.*s" C_END " ", (int)(sev - text - 1), text);
     }
-    fprintf(stderr, "%s%.*s" C_END " ", word[0] == 'e' ? C_ERROR : C_WARNING, (int)wl, sev);
+    fprintf(out, "%s%.*s" C_END " ", word[0] == 'e' ? C_ERROR : C_WARNING, (int)wl, sev);
     char *msg = strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
-    if (msg) put_message(msg);
-    else fprintf(stderr, "%.*s", (int)(first - (size_t)(sev + wl + 1 - text)), sev + wl + 1);
+    if (msg) put_message(out, msg);
+    else fprintf(out, "%.*s", (int)(first - (size_t)(sev + wl + 1 - text)), sev + wl + 1);
     free(msg);
-    fputc('\n', stderr);
+    fputc('\n', out);
     if (!nl) return;
     /* Source line as is; in the caret line, the caret in green. */
     const char *caret_line = strrchr(nl + 1, '\n');
     if (!caret_line) {
-        fprintf(stderr, "%s\n", nl + 1);
+        fprintf(out, "%s\n", nl + 1);
         return;
     }
-    fprintf(stderr, "%.*s\n", (int)(caret_line - nl - 1), nl + 1);
+    fprintf(out, "%.*s\n", (int)(caret_line - nl - 1), nl + 1);
     const char *c = caret_line + 1;
     size_t sp = strspn(c, " ");
-    fprintf(stderr, "%.*s" C_FIXIT "%s" C_END "\n", (int)sp, c, c + sp);
+    fprintf(out, "%.*s" C_FIXIT "%s" C_END "\n", (int)sp, c, c + sp);
 }
 
 /* Prints a library error the way compilers do: one line naming the place,
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
+    FILE *out = report_stream ? report_stream : stderr;
     char small[2048];
     char *text = small;
     size_t n = blobc_error_format(err, small, sizeof small);
     if (n >= sizeof small && (text = malloc(n + 1)) != NULL) blobc_error_format(err, text, n + 1);
     if (!text) text = small;
-    if (use_color()) put_colored(text, err->message);
-    else fprintf(stderr, "%s\n", text);
+    if (use_color()) put_colored(out, text, err->message);
+    else fprintf(out, "%s\n", text);
     if (text != small) free(text);
 }
 
@@ -338,6 +345,71 @@ int load_schema(const char *path, blobc_schema **out) {
         return exit_code(err.status);
     }
     return 0;
+}
+
+int read_input(const char *path, uint8_t **bytes, size_t *len) {
+    return read_blob_input(path, false, bytes, len);
+}
+
+int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    blobc_read_options ro = {cli_max_input, blob, NULL};
+    if (blobc_read_file_ex(path, &ro, bytes, len, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
+    return 0;
+}
+
+int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
+    *out = NULL;
+    *is_blob = false;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = read_input(path, &bytes, &len);
+    if (rc) return rc;
+    blobc_error err;
+    blobc_error_clear(&err);
+    blobc_status st;
+    if (len >= BLOBC_MAGIC_SIZE && memcmp(bytes, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) == 0) {
+        *is_blob = true;
+        blobc_blob blob;
+        st = blobc_blob_open(bytes, len, 0, &blob, &err);
+        if (st == BLOBC_OK && !blob.types) {
+            blobc_blob_close(&blob);
+            free(bytes);
+            fprintf(stderr, "%s: error: the blob is stripped (no embedded type description): "
+                            "pass its schema file instead\n", path);
+            return EXIT_INPUT;
+        }
+        if (st == BLOBC_OK) {
+            *out = blob.types; /* the schema outlives the blob's bytes */
+            blob.types = NULL;
+            blobc_blob_close(&blob);
+        }
+    } else {
+        st = blobc_schema_parse((const char *)bytes, len, path, out, &err);
+    }
+    free(bytes);
+    if (st != BLOBC_OK) {
+        if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
+        report(&err);
+        return exit_code(st);
+    }
+    return 0;
+}
+
+const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char *path,
+                            const char *name) {
+    const blobc_type *t = name ? blobc_schema_find(sch, name) : blobc_schema_root(sch);
+    if (!t && name)
+        fprintf(stderr, "%s: error: no type '%s' in the schema\n", path, name);
+    else if (!t)
+        fprintf(stderr, "%s: error: the schema has no root; name the type with -t\n", path);
+    else if (t->kind != BLOBC_KIND_STRUCT)
+        fprintf(stderr, "%s: error: '%s' is not a struct\n", path, t->name);
+    return t && t->kind == BLOBC_KIND_STRUCT ? t : NULL;
 }
 
 /* ---- inputs and outputs ---- */

@@ -9,6 +9,8 @@
 #define BLOBC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "blobc/blobc.h"
 
@@ -55,6 +57,8 @@ int finish_stdout(int rc);
 int exit_code(blobc_status st);
 /* Prints a library error: one line naming the place, then the source line and a caret. */
 void report(const blobc_error *err);
+/* Sends this thread's report() output to f (NULL: standard error). */
+void set_report_stream(FILE *f);
 /* Parses argv into options and operands; on a usage error nothing stays allocated. */
 bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
@@ -70,6 +74,21 @@ extern uint64_t cli_max_input;
     "      --color[=WHEN]    colour errors: auto (default; only on a terminal,\n" \
     "                        not with NO_COLOR set), always, never\n"
 
+/* Reads a whole input file (malloc'd, the caller frees) up to --max-input;
+ * 0 or an exit code after reporting why not. */
+int read_input(const char *path, uint8_t **bytes, size_t *len);
+/* read_input of a .blob (when `blob`): from a pipe, up to the file size its
+ * header records, or the header alone when it is not a blob. */
+int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len);
+/* Loads a schema file, or the type description embedded in a .blob (told
+ * apart by the blob magic; *is_blob says which). A stripped blob is an
+ * error (exit 1) saying to pass its schema. 0 or an exit code. */
+int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob);
+/* The type `name` of sch (NULL: its root), which must be a struct; NULL
+ * after printing why. */
+const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char *path,
+                            const char *name);
+
 /* The run's inputs: no output may replace one of them. */
 int add_input(const char *path);             /* 0 or an exit code */
 const char *input_of(const char *path);      /* the input `path` is, or NULL */
@@ -81,10 +100,29 @@ void install_signal_handlers(void);
  * run's inputs); 0 or an exit code. */
 int write_output(const char *path, const blobc_buffer *buf);
 
+/* ---- batches (batch.c) ----
+ * run_batch calls fn(ctx, i, msg) for i in [0, n) on `jobs` threads (the
+ * calling thread alone when jobs <= 1). fn writes its messages to msg, and
+ * report() on that thread goes there too; they are printed on standard
+ * error in input order. With show_progress, a progress line naming
+ * names[i] is kept on standard error. Returns the worst exit code. */
+typedef int batch_fn(void *ctx, size_t i, FILE *msg);
+int run_batch(size_t n, int jobs, bool show_progress, const char *const *names, batch_fn *fn,
+              void *ctx);
+/* The number of online processor cores (at least 1). */
+int online_cores(void);
+
+/* blobc verify --against (against.c): 0 when BLOB equals a fresh bake of
+ * SRC, else an exit code after naming the first difference. */
+int verify_against(const char *src, const char *blob, const char *schema, const char *type);
+
 int cmd_bake(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_compat(int argc, char **argv);
+int cmd_upgrade(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

@@ -71,15 +71,11 @@ int cmd_dump(int argc, char **argv) {
     if ((rc = add_input(a.operands[0])) != 0 || (schema && (rc = add_input(schema)) != 0))
         goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
+    size_t len = 0;
+    /* A blob from a pipe stops at its recorded size (not --raw: no header). */
+    if ((rc = read_blob_input(a.operands[0], !raw, &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
-    size_t len = 0;
-    blobc_read_options ro = {cli_max_input, !raw, NULL};
-    if (blobc_read_file_ex(a.operands[0], &ro, &bytes, &len, &err) != BLOBC_OK) {
-        report(&err);
-        rc = exit_code(err.status);
-        goto done;
-    }
     blobc_dump_options dopt = {0};
     dopt.format = json ? BLOBC_DUMP_JSON : map ? BLOBC_DUMP_MAP : BLOBC_DUMP_YAML;
     dopt.schema = sch;

@@ -20,6 +20,10 @@ static const char main_help[] =
     "  verify   check blobs completely (a CI gate)\n"
     "  check    parse a schema and print its layout\n"
     "  gen c    generate a C header that reads blobs in place\n"
+    "  gen jsonschema  generate a JSON Schema of the data, for editors\n"
+    "  compat   tell whether blobs of one schema read correctly with another\n"
+    "  upgrade  carry a blob over to a new version of its schema\n"
+    "  cache    show or trim a directory cache of baked outputs\n"
     "\n"
     "Options:\n"
     "  -h, --help      show this help ('blobc COMMAND --help' for a command)\n"
@@ -49,6 +53,9 @@ static int dispatch(int argc, char **argv) {
     if (strcmp(cmd, "verify") == 0) return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "compat") == 0) return cmd_compat(argc - 2, argv + 2);
+    if (strcmp(cmd, "upgrade") == 0) return cmd_upgrade(argc - 2, argv + 2);
+    if (strcmp(cmd, "cache") == 0) return cmd_cache(argc - 2, argv + 2);
     usage_error(NULL, "unknown command '%s'", cmd);
     return EXIT_USAGE;
 }

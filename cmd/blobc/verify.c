@@ -23,6 +23,10 @@ static const char verify_help[] =
     "  -t, --type TYPE       type in SCHEMA to compare with (default: its root)\n"
     "      --json            one JSON object per blob on standard output\n"
     "  -q, --quiet           print nothing for blobs that pass\n"
+    "      --against SRC     bake SRC afresh and require BLOB (one) to equal it\n"
+    "                        byte for byte; the first differing value is named\n"
+    "                        by its path (a CI check for stale committed blobs;\n"
+    "                        -s and -t then apply to the bake)\n"
     COMMON_HELP
     "  -h, --help            show this help\n";
 
@@ -44,11 +48,12 @@ static void json_string(FILE *f, const char *s) {
 }
 
 int cmd_verify(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL;
+    const char *schema = NULL, *type = NULL, *against = NULL;
     bool json = false, quiet = false;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"json", 0, false, NULL, &json},      {"quiet", 'q', false, NULL, &quiet},
+        {"against", 0, true, &against, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -62,6 +67,16 @@ int cmd_verify(int argc, char **argv) {
     if (a.noperands == 0) {
         usage_error("verify", "no blob given");
         rc = EXIT_USAGE;
+        goto done;
+    }
+    if (against) {
+        if (a.noperands != 1) {
+            usage_error("verify", "--against compares one blob");
+            rc = EXIT_USAGE;
+        } else {
+            rc = verify_against(against, a.operands[0], schema, type);
+            if (!rc && !quiet) printf("%s: ok, up to date with %s\n", a.operands[0], against);
+        }
         goto done;
     }
     if (type && !schema) {

@@ -97,6 +97,7 @@ struct bk {
     const char *filename;        /* for messages */
     const blobc_bake_options *opts;
     bool json;                   /* path style and wording */
+    bool probe;                  /* stop once the root type is known (BK_PROBED) */
 
     bk_frame *fr;
     uint32_t depth;
@@ -156,6 +157,19 @@ blobc_status bk_diag_finish(bk *k, blobc_status st);
  * the container itself, such as a missing field). */
 #define BK_AT_VALUE 0
 #define BK_AT_CONTAINER 1
+
+/* Not a status the library returns: a probing bake (k->probe) stops with
+ * it as soon as the schema and the root type are known. */
+#define BK_PROBED ((blobc_status)-2)
+
+/* The input format: opts' choice, else by the file name's extension, else
+ * by the first non-blank byte of the text (driver.c). */
+blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
+                             blobc_input_format fmt);
+
+/* Runs the front end for `fmt` over the whole text, with the driver's
+ * root resolution (driver.c). */
+blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len);
 
 void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err);
 void bk_free(bk *k);

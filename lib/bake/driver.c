@@ -170,6 +170,7 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
         }
     }
     k->root = t;
+    if (k->probe) return BK_PROBED;
     k->b = blobc_builder_new();
     if (!k->b) return blobc_err_nomem(k->err);
     if (blobc_builder_root(k->b, t->size, t->align, NULL) != BLOBC_OK)
@@ -259,6 +260,22 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     return st;
 }
 
+blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
+                             blobc_input_format fmt) {
+    if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
+    if (fmt == BLOBC_INPUT_AUTO) {
+        bool decided;
+        fmt = by_content(text, len, &decided);
+    }
+    return fmt;
+}
+
+blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {
+    k->resolve_root = resolve_root;
+    return fmt == BLOBC_INPUT_JSON ? bk_bake_json(k, text, len)
+                                   : bk_bake_yaml(k, text, len, NULL, NULL, 0);
+}
+
 blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                const blobc_bake_options *opts, blobc_buffer *out,
                                blobc_error *err) {
@@ -272,13 +289,8 @@ blobc_status blobc_bake_memory(const char *text, size_t len, const char *filenam
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
     source src = {text ? text : "", text ? len : 0, NULL, NULL, 0, NULL};
-    blobc_input_format fmt = opts->input;
-    if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
-    if (fmt == BLOBC_INPUT_AUTO) {
-        bool decided;
-        fmt = by_content(src.text, src.len, &decided);
-    }
-    return bake(&src, filename, fmt, opts, out, err);
+    return bake(&src, filename, bk_detect(src.text, src.len, filename, opts->input), opts, out,
+                err);
 }
 
 /* ---- files ---- */

@@ -44,9 +44,11 @@ void bk_reset(bk *k) {
     const blobc_bake_options *opts = k->opts;
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
+    bool probe = k->probe;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
+    k->probe = probe;
 }
 
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }

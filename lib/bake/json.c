@@ -745,12 +745,28 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
     return put(k, js, c, &slot, &tok);
 }
 
+/* Can the text hold a "$type" key at all? Only as `$type"` or with a
+ * \u escape somewhere (every other spelling of its characters is one),
+ * and both are found at memchr speed: most data has neither, and then
+ * the key scan below is skipped. */
+static bool may_spell_type_key(const char *t, size_t len) {
+    for (const char *p = t, *end = t + len; (p = memchr(p, '$', (size_t)(end - p))); p++)
+        if ((size_t)(end - p) > 5 && memcmp(p + 1, "type\"", 5) == 0) return true;
+    for (const char *p = t, *end = t + len; (p = memchr(p, '\\', (size_t)(end - p)));) {
+        if ((size_t)(end - p) < 2) break;
+        if (p[1] == 'u') return true;
+        p += 2; /* past an escaped character, which may be a '\\' */
+    }
+    return false;
+}
+
 /* Is there a top-level "$type" naming a type other than the root the data
  * is being baked as? Asked only after an error, to tell whether the error
  * came from guessing the root: nothing is reported from here. */
 static bool late_type_differs(bk *k, jstate *js, size_t open) {
     size_t len = js->len, i = open + 1, j;
     int which;
+    if (!may_spell_type_key(js->text, len)) return false;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
         cJSON *v = j < len ? jparse(js, j, len - j, NULL) : NULL;

@@ -61,6 +61,11 @@ bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 /* Appends n zero bytes. */
 bool blobc_buf_zeros(blobc_buffer *b, size_t n);
+/* Appends valid UTF-8 s[0..n) quoted: as a JSON string (RFC 8259) when
+ * json, else as a YAML double-quoted scalar, escaping what a YAML reader
+ * would not take literally (controls, DEL, C1, the Unicode line and
+ * paragraph separators, BOM and the noncharacters U+FFFE/FFFF). */
+bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json);
 
 /* ---- errors ---- */
 

@@ -481,11 +481,33 @@ static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
     }
 }
 
+/* A schema doc comment as a C comment: one line stays one line, more make a
+ * block. "*" "/" inside would end the comment early and is split. */
+static void emit_doc(gen *g, const char *indent, const char *doc) {
+    if (!doc) return;
+    bool multi = strchr(doc, '\n') != NULL;
+    emit(g, "%s/**%s", indent, multi ? "\n" : " ");
+    for (const char *p = doc; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (multi) emit(g, "%s *%s", indent, n ? " " : "");
+        for (size_t i = 0; i < n; i++) {
+            emit(g, "%c", p[i]);
+            if (p[i] == '*' && i + 1 < n && p[i + 1] == '/') emit(g, " ");
+        }
+        if (multi) emit(g, "\n");
+        p += n;
+        if (*p) p++;
+    }
+    emit(g, multi ? "%s */\n" : "%s*/\n", multi ? indent : " ");
+}
+
 static void emit_enum(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
+    emit_doc(g, "", t->doc);
     emit(g, "/* enum %s : %s */\ntypedef %s %s;\n", t->name, blobc_kind_name(t->elem->kind),
          base_ctype(g, t->elem), ti->cname);
     for (uint32_t v = 0; v < t->nvalues; v++) {
+        emit_doc(g, "", t->values[v].doc);
         emit(g, "#define %s ", ti->values[v]);
         emit_enum_literal(g, t->elem->kind, t->values[v].value);
         emit(g, "\n");
@@ -594,6 +616,7 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
     if (t->nfields == 0) return bad_layout(g, t, "has no fields");
     bool raise = t->align > natural_align(t);
     uint32_t cur = 0, npad = 0;
+    emit_doc(g, "", t->doc);
     emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", t->name,
          t->size, t->align, ti->cname);
     for (uint32_t f = 0; f < t->nfields; f++) {
@@ -602,6 +625,7 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
             return bad_layout(g, t, "field offsets are not increasing within the struct");
         if (fd->offset > cur)
             emit(g, "    uint8_t blobc_pad%" PRIu32 "[%" PRIu32 "];\n", npad++, fd->offset - cur);
+        emit_doc(g, "    ", fd->doc);
         emit(g, "    ");
         if (f == 0 && raise) emit(g, "BLOBC_RT_ALIGNAS(%" PRIu32 ") ", t->align);
         emit(g, "%s %s", base_ctype(g, strip_fixed(fd->type)), ti->members[f]);

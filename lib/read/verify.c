@@ -3,10 +3,6 @@
  * open the source (source.c: container, root type, layout hash), then
  * walk the data section in canonical order (walk.c).
  */
-/* MAP_POPULATE is a Linux extension, outside the POSIX names the build
- * asks for. */
-#define _DEFAULT_SOURCE 1
-
 #include "read/source.h"
 #include "read/walk.h"
 
@@ -15,7 +11,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,34 +55,12 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
-    blobc_status st;
-    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
-    struct stat sb;
-    if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (uintmax_t)sb.st_size < SIZE_MAX) {
-        size_t len = (size_t)sb.st_size;
-        int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-        flags |= MAP_POPULATE; /* one call instead of a fault per page */
-#endif
-        void *p = mmap(NULL, len, PROT_READ, flags, fd, 0);
-        close(fd);
-        if (p != MAP_FAILED) {
-            st = blobc_verify_blob(p, len, opts, err);
-            munmap(p, len);
-            if (st != BLOBC_OK && err && !err->file[0]) blobc_err_file(err, path);
-            return st;
-        }
-    } else if (fd >= 0) {
-        close(fd);
-    }
-    /* standard input, pipes, empty files, or no mmap: read it */
-    uint8_t *bytes = NULL;
-    size_t len = 0;
+    blobc_file_view v;
+    /* From a pipe: up to the size the header records, within --max-input. */
     blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL};
-    st = blobc_read_file_ex(path, &ro, &bytes, &len, err);
-    if (st == BLOBC_OK) st = blobc_verify_blob(bytes, len, opts, err);
-    free(bytes);
+    blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
+    if (st == BLOBC_OK) st = blobc_verify_blob(v.data, v.len, opts, err);
+    blobc_file_unmap(&v);
     if (st != BLOBC_OK && err && !err->file[0]) blobc_err_file(err, path);
     return st;
 }

@@ -181,7 +181,7 @@ static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
     blobc_type *x = top;
     while (x && blobc_kind_is_anonymous(x->kind) && !(x->internal & CHAIN_OK)) {
         if (x->internal & CHAIN_WALK)
-            return blobc_schema_err(L->s, (blobc_pos){0, 0}, L->err,
+            return blobc_schema_err(L->s, (blobc_pos){0, 0, 0}, L->err,
                                     "%s type contains itself without a struct in between",
                                     blobc_kind_name(top->kind));
         x->internal |= CHAIN_WALK;
@@ -279,7 +279,7 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
 static blobc_status cycle_error(layout_ctx *L, size_t k) {
     blobc_buffer b = {0};
     const blobc_type *first = NULL;
-    blobc_pos pos = {0, 0};
+    blobc_pos pos = {0, 0, 0};
     for (size_t i = k; i < L->nstack; i++) {
         const blobc_type *t = L->stack[i].t;
         if (t->kind != BLOBC_KIND_STRUCT) continue;

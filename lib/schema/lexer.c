@@ -9,13 +9,16 @@
 
 #include "common/util.h"
 
-void blobc_lex_init(blobc_lexer *lx, blobc_schema *s) {
+void blobc_lex_init(blobc_lexer *lx, blobc_schema *s, uint32_t file) {
+    memset(lx, 0, sizeof *lx);
     lx->s = s;
-    lx->off = 0;
+    lx->text = s->files[file].text;
+    lx->len = s->files[file].len;
+    lx->file = file;
     lx->line = 1;
     lx->col = 1;
     /* A UTF-8 byte order mark is not part of the text. */
-    if (s->text_len >= 3 && memcmp(s->text, "\xEF\xBB\xBF", 3) == 0) lx->off = 3;
+    if (lx->len >= 3 && memcmp(lx->text, "\xEF\xBB\xBF", 3) == 0) lx->off = 3;
 }
 
 static blobc_status lex_err(blobc_lexer *lx, blobc_pos pos, blobc_error *err, const char *msg,
@@ -30,11 +33,11 @@ static blobc_status lex_err(blobc_lexer *lx, blobc_pos pos, blobc_error *err, co
 
 static inline int peek(const blobc_lexer *lx, size_t ahead) {
     size_t o = lx->off + ahead;
-    return o < lx->s->text_len ? (unsigned char)lx->s->text[o] : -1;
+    return o < lx->len ? (unsigned char)lx->text[o] : -1;
 }
 
 static inline void adv(blobc_lexer *lx) {
-    unsigned char c = (unsigned char)lx->s->text[lx->off++];
+    unsigned char c = (unsigned char)lx->text[lx->off++];
     if (c == '\n') {
         lx->line++;
         lx->col = 1;
@@ -50,7 +53,7 @@ static inline bool is_ident_char(int c) { return is_ident_start(c) || (c >= '0' 
 static inline bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
 static blobc_pos here(const blobc_lexer *lx) {
-    blobc_pos p = {lx->line, lx->col};
+    blobc_pos p = {lx->line, lx->col, lx->file};
     return p;
 }
 
@@ -60,6 +63,10 @@ static blobc_status skip_space(blobc_lexer *lx, blobc_error *err) {
         if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
             adv(lx);
         } else if (c == '/' && peek(lx, 1) == '/') {
+            if (peek(lx, 2) == '/' && peek(lx, 3) != '/' && !lx->has_doc) {
+                lx->has_doc = true;
+                lx->doc_off = lx->off;
+            }
             while (peek(lx, 0) >= 0 && peek(lx, 0) != '\n') adv(lx);
         } else if (c == '/' && peek(lx, 1) == '*') {
             blobc_pos start = here(lx);
@@ -159,9 +166,9 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
     adv(lx); /* opening quote */
     /* The decoded text is never longer than the raw literal: find where
      * that ends (closing quote, end of line or of text) to size it. */
-    const char *text = lx->s->text;
+    const char *text = lx->text;
     size_t end = raw_start + 1;
-    while (end < lx->s->text_len && text[end] != '"' && text[end] != '\n')
+    while (end < lx->len && text[end] != '"' && text[end] != '\n')
         end += text[end] == '\\' ? 2 : 1;
     char *out = blobc_arena_alloc(&lx->s->arena, end - raw_start);
     if (!out) return blobc_err_nomem(err);
@@ -237,7 +244,7 @@ static void lex_number(blobc_lexer *lx, blobc_token *tok) {
         if (is_ident_char(c) || c == '.') {
             adv(lx);
         } else if ((c == '+' || c == '-') && !hex) {
-            int p = (unsigned char)lx->s->text[lx->off - 1];
+            int p = (unsigned char)lx->text[lx->off - 1];
             if (p != 'e' && p != 'E') break;
             adv(lx);
         } else {
@@ -248,11 +255,50 @@ static void lex_number(blobc_lexer *lx, blobc_token *tok) {
     tok->len = lx->off - start;
 }
 
+/* True when the line from `i` (after indentation) is a `///` doc comment. */
+static bool doc_line_at(const char *t, size_t end, size_t *i) {
+    while (*i < end && (t[*i] == ' ' || t[*i] == '\t')) (*i)++;
+    return end - *i >= 3 && memcmp(t + *i, "///", 3) == 0 && (end - *i == 3 || t[*i + 3] != '/');
+}
+
+/* Joins the `///` lines between lx->doc_off and `end` (each without the
+ * slashes and one following space) with '\n'. Other comments between
+ * them are skipped; the result is never longer than the text scanned. */
+static blobc_status collect_doc(blobc_lexer *lx, size_t end, const char **out, blobc_error *err) {
+    const char *t = lx->text;
+    size_t from = lx->doc_off;
+    while (from > 0 && t[from - 1] != '\n') from--;
+    char *doc = blobc_arena_alloc(&lx->s->arena, end - from + 1);
+    if (!doc) return blobc_err_nomem(err);
+    size_t n = 0;
+    /* From the start of the line: a `///` after code on its line is not a doc line. */
+    for (size_t i = from; i < end;) {
+        size_t eol = i;
+        while (eol < end && t[eol] != '\n') eol++;
+        if (doc_line_at(t, eol, &i)) {
+            i += 3;
+            if (i < eol && t[i] == ' ') i++;
+            size_t stop = eol;
+            if (stop > i && t[stop - 1] == '\r') stop--;
+            if (n) doc[n++] = '\n';
+            memcpy(doc + n, t + i, stop - i);
+            n += stop - i;
+        }
+        i = eol + 1;
+    }
+    doc[n] = '\0';
+    *out = doc;
+    lx->has_doc = false;
+    return BLOBC_OK;
+}
+
 blobc_status blobc_lex_next(blobc_lexer *lx, blobc_token *tok, blobc_error *err) {
     if (skip_space(lx, err) != BLOBC_OK) return BLOBC_EINPUT;
     memset(tok, 0, sizeof *tok);
     tok->off = lx->off;
     tok->pos = here(lx);
+    tok->text = lx->text;
+    if (lx->has_doc && collect_doc(lx, lx->off, &tok->doc, err)) return err->status;
     int c = peek(lx, 0);
     if (c < 0) {
         tok->kind = BLOBC_TOK_EOF;
@@ -302,9 +348,9 @@ void blobc_tok_describe(const blobc_schema *s, const blobc_token *tok, char *buf
     case BLOBC_TOK_NUMBER:
     case BLOBC_TOK_IDENT: {
         int n = tok->len > 40 ? 40 : (int)tok->len;
-        snprintf(buf, cap, "'%.*s%s'", n, s->text + tok->off, tok->len > 40 ? "..." : "");
+        snprintf(buf, cap, "'%.*s%s'", n, tok->text + tok->off, tok->len > 40 ? "..." : "");
         return;
     }
-    default: snprintf(buf, cap, "'%c'", s->text[tok->off]); return;
+    default: snprintf(buf, cap, "'%c'", tok->text[tok->off]); return;
     }
 }

@@ -30,19 +30,27 @@ typedef struct blobc_token {
     blobc_tok_kind kind;
     size_t off;         /* byte offset of the first byte in the source */
     size_t len;         /* bytes of source text */
-    blobc_pos pos;      /* line and column (columns count code points) */
+    blobc_pos pos;      /* line, column (columns count code points), file */
+    const char *text;   /* the source text the token is in: text + off */
     const char *str;    /* STRING: decoded UTF-8 (arena), NUL-terminated */
     size_t str_len;
+    const char *doc;    /* `///` lines just before the token (arena), or NULL */
 } blobc_token;
 
 typedef struct blobc_lexer {
-    blobc_schema *s;    /* source text, file name, arena for string values */
+    blobc_schema *s;    /* file names and the arena for string values */
+    const char *text;   /* s->files[file] */
+    size_t len;
+    uint32_t file;
     size_t off;
     uint32_t line;
     uint32_t col;
+    bool has_doc;       /* a `///` comment was skipped since the last token */
+    size_t doc_off;     /* where the first of them starts */
 } blobc_lexer;
 
-void blobc_lex_init(blobc_lexer *lx, blobc_schema *s);
+/* Starts lexing s->files[file]. */
+void blobc_lex_init(blobc_lexer *lx, blobc_schema *s, uint32_t file);
 
 /* The next token; on a lexical error fills err (with position) and returns
  * BLOBC_EINPUT. */

@@ -4,12 +4,14 @@
  * names (declarations may come in any order), interns anonymous
  * composites ([T], [T; N], *T) so that equal types are one object, checks
  * field defaults against their types, and hands the graph to the layout
- * engine. The language is specified in docs/SCHEMA.md; the first error
- * stops parsing.
+ * engine. `import "x.schema";` lines at the top of a file parse that file
+ * first (each file once, cycles refused), into the same set of types. The
+ * language is specified in docs/SCHEMA.md; the first error stops parsing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "blobc/blobfile.h"
 #include "common/scalar.h"
@@ -20,6 +22,16 @@
 
 /* Deepest nesting of [ ] and * in one type expression. */
 #define MAX_TYPE_NESTING 64
+/* Longest chain of imports, and most files in one schema. */
+#define MAX_IMPORT_DEPTH 32
+#define MAX_FILES 1024
+
+/* A file's identity, to read each file once however it is spelt. */
+typedef struct file_id {
+    bool known;
+    dev_t dev;
+    ino_t ino;
+} file_id;
 
 typedef struct ty_op {
     blobc_kind kind;   /* ARRAY, FIXED or PTR */
@@ -50,6 +62,11 @@ typedef struct parser {
     size_t nfv, fvcap;
     blobc_enum_value *ev; /* members of the enum being parsed */
     size_t nev, evcap;
+    const char *doc;      /* doc comment of the declaration being parsed */
+    file_id *ids;         /* ids[i] is s->files[i]'s */
+    size_t idcap;
+    uint32_t stack[MAX_IMPORT_DEPTH]; /* files being parsed, outermost first */
+    uint32_t depth;
     bool has_root;
     blobc_token root_tok;
     /* interned composites: open addressing on (kind, elem, count) */
@@ -74,10 +91,10 @@ static blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->
 
 static bool tok_is(const parser *p, const blobc_token *t, const char *word) {
     size_t n = strlen(word);
-    return t->kind == BLOBC_TOK_IDENT && t->len == n && memcmp(p->s->text + t->off, word, n) == 0;
+    return t->kind == BLOBC_TOK_IDENT && t->len == n && memcmp(t->text + t->off, word, n) == 0;
 }
 
-static const char *tok_text(const parser *p, const blobc_token *t) { return p->s->text + t->off; }
+static const char *tok_text(const parser *p, const blobc_token *t) { return t->text + t->off; }
 
 static blobc_status unexpected(parser *p, const char *want) {
     char got[64];
@@ -203,6 +220,7 @@ static blobc_status qualified_type(parser *p, const blobc_token *leaf) {
 
 static blobc_status parse_field(parser *p, blobc_type *st) {
     blobc_token name;
+    const char *doc = p->tok.doc;
     if (expect_name(p, "field", &name)) return BLOBC_EINPUT;
     if (expect(p, BLOBC_TOK_COLON, "':' and a type after the field name")) return BLOBC_EINPUT;
     if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
@@ -215,6 +233,7 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     f->name = arena_name(p, &name);
     if (!f->name) return blobc_err_nomem(p->err);
     f->pos = name.pos;
+    f->doc = doc;
     pending_field *pf = &p->pf[p->npf];
     memset(pf, 0, sizeof *pf);
     pf->st = st;
@@ -251,6 +270,7 @@ static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, b
     if (!t || !(t->name = arena_name(p, name))) return blobc_err_nomem(p->err);
     t->kind = kind;
     t->pos = name->pos;
+    t->doc = p->doc;
     *out = t;
     return BLOBC_OK;
 }
@@ -366,6 +386,7 @@ static blobc_status parse_enum(parser *p) {
     blobc_kind bk = base->kind;
     while (p->tok.kind != BLOBC_TOK_RBRACE) {
         blobc_token m;
+        const char *doc = p->tok.doc;
         if (p->tok.kind == BLOBC_TOK_EOF)
             return blobc_schema_err(p->s, name.pos, p->err, "enum %s is not closed (missing '}')",
                                     t->name);
@@ -377,6 +398,7 @@ static blobc_status parse_enum(parser *p) {
         memset(v, 0, sizeof *v);
         v->name = arena_name(p, &m);
         v->pos = m.pos;
+        v->doc = doc;
         if (!v->name) return blobc_err_nomem(p->err);
         if (p->tok.kind == BLOBC_TOK_EQ) {
             if (next(p)) return BLOBC_EINPUT;
@@ -447,7 +469,8 @@ static blobc_status parse_attribute(parser *p, uint32_t *align_attr, blobc_pos *
 
 static blobc_status parse_decl(parser *p) {
     uint32_t align_attr = 0;
-    blobc_pos attr_pos = {0, 0};
+    blobc_pos attr_pos = {0, 0, 0};
+    p->doc = p->tok.doc;
     while (p->tok.kind == BLOBC_TOK_AT)
         if (parse_attribute(p, &align_attr, &attr_pos)) return BLOBC_EINPUT;
     if (tok_is(p, &p->tok, "struct")) {
@@ -473,6 +496,9 @@ static blobc_status parse_decl(parser *p) {
         p->root_tok = p->tok;
         if (next(p)) return BLOBC_EINPUT;
         return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
+    } else if (tok_is(p, &p->tok, "import")) {
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "imports come first in a file, before any declaration");
     } else {
         return unexpected(p, "a declaration (struct, enum, union or root)");
     }
@@ -672,6 +698,129 @@ static blobc_status resolve(parser *p) {
     return BLOBC_OK;
 }
 
+/* ---- files and imports ---- */
+
+static blobc_status parse_file(parser *p, uint32_t file);
+
+/* Adds a source to s->files (text and path already in the arena). */
+static blobc_status add_file(parser *p, const char *path, const char *text, size_t len,
+                             const struct stat *st, uint32_t *index) {
+    blobc_schema *s = p->s;
+    if (!grow((void **)&s->files, &s->files_cap, s->nfiles, sizeof *s->files) ||
+        !grow((void **)&p->ids, &p->idcap, s->nfiles, sizeof *p->ids))
+        return blobc_err_nomem(p->err);
+    s->files[s->nfiles] = (blobc_srcfile){path, text, len};
+    p->ids[s->nfiles] = (file_id){st != NULL, st ? st->st_dev : 0, st ? st->st_ino : 0};
+    *index = (uint32_t)s->nfiles++;
+    return BLOBC_OK;
+}
+
+/* The import path as found from the importing file: joined to its
+ * directory unless absolute. */
+static char *import_path(parser *p, const char *importer, const char *path) {
+    const char *slash = strrchr(importer, '/');
+    size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - importer) + 1;
+    size_t n = strlen(path), total;
+    if (!blobc_add_ok(dir, n, &total)) return NULL;
+    char *out = blobc_arena_alloc(&p->s->arena, total + 1);
+    if (!out) return NULL;
+    memcpy(out, importer, dir);
+    memcpy(out + dir, path, n + 1);
+    return out;
+}
+
+/* "a.schema -> b.schema -> a.schema": the stack from `from` on, then `again`. */
+static void cycle_text(const parser *p, uint32_t from, uint32_t again, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = from; i < p->depth && n < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s -> ", p->s->files[p->stack[i]].path);
+        if (w < 0) return;
+        n += (size_t)w;
+    }
+    if (n < cap) snprintf(buf + n, cap - n, "%s", p->s->files[again].path);
+}
+
+/* The file `path` names, read now unless it was read before. */
+static blobc_status open_import(parser *p, const blobc_token *at, const char *path,
+                                uint32_t *file, bool *fresh) {
+    struct stat st;
+    bool have_id = stat(path, &st) == 0;
+    if (have_id) {
+        for (uint32_t i = 0; i < p->s->nfiles; i++)
+            if (p->ids[i].known && p->ids[i].dev == st.st_dev && p->ids[i].ino == st.st_ino) {
+                *file = i;
+                *fresh = false;
+                return BLOBC_OK;
+            }
+    }
+    if (p->s->nfiles >= MAX_FILES)
+        return blobc_schema_err(p->s, at->pos, p->err, "too many schema files (more than %d)",
+                                MAX_FILES);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    blobc_error rerr;
+    blobc_error_clear(&rerr);
+    blobc_status rs = blobc_read_file(path, &data, &len, &rerr);
+    if (rs != BLOBC_OK) {
+        blobc_schema_err(p->s, at->pos, p->err, "cannot import \"%s\": %s", at->str,
+                         rerr.message);
+        p->err->status = rs;
+        return rs;
+    }
+    char *text = blobc_arena_strndup(&p->s->arena, (const char *)data, len);
+    free(data);
+    if (!text) return blobc_err_nomem(p->err);
+    *fresh = true;
+    return add_file(p, path, text, len, have_id ? &st : NULL, file);
+}
+
+/* import "path";  (the lexer is on 'import') */
+static blobc_status parse_import(parser *p) {
+    if (next(p)) return BLOBC_EINPUT;
+    if (p->tok.kind != BLOBC_TOK_STRING) return unexpected(p, "a file name in quotes after 'import'");
+    blobc_token at = p->tok;
+    if (at.str_len == 0)
+        return blobc_schema_err(p->s, at.pos, p->err, "import of an empty file name");
+    if (next(p)) return BLOBC_EINPUT;
+    if (p->tok.kind != BLOBC_TOK_SEMI) return unexpected(p, "';' after the import");
+    const char *path = import_path(p, p->s->files[p->lx.file].path, at.str);
+    if (!path) return blobc_err_nomem(p->err);
+    uint32_t file;
+    bool fresh;
+    if (open_import(p, &at, path, &file, &fresh)) return p->err->status;
+    for (uint32_t i = 0; i < p->depth; i++)
+        if (p->stack[i] == file) {
+            char cyc[BLOBC_ERROR_MSG_MAX / 2];
+            cycle_text(p, i, file, cyc, sizeof cyc);
+            return blobc_schema_err(p->s, at.pos, p->err, "import cycle: %s", cyc);
+        }
+    if (fresh) {
+        if (p->depth == MAX_IMPORT_DEPTH)
+            return blobc_schema_err(p->s, at.pos, p->err,
+                                    "imports nested too deeply (more than %d files)",
+                                    MAX_IMPORT_DEPTH);
+        if (parse_file(p, file)) return p->err->status;
+    }
+    return next(p);
+}
+
+/* Parses one file: its imports (recursively, each file once), then its
+ * declarations. The lexer and token of the importing file are kept. */
+static blobc_status parse_file(parser *p, uint32_t file) {
+    blobc_lexer saved_lx = p->lx;
+    blobc_token saved_tok = p->tok;
+    blobc_lex_init(&p->lx, p->s, file);
+    p->stack[p->depth++] = file;
+    blobc_status st = next(p);
+    while (st == BLOBC_OK && tok_is(p, &p->tok, "import")) st = parse_import(p);
+    while (st == BLOBC_OK && p->tok.kind != BLOBC_TOK_EOF) st = parse_decl(p);
+    p->depth--;
+    p->lx = saved_lx;
+    p->tok = saved_tok;
+    return st;
+}
+
 blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                 blobc_schema **out, blobc_error *err) {
     blobc_error scratch;
@@ -695,15 +844,19 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     memset(&p, 0, sizeof p);
     p.s = s;
     p.err = err;
-    blobc_lex_init(&p.lx, s);
-    blobc_status st = next(&p);
-    while (st == BLOBC_OK && p.tok.kind != BLOBC_TOK_EOF) st = parse_decl(&p);
+    /* The first file's identity, when it is a file, so importing it back is a cycle. */
+    struct stat fst;
+    bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && stat(s->filename, &fst) == 0;
+    uint32_t first;
+    blobc_status st = add_file(&p, s->filename, s->text, s->text_len, known ? &fst : NULL, &first);
+    if (st == BLOBC_OK) st = parse_file(&p, first);
     if (st == BLOBC_OK) st = resolve(&p);
     if (st == BLOBC_OK) st = blobc_schema_layout(s, err);
     free(p.pf);
     free(p.fv);
     free(p.ev);
     free(p.itab);
+    free(p.ids);
     if (st != BLOBC_OK) {
         blobc_schema_free(s);
         return st;

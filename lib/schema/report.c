@@ -51,7 +51,8 @@ static void warn(report *r, blobc_pos pos, const char *fmt, ...) BLOBC_PRINTF(3,
 static void warn(report *r, blobc_pos pos, const char *fmt, ...) {
     r->warnings++;
     if (!r->out) return;
-    const char *file = r->s->filename && r->s->filename[0] ? r->s->filename : "schema";
+    const char *file = blobc_schema_file(r->s, pos.file);
+    if (!file || !file[0]) file = "schema";
     if (pos.line) put(r, "%s:%u:%u: warning: ", file, (unsigned)pos.line, (unsigned)pos.column);
     else put(r, "%s: warning: ", file);
     char msg[768];
@@ -123,7 +124,18 @@ static int digits(uint64_t v) {
     return n;
 }
 
+/* A doc comment as the schema spells it, one `///` line per line. */
+static void put_doc(report *r, int indent, const char *doc) {
+    while (doc) {
+        const char *nl = strchr(doc, '\n');
+        int n = nl ? (int)(nl - doc) : (int)strlen(doc);
+        put(r, "%*s///%s%.*s\n", indent, "", n ? " " : "", n, doc);
+        doc = nl ? nl + 1 : NULL;
+    }
+}
+
 static void report_struct(report *r, const blobc_type *t) {
+    put_doc(r, 0, t->doc);
     if (t->align_attr) put(r, "@align(%u) ", (unsigned)t->align_attr);
     put(r, "struct %s  (size %u, align %u)\n", t->name, (unsigned)t->size, (unsigned)t->align);
     int ow = digits(t->size);
@@ -142,6 +154,7 @@ static void report_struct(report *r, const blobc_type *t) {
         const blobc_field *f = &t->fields[i];
         char sp[256];
         blobc_type_spell(f->type, sp, sizeof sp);
+        put_doc(r, 4 + ow + 2 + sw + 2, f->doc);
         put(r, "    %*u  %*u  %s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
             f->name, sp);
         put_default(r, f);
@@ -152,6 +165,7 @@ static void report_struct(report *r, const blobc_type *t) {
 
 static void report_enum(report *r, const blobc_type *t) {
     blobc_kind bk = t->elem->kind;
+    put_doc(r, 0, t->doc);
     put(r, "enum %s : %s  (size %u, align %u)\n", t->name, blobc_kind_name(bk), (unsigned)t->size,
         (unsigned)t->align);
     int w = 1;
@@ -161,6 +175,7 @@ static void report_enum(report *r, const blobc_type *t) {
     }
     for (uint32_t i = 0; i < t->nvalues; i++) {
         const blobc_enum_value *v = &t->values[i];
+        put_doc(r, 4, v->doc);
         if (blobc_kind_is_signed(bk))
             put(r, "    %-*s = %lld\n", w, v->name, (long long)(int64_t)v->value);
         else
@@ -215,7 +230,7 @@ static bool lint(report *r) {
     }
     if (!s->root) {
         if (s->nnamed)
-            warn(r, (blobc_pos){0, 0},
+            warn(r, (blobc_pos){0, 0, 0},
                  "no root declared; baking needs -t TYPE or a $type key in the data");
         return true;
     }

@@ -24,13 +24,14 @@ blobc_schema *blobc_schema_new(const char *filename) {
 void blobc_schema_free(blobc_schema *s) {
     if (!s) return;
     free(s->named);
+    free(s->files);
     blobc_arena_free(&s->arena);
     free(s);
 }
 
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err) {
     if (!t || !blobc_kind_is_named(t->kind) || !t->name || !t->name[0])
-        return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0}, err,
+        return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0, 0}, err,
                                 "a named type must be a struct, an enum or a union with a name");
     if (s->nnamed == s->named_cap) {
         size_t cap = s->named_cap ? s->named_cap * 2 : 16;
@@ -46,6 +47,12 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
 }
 
 const char *blobc_schema_filename(const blobc_schema *s) { return s && s->filename ? s->filename : ""; }
+size_t blobc_schema_file_count(const blobc_schema *s) { return !s ? 0 : s->nfiles ? s->nfiles : 1; }
+const char *blobc_schema_file(const blobc_schema *s, size_t i) {
+    if (!s) return NULL;
+    if (i < s->nfiles) return s->files[i].path;
+    return i == 0 ? blobc_schema_filename(s) : NULL;
+}
 const blobc_type *blobc_schema_root(const blobc_schema *s) { return s ? s->root : NULL; }
 size_t blobc_schema_count(const blobc_schema *s) { return s ? s->nnamed : 0; }
 const blobc_type *blobc_schema_at(const blobc_schema *s, size_t i) {
@@ -112,12 +119,14 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
     va_start(ap, fmt);
     blobc_verr(err, BLOBC_EINPUT, fmt, ap);
     va_end(ap);
-    if (s && s->filename && s->filename[0]) blobc_err_file(err, s->filename);
+    const blobc_srcfile *src = s && pos.file < s->nfiles ? &s->files[pos.file] : NULL;
+    const char *file = src ? src->path : s ? s->filename : NULL;
+    if (file && file[0]) blobc_err_file(err, file);
     if (pos.line) {
         blobc_err_at(err, NULL, pos.line, pos.column);
-        if (s && s->text) {
-            size_t off = line_start_offset(s->text, s->text_len, pos.line);
-            blobc_err_source_line(err, s->text, s->text_len, off);
+        if (src && src->text) {
+            size_t off = line_start_offset(src->text, src->len, pos.line);
+            blobc_err_source_line(err, src->text, src->len, off);
         }
     }
     return BLOBC_EINPUT;

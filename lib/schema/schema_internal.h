@@ -8,11 +8,20 @@
 #include "blobc/schema.h"
 #include "common/util.h"
 
+/* One schema source file (the first, then each import). */
+typedef struct blobc_srcfile {
+    const char *path;         /* as found: importer's directory + import path */
+    const char *text;
+    size_t len;
+} blobc_srcfile;
+
 struct blobc_schema {
     blobc_arena arena;        /* owns every type, field, name and the source */
     const char *filename;
-    const char *text;         /* source text (NULL for decoded schemas) */
+    const char *text;         /* source text of file 0 (NULL for decoded schemas) */
     size_t text_len;
+    blobc_srcfile *files;      /* files[pos.file] (arena); nfiles 0 when decoded */
+    size_t nfiles, files_cap;
     blobc_type **named;       /* enums and structs in declaration order */
     size_t nnamed;
     size_t named_cap;
@@ -61,7 +70,8 @@ uint64_t blobc_type_hash_rec(const blobc_type *type, blobc_hash_rec *rec);
 void blobc_hash_rec_free(blobc_hash_rec *rec);
 
 /* Sets err to "file:line:col: message" with the source line, for positions
- * in schema text; for pos 0:0 (decoded schemas) only the message. */
+ * in schema text (pos.file picks the file); for pos 0:0 (decoded schemas)
+ * only the message. */
 blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
                               const char *fmt, ...) BLOBC_PRINTF(4, 5);
 

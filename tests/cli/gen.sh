@@ -40,7 +40,7 @@ SAN=""
 if nm "$BUILD/libblobc.a" 2>/dev/null | grep -q '__asan_'; then
     SAN="-fsanitize=address,undefined"
 fi
-LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash 2>/dev/null) -lm"
+LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash libcurl 2>/dev/null) -lm"
 
 # --- every schema's header compiles, with and without the library part ---
 printf '#include "gen.h"\nint main(void) { return 0; }\n' >"$T/use.c"
@@ -229,6 +229,16 @@ expect_err gen_bad_schema 1 "bad.schema:1:15: error: unknown type 'B'" "$BLOBC" 
 expect_err gen_missing_schema 2 "nope.schema" "$BLOBC" gen c "$T/nope.schema"
 expect_err gen_no_language 2 "gen c SCHEMA" "$BLOBC" gen
 expect_err gen_unwritable 2 "no/such/dir" "$BLOBC" gen c "$G/all.schema" -o "$T/no/such/dir/x.h"
+
+# --prefix names every type; doc comments become C comments (golden).
+expect gen_prefix 0 "$BLOBC" gen c "$G/docs.schema" --prefix my_
+same_file gen_prefix_docs_golden "$T/out" "$G/docs_prefix.h.expect"
+printf '#include "p.h"\nint main(void) { my_Thing t; t.stuff = my_Stuff_stone; return t.stuff == 1 ? 0 : 1; }\n' >"$T/p.c"
+cp "$T/out" "$T/p.h"
+if $CC1 -std=c11 $CWARN -Wcomment -I"$INC" -I"$T" -o "$T/p" "$T/p.c" 2>"$T/err" && "$T/p"; then
+    pass gen_prefix_compiles_and_runs; else fail gen_prefix_compiles_and_runs "$(head -c 300 "$T/err")"; fi
+expect_err gen_prefix_not_identifier 2 "prefix '1x' is not a C identifier" \
+    "$BLOBC" gen c "$G/docs.schema" --prefix 1x
 
 # A 2,000-deep chain of inline structs (each struct's hash covers all it
 # contains; gen c takes them from one serialization): every struct's

@@ -75,6 +75,10 @@ while [ "$s" -le "$LAST" ]; do
     fi
     if check "$s" bake-blob "$BLOBC" bake -o "$d/y.blob" "$d/t.yaml"; then
         check "$s" verify "$BLOBC" verify "$d/y.blob"
+        # the same types split over imported files: the same blob
+        if check "$s" bake-split "$BLOBC" bake -s "$d/m.schema" -o "$d/split.blob" "$d/t.yaml"; then
+            same "$s" split-same "$d/split.blob" "$d/y.blob"
+        fi
         root=$(sed -n 's/^root=//p' "$d/info")
         check "$s" verify-schema "$BLOBC" verify -s "$d/t.schema" -t "$root" "$d/y.blob"
         # the dump names its schema ($schema: t.schema, as the data did), so

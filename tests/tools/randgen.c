@@ -10,7 +10,9 @@
  * calls the library, so a mistake shared by the baker and blobc's own
  * verify/dump still shows.
  *
- *   randgen case SEED DIR         DIR/t.schema, t.yaml, t.json, info
+ *   randgen case SEED DIR         DIR/t.schema, t.yaml, t.json, info, and
+ *                                 m.schema importing m-part*.schema: the
+ *                                 same types split over files
  *   randgen check OUT.c SEED...   one checker program for these seeds
  *   randgen genc OUT.c SEED...    a reader of these seeds' blobs through the
  *                                 headers `blobc gen c` made (gen-SEED.h)
@@ -1097,6 +1099,71 @@ static void schema_default(buf *b, const field *f) {
     } else if (k == K_STRING) quoted(b, d->s, d->slen, Q_SCHEMA);
 }
 
+/* One declaration, sometimes with doc comments (which change no byte). */
+static void write_decl(buf *b, const decl *d) {
+    if (pct(20)) bput(b, "/* a block\n   comment */\n");
+    if (pct(15)) bprintf(b, "/// %s, documented.\n///\n/// A second paragraph.\n", d->name);
+    if (d->is_enum) {
+        bprintf(b, "enum %s : %s {", d->name, kname[d->base->k]);
+        for (int i = 0; i < d->nv; i++) {
+            bprintf(b, "%s%s", i ? ", " : " ", d->vn[i]);
+            if (d->vexp[i]) {
+                bput(b, " = ");
+                yaml_int(b, d->base->k, d->vv[i]);
+            }
+        }
+        bput(b, " }\n");
+        return;
+    }
+    if (d->is_union) {
+        bprintf(b, "union %s {", d->name);
+        for (int i = 0; i < d->nm; i++)
+            bprintf(b, "%s%s", i ? ", " : " ", decls[nenums + d->mem[i]].name);
+        bput(b, pct(30) ? ", }\n" : " }\n");
+        return;
+    }
+    if (d->align_attr) bprintf(b, "@align(%d) ", d->align_attr);
+    bprintf(b, "struct %s {\n", d->name);
+    for (int i = 0; i < d->nf; i++) {
+        const field *f = &d->f[i];
+        if (pct(10)) bprintf(b, "    /// The %s field.\n", f->name);
+        bprintf(b, "    %s: ", f->name);
+        spell(b, f->t);
+        if (f->def) {
+            bput(b, " = ");
+            schema_default(b, f);
+        }
+        if (f->nullable) bput(b, " = null");
+        bput(b, ";");
+        if (pct(10)) bput(b, " // trailing comment");
+        bput(b, "\n");
+    }
+    bput(b, "}\n");
+}
+
+/* The same declarations spread over m.schema and 1 to 3 files it imports
+ * (m-part1.schema ...), which import lower-numbered parts now and then:
+ * diamonds, files imported twice, types used across files. Baked with it,
+ * the data gives the same bytes as with t.schema. */
+static void write_split(const char *dir) {
+    int nparts = 1 + (int)below(3);
+    buf parts[4] = {{0}};
+    bprintf(&parts[0], "// random schema split over files, seed %llu\n", cur_seed);
+    for (int p = nparts; p >= 1; p--) bprintf(&parts[0], "import \"%sm-part%d.schema\";\n", pct(30) ? "./" : "", p);
+    for (int p = 1; p <= nparts; p++)
+        for (int q = 1; q < p; q++)
+            if (pct(50)) bprintf(&parts[p], "import \"m-part%d.schema\";\n", q);
+    for (int i = 0; i < ndecls; i++) write_decl(&parts[below((uint32_t)nparts + 1)], &decls[i]);
+    if (has_root_decl) bprintf(&parts[0], "root %s;\n", decls[root_type->decl].name);
+    for (int p = 0; p <= nparts; p++) {
+        char name[32];
+        if (p) sfmt(name, sizeof name, "m-part%d.schema", p);
+        else sfmt(name, sizeof name, "m.schema");
+        write_file(dir, name, &parts[p]);
+        free(parts[p].p);
+    }
+}
+
 static void write_schema(buf *b) {
     int order[MAXD];
     for (int i = 0; i < ndecls; i++) order[i] = i;
@@ -1107,45 +1174,7 @@ static void write_schema(buf *b) {
         order[j] = x;
     }
     bprintf(b, "// random schema, seed %llu\n", cur_seed);
-    for (int oi = 0; oi < ndecls; oi++) {
-        const decl *d = &decls[order[oi]];
-        if (pct(20)) bput(b, "/* a block\n   comment */\n");
-        if (d->is_enum) {
-            bprintf(b, "enum %s : %s {", d->name, kname[d->base->k]);
-            for (int i = 0; i < d->nv; i++) {
-                bprintf(b, "%s%s", i ? ", " : " ", d->vn[i]);
-                if (d->vexp[i]) {
-                    bput(b, " = ");
-                    yaml_int(b, d->base->k, d->vv[i]);
-                }
-            }
-            bput(b, " }\n");
-            continue;
-        }
-        if (d->is_union) {
-            bprintf(b, "union %s {", d->name);
-            for (int i = 0; i < d->nm; i++)
-                bprintf(b, "%s%s", i ? ", " : " ", decls[nenums + d->mem[i]].name);
-            bput(b, pct(30) ? ", }\n" : " }\n");
-            continue;
-        }
-        if (d->align_attr) bprintf(b, "@align(%d) ", d->align_attr);
-        bprintf(b, "struct %s {\n", d->name);
-        for (int i = 0; i < d->nf; i++) {
-            const field *f = &d->f[i];
-            bprintf(b, "    %s: ", f->name);
-            spell(b, f->t);
-            if (f->def) {
-                bput(b, " = ");
-                schema_default(b, f);
-            }
-            if (f->nullable) bput(b, " = null");
-            bput(b, ";");
-            if (pct(10)) bput(b, " // trailing comment");
-            bput(b, "\n");
-        }
-        bput(b, "}\n");
-    }
+    for (int oi = 0; oi < ndecls; oi++) write_decl(b, &decls[order[oi]]);
     if (has_root_decl) bprintf(b, "root %s;\n", decls[root_type->decl].name);
 }
 
@@ -2400,6 +2429,9 @@ static void cmd_case(unsigned long long seed, const char *dir) {
     bprintf(&info, "seed=%llu\nshared=%d\nroot=%s\n", seed, nshares > 0,
             decls[root_type->decl].name);
     write_file(dir, "t.schema", &schema);
+    uint64_t sp = mix(seed, 0x5911);
+    rng = &sp;
+    write_split(dir);
     write_file(dir, "t.yaml", &yaml);
     write_file(dir, "t.json", &json);
     write_file(dir, "info", &info);

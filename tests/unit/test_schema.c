@@ -223,6 +223,62 @@ TEST(parse_empty_and_comment_only) {
     blobc_schema_free(s);
 }
 
+TEST(doc_comments_are_kept) {
+    blobc_schema *s = parse("//// a banner, not a doc\n"
+                            "/// A point.\n"
+                            "///\n"
+                            "///Second paragraph.\r\n"
+                            "// a plain comment between is skipped\n"
+                            "@align(8) struct P {\n"
+                            "    /// Across.\n"
+                            "    x: f32;\n"
+                            "    y: f32; /// after code: belongs to nothing\n"
+                            "    /// Up.\n"
+                            "    z: f32;\n"
+                            "}\n"
+                            "enum E : u8 {\n"
+                            "    /// The first.\n"
+                            "    a,\n"
+                            "    b\n"
+                            "}\n"
+                            "/// Ignored: nothing follows it.\n");
+    if (!s) FAILF("%s", fmt);
+    const blobc_type *p = blobc_schema_find(s, "P");
+    CHECK(p != NULL);
+    CHECK_STR(p->doc, "A point.\n\nSecond paragraph.");
+    CHECK_STR(p->fields[0].doc, "Across.");
+    CHECK(p->fields[1].doc == NULL);
+    CHECK_STR(p->fields[2].doc, "Up.");
+    const blobc_type *e = blobc_schema_find(s, "E");
+    CHECK(e->doc == NULL);
+    CHECK_STR(e->values[0].doc, "The first.");
+    CHECK(e->values[1].doc == NULL);
+    blobc_schema_free(s);
+}
+
+TEST(imports_read_each_file_once) {
+    blobc_schema *s = NULL;
+    blobc_error_clear(&err);
+    CHECK_EQ_U(blobc_schema_load("tests/data/import/level.schema", &s, &err), BLOBC_OK);
+    CHECK_EQ_U(blobc_schema_file_count(s), 3);
+    CHECK_STR(blobc_schema_file(s, 0), "tests/data/import/level.schema");
+    CHECK_STR(blobc_schema_file(s, 1), "tests/data/import/rooms.schema");
+    CHECK_STR(blobc_schema_file(s, 2), "tests/data/import/common.schema");
+    CHECK(blobc_schema_file(s, 3) == NULL);
+    CHECK_EQ_U(blobc_schema_count(s), 9);
+    const blobc_type *v = blobc_schema_find(s, "Vec3");
+    CHECK_EQ_U(v->pos.file, 2);
+    CHECK_STR(v->doc, "A point or a direction, in metres.");
+    /* The same hash as the one-file schema of the same types. */
+    blobc_schema *one = NULL;
+    CHECK_EQ_U(blobc_schema_load("schemas/level.schema", &one, &err), BLOBC_OK);
+    CHECK_EQ_U(blobc_type_hash(blobc_schema_root(s)), blobc_type_hash(blobc_schema_root(one)));
+    CHECK_EQ_U(blobc_schema_file_count(one), 1);
+    CHECK_STR(blobc_schema_file(one, 0), "schemas/level.schema");
+    blobc_schema_free(one);
+    blobc_schema_free(s);
+}
+
 /* ---- errors ---- */
 
 TEST(names_up_to_1024_bytes) {
@@ -1169,6 +1225,8 @@ RUN(parse_enum_values);
 RUN(parse_defaults);
 RUN(string_literal_raw_tab);
 RUN(parse_empty_and_comment_only);
+RUN(doc_comments_are_kept);
+RUN(imports_read_each_file_once);
 RUN(names_up_to_1024_bytes);
 RUN(errors_have_positions_and_lines);
 RUN(errors_each_rule);

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "blobfile.h"
 #include "error.h"
@@ -87,6 +88,33 @@ BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const cha
  * from the file, never read whole. */
 BLOBC_API blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts,
                                        blobc_buffer *out, blobc_error *err);
+
+/* ---- planning a bake: what it depends on, and its cache key ---- */
+
+typedef struct blobc_bake_plan {
+    const blobc_schema *schema;   /* the schema the bake uses */
+    const blobc_type *root;       /* its root type for this input */
+    blobc_input_format input;     /* the input's format */
+    uint8_t key[16];              /* XXH3-128 (canonical, big-endian) of everything
+                                     that decides the output bytes: library and
+                                     format version, the options that change bytes,
+                                     the root's canonical type description (with
+                                     names) and layout hash, and the input bytes */
+    blobc_schema *owned_schema;   /* the schema when the plan loaded it */
+} blobc_bake_plan;
+
+/* Finds the schema and root type a bake of `text` would use, without
+ * baking it: the data is read only up to its meta keys ($schema, $type).
+ * Bake with the plan by passing plan->schema as opts->schema to
+ * blobc_bake_memory: the result is the same bytes as without a plan, and
+ * the schema cannot change between planning and baking. The files read
+ * are blobc_schema_file(plan->schema, i). A bake error found this early
+ * (a bad $schema, a syntax error before the first data key) is returned
+ * the way the bake returns it. Free with blobc_bake_plan_free. */
+BLOBC_API blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,
+                                    const blobc_bake_options *opts, blobc_bake_plan *plan,
+                                    blobc_error *err);
+BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 
 #ifdef __cplusplus
 }

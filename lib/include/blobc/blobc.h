@@ -11,6 +11,7 @@
 #include "builder.h"
 #include "dump.h"
 #include "error.h"
+#include "evolve.h"
 #include "gen.h"
 #include "schema.h"
 #include "verify.h"

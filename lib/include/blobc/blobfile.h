@@ -127,6 +127,23 @@ BLOBC_API blobc_status blobc_read_file_ex(const char *path, const blobc_read_opt
 /* blobc_read_file_ex with the default options. */
 BLOBC_API blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
 
+/* A whole file for reading: a regular file is mapped read-only (no copy;
+ * a file truncated by another process while it is mapped can then end
+ * the process with SIGBUS), anything else ("-" for standard input, pipes)
+ * is read into memory (16-byte aligned either way). */
+typedef struct blobc_file_view {
+    const uint8_t *data;
+    size_t len;
+    bool mapped;
+} blobc_file_view;
+
+BLOBC_API blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err);
+/* blobc_file_map reading what is not mapped with blobc_read_file_ex's
+ * options (NULL: the defaults). */
+BLOBC_API blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
+                                         blobc_file_view *view, blobc_error *err);
+BLOBC_API void blobc_file_unmap(blobc_file_view *view);
+
 /* ---- outputs ----
  * The rules every command that writes a file follows (blobc(1), "OUTPUT
  * FILES"): a regular file or a new path is written to a temporary file in
@@ -168,7 +185,7 @@ typedef struct blobc_output_options {
  * every other process, and a build artifact is not worth a disk flush per
  * file (after a power loss, rebake). opts may be NULL. */
 BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, size_t len,
-                                const blobc_output_options *opts, blobc_error *err);
+                                          const blobc_output_options *opts, blobc_error *err);
 /* blobc_write_output without inputs or hooks. */
 BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);

@@ -1,6 +1,7 @@
 /*
  * blobc/gen.h - code generation from a schema: a C11 (and C++17) header
- * that reads baked blobs in place over the runtime in blobc/blob.h.
+ * that reads baked blobs in place over the runtime in blobc/blob.h, and a
+ * JSON Schema of the authoring data for editors and validators.
  */
 #ifndef BLOBC_GEN_H
 #define BLOBC_GEN_H
@@ -25,6 +26,15 @@ typedef struct blobc_gen_options {
  * The output and its naming rules are described in docs/CODEGEN.md. */
 BLOBC_API blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                                    blobc_buffer *out, blobc_error *err);
+
+/* Appends a JSON Schema (draft 2020-12) of the YAML/JSON data whose top
+ * level is the struct `type` (NULL: the schema's root): every field with
+ * its type, ranges, enum names, defaults and doc comments, required
+ * fields, no unknown keys; `$defs` holds every named type. Fails with
+ * BLOBC_EINPUT when the type is unknown or not a struct; on failure `out`
+ * is left as it was. Described in docs/EDITORS.md. */
+BLOBC_API blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type,
+                                            blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

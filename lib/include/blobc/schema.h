@@ -59,10 +59,13 @@ typedef enum blobc_kind {
 
 typedef struct blobc_type blobc_type;
 
-/* 1-based line and column in the schema source; 0:0 for decoded schemas. */
+/* 1-based line and column in the schema source; 0:0 for decoded schemas.
+ * `file` indexes blobc_schema_file(): 0 is the file given to the parser,
+ * imported files follow in the order they were first read. */
 typedef struct blobc_pos {
     uint32_t line;
     uint32_t column;
+    uint32_t file;
 } blobc_pos;
 
 /* An enum member. value holds the two's complement bits of the member's
@@ -71,6 +74,7 @@ typedef struct blobc_enum_value {
     const char *name;
     uint64_t value;
     blobc_pos pos;
+    const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
 } blobc_enum_value;
 
 /* A field default (`name: T = value`). Only scalar, bool, enum, string
@@ -93,6 +97,7 @@ typedef struct blobc_field {
     uint32_t offset;        /* from the start of the enclosing struct */
     blobc_default def;
     blobc_pos pos;
+    const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
 } blobc_field;
 
 struct blobc_type {
@@ -113,6 +118,9 @@ struct blobc_type {
     const blobc_enum_value *values;
     uint32_t align_attr;    /* STRUCT: N of @align(N), 0 when absent */
     blobc_pos pos;          /* where declared (named types) */
+    const char *doc;        /* ENUM, STRUCT: `///` lines before the declaration,
+                               joined by '\n' (no trailing newline); NULL if none.
+                               Doc comments are not stored in blobs. */
     uint32_t internal;      /* reserved for the library (layout state) */
     const void *lookup;     /* reserved for the library: name and value
                                indexes built by layout; leave NULL */
@@ -120,8 +128,10 @@ struct blobc_type {
 
 typedef struct blobc_schema blobc_schema;
 
-/* Parses schema text. `filename` is used in error messages only. On error
- * *out is NULL and err holds "file:line:col" plus the offending line. */
+/* Parses schema text. `filename` names the text in error messages, and its
+ * directory is where `import "x.schema";` paths are looked up (the current
+ * directory when it has none). On error *out is NULL and err holds
+ * "file:line:col" plus the offending line. */
 BLOBC_API blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                           blobc_schema **out, blobc_error *err);
 
@@ -134,8 +144,21 @@ BLOBC_API blobc_status blobc_schema_load_limited(const char *path, uint64_t max_
 
 BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
+/* The files the schema was read from: 0 is the one given to the parser,
+ * then every imported file once, in the order first read. Decoded schemas
+ * have one (""). For dependency lists (make, ninja: bake --depfile). */
+BLOBC_API size_t blobc_schema_file_count(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_file(const blobc_schema *schema, size_t i);
+
 /* The file name the schema was parsed from ("" for decoded schemas). */
 BLOBC_API const char *blobc_schema_filename(const blobc_schema *schema);
+
+/* The files the schema was read from: 0 is the one given to the parser,
+ * then every imported file once, in the order first read, each named as
+ * found (the importing file's directory joined with the import path).
+ * Decoded schemas have one (""). For dependency lists (make, ninja). */
+BLOBC_API size_t blobc_schema_file_count(const blobc_schema *schema);
+BLOBC_API const char *blobc_schema_file(const blobc_schema *schema, size_t i);
 
 /* The `root` declaration's type, or NULL when the schema has none. */
 BLOBC_API const blobc_type *blobc_schema_root(const blobc_schema *schema);

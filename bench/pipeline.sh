@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench/pipeline.sh - the pipeline benchmarks, run by bench/run.sh after its
+# own steps (or alone, from the top of the tree, after `make bench`):
+#   1. a batch of 2,000 small levels (5 to 60 rooms each, JSON):
+#      `blobc bake -j2` against flatc's own batch `flatc -b` on the same files;
+#   2. the 200,000-room level: a cache hit against a bake;
+#   3. ninja with nothing to do over the same 2,000 assets.
+# Times are hyperfine medians (skipped without hyperfine). Reports only.
+#
+# Environment: BUILD (default build), BLOBC (default $BUILD/blobc),
+# BENCH_ASSETS (default 2000), BENCH_ROOMS (default 200000), REPORT (a
+# markdown file to append to; default $BUILD/bench/pipeline.md).
+set -eu
+BUILD=${BUILD:-build}
+B=$(mkdir -p "$BUILD/bench" && cd "$BUILD/bench" && pwd)
+BLOBC=$(cd "$(dirname "${BLOBC:-$BUILD/blobc}")" && pwd)/$(basename "${BLOBC:-$BUILD/blobc}")
+N=${BENCH_ASSETS:-2000}
+ROOMS=${BENCH_ROOMS:-200000}
+REPORT=${REPORT:-$B/pipeline.md}
+SCHEMA=$(pwd)/bench/level.schema
+FBS=$(pwd)/bench/level.fbs
+M=$B/many
+
+say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
+if ! command -v hyperfine >/dev/null 2>&1; then
+    say "## Pipelines: skipped (hyperfine not installed)"
+    exit 0
+fi
+[ -x "$B/gen_level" ] || { echo "bench: run 'make bench' first" >&2; exit 2; }
+
+# median NAME 'COMMAND': hyperfine's median of a shell command, in seconds
+# (the command must succeed).
+median() {
+    hyperfine --warmup 1 --runs "${RUNS:-10}" --export-json "$B/$1.json" "$2" >/dev/null 2>&1 ||
+        { echo "bench: failed: $2" >&2; exit 1; }
+    name=$1
+    python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$B/$name.json" 2>/dev/null ||
+        sed -n 's/.*"median": *\([0-9.e-]*\).*/\1/p' "$B/$name.json" | head -1
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+verdict() { awk -v r="$1" -v g="$2" 'BEGIN { print (r + 0 >= g + 0) ? "met" : "missed" }'; }
+
+# ---- 2,000 small levels ----
+mkdir -p "$M/json" "$M/out" "$M/fb"
+if [ ! -s "$M/json/a$(printf %04d $((N - 1))).json" ]; then
+    echo "bench: generating $N small levels in $M/json" >&2
+    i=0
+    while [ $i -lt "$N" ]; do
+        "$B/gen_level" json $((5 + (i * 7919) % 56)) "$M/json/a$(printf %04d $i).json"
+        i=$((i + 1))
+    done
+fi
+bytes=$(cat "$M"/json/*.json | wc -c)
+say "## Pipelines"
+say ""
+say "$N small levels, $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB of JSON in all:"
+say ""
+say "| step | median |"
+say "|---|---|"
+(cd "$M/json" && ls) >"$M/list"
+bake=$(cd "$M/json" && median batch "'$BLOBC' bake -j2 -s '$SCHEMA' -o ../out \$(cat ../list)")
+say "| blobc bake -j2 (one batch) | ${bake} s |"
+if command -v flatc >/dev/null 2>&1; then
+    flatc=$(cd "$M/json" && median flatc_batch "flatc -b -o ../fb '$FBS' \$(cat ../list)")
+    say "| flatc -b (one batch) | ${flatc} s |"
+else
+    flatc=
+fi
+
+# ---- a cache hit on the big level ----
+big=$B/level_$ROOMS.json
+[ -s "$big" ] || "$B/gen_level" json "$ROOMS" "$big"
+rm -rf "$B/cache"
+"$BLOBC" bake -q --cache "$B/cache" -s "$SCHEMA" "$big" -o "$B/big.blob"
+nocache=$(median big_bake "'$BLOBC' bake --no-cache -s '$SCHEMA' '$big' -o '$B/big.blob'")
+hit=$(median big_hit "'$BLOBC' bake --cache '$B/cache' -s '$SCHEMA' '$big' -o '$B/big.blob'")
+say "| bake of the $ROOMS-room level, no cache | ${nocache} s |"
+say "| the same, a cache hit | ${hit} s |"
+
+# ---- ninja with nothing to do ----
+if command -v ninja >/dev/null 2>&1; then
+    {
+        printf 'rule bake\n  command = %s bake -q -s %s $in -o $out --depfile $out.d\n' "$BLOBC" "$SCHEMA"
+        printf '  depfile = $out.d\n  deps = gcc\n'
+        while read -r f; do printf 'build nout/%s.blob: bake json/%s\n' "${f%.json}" "$f"; done <"$M/list"
+    } >"$M/build.ninja"
+    (cd "$M" && ninja -j2 >/dev/null)
+    noop=$(cd "$M" && median ninja_noop ninja)
+    say "| ninja, nothing to do ($N assets) | ${noop} s |"
+fi
+say ""
+say "| goal | target | result | |"
+say "|---|---|---|---|"
+if [ -n "$flatc" ]; then
+    r=$(ratio "$flatc" "$bake")
+    say "| $N small assets: bake -j2 vs flatc -b | >= 2x | ${r}x | $(verdict "$r" 2) |"
+fi
+r=$(ratio "$nocache" "$hit")
+say "| cache hit vs bake, $ROOMS rooms | >= 10x | ${r}x | $(verdict "$r" 10) |"
+if [ -n "${noop:-}" ]; then
+    ms=$(awk -v s="$noop" 'BEGIN { printf "%.0f", s * 1000 }')
+    say "| ninja no-op over $N assets | < 100 ms | ${ms} ms | $(awk -v m="$ms" 'BEGIN { print (m < 100) ? "met" : "missed" }') |"
+fi

@@ -1,0 +1,340 @@
+/*
+ * compat.c - layout compatibility of two versions of a type: would a blob
+ * baked with the old one read correctly through code generated from the
+ * new one? Walks both type graphs side by side from the roots, pairing
+ * struct fields by name (or, for a field gone by name, a new one at the
+ * same offset with the same layout: a rename) and enum members by name and
+ * value, and lists every difference by schema path (docs/SCHEMA.md,
+ * "Evolving a schema"). Names of types never matter, only layouts.
+ *
+ * The same walk checks an upgrade (evolve_internal.h): there fields pair by
+ * name only, and a removed field, a new field without a default or a
+ * conversion between kinds of values is a decision, not a line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/hashtab.h"
+#include "common/util.h"
+#include "evolve/evolve_internal.h"
+
+/* Longest path kept; deeper ones are cut with "...". */
+#define PATH_MAX_LEN 400
+
+typedef struct pair {
+    const blobc_type *o, *n;
+    const char *path;
+} pair;
+
+typedef struct compat {
+    blobc_buffer *out;
+    blobc_error *err;
+    blobc_arena arena;        /* paths */
+    pair *work;
+    size_t nwork, wcap, next;
+    blobc_hashtab seen;       /* the pairs queued so far: work[item - 1] */
+    size_t changes, notes;
+    bool root_changed;
+    bool ok;
+    /* upgrade checks: set by blobc_upgrade_plan */
+    upgrade_plan *plan;
+    bool failed;
+} compat;
+
+/* An upgrade stops at its first refusal, with the path in the message. */
+static void refuse(compat *c, const char *path, const char *fmt, ...) BLOBC_PRINTF(3, 4);
+static void refuse(compat *c, const char *path, const char *fmt, ...) {
+    if (c->failed) return;
+    c->failed = true;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    blobc_err(c->err, BLOBC_EINPUT, "%s", msg);
+    blobc_err_path(c->err, path[0] ? path : "(root)");
+}
+
+static void line(compat *c, bool change, const char *path, const char *fmt, ...)
+    BLOBC_PRINTF(4, 5);
+static void line(compat *c, bool change, const char *path, const char *fmt, ...) {
+    if (change) c->changes++;
+    else c->notes++;
+    if (!c->ok || !c->out) return;
+    va_list ap;
+    va_start(ap, fmt);
+    c->ok = blobc_buf_printf(c->out, "%s%s: ", change ? "" : "note: ", path[0] ? path : "(root)") &&
+            blobc_buf_vprintf(c->out, fmt, ap) && blobc_buf_putc(c->out, '\n');
+    va_end(ap);
+}
+
+static const char *join(compat *c, const char *path, const char *sep, const char *name) {
+    size_t n = strlen(path);
+    if (n > PATH_MAX_LEN) return path;
+    char buf[PATH_MAX_LEN + 1100];
+    int len = snprintf(buf, sizeof buf, "%s%s%s", path, path[0] || sep[0] == '[' ? sep : "",
+                       name);
+    if (len < 0) return path;
+    if ((size_t)len > PATH_MAX_LEN) len = snprintf(buf, sizeof buf, "%s...", path);
+    char *s = blobc_arena_strndup(&c->arena, buf, (size_t)len);
+    if (!s) c->ok = false;
+    return s ? s : path;
+}
+
+static bool grow(void **v, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16, bytes;
+    while (nc < need) nc *= 2;
+    if (!blobc_mul_ok(nc, elem, &bytes)) return false;
+    void *p = realloc(*v, bytes);
+    if (!p) return false;
+    *v = p;
+    *cap = nc;
+    return true;
+}
+
+static uint64_t pair_hash(const blobc_type *o, const blobc_type *n) {
+    return blobc_hash_u64(blobc_hash_ptr(o) ^ (uint64_t)(uintptr_t)n);
+}
+
+/* Queues the pair unless it was queued already (recursive types meet
+ * themselves again). */
+static void push(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    if (!c->ok) return;
+    uint64_t h = pair_hash(o, n);
+    blobc_hprobe pr;
+    for (uint32_t k = blobc_hashtab_first(&c->seen, h, &pr); k; k = blobc_hashtab_next(&c->seen, &pr))
+        if (c->work[k - 1].o == o && c->work[k - 1].n == n) return;
+    if (c->nwork >= UINT32_MAX - 1 ||
+        !grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
+        !blobc_hashtab_add(&c->seen, h, (uint32_t)c->nwork + 1)) {
+        c->ok = false;
+        return;
+    }
+    c->work[c->nwork++] = (pair){o, n, path};
+}
+
+static const char *spell(const blobc_type *t, char *buf, size_t cap) {
+    blobc_type_spell(t, buf, cap);
+    return buf;
+}
+
+static void value_text(char *buf, size_t cap, blobc_kind base, uint64_t v) {
+    if (blobc_kind_is_signed(base)) snprintf(buf, cap, "%lld", (long long)(int64_t)v);
+    else snprintf(buf, cap, "%llu", (unsigned long long)v);
+}
+
+static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    blobc_kind bk = o->elem->kind;
+    if (o->elem->kind != n->elem->kind) {
+        line(c, true, path, "enum %s: base changed from %s to %s", o->name,
+             blobc_kind_name(o->elem->kind), blobc_kind_name(n->elem->kind));
+        return;
+    }
+    char a[32], b[32];
+    for (uint32_t i = 0; i < o->nvalues; i++) {
+        const blobc_enum_value *ov = &o->values[i];
+        const blobc_enum_value *byname = blobc_enum_find_name(n, ov->name, strlen(ov->name));
+        const blobc_enum_value *byvalue = blobc_enum_find_value(n, ov->value);
+        value_text(a, sizeof a, bk, ov->value);
+        if (byname && byname->value != ov->value) {
+            value_text(b, sizeof b, bk, byname->value);
+            line(c, true, path, "enum %s: member '%s' changed value from %s to %s", o->name,
+                 ov->name, a, b);
+        } else if (!byname && byvalue) {
+            line(c, false, path, "enum %s: member '%s' (%s) renamed to '%s'", o->name, ov->name, a,
+                 byvalue->name);
+        } else if (!byname) {
+            line(c, true, path, "enum %s: member '%s' (%s) removed", o->name, ov->name, a);
+        }
+    }
+}
+
+/* The new field an old one became: same name, or else a new name at the
+ * same offset with the same layout that no old field has. */
+static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
+                                        const blobc_field *of, bool by_name, bool *renamed) {
+    const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
+    *renamed = false;
+    if (nf || by_name) return nf;
+    for (uint32_t i = 0; i < n->nfields; i++) {
+        const blobc_field *g = &n->fields[i];
+        if (g->offset != of->offset || blobc_struct_find_field(o, g->name, strlen(g->name)))
+            continue;
+        if (blobc_type_hash(g->type) == blobc_type_hash(of->type)) {
+            *renamed = true;
+            return g;
+        }
+    }
+    return NULL;
+}
+
+static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    char s1[256], s2[256];
+    if (o->size != n->size)
+        line(c, true, path, "struct %s: size changed from %u to %u", o->name, (unsigned)o->size,
+             (unsigned)n->size);
+    if (o->align != n->align)
+        line(c, true, path, "struct %s: alignment changed from %u to %u", o->name,
+             (unsigned)o->align, (unsigned)n->align);
+    bool *used = calloc(n->nfields ? n->nfields : 1, sizeof *used);
+    if (!used) {
+        c->ok = false;
+        return;
+    }
+    for (uint32_t i = 0; i < o->nfields; i++) {
+        const blobc_field *of = &o->fields[i];
+        const char *fp = join(c, path, ".", of->name);
+        bool renamed;
+        const blobc_field *nf = partner_field(o, n, of, c->plan != NULL, &renamed);
+        if (!nf && c->plan) {
+            if (!c->plan->drop)
+                refuse(c, fp, "field '%s' is not in the new schema; --drop leaves it out", of->name);
+            else if (!grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
+                           sizeof *c->plan->dropped))
+                c->ok = false;
+            else
+                c->plan->dropped[c->plan->ndropped++] = of;
+            continue;
+        }
+        if (!nf) {
+            line(c, true, fp, "removed (was %s at offset %u)", spell(of->type, s1, sizeof s1),
+                 (unsigned)of->offset);
+            continue;
+        }
+        used[nf - n->fields] = true;
+        if (renamed)
+            line(c, false, fp, "renamed to '%s' (same offset and type: the layout is unchanged)",
+                 nf->name);
+        if (nf->offset != of->offset)
+            line(c, true, fp, "moved from offset %u to %u", (unsigned)of->offset,
+                 (unsigned)nf->offset);
+        push(c, of->type, nf->type, fp);
+    }
+    for (uint32_t i = 0; i < n->nfields && c->plan; i++) {
+        const blobc_field *g = &n->fields[i];
+        blobc_kind k = g->type->kind;
+        if (!used[i] && !g->def.present && k != BLOBC_KIND_ARRAY && k != BLOBC_KIND_PTR)
+            refuse(c, join(c, path, ".", g->name),
+                   "new field '%s' (%s) has no default to take; give it one in the schema",
+                   g->name, spell(g->type, s2, sizeof s2));
+    }
+    for (uint32_t i = 0; i < n->nfields && !c->plan; i++)
+        if (!used[i])
+            line(c, true, join(c, path, ".", n->fields[i].name), "added (%s at offset %u)",
+                 spell(n->fields[i].type, s2, sizeof s2), (unsigned)n->fields[i].offset);
+    free(used);
+}
+
+/* What an upgrade converts: integers to integers and floats to floats
+ * (values are range-checked when baked), [T] and [T; N] to each other
+ * (lengths checked when baked); everything else only to its own kind. */
+static bool convertible(const blobc_type *o, const blobc_type *n) {
+    blobc_kind a = o->kind, b = n->kind;
+    if (a == b) return true;
+    if (blobc_kind_is_integer(a) && blobc_kind_is_integer(b)) return true;
+    bool fa = a == BLOBC_KIND_F32 || a == BLOBC_KIND_F64, fb = b == BLOBC_KIND_F32 || b == BLOBC_KIND_F64;
+    if (fa && fb) return true;
+    return (a == BLOBC_KIND_ARRAY || a == BLOBC_KIND_FIXED) &&
+           (b == BLOBC_KIND_ARRAY || b == BLOBC_KIND_FIXED);
+}
+
+static void compare(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    char s1[256], s2[256];
+    if (c->plan) {
+        if (!convertible(o, n)) {
+            refuse(c, path, "cannot carry %s over to %s (integers convert to integers, f32 and "
+                            "f64 to each other, [T] and [T; N] to each other, enums by member name)",
+                   spell(o, s1, sizeof s1), spell(n, s2, sizeof s2));
+            return;
+        }
+        if (o->kind == BLOBC_KIND_STRUCT) compare_struct(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)
+            push(c, o->elem, n->elem, join(c, path, "[", "]"));
+        else if (o->kind == BLOBC_KIND_PTR)
+            push(c, o->elem, n->elem, join(c, path, "", "*"));
+        return;
+    }
+    if (o->kind != n->kind) {
+        if (o->size == n->size)
+            line(c, true, path, "retyped from %s to %s", spell(o, s1, sizeof s1),
+                 spell(n, s2, sizeof s2));
+        else
+            line(c, true, path, "retyped from %s to %s (size %u to %u)", spell(o, s1, sizeof s1),
+                 spell(n, s2, sizeof s2), (unsigned)o->size, (unsigned)n->size);
+        return;
+    }
+    /* A rename is news, unless the root changed to another type anyway. */
+    if ((o->kind == BLOBC_KIND_STRUCT || o->kind == BLOBC_KIND_ENUM) && strcmp(o->name, n->name) &&
+        !(path[0] == '\0' && c->root_changed))
+        line(c, false, path, "%s %s is now called %s", o->kind == BLOBC_KIND_ENUM ? "enum" : "struct",
+             o->name, n->name);
+    switch (o->kind) {
+    case BLOBC_KIND_STRUCT: compare_struct(c, o, n, path); break;
+    case BLOBC_KIND_ENUM: compare_enum(c, o, n, path); break;
+    case BLOBC_KIND_FIXED:
+        if (o->count != n->count)
+            line(c, true, path, "resized from %s to %s", spell(o, s1, sizeof s1),
+                 spell(n, s2, sizeof s2));
+        push(c, o->elem, n->elem, join(c, path, "[", "]"));
+        break;
+    case BLOBC_KIND_ARRAY: push(c, o->elem, n->elem, join(c, path, "[", "]")); break;
+    case BLOBC_KIND_PTR: push(c, o->elem, n->elem, join(c, path, "", "*")); break;
+    default: break; /* scalars and strings of the same kind are the same */
+    }
+}
+
+/* Walks the pairs from the roots until done, out of memory or refused. */
+static void walk(compat *c, const blobc_type *old_root, const blobc_type *new_root) {
+    push(c, old_root, new_root, "");
+    while (c->ok && !c->failed && c->next < c->nwork) {
+        pair p = c->work[c->next++];
+        compare(c, p.o, p.n, p.path);
+    }
+    free(c->work);
+    blobc_hashtab_free(&c->seen);
+    blobc_arena_free(&c->arena);
+}
+
+static void init(compat *c, blobc_buffer *out, upgrade_plan *plan, blobc_error *err) {
+    memset(c, 0, sizeof *c);
+    c->out = out;
+    c->plan = plan;
+    c->err = err;
+    c->ok = true;
+    blobc_arena_init(&c->arena);
+    blobc_hashtab_init(&c->seen, NULL);
+}
+
+blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *new_root,
+                                upgrade_plan *plan, blobc_error *err) {
+    compat c;
+    init(&c, NULL, plan, err);
+    walk(&c, old_root, new_root);
+    if (!c.ok) return blobc_err_nomem(err);
+    return c.failed ? BLOBC_EINPUT : BLOBC_OK;
+}
+
+blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
+                          blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
+    if (!old_root || !new_root || !out || !res)
+        return blobc_err_arg(err, __func__, "old_root, new_root, out or result is NULL");
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    compat c;
+    init(&c, out, NULL, err);
+    size_t mark = out->len;
+    if (old_root->name && new_root->name && strcmp(old_root->name, new_root->name) != 0 &&
+        blobc_type_hash(old_root) != blobc_type_hash(new_root)) {
+        line(&c, true, "", "root type changed from %s to %s", old_root->name, new_root->name);
+        c.root_changed = true;
+    }
+    walk(&c, old_root, new_root);
+    if (!c.ok) {
+        out->len = mark;
+        return blobc_err_nomem(err);
+    }
+    res->changes = c.changes;
+    res->notes = c.notes;
+    return BLOBC_OK;
+}

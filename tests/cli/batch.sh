@@ -1,0 +1,72 @@
+# Batches: many inputs in one run, on a pool of threads. The results equal
+# one-by-one bakes byte for byte at any -j; a failing input is reported
+# and the others are still written; inputs that map to one output name
+# are refused before anything is written.
+. "$(dirname "$0")/lib.sh"
+SCH=$TOP/schemas/level.schema
+mkdir -p "$T/in" "$T/one" "$T/b1" "$T/b4"
+# Twelve inputs, YAML and JSON, each a little different.
+i=0
+while [ $i -lt 6 ]; do
+    sed -e "s/^index: 3/index: $i/" -e '/^\$schema/d' "$TOP/samples/level.yaml" >"$T/in/y$i.yaml"
+    sed -e "s/\"index\": 3/\"index\": $((i + 10))/" -e '/"\$schema"/d' "$TOP/samples/level.json" >"$T/in/j$i.json"
+    i=$((i + 1))
+done
+set -- "$T"/in/*
+for f in "$@"; do
+    b=$(basename "$f"); b=${b%.*}
+    "$BLOBC" bake -s "$SCH" "$f" -o "$T/one/$b.blob" || fail "one_by_one_$b" "bake failed"
+done
+expect batch_j1 0 "$BLOBC" bake -j 1 -s "$SCH" -o "$T/b1" "$@"
+expect batch_j4 0 "$BLOBC" bake -j4 -s "$SCH" -o "$T/b4" "$@"
+same=0
+for f in "$T"/one/*.blob; do
+    b=$(basename "$f")
+    cmp -s "$f" "$T/b1/$b" && cmp -s "$f" "$T/b4/$b" && same=$((same + 1))
+done
+[ "$same" -eq 12 ] && pass batch_equals_one_by_one || fail batch_equals_one_by_one "$same of 12 equal"
+[ ! -s "$T/err" ] && pass batch_quiet_off_terminal || fail batch_quiet_off_terminal "$(cat "$T/err")"
+
+# A failing input among good ones: the others are written, every failure
+# is reported in input order, exit 1.
+mkdir -p "$T/f"
+printf 'index: "x"\n' >"$T/in/y2.yaml"
+printf '{"index": [1]}\n' >"$T/in/j4.json"
+expect batch_failures 1 "$BLOBC" bake -j 4 -s "$SCH" -o "$T/f" "$@"
+[ "$(ls "$T/f" | wc -l)" -eq 10 ] && pass batch_good_ones_written ||
+    fail batch_good_ones_written "$(ls "$T/f" | wc -l) outputs"
+absent batch_failed_not_written "$T/f/y2.blob"
+grep -q 'j4.json.*error' "$T/err" && grep -q 'y2.yaml.*error' "$T/err" &&
+    [ "$(grep -n 'j4.json' "$T/err" | head -1 | cut -d: -f1)" -lt "$(grep -n 'y2.yaml' "$T/err" | head -1 | cut -d: -f1)" ] &&
+    pass batch_errors_in_input_order || fail batch_errors_in_input_order "$(cat "$T/err")"
+cmp -s "$T/f/y3.blob" "$T/one/y3.blob" && pass batch_failure_others_equal || fail batch_failure_others_equal "y3 differs"
+
+# Inputs that map to one output name are refused up front, naming both.
+mkdir -p "$T/a" "$T/b" "$T/c"
+cp "$T/in/y0.yaml" "$T/a/lvl.yaml"
+cp "$T/in/y1.yaml" "$T/b/lvl.yaml"
+expect_err batch_clash_dirs 2 "inputs '$T/a/lvl.yaml' and '$T/b/lvl.yaml' would both be written to '$T/c/lvl.blob'" \
+    "$BLOBC" bake -s "$SCH" -o "$T/c" "$T/a/lvl.yaml" "$T/b/lvl.yaml"
+absent batch_clash_nothing_written "$T/c/lvl.blob"
+cp "$T/in/j0.json" "$T/a/lvl.json"
+expect_err batch_clash_ext 2 "inputs '$T/a/lvl.yaml' and '$T/a/lvl.json' would both be written to '$T/a/lvl.blob'" \
+    "$BLOBC" bake -s "$SCH" "$T/a/lvl.yaml" "$T/a/lvl.json"
+absent batch_clash_ext_nothing_written "$T/a/lvl.blob"
+
+expect_err batch_bad_jobs 2 "-j needs a number" "$BLOBC" bake -j 0 -s "$SCH" -o "$T/c" "$@"
+# An output that is one of the inputs (through another name) is refused.
+ln -s "$T/in/y0.yaml" "$T/c/y1.blob"
+expect_err batch_output_is_input 2 "refusing to overwrite input file" \
+    "$BLOBC" bake -s "$SCH" -o "$T/c" "$T/in/y0.yaml" "$T/in/y1.yaml"
+cmp -s "$T/in/y0.yaml" "$T/a/lvl.yaml" && pass batch_input_kept || fail batch_input_kept "input changed"
+
+# The progress line: on a terminal only, and not with -q.
+if command -v script >/dev/null 2>&1; then
+    mkdir -p "$T/p1" "$T/p2"
+    script -qc "'$BLOBC' bake -j 1 -s '$SCH' -o '$T/p1' $(echo "$T"/one/*.blob | sed 's|/one/\([^ ]*\)\.blob|/in/\1.*|g')" /dev/null >"$T/tty.out" 2>&1
+    grep -q '\[[0-9]*/12\]' "$T/tty.out" && pass progress_on_terminal || fail progress_on_terminal "$(od -c "$T/tty.out" | head -5)"
+    script -qc "'$BLOBC' bake -q -j 2 -s '$SCH' -o '$T/p2' $T/in/y0.yaml $T/in/y1.yaml" /dev/null >"$T/tty.out" 2>&1
+    grep -q '\[' "$T/tty.out" && fail progress_quiet "$(od -c "$T/tty.out" | head -5)" || pass progress_quiet
+else
+    skip progress_on_terminal "script(1) not installed"
+fi

@@ -1,0 +1,110 @@
+# The content-addressed cache in a directory: a hit skips the parse, every
+# change that changes the bytes misses, concurrent writers leave only
+# whole entries, and a bad entry is a warning and a normal bake.
+. "$(dirname "$0")/lib.sh"
+S=$TOP/samples
+C=$T/cache
+cp "$TOP/schemas/level.schema" "$T/level.schema"
+sed -e 's|^\$schema: .*|$schema: level.schema|' "$S/level.yaml" >"$T/level.yaml"
+"$BLOBC" bake "$T/level.yaml" -o "$T/want.blob" || fail setup "plain bake failed"
+
+# verbose_is NAME WORD : the last bake's -v line says WORD (baked / cached).
+verbose_is() {
+    if grep -q ": $2 " "$T/err"; then pass "$1"; else fail "$1" "want '$2'; stderr: $(cat "$T/err")"; fi
+}
+
+expect miss_first 0 "$BLOBC" bake -v --cache "$C" "$T/level.yaml" -o "$T/a.blob"
+verbose_is miss_first_baked baked
+same_file miss_output "$T/a.blob" "$T/want.blob"
+expect hit_second 0 "$BLOBC" bake -v --cache "$C" "$T/level.yaml" -o "$T/b.blob"
+verbose_is hit_second_cached cached
+same_file hit_output "$T/b.blob" "$T/want.blob"
+expect hit_env 0 env BLOBC_CACHE="$C" "$BLOBC" bake -v "$T/level.yaml" -o "$T/b.blob"
+verbose_is hit_env_cached cached
+expect no_cache 0 env BLOBC_CACHE="$C" "$BLOBC" bake -v --no-cache "$T/level.yaml" -o "$T/b.blob"
+verbose_is no_cache_baked baked
+
+# A hit does not parse the data: the stats count it, and the parse's own
+# work (here, a schema that is read but a data error that would be found
+# late) never happens. The plan reads only the meta keys.
+expect stats 0 "$BLOBC" cache stats "$C"
+grep -q '^entries: 1$' "$T/out" && grep -q '^hits: 2$' "$T/out" && grep -q '^misses: 1$' "$T/out" &&
+    pass stats_counts || fail stats_counts "$(cat "$T/out")"
+
+# Everything that decides the bytes is in the key.
+expect miss_strip 0 "$BLOBC" bake -v --cache "$C" --strip "$T/level.yaml" -o "$T/s.blob"
+verbose_is miss_strip_baked baked
+expect miss_raw 0 "$BLOBC" bake -v --cache "$C" --format raw "$T/level.yaml" -o "$T/r.bin"
+verbose_is miss_raw_baked baked
+sed -e 's/^index: 3/index: 4/' "$T/level.yaml" >"$T/level4.yaml"
+expect miss_input 0 "$BLOBC" bake -v --cache "$C" "$T/level4.yaml" -o "$T/l4.blob"
+verbose_is miss_input_baked baked
+# A comment in the schema changes its text, not its meaning: a hit.
+printf '// a comment\n' >>"$T/level.schema"
+expect hit_comment 0 "$BLOBC" bake -v --cache "$C" "$T/level.yaml" -o "$T/b.blob"
+verbose_is hit_comment_cached cached
+# Renaming a field changes the type description (names are in the blob).
+sed -i 's/\bgravity\b/gravity2/' "$T/level.schema"
+sed -e 's/^gravity:/gravity2:/' "$T/level.yaml" >"$T/level-r.yaml"
+expect miss_schema 0 "$BLOBC" bake -v --cache "$C" "$T/level-r.yaml" -o "$T/lr.blob"
+verbose_is miss_schema_baked baked
+cp "$TOP/schemas/level.schema" "$T/level.schema"
+
+# A bad entry is a warning and a normal bake, and the entry is replaced.
+C1=$T/cache1
+"$BLOBC" bake --cache "$C1" "$T/level4.yaml" -o "$T/l4.blob"
+other=$(find "$C1" -type f -path '*/[0-9a-f][0-9a-f]/*')
+"$BLOBC" bake --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
+entry=$(find "$C1" -type f -path '*/[0-9a-f][0-9a-f]/*' ! -name "$(basename "$other")")
+cp "$entry" "$T/entry.good"
+printf '\377' | dd of="$entry" bs=1 seek=200 conv=notrunc 2>/dev/null
+expect_err corrupt_warns 0 "warning: cache entry rejected (verification failed" \
+    "$BLOBC" bake -v --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
+verbose_is corrupt_baked baked
+same_file corrupt_output "$T/c.blob" "$T/want.blob"
+cmp -s "$entry" "$T/entry.good" && pass corrupt_entry_replaced || fail corrupt_entry_replaced "entry not rewritten"
+head -c 100 "$T/entry.good" >"$entry"
+expect_err truncated_warns 0 "cache entry rejected" "$BLOBC" bake --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
+same_file truncated_output "$T/c.blob" "$T/want.blob"
+# A valid entry of another key under this key's name.
+cp "$other" "$entry"
+expect_err wrong_key_warns 0 "it holds another key" "$BLOBC" bake --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
+same_file wrong_key_output "$T/c.blob" "$T/want.blob"
+# A cache that cannot be written is a warning, never a failed bake.
+expect_err unwritable_cache 0 "warning" "$BLOBC" bake --cache /proc/blobc-cache "$T/level.yaml" -o "$T/u.blob"
+same_file unwritable_output "$T/u.blob" "$T/want.blob"
+
+# 16 processes writing one cache at once (half of them the same keys):
+# only whole, valid entries are left, and no temporary files.
+C2=$T/cache2
+mkdir -p "$T/many"
+cp "$T/level.schema" "$T/many/"
+i=0
+while [ $i -lt 16 ]; do
+    sed -e "s/^index: 3/index: $((i % 8))/" "$T/level.yaml" >"$T/many/l$i.yaml"
+    i=$((i + 1))
+done
+i=0
+while [ $i -lt 16 ]; do
+    "$BLOBC" bake -q --cache "$C2" "$T/many/l$i.yaml" -o "$T/many/l$i.blob" 2>>"$T/many.err" &
+    i=$((i + 1))
+done
+wait
+[ "$(find "$C2" -path '*/[0-9a-f][0-9a-f]/*' -type f | wc -l)" -eq 8 ] && pass concurrent_entries ||
+    fail concurrent_entries "$(find "$C2" -type f | wc -l) files"
+[ -z "$(find "$C2" -name '.*' -type f)" ] && pass concurrent_no_temp || fail concurrent_no_temp "$(find "$C2" -name '.*')"
+[ ! -s "$T/many.err" ] && pass concurrent_no_warnings || fail concurrent_no_warnings "$(head -3 "$T/many.err")"
+mkdir -p "$T/again"
+expect concurrent_all_hit 0 "$BLOBC" bake -v --cache "$C2" -o "$T/again" "$T"/many/l*.yaml
+[ "$(grep -c ': cached ' "$T/err")" -eq 16 ] && ! grep -q warning "$T/err" && pass concurrent_entries_valid ||
+    fail concurrent_entries_valid "$(grep -c ': cached ' "$T/err") cached; $(grep warning "$T/err" | head -2)"
+ok=0
+for f in "$T"/many/l*.blob; do cmp -s "$f" "$T/again/$(basename "$f")" && ok=$((ok + 1)); done
+[ $ok -eq 16 ] && pass concurrent_outputs_equal || fail concurrent_outputs_equal "$ok of 16"
+
+# cache prune: least recently used first, down to the size asked.
+expect prune 0 "$BLOBC" cache prune --max-size 5K "$C2"
+sz=$(find "$C2" -path '*/[0-9a-f][0-9a-f]/*' -type f -exec cat {} + | wc -c)
+[ "$sz" -le 5120 ] && [ "$sz" -gt 0 ] && pass prune_size || fail prune_size "$sz bytes left"
+expect_err prune_needs_size 2 "--max-size" "$BLOBC" cache prune "$C2"
+expect_err cache_bad_sub 2 "unknown subcommand 'zap'" "$BLOBC" cache zap "$C2"

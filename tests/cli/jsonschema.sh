@@ -1,0 +1,86 @@
+# gen jsonschema: the golden output; -t and -o; errors with exit codes; and
+# a real validator (python3-jsonschema, Draft 2020-12) accepting the sample
+# data and refusing each kind of mistake, in agreement with bake.
+. "$(dirname "$0")/lib.sh"
+D=$TOP/tests/data/import
+
+if (cd "$D" && "$BLOBC" gen jsonschema level.schema >"$T/out" 2>"$T/err"); then pass golden_exit; else
+    fail golden_exit "$(head -c 300 "$T/err")"
+fi
+same_file golden "$T/out" "$D/level.schema.json"
+(cd "$D" && "$BLOBC" gen jsonschema level.schema -o "$T/o.json") && same_file output_file "$T/o.json" "$D/level.schema.json" ||
+    fail output_file "exit $?"
+expect type_option 0 "$BLOBC" gen jsonschema "$D/level.schema" -t Room
+grep -q '^  "title": "Room",$' "$T/out" && grep -q '"\$type": {"const": "Room"}' "$T/out" &&
+    pass type_option_title || fail type_option_title "$(head -5 "$T/out")"
+
+expect_err unknown_type 1 "gen jsonschema: no type 'Nope' in the schema" \
+    "$BLOBC" gen jsonschema "$D/level.schema" -t Nope
+expect_err enum_type 1 "'Kind' is an enum" "$BLOBC" gen jsonschema "$D/level.schema" -t Kind
+printf 'struct A { x: u8; }\n' >"$T/noroot.schema"
+expect_err no_root 1 "the schema has no root; name the type with -t" "$BLOBC" gen jsonschema "$T/noroot.schema"
+expect_err prefix_is_for_c 2 "--prefix applies to gen c only" \
+    "$BLOBC" gen jsonschema "$D/level.schema" --prefix x_
+expect_err type_is_for_jsonschema 2 "-t applies to gen jsonschema only" \
+    "$BLOBC" gen c "$D/level.schema" -t Room
+expect_err bad_schema 1 "unknown type" sh -c "printf 'struct A { x: B; }\n' >'$T/b.schema'; '$BLOBC' gen jsonschema '$T/b.schema'"
+expect_err unknown_language 2 "available: c, jsonschema" "$BLOBC" gen rust "$D/level.schema"
+
+# ---- the validator ----
+CHECK="python3 $TOP/tests/tools/jsonschema_check.py"
+if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+    skip validator "python3-jsonschema and python3-yaml are not installed (make deps)"
+    exit 0
+fi
+S=$T/level.schema.json
+"$BLOBC" gen jsonschema "$TOP/schemas/level.schema" -o "$S"
+
+# valid NAME DATA EDIT... / invalid NAME TEXT DATA EDIT...: the validator's
+# verdict, then bake's on the same edited data (JSON) must agree (unless
+# BAKE_RC says otherwise: where the JSON Schema is knowingly stricter).
+verdict() {
+    name=$1 want=$2 text=$3 data=$4
+    shift 4
+    bwant=${BAKE_RC:-$want}
+    $CHECK --write "$T/edited.json" "$S" "$data" "$@" >"$T/v" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" "$T/v"; then
+        fail "$name" "validator exit $rc, want $want: $(head -c 300 "$T/v")"
+        return
+    fi
+    "$BLOBC" bake -s "$TOP/schemas/level.schema" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
+    brc=$?
+    if [ "$brc" -ne "$bwant" ]; then fail "$name" "bake exit $brc, want $bwant: $(head -c 300 "$T/e")"; return; fi
+    pass "$name"
+}
+valid() { n=$1 d=$2; shift 2; verdict "$n" 0 valid "$d" "$@"; }
+invalid() { n=$1 t=$2 d=$3; shift 3; verdict "$n" 1 "$t" "$d" "$@"; }
+
+J=$TOP/samples/level.json
+valid sample_json "$J"
+valid sample_yaml "$TOP/samples/level.yaml"
+valid defaulted_field_absent "$J" del gravity
+valid array_and_pointer_absent "$J" del rooms del boss
+valid null_array_and_pointer "$J" set rooms null set boss null
+valid type_key "$J" set '$type' '"Level"'
+valid u64_max "$J" set seed 18446744073709551615
+valid inf_as_string "$J" set size_m '"inf"'
+invalid misspelt_key "'radus' was unexpected" "$J" rename rooms.0.radius radus
+invalid unknown_enum_name "'flor' is not one of ['floor', 'wall', 'door', 'stairs']" "$J" set rooms.0.kind '"flor"'
+invalid string_for_integer "'3' is not valid under any of the given schemas" "$J" set index '"3"'
+invalid object_for_string "{} is not of type 'string'" "$J" set name '{}'
+# bake takes a number's text for a string; the JSON Schema asks for a string.
+BAKE_RC=0
+invalid number_for_string "5 is not of type 'string'" "$J" set name 5
+BAKE_RC=
+invalid object_for_array "is not of type 'array', 'null'" "$J" set rooms '{}'
+invalid i8_out_of_range "128 is not valid under any of the given schemas" "$J" set version 128
+invalid u8_negative "-1 is not valid under any of the given schemas" "$J" set flags -1
+invalid u64_over "18446744073709551616 is not valid" "$J" set seed 18446744073709551616
+invalid missing_field "'index' is a required property" "$J" del index
+invalid missing_nested_field "'z' is a required property" "$J" del origin.position.z
+invalid fixed_array_short "is too short" "$J" set origin.rotation '[0, 0, 0]'
+invalid fixed_array_long "is too long" "$J" set rooms.0.weights '[1, 2, 3, 4, 5]'
+invalid wrong_type_key "'Level' was expected" "$J" set '$type' '"Room"'
+invalid bool_as_string "'yes' is not of type 'boolean'" "$J" set rooms.0.lit '"yes"'
+invalid null_for_struct "None is not of type 'object'" "$J" set origin null

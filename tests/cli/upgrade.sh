@@ -1,0 +1,88 @@
+# blobc upgrade: the result is byte for byte what baking the old blob's
+# dump with the new schema gives (widening, narrowing, enums by name, new
+# defaulted fields, moved fields); --drop; every refusal with its path and
+# exit code; stripped blobs with --from.
+. "$(dirname "$0")/lib.sh"
+D=$TOP/tests/data/compat
+cd "$D" || exit 1
+"$BLOBC" bake -s old.schema old.yaml -o "$T/old.blob" 2>"$T/err" && pass bake_old || fail bake_old "$(cat "$T/err")"
+
+# reference NEW.schema OUT: the old blob dumped, its $schema made NEW's, baked with NEW.
+reference() {
+    "$BLOBC" dump "$T/old.blob" | sed "s|^\\\$schema: .*|\$schema: \"$1\"|" >"$T/ref.yaml"
+    "$BLOBC" bake -s "$1" "$T/ref.yaml" -o "$2"
+}
+
+for n in same_layout added_field added_in_padding moved retyped enum_values enum_base aligned \
+    widened narrowed; do
+    expect "$n" 0 "$BLOBC" upgrade "$T/old.blob" -s "$n.schema" -o "$T/$n.blob"
+    reference "$n.schema" "$T/$n.ref.blob" 2>"$T/err" || fail "${n}_reference" "$(cat "$T/err")"
+    same_file "${n}_same_as_rebake" "$T/$n.blob" "$T/$n.ref.blob"
+done
+expect verify_upgraded 0 "$BLOBC" verify "$T/widened.blob"
+
+# Values read back: widened numbers, an enum by member name (wall is 1 in
+# the old schema, 9 in the new), a new field's default, a new empty array.
+"$BLOBC" dump "$T/widened.blob" >"$T/w.yaml"
+for want in '^  - id: 1$' '^      x: 0.1$' '^    kind: wall$' '^version: 2$' '^    extra: \[\]$' '^count: 2$'; do
+    grep -q -- "$want" "$T/w.yaml" && pass "widened_has_$want" || fail "widened_has_$want" "not in the dump"
+done
+"$BLOBC" dump --map "$T/widened.blob" >"$T/w.map"
+grep -q 'kind.*wall' "$T/w.map" && pass widened_map_enum || fail widened_map_enum "$(grep kind "$T/w.map" | head -2)"
+
+# --drop: the fields are left out; the result is the JSON dump without them, baked.
+expect_err removed_needs_drop 1 "old.blob: flags: error: field 'flags' is not in the new schema; --drop leaves it out" \
+    "$BLOBC" upgrade "$T/old.blob" -s removed_field.schema -o "$T/rf.blob"
+absent removed_no_output "$T/rf.blob"
+expect drop 0 "$BLOBC" upgrade "$T/old.blob" -s removed_field.schema -o "$T/rf.blob" --drop
+if python3 -c 1 2>/dev/null; then
+    "$BLOBC" dump --json "$T/old.blob" |
+        python3 -c 'import json,sys; d=json.load(sys.stdin); del d["flags"]; d["$schema"]="removed_field.schema"; json.dump(d, sys.stdout)' >"$T/rf.json"
+    "$BLOBC" bake -s removed_field.schema "$T/rf.json" -o "$T/rf.ref.blob"
+    same_file drop_same_as_rebake "$T/rf.blob" "$T/rf.ref.blob"
+else
+    skip drop_same_as_rebake "python3 is not installed"
+fi
+"$BLOBC" dump "$T/rf.blob" | grep -q '^flags' && fail drop_left_out "flags still there" || pass drop_left_out
+
+# Refusals, each naming the path.
+expect_err no_default 1 "old.blob: items[].weight: error: new field 'weight' (f32) has no default to take" \
+    "$BLOBC" upgrade "$T/old.blob" -s no_default.schema -o "$T/x.blob"
+expect_err kind_change 1 "items[].next: error: cannot carry *Item over to [Item]" \
+    "$BLOBC" upgrade "$T/old.blob" -s pointer_and_array.schema -o "$T/x.blob"
+expect_err renamed_field 1 "count: error: field 'count' is not in the new schema" \
+    "$BLOBC" upgrade "$T/old.blob" -s renamed.schema -o "$T/x.blob"
+expect_err fixed_length 1 "items[0].weights: error: too many items for [f32; 3]" \
+    "$BLOBC" upgrade "$T/old.blob" -s resized.schema -o "$T/x.blob"
+sed 's/id: 2,/id: 300,/' old.yaml >"$T/big.yaml"
+"$BLOBC" bake -s old.schema "$T/big.yaml" -o "$T/big.blob"
+expect_err narrowing_overflow 1 "big.blob: items[1].id: error:" \
+    "$BLOBC" upgrade "$T/big.blob" -s narrowed.schema -o "$T/x.blob"
+grep -q "u8 range" "$T/err" && pass narrowing_says_range || fail narrowing_says_range "$(cat "$T/err")"
+absent refused_no_output "$T/x.blob"
+printf 'enum Kind : u8 { floor, door = 5 }\nstruct Vec3 { x: f32; y: f32; z: f32; }\nstruct Item { id: u32; kind: Kind = floor; pos: Vec3; weights: [f32; 4]; tags: [string]; next: *Item; }\nstruct Level { name: string; items: [Item]; count: u16; flags: u16 = 0; }\nroot Level;\n' >"$T/nowall.schema"
+expect_err enum_member_gone 1 'items[0].kind: error: unknown member "wall" of enum Kind' \
+    "$BLOBC" upgrade "$T/old.blob" -s "$T/nowall.schema" -o "$T/x.blob"
+
+# Stripped blobs need --from; a --from of another layout is refused.
+"$BLOBC" bake --strip -s old.schema old.yaml -o "$T/stripped.blob"
+expect_err stripped 1 "the blob is stripped (no embedded type description): give its schema with --from" \
+    "$BLOBC" upgrade "$T/stripped.blob" -s widened.schema -o "$T/x.blob"
+expect from_schema 0 "$BLOBC" upgrade "$T/stripped.blob" --from old.schema -s widened.schema -o "$T/ws.blob"
+same_file from_schema_same "$T/ws.blob" "$T/widened.blob"
+expect_err from_wrong_schema 1 "layout hash" \
+    "$BLOBC" upgrade "$T/stripped.blob" --from widened.schema -s widened.schema -o "$T/x.blob"
+expect strip_output 0 "$BLOBC" upgrade "$T/old.blob" -s widened.schema -o "$T/wstrip.blob" --strip
+expect_err strip_output_has_no_types 1 "stripped" "$BLOBC" compat "$T/wstrip.blob" widened.schema
+
+# -t: another type of the new schema, root renamed.
+expect type_option 0 "$BLOBC" upgrade "$T/old.blob" -s same_layout.schema -t Level -o "$T/t.blob"
+expect_err type_unknown 1 "the new schema has no struct Nope" \
+    "$BLOBC" upgrade "$T/old.blob" -s same_layout.schema -t Nope -o "$T/x.blob"
+
+# Usage and I/O.
+expect_err needs_schema 2 "the new schema is required" "$BLOBC" upgrade "$T/old.blob" -o "$T/x.blob"
+expect_err needs_output 2 "the output is required" "$BLOBC" upgrade "$T/old.blob" -s widened.schema
+expect_err missing_blob 2 "nope.blob" "$BLOBC" upgrade "$T/nope.blob" -s widened.schema -o "$T/x.blob"
+head -c 120 "$T/old.blob" >"$T/cut.blob"
+expect_err truncated_blob 1 "cut.blob" "$BLOBC" upgrade "$T/cut.blob" -s widened.schema -o "$T/x.blob"

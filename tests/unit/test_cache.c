@@ -1,0 +1,214 @@
+/*
+ * test_cache.c - bake plans (schema and root found without baking, the
+ * cache key) and the directory cache used from many threads at once.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "blobc/blobc.h"
+#include "blobc/cache.h"
+#include "test.h"
+
+static const char schema_text[] =
+    "struct P { x: u32; name: string; tags: [string]; }\n"
+    "struct Q { x: u32; name: string; tags: [string]; }\n"
+    "root P;\n";
+
+static blobc_schema *schema_of(const char *text) {
+    blobc_schema *s = NULL;
+    blobc_error err;
+    return blobc_schema_parse(text, strlen(text), "t.schema", &s, &err) == BLOBC_OK ? s : NULL;
+}
+
+/* The key of `data` baked with `schema` and opts (strip, raw). */
+static bool key_of(const char *data, const char *schema, bool strip, bool raw, uint8_t key[16]) {
+    blobc_schema *s = schema_of(schema);
+    if (!s) return false;
+    blobc_bake_options o = {0};
+    o.schema = s;
+    o.strip = strip;
+    o.output = raw ? BLOBC_OUTPUT_RAW : BLOBC_OUTPUT_BLOB;
+    blobc_bake_plan plan;
+    blobc_error err;
+    bool ok = blobc_bake_plan_memory(data, strlen(data), "d.yaml", &o, &plan, &err) == BLOBC_OK;
+    if (ok) memcpy(key, plan.key, 16);
+    blobc_bake_plan_free(&plan);
+    blobc_schema_free(s);
+    return ok;
+}
+
+TEST(plan_finds_root_without_baking) {
+    blobc_schema *s = schema_of(schema_text);
+    CHECK(s != NULL);
+    blobc_bake_options o = {0};
+    o.schema = s;
+    /* A data error after the meta keys: the plan never gets there. */
+    const char *data = "$type: Q\nx: 1\nname: [oops]\n";
+    blobc_bake_plan plan;
+    blobc_error err;
+    blobc_status st = blobc_bake_plan_memory(data, strlen(data), "d.yaml", &o, &plan, &err);
+    bool ok = st == BLOBC_OK && plan.root && strcmp(plan.root->name, "Q") == 0 &&
+              plan.schema == s && plan.input == BLOBC_INPUT_YAML;
+    blobc_bake_plan_free(&plan);
+    blobc_buffer out = {0};
+    blobc_status bst = blobc_bake_memory(data, strlen(data), "d.yaml", &o, &out, &err);
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+    CHECK(ok);
+    CHECK_EQ_I(bst, BLOBC_EINPUT);
+}
+
+TEST(plan_json_late_type) {
+    blobc_schema *s = schema_of(schema_text);
+    CHECK(s != NULL);
+    blobc_bake_options o = {0};
+    o.schema = s;
+    const char *data = "{\"x\": 1, \"name\": \"a\", \"tags\": [], \"$type\": \"Q\"}";
+    blobc_bake_plan plan;
+    blobc_error err;
+    blobc_status st = blobc_bake_plan_memory(data, strlen(data), "d.json", &o, &plan, &err);
+    bool ok = st == BLOBC_OK && strcmp(plan.root->name, "Q") == 0 && plan.input == BLOBC_INPUT_JSON;
+    blobc_bake_plan_free(&plan);
+    blobc_schema_free(s);
+    CHECK(ok);
+}
+
+TEST(key_covers_what_decides_the_bytes) {
+    const char *d = "x: 1\nname: a\ntags: [b]\n";
+    uint8_t k[16], k2[16];
+    CHECK(key_of(d, schema_text, false, false, k));
+    CHECK(key_of(d, schema_text, false, false, k2));
+    CHECK(memcmp(k, k2, 16) == 0);
+    CHECK(key_of(d, schema_text, true, false, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+    CHECK(key_of(d, schema_text, false, true, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+    CHECK(key_of("x: 2\nname: a\ntags: [b]\n", schema_text, false, false, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+    /* Comments and an unused type: the same canonical schema. */
+    CHECK(key_of(d, "// hi\nstruct P { x: u32; name: string; tags: [string]; }\nroot P;\n", false,
+                 false, k2));
+    CHECK(memcmp(k, k2, 16) == 0);
+    /* A renamed field is another type description. */
+    CHECK(key_of("x: 1\nnom: a\ntags: [b]\n", "struct P { x: u32; nom: string; tags: [string]; }\nroot P;\n",
+                 false, false, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+}
+
+/* ---- many threads, one directory cache ---- */
+
+typedef struct worker_arg {
+    const char *dir;
+    const blobc_schema *schema;
+    int id;
+    int bad;
+} worker_arg;
+
+static void *worker(void *p) {
+    worker_arg *w = p;
+    blobc_cache *c;
+    blobc_error err;
+    if (blobc_cache_open(w->dir, &c, &err) != BLOBC_OK) {
+        w->bad++;
+        return NULL;
+    }
+    for (int round = 0; round < 20; round++) {
+        char data[64];
+        snprintf(data, sizeof data, "x: %d\nname: n%d\ntags: [a, b]\n", (w->id + round) % 8,
+                 (w->id + round) % 8);
+        blobc_bake_options o = {0};
+        o.schema = w->schema;
+        blobc_bake_plan plan;
+        if (blobc_bake_plan_memory(data, strlen(data), "d.yaml", &o, &plan, &err) != BLOBC_OK) {
+            w->bad++;
+            continue;
+        }
+        blobc_buffer want = {0};
+        blobc_cache_entry got;
+        bool hit;
+        blobc_error warn;
+        if (blobc_bake_memory(data, strlen(data), "d.yaml", &o, &want, &err) != BLOBC_OK) w->bad++;
+        blobc_cache_get(c, &plan, &o, &got, &hit, &warn);
+        if (warn.status != BLOBC_OK) w->bad++;
+        if (hit && (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)) w->bad++;
+        if (!hit) blobc_cache_put(c, &plan, want.data, want.len, &warn);
+        if (warn.status != BLOBC_OK) w->bad++;
+        blobc_buffer_free(&want);
+        blobc_cache_entry_free(&got);
+        blobc_bake_plan_free(&plan);
+    }
+    blobc_cache_close(c);
+    return NULL;
+}
+
+TEST(dir_cache_many_threads) {
+    char dir[] = "/tmp/blobc-cache-test.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    blobc_schema *s = schema_of(schema_text);
+    CHECK(s != NULL);
+    pthread_t t[16];
+    worker_arg args[16];
+    for (int i = 0; i < 16; i++) {
+        args[i] = (worker_arg){dir, s, i, 0};
+        pthread_create(&t[i], NULL, worker, &args[i]);
+    }
+    int bad = 0;
+    for (int i = 0; i < 16; i++) {
+        pthread_join(t[i], NULL);
+        bad += args[i].bad;
+    }
+    blobc_cache_stats st;
+    blobc_error err;
+    blobc_status sst = blobc_cache_dir_stats(dir, &st, &err);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) bad++;
+    blobc_schema_free(s);
+    CHECK_EQ_I(bad, 0);
+    CHECK_EQ_I(sst, BLOBC_OK);
+    CHECK_EQ_U(st.entries, 8);
+    CHECK_EQ_U(st.hits + st.misses, 16 * 20);
+    CHECK(st.hits >= 16 * 20 - 16 * 8);
+}
+
+/* The error contract (blobc/error.h) on the functions of this area. */
+TEST(error_contract) {
+    blobc_bake_plan plan;
+    blobc_error e;
+    CHECK_EQ_I(blobc_bake_plan_memory("x: 1\n", 5, "d.yaml", NULL, &plan, NULL), BLOBC_EINPUT);
+    CHECK_EQ_I(blobc_bake_plan_memory("x", 1, "d.yaml", NULL, NULL, &e), BLOBC_EARG);
+    CHECK_CONTAINS(e.message, "blobc_bake_plan_memory");
+    CHECK_EQ_I(blobc_bake_plan_memory(NULL, 3, "d.yaml", NULL, &plan, &e), BLOBC_EARG);
+    blobc_bake_plan_free(NULL);
+    blobc_cache *c;
+    CHECK_EQ_I(blobc_cache_open(NULL, &c, &e), BLOBC_EARG);
+    CHECK_CONTAINS(e.message, "blobc_cache_open");
+    CHECK_EQ_I(blobc_cache_open("/proc/no/such/cache", &c, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_cache_open("/proc/no/such/cache", &c, &e), BLOBC_EIO);
+    CHECK_CONTAINS(e.message, "cannot create the cache directory '/proc/no/such/cache'");
+    blobc_cache_stats st;
+    CHECK_EQ_I(blobc_cache_dir_stats("/proc/no/such/cache", &st, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_cache_dir_stats(NULL, &st, &e), BLOBC_EARG);
+    CHECK_EQ_I(blobc_cache_dir_prune(NULL, 0, NULL, &e), BLOBC_EARG);
+    blobc_file_view v;
+    CHECK_EQ_I(blobc_file_map("/proc/no/such/file", &v, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_file_map(NULL, &v, &e), BLOBC_EARG);
+    blobc_file_unmap(NULL);
+    blobc_cache_entry out;
+    bool hit = true;
+    blobc_cache_get(NULL, NULL, NULL, &out, &hit, &e);
+    blobc_cache_entry_free(&out);
+    blobc_cache_entry_free(NULL);
+    CHECK_EQ_I(e.status, BLOBC_EARG);
+    CHECK(!hit);
+    blobc_cache_put(NULL, NULL, NULL, 0, NULL);
+}
+
+TEST_MAIN_BEGIN("cache")
+RUN(error_contract);
+RUN(plan_finds_root_without_baking);
+RUN(plan_json_late_type);
+RUN(key_covers_what_decides_the_bytes);
+RUN(dir_cache_many_threads);
+TEST_MAIN_END
