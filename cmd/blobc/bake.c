@@ -279,12 +279,40 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
 
 /* ---- the checks made before anything is baked ---- */
 
-/* Marks every output that is one of the inputs, through any name: one
- * lookup per output in the run's input set (cli.c), so the check is
- * linear in the number of inputs. */
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
+static int cmp_id(const void *a, const void *b) {
+    const file_id *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Marks every output that is one of the inputs, or a file of the schema
+ * given with -s, through any name: their (device, inode) pairs are
+ * collected once and each output is looked up with one stat, so the check
+ * is n log n, not n^2. */
 static bool mark_over_input(bake_run *r) {
-    for (size_t i = 0; i < r->n; i++)
-        r->over_input[i] = strcmp(r->outputs[i], "-") != 0 && input_of(r->outputs[i]) != NULL;
+    size_t nfiles = r->bo.schema ? blobc_schema_file_count(r->bo.schema) : 0;
+    file_id *ids = malloc((r->n + nfiles + 1) * sizeof *ids);
+    if (!ids) return false;
+    size_t m = 0;
+    struct stat st;
+    for (size_t i = 0; i < r->n + nfiles; i++) {
+        const char *p = i < r->n ? r->inputs[i] : blobc_schema_file(r->bo.schema, i - r->n);
+        if (p && p[0] && strcmp(p, "-") != 0 && stat(p, &st) == 0)
+            ids[m++] = (file_id){st.st_dev, st.st_ino};
+    }
+    qsort(ids, m, sizeof *ids, cmp_id);
+    for (size_t i = 0; i < r->n; i++) {
+        const char *out = r->outputs[i];
+        if (strcmp(out, "-") == 0 || stat(out, &st) != 0) continue;
+        file_id k = {st.st_dev, st.st_ino};
+        r->over_input[i] = bsearch(&k, ids, m, sizeof *ids, cmp_id) != NULL;
+    }
+    free(ids);
     return true;
 }
 
@@ -403,6 +431,7 @@ int cmd_bake(int argc, char **argv) {
     if (!parse_args("bake", argc, argv, opts, &a)) return EXIT_USAGE;
     bake_run r;
     memset(&r, 0, sizeof r);
+    blobc_schema *loaded = NULL;
     int rc = 0, jobs = online_cores();
     if (a.help) {
         fputs(bake_help, stdout);
@@ -464,8 +493,13 @@ int cmd_bake(int argc, char **argv) {
     }
     r.depfile = depfile;
     r.depfiles = depfiles;
+    /* -s is read once for every input (the threads share it), and still
+     * recorded by name in each blob, as a bake of one input records it. */
+    if ((rc = load_schema(schema, &loaded))) goto done;
+    r.bo.schema = loaded;
     for (size_t i = 0; i < r.n && !rc; i++) rc = add_input(r.inputs[i]);
-    if (!rc && schema) rc = add_input(schema);
+    for (size_t i = 0; loaded && i < blobc_schema_file_count(loaded) && !rc; i++)
+        rc = add_input(blobc_schema_file(loaded, i));
     if (rc) goto done;
     if ((rc = plan_outputs(&r, output, outdir))) goto done;
     if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
@@ -476,6 +510,7 @@ int cmd_bake(int argc, char **argv) {
         if (http) curl_global_cleanup();
     }
 done:
+    blobc_schema_free(loaded);
     for (size_t i = 0; r.outputs && i < r.n; i++) free(r.outputs[i]);
     free(r.outputs);
     free(r.over_input);

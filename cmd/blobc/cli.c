@@ -205,14 +205,22 @@ void report(const blobc_error *err) {
     if (text != small) free(text);
 }
 
-/* "<input>: error: refusing to overwrite input file '<output>'". */
-void report_refusal(const char *input, const char *output) {
+/* "<file>: error: <message>", through report() (so in colour when on). */
+void report_msg(const char *file, const char *fmt, ...) {
     blobc_error err;
     blobc_error_clear(&err);
-    err.status = BLOBC_EIO;
-    snprintf(err.file, sizeof err.file, "%s", input);
-    snprintf(err.message, sizeof err.message, "refusing to overwrite input file '%s'", output);
+    err.status = BLOBC_EINPUT;
+    snprintf(err.file, sizeof err.file, "%s", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err.message, sizeof err.message, fmt, ap);
+    va_end(ap);
     report(&err);
+}
+
+/* "<input>: error: refusing to overwrite input file '<output>'". */
+void report_refusal(const char *input, const char *output) {
+    report_msg(input, "refusing to overwrite input file '%s'", output);
 }
 
 /* An error of the command line itself: "blobc: error: ...". */
@@ -379,8 +387,8 @@ int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
         if (st == BLOBC_OK && !blob.types) {
             blobc_blob_close(&blob);
             free(bytes);
-            fprintf(stderr, "%s: error: the blob is stripped (no embedded type description): "
-                            "pass its schema file instead\n", path);
+            report_msg(path, "the blob is stripped (no embedded type description): "
+                             "pass its schema file instead");
             return EXIT_INPUT;
         }
         if (st == BLOBC_OK) {
@@ -404,11 +412,11 @@ const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char
                             const char *name) {
     const blobc_type *t = name ? blobc_schema_find(sch, name) : blobc_schema_root(sch);
     if (!t && name)
-        fprintf(stderr, "%s: error: no type '%s' in the schema\n", path, name);
+        report_msg(path, "no type '%s' in the schema", name);
     else if (!t)
-        fprintf(stderr, "%s: error: the schema has no root; name the type with -t\n", path);
+        report_msg(path, "the schema has no root; name the type with -t");
     else if (t->kind != BLOBC_KIND_STRUCT)
-        fprintf(stderr, "%s: error: '%s' is not a struct\n", path, t->name);
+        report_msg(path, "'%s' is not a struct", t->name);
     return t && t->kind == BLOBC_KIND_STRUCT ? t : NULL;
 }
 

@@ -41,6 +41,11 @@ typedef struct args {
 __attribute__((format(printf, 2, 3)))
 #endif
 void usage_error(const char *cmd, const char *fmt, ...);
+/* "<file>: error: <message>" the way report() prints library errors. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void report_msg(const char *file, const char *fmt, ...);
 /* "<input>: error: refusing to overwrite input file '<output>'". */
 void report_refusal(const char *input, const char *output);
 /* "blobc: error: ..." for errors of the command line itself. */

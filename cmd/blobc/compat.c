@@ -54,13 +54,13 @@ int cmd_compat(int argc, char **argv) {
     blobc_error err;
     blobc_error_clear(&err);
     blobc_compat_result res;
-    if (blobc_compat(root[0], root[1], &buf, &res, &err) != BLOBC_OK) {
+    if (blobc_compat(root[0], root[1], sch[1], &buf, &res, &err) != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);
         goto done;
     }
     if (!quiet) {
-        fwrite(buf.data, 1, buf.len, stdout);
+        if (buf.len) fwrite(buf.data, 1, buf.len, stdout);
         if (res.changes)
             printf("incompatible: %zu change%s\n", res.changes, res.changes == 1 ? "" : "s");
         else

@@ -83,7 +83,7 @@ typedef struct bk_frame {
     blobc_ref items;          /* ARRAY: the items' allocation, once there is one */
     uint32_t count;           /* FIXED, ARRAY: items so far */
     uint32_t known;           /* ARRAY: item count known up front (JSON), else UINT32_MAX */
-    uint32_t hint;            /* STRUCT: index of the field expected next */
+    uint32_t hint;            /* STRUCT: index of the field expected next; UNION: 1 once a key came */
     uint32_t anchor;          /* YAML: anchor id of this node, 0 when none */
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
@@ -101,7 +101,7 @@ struct bk {
 
     bk_frame *fr;
     uint32_t depth;
-    uint32_t fr_cap;
+    size_t fr_cap;
     uint64_t *bits;
     size_t nbits, bits_cap;
 

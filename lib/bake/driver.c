@@ -1,5 +1,5 @@
 /*
- * bake.c - the bake driver: picks the input format, runs the YAML or JSON
+ * driver.c - the bake driver: picks the input format, runs the YAML or JSON
  * front end into a builder, resolves the schema and root type when the
  * front end has seen the top-level meta keys, and turns the finished image
  * into a .blob (or hands back the raw data section).
@@ -83,7 +83,7 @@ static char *schema_path_for(bk *k, const char *rel) {
     return p;
 }
 
-static blobc_status load_schema(bk *k, const bk_pos *pos) {
+static blobc_status find_schema(bk *k, const bk_pos *pos) {
     const blobc_bake_options *o = k->opts;
     if (o->schema) {
         k->schema = o->schema;
@@ -144,7 +144,7 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
 
 /* The hook behind bk_resolve_root (bake_internal.h). */
 static blobc_status resolve_root(bk *k, const bk_pos *pos) {
-    blobc_status st = load_schema(k, pos);
+    blobc_status st = find_schema(k, pos);
     if (st) return st;
     const blobc_bake_options *o = k->opts;
     const char *name = o->type_name ? o->type_name : k->meta_type;

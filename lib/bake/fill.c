@@ -1,5 +1,5 @@
 /*
- * bake_common.c - the part of baking both front ends share: filling
+ * fill.c - the part of baking both front ends share: filling
  * structs by field name (unknown and duplicate keys, required fields,
  * defaults), sequences ([T] and [T; N]), pointers, scalars and strings
  * into the builder, and error messages that name the place.
@@ -267,13 +267,9 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth >= BK_MAX_DEPTH)
         return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                        "nesting is deeper than %u levels", (unsigned)BK_MAX_DEPTH);
-    if (k->depth == k->fr_cap) {
-        uint32_t cap = k->fr_cap ? k->fr_cap * 2 : 32;
-        bk_frame *p = realloc(k->fr, (size_t)cap * sizeof *p);
-        if (!p) return blobc_err_nomem(k->err);
-        k->fr = p;
-        k->fr_cap = cap;
-    }
+    if (k->depth == k->fr_cap &&
+        !blobc_grow((void **)&k->fr, &k->fr_cap, (size_t)k->depth + 1, sizeof *k->fr))
+        return blobc_err_nomem(k->err);
     bk_frame *f = &k->fr[k->depth++];
     memset(f, 0, sizeof *f);
     f->pos = *pos;
@@ -286,14 +282,9 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
-    if (words > k->bits_cap - k->nbits) {
-        size_t cap = k->bits_cap ? k->bits_cap : 64;
-        while (cap - k->nbits < words) cap *= 2;
-        uint64_t *p = realloc(k->bits, cap * sizeof *p);
-        if (!p) return blobc_err_nomem(k->err);
-        k->bits = p;
-        k->bits_cap = cap;
-    }
+    if (words > k->bits_cap - k->nbits &&
+        !blobc_grow((void **)&k->bits, &k->bits_cap, k->nbits + words, sizeof *k->bits))
+        return blobc_err_nomem(k->err);
     bk_frame *f;
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;
@@ -318,22 +309,24 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     const blobc_type *t = f->type;
     char q[200];
     bk_quote(q, sizeof q, key, len);
+    f->hint = 1; /* a key was seen: an unknown one is not also "empty" */
     if (f->count)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                       "a union value names exactly one member, but %s follows \"%s\" "
-                       "(union %s)",
-                       q, f->field->name, t->name);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                  "a union value names exactly one member, but %s follows "
+                                  "\"%s\" (union %s)",
+                                  q, f->field->name, t->name));
     const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
     if (!m) {
         const char *sug = bk_suggest_field(t, key, len, false);
         if (sug)
-            return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                           "unknown member %s of union %s; did you mean \"%s\"?", q, t->name,
-                           sug);
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                      "unknown member %s of union %s; did you mean \"%s\"?", q,
+                                      t->name, sug));
         char names[300];
         list_names(names, sizeof names, t);
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                       "unknown member %s of union %s (members: %s)", q, t->name, names);
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                  "unknown member %s of union %s (members: %s)", q, t->name,
+                                  names));
     }
     f->count = 1;
     f->field = m;
@@ -423,11 +416,13 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
-    if (f->kind == BK_UNION && !f->count) {
+    if (f->kind == BK_UNION && !f->count && !f->hint) {
         char want[400];
         bk_describe_type(k, t, want, sizeof want);
-        return bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
-                       want, k->json ? "an empty object" : "an empty mapping");
+        blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0,
+                                  "expected %s, got %s", want,
+                                  k->json ? "an empty object" : "an empty mapping");
+        if (bk_soft(k, st) != BK_SKIP) return st;
     }
     if (f->kind == BK_UNION) {
         k->depth--;

@@ -464,8 +464,9 @@ static blobc_status nest_check(bk *k, size_t off) {
 /* A value whose error was kept (BK_SKIP) is done with. */
 static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
 
-/* Where the container whose bracket is at off ends (cJSON has accepted
- * its text). */
+/* Where the value at off ends: a container at its closing bracket, a
+ * string at its quote, anything else at the next delimiter. Text that is
+ * not valid JSON ends somewhere; the syntax check finds what is wrong. */
 static size_t value_end(const jstate *js, size_t off) {
     const char *t = js->text;
     size_t len = js->len, depth = 0, i = off;
@@ -474,7 +475,12 @@ static size_t value_end(const jstate *js, size_t off) {
         if (c == '"') {
             unsigned fl;
             i = scan_string(t, len, i, &fl);
+            if (depth == 0) break;
             continue;
+        }
+        if (depth == 0 && c != '{' && c != '[') {
+            while (i < len && !is_ws(t[i]) && !strchr(",:]}", t[i])) i++;
+            break;
         }
         i++;
         if (c == '{' || c == '[') depth++;
@@ -703,10 +709,9 @@ static blobc_status stream_step(bk *k, jstate *js, bk_frame *f) {
         st = bk_item(k, &vpos, &slot);
     }
     if (st == BK_SKIP) {
-        /* the value is skipped: parsed for its syntax and dropped */
-        cJSON *skipped;
-        if ((st = parse_unit(k, js, i, &skipped))) return st;
-        js->cur = js->unit_end;
+        /* the value is stepped over without a tree; its syntax is checked
+         * with the whole text's when the bake ends */
+        js->cur = js->unit_end = value_end(js, i);
         return BLOBC_OK;
     }
     if (st) return st;

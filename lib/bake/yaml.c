@@ -1,6 +1,6 @@
 /*
- * bake_yaml.c - the YAML front end: libyaml's event parser feeds the fill
- * stack (bake_common.c) directly, one event at a time, with no document
+ * yaml.c - the YAML front end: libyaml's event parser feeds the fill
+ * stack (fill.c) directly, one event at a time, with no document
  * tree, so memory stays at the size of the blob being built. The events
  * come through yaml_pipe.c, which parses a big input on a second thread,
  * ahead of the baker.

@@ -105,26 +105,9 @@ static blobc_status fail_too_big(blobc_builder *b, uint64_t at_least) {
                 (unsigned long long)at_least);
 }
 
-/* Grows *p (an array of *cap elements of `size` bytes) to hold one more. */
-static bool grow_array(void **p, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return true;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2) return false;
-        ncap *= 2;
-    }
-    size_t bytes;
-    if (!blobc_mul_ok(ncap, size, &bytes)) return false;
-    void *np = realloc(*p, bytes);
-    if (!np) return false;
-    *p = np;
-    *cap = ncap;
-    return true;
-}
-
 static bool remember_block(blobc_builder *b, void *blk, blobc_ref ref) {
     if (b->nblocks == b->blocks_cap &&
-        !grow_array((void **)&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof(block_rec)))
+        !blobc_grow((void **)&b->blocks, &b->blocks_cap, b->nblocks + 1, sizeof(block_rec)))
         return false;
     b->blocks[b->nblocks++] = (block_rec){blk, ref};
     return true;
@@ -195,7 +178,7 @@ static blobc_status new_record(blobc_builder *b, uint32_t align, blobc_ref *ref)
     if (b->nallocs >= UINT32_MAX - 1)
         return fail(b, BLOBC_EINPUT, "too many allocations");
     if (b->nallocs == b->allocs_cap &&
-        !grow_array((void **)&b->allocs, &b->allocs_cap, b->nallocs + 1, sizeof(alloc_rec)))
+        !blobc_grow((void **)&b->allocs, &b->allocs_cap, b->nallocs + 1, sizeof(alloc_rec)))
         return fail_nomem(b);
     *ref = (blobc_ref)b->nallocs;
     b->allocs[b->nallocs] = (alloc_rec){NULL, 0, align};
@@ -244,7 +227,7 @@ blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref
     blobc_status st = new_record(b, align, &r);
     if (st) return st;
     if (b->nopens == b->opens_cap &&
-        !grow_array((void **)&b->opens, &b->opens_cap, b->nopens + 1, sizeof(open_slot)))
+        !blobc_grow((void **)&b->opens, &b->opens_cap, b->nopens + 1, sizeof(open_slot)))
         return fail_nomem(b);
     b->opens[b->nopens] = (open_slot){r, 0};
     b->allocs[r].info |= INFO_OPEN | ((uint32_t)b->nopens << INFO_SLOT_SHIFT);
@@ -358,7 +341,7 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
                     (unsigned)target);
     if (b->nlinks >= UINT32_MAX) return fail(b, BLOBC_EINPUT, "too many links");
     if (b->nlinks == b->links_cap &&
-        !grow_array((void **)&b->links, &b->links_cap, b->nlinks + 1, sizeof(link_rec)))
+        !blobc_grow((void **)&b->links, &b->links_cap, b->nlinks + 1, sizeof(link_rec)))
         return fail_nomem(b);
     b->links[b->nlinks++] = (link_rec){loc, at, target};
     return BLOBC_OK;

@@ -11,7 +11,6 @@
 #include "blobc/blobfile.h"
 #include "blobc/builder.h"
 #include "blobc/verify.h"
-#include "schema/schema_internal.h"
 #include "common/util.h"
 
 _Static_assert(BLOBC_RT_H_HEADER_HASH + 8 == BLOBC_HEADER_SIZE, "the header is 96 bytes");
@@ -247,7 +246,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
             }
             return st;
         }
-        uint64_t got = hashes ? blobc_type_hash(types->root) : hd.schema_hash;
+        uint64_t got = hashes ? blobc_type_hash(blobc_schema_root(types)) : hd.schema_hash;
         if (got != hd.schema_hash) {
             blobc_schema_free(types);
             return fail(err, BLOBC_V_SCHEMA_HASH, BLOBC_RT_H_SCHEMA_HASH,
@@ -259,7 +258,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
     blob->data = data;
     blob->data_size = (size_t)hd.data_size;
     blob->types = types;
-    blob->root = types ? types->root : NULL;
+    blob->root = types ? blobc_schema_root(types) : NULL;
     blob->schema_name = schema_name;
     return BLOBC_OK;
 }

@@ -85,12 +85,13 @@ static inline uint64_t blobc_hash_u64(uint64_t v) {
 
 static inline uint64_t blobc_hash_ptr(const void *p) { return blobc_hash_u64((uint64_t)(uintptr_t)p); }
 
-/* n bytes at p (FNV-1a, then mixed). */
+/* n bytes at p (FNV-1a, its high half folded into the low one: keys are
+ * short names, on the bake's hot path, and FNV's low bits serve). */
 static inline uint64_t blobc_hash_bytes(const void *p, size_t n) {
     const uint8_t *b = (const uint8_t *)p;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-    return blobc_hash_u64(h);
+    return h ^ (h >> 32);
 }
 
 /* ---- a set of pointers, numbered 0, 1, 2... in insertion order ---- */

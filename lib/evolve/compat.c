@@ -81,18 +81,6 @@ static const char *join(compat *c, const char *path, const char *sep, const char
     return s ? s : path;
 }
 
-static bool grow(void **v, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return true;
-    size_t nc = *cap ? *cap : 16, bytes;
-    while (nc < need) nc *= 2;
-    if (!blobc_mul_ok(nc, elem, &bytes)) return false;
-    void *p = realloc(*v, bytes);
-    if (!p) return false;
-    *v = p;
-    *cap = nc;
-    return true;
-}
-
 static uint64_t pair_hash(const blobc_type *o, const blobc_type *n) {
     return blobc_hash_u64(blobc_hash_ptr(o) ^ (uint64_t)(uintptr_t)n);
 }
@@ -106,7 +94,7 @@ static void push(compat *c, const blobc_type *o, const blobc_type *n, const char
     for (uint32_t k = blobc_hashtab_first(&c->seen, h, &pr); k; k = blobc_hashtab_next(&c->seen, &pr))
         if (c->work[k - 1].o == o && c->work[k - 1].n == n) return;
     if (c->nwork >= UINT32_MAX - 1 ||
-        !grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
+        !blobc_grow((void **)&c->work, &c->wcap, c->nwork + 1, sizeof *c->work) ||
         !blobc_hashtab_add(&c->seen, h, (uint32_t)c->nwork + 1)) {
         c->ok = false;
         return;
@@ -150,6 +138,36 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
     }
 }
 
+/* A union's tags: each old tag must still mean a member of the same
+ * layout. A member found by name at another tag has moved; at the same tag
+ * a member of a name the old union lacks is the old one renamed (its
+ * struct renamed); members added after the old ones are compatible. */
+static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    for (uint32_t i = 0; i < o->nfields; i++) {
+        const blobc_field *om = &o->fields[i];
+        const blobc_field *nm = blobc_struct_find_field(n, om->name, strlen(om->name));
+        if (nm && nm != &n->fields[i])
+            line(c, true, path, "union %s: member '%s' moved from tag %u to %u", o->name, om->name,
+                 (unsigned)i + 1, (unsigned)(nm - n->fields) + 1);
+        if (!nm && i < n->nfields &&
+            !blobc_struct_find_field(o, n->fields[i].name, strlen(n->fields[i].name))) {
+            nm = &n->fields[i];
+            line(c, false, path, "union %s: member '%s' (tag %u) is now '%s'", o->name, om->name,
+                 (unsigned)i + 1, nm->name);
+        }
+        if (!nm) {
+            line(c, true, path, "union %s: member '%s' (tag %u) removed", o->name, om->name,
+                 (unsigned)i + 1);
+            continue;
+        }
+        push(c, om->type->elem, nm->type->elem, join(c, path, ".", om->name));
+    }
+    for (uint32_t j = o->nfields; j < n->nfields; j++)
+        if (!blobc_struct_find_field(o, n->fields[j].name, strlen(n->fields[j].name)))
+            line(c, false, path, "union %s: member '%s' added (tag %u; old blobs do not hold it)",
+                 n->name, n->fields[j].name, (unsigned)j + 1);
+}
+
 /* The new field an old one became: same name, or else a new name at the
  * same offset with the same layout that no old field has. */
 static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
@@ -190,7 +208,7 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
         if (!nf && c->plan) {
             if (!c->plan->drop)
                 refuse(c, fp, "field '%s' is not in the new schema; --drop leaves it out", of->name);
-            else if (!grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
+            else if (!blobc_grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
                            sizeof *c->plan->dropped))
                 c->ok = false;
             else
@@ -249,6 +267,13 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
             return;
         }
         if (o->kind == BLOBC_KIND_STRUCT) compare_struct(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_UNION)
+            /* members by name; a member the new union lacks fails where a value uses it */
+            for (uint32_t i = 0; i < o->nfields; i++) {
+                const blobc_field *om = &o->fields[i];
+                const blobc_field *nm = blobc_struct_find_field(n, om->name, strlen(om->name));
+                if (nm) push(c, om->type->elem, nm->type->elem, join(c, path, ".", om->name));
+            }
         else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)
             push(c, o->elem, n->elem, join(c, path, "[", "]"));
         else if (o->kind == BLOBC_KIND_PTR)
@@ -265,12 +290,12 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
         return;
     }
     /* A rename is news, unless the root changed to another type anyway. */
-    if ((o->kind == BLOBC_KIND_STRUCT || o->kind == BLOBC_KIND_ENUM) && strcmp(o->name, n->name) &&
-        !(path[0] == '\0' && c->root_changed))
-        line(c, false, path, "%s %s is now called %s", o->kind == BLOBC_KIND_ENUM ? "enum" : "struct",
-             o->name, n->name);
+    if ((o->kind == BLOBC_KIND_STRUCT || o->kind == BLOBC_KIND_ENUM || o->kind == BLOBC_KIND_UNION) &&
+        strcmp(o->name, n->name) && !(path[0] == '\0' && c->root_changed))
+        line(c, false, path, "%s %s is now called %s", blobc_kind_name(o->kind), o->name, n->name);
     switch (o->kind) {
     case BLOBC_KIND_STRUCT: compare_struct(c, o, n, path); break;
+    case BLOBC_KIND_UNION: compare_union(c, o, n, path); break;
     case BLOBC_KIND_ENUM: compare_enum(c, o, n, path); break;
     case BLOBC_KIND_FIXED:
         if (o->count != n->count)
@@ -316,7 +341,8 @@ blobc_status blobc_upgrade_plan(const blobc_type *old_root, const blobc_type *ne
 }
 
 blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
-                          blobc_buffer *out, blobc_compat_result *res, blobc_error *err) {
+                          const blobc_schema *new_schema, blobc_buffer *out,
+                          blobc_compat_result *res, blobc_error *err) {
     if (!old_root || !new_root || !out || !res)
         return blobc_err_arg(err, __func__, "old_root, new_root, out or result is NULL");
     blobc_error scratch;
@@ -324,8 +350,11 @@ blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root
     compat c;
     init(&c, out, NULL, err);
     size_t mark = out->len;
+    /* Another root name is the old root renamed, unless the new schema
+     * still has a type of the old name. */
     if (old_root->name && new_root->name && strcmp(old_root->name, new_root->name) != 0 &&
-        blobc_type_hash(old_root) != blobc_type_hash(new_root)) {
+        blobc_type_hash(old_root) != blobc_type_hash(new_root) &&
+        (!new_schema || blobc_schema_find(new_schema, old_root->name))) {
         line(&c, true, "", "root type changed from %s to %s", old_root->name, new_root->name);
         c.root_changed = true;
     }

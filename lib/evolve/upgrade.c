@@ -122,7 +122,8 @@ static void copy_value(jf *f, const blobc_type *t) {
     if (f->i >= f->n) return;
     while (t->kind == BLOBC_KIND_PTR) t = t->elem;
     char c = f->t[f->i];
-    bool obj = c == '{' && t->kind == BLOBC_KIND_STRUCT;
+    /* a union is a single-key object naming the member: its *Struct field */
+    bool obj = c == '{' && (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION);
     bool arr = c == '[' && (t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_FIXED);
     if (!obj && !arr) {
         size_t v = f->i;

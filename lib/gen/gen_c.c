@@ -7,167 +7,14 @@
  * tag, blobc_rt_ptr}, one macro per tag), the struct definitions in
  * inline-dependency order with explicit padding and static assertions on
  * every size, alignment and field offset, then the accessors and the
- * open functions. docs/CODEGEN.md describes the output and the naming rules
- * (keyword escaping, collision suffixes) that this file implements.
+ * open functions. docs/CODEGEN.md describes the output; c_names.c gives
+ * the names.
  */
-#include "blobc/gen.h"
-
-#include "common/hashtab.h"
-#include "common/util.h"
+#include "gen/c_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
-
-/* ---- identifier rules ---- */
-
-/* Words a schema identifier must not be spelled as in the output: C11/C17/
- * C23 and C++20 keywords and alternative tokens, the names the headers the
- * output includes define (<stddef.h>, <stdint.h>, and with
- * BLOBC_WITH_LIBRARY <stdbool.h>), macros GCC predefines outside strict
- * ISO modes, and common object-like macros of the C library. */
-static const char *const reserved_words[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
-    "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
-    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
-    "concept", "const", "const_cast", "consteval", "constexpr", "constinit", "continue",
-    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
-    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "reflexpr", "register", "reinterpret_cast",
-    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    /* <stddef.h>, <stdint.h>, C++ */
-    "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "nullptr_t", "intptr_t",
-    "uintptr_t", "intmax_t", "uintmax_t", "std",
-    /* GCC's predefined non-reserved macros (-std=gnu11 and the like) */
-    "linux", "unix", "i386",
-    /* object-like macros of the C library a reading program is likely to
-     * include next to the header, and the one function it always has */
-    "errno", "stdin", "stdout", "stderr", "EOF", "BUFSIZ", "EXIT_SUCCESS", "EXIT_FAILURE",
-    "CHAR_BIT", "HUGE_VAL", "INFINITY", "NAN", "complex", "imaginary", "I", "noreturn",
-    "SEEK_SET", "SEEK_CUR", "SEEK_END", "EDOM", "ERANGE", "EILSEQ", "NDEBUG", "CLOCKS_PER_SEC",
-    "main",
-};
-
-static bool is_reserved_word(const char *s) {
-    for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
-        if (reserved_words[i][0] == s[0] && strcmp(s, reserved_words[i]) == 0) return true;
-    return false;
-}
-
-static bool starts_with(const char *s, const char *prefix) {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* int8_t, uint_least16_t, int_fast64_t, ... */
-static bool is_stdint_type(const char *s) {
-    if (*s == 'u') s++;
-    if (!starts_with(s, "int")) return false;
-    s += 3;
-    if (starts_with(s, "_least")) s += 6;
-    else if (starts_with(s, "_fast")) s += 5;
-    if (!(*s >= '0' && *s <= '9')) return false;
-    while (*s >= '0' && *s <= '9') s++;
-    return strcmp(s, "_t") == 0;
-}
-
-/* INT8_MAX, SIZE_MAX, UINT64_C, PTRDIFF_MIN, ...: stdint.h's macros are
- * all upper case and end in _MAX, _MIN or _C. */
-static bool is_stdint_macro(const char *s) {
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
-    return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
-}
-
-static bool is_identifier(const char *s) {
-    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-              *s == '_'))
-            return false;
-    return true;
-}
-
-/* ---- a set of identifiers ---- */
-
-typedef struct nameset {
-    blobc_hashtab tab;
-    const char **names;   /* names[item - 1]; each outlives the set */
-    size_t count, cap;
-} nameset;
-
-static bool nameset_has(const nameset *set, const char *name) {
-    blobc_hprobe p;
-    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
-         k = blobc_hashtab_next(&set->tab, &p))
-        if (strcmp(set->names[k - 1], name) == 0) return true;
-    return false;
-}
-
-/* Adds a name that is not in the set; `name` must outlive the set. */
-static bool nameset_add(nameset *set, const char *name) {
-    if (set->count >= UINT32_MAX - 1 ||
-        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
-        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
-                           (uint32_t)set->count + 1))
-        return false;
-    set->names[set->count++] = name;
-    return true;
-}
-
-static void nameset_free(nameset *set) {
-    blobc_hashtab_free(&set->tab);
-    free(set->names);
-    memset(set, 0, sizeof *set);
-}
-
-/* ---- generator state ---- */
-
-enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
-
-/* Output names of one named type. */
-typedef struct type_info {
-    const blobc_type *type;
-    const char *cname;
-    /* enum */
-    const char *name_fn;
-    const char **values;        /* per member: its macro */
-    /* struct */
-    const char *hash_macro, *open_fn, *open_raw_fn, *open_checked_fn;
-    uint64_t hash;              /* blobc_type_hash, from one batch (check_schema_text) */
-    const char **members;       /* per field: the C member name */
-    const char **acc;           /* per field: accessor, or NULL */
-    const char **acc_at;        /* per field: item accessor of a [T], or NULL */
-    /* union: values[0] is <U>_NONE, values[i] member i's tag macro, acc[i - 1]
-     * its <U>_as_<Member> accessor; members[0..1] the tag and ref members */
-    const char *tag_fn;
-    int visit;                  /* dependency-order emission state */
-    uint32_t cursor;            /* next field to look at while ordering */
-} type_info;
-
-typedef struct gen {
-    const blobc_schema *schema;
-    blobc_buffer *out;
-    blobc_error *err;
-    bool ok;                    /* false after the first failed append */
-    blobc_arena arena;
-    blobc_buffer tmp;           /* scratch for composing names and parameter lists */
-    nameset globals;
-    const char *prefix;
-    const char *guard;
-    const char *text_fn;        /* returns the schema text for the checked opens */
-    type_info *info;
-    size_t ninfo;
-    blobc_hashtab map;          /* type pointer -> info index + 1 */
-} gen;
 
 static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void emit(gen *g, const char *fmt, ...) {
@@ -192,191 +39,6 @@ static type_info *info_of(const gen *g, const blobc_type *t) {
          k = blobc_hashtab_next(&g->map, &p))
         if (g->info[k - 1].type == t) return &g->info[k - 1];
     return NULL;
-}
-
-/* ---- naming ---- */
-
-/* Applies the escaping rules to a candidate in g->tmp (NUL-terminated):
- * reserved prefixes get an `x` in front (no suffix can take a name out of
- * a reserved prefix), keywords and standard names a `_` behind. Returns an
- * arena copy, or NULL when out of memory. */
-static char *escaped(gen *g, const char *s) {
-    bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
-    bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);
-    size_t n = strlen(s);
-    char *r = blobc_arena_alloc(&g->arena, n + 3);
-    if (!r) return NULL;
-    size_t k = 0;
-    if (front) r[k++] = 'x';
-    memcpy(r + k, s, n);
-    k += n;
-    if (back) r[k++] = '_';
-    r[k] = '\0';
-    return r;
-}
-
-/* Makes `base` unique in `set` by appending underscores, then adds it. */
-static const char *unique_in(gen *g, nameset *set, const nameset *also, char *base) {
-    if (!base) return NULL;
-    size_t n = strlen(base);
-    char *name = base;
-    while (nameset_has(set, name) || (also && nameset_has(also, name))) {
-        char *longer = blobc_arena_alloc(&g->arena, n + 2);
-        if (!longer) return NULL;
-        memcpy(longer, name, n);
-        longer[n++] = '_';
-        longer[n] = '\0';
-        name = longer;
-    }
-    return nameset_add(set, name) ? name : NULL;
-}
-
-/* Ends the list of parts of global_name. */
-#define END ((const char *)NULL)
-
-/* A file-scope name: the parts (NULL-terminated) joined, escaped and
- * made unique. */
-static const char *global_name(gen *g, const char *first, ...) {
-    g->tmp.len = 0;
-    bool ok = true;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *part = first; part && ok; part = va_arg(ap, const char *))
-        ok = blobc_buf_puts(&g->tmp, part);
-    va_end(ap);
-    if (!ok || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
-    return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
-}
-
-static bool is_ref_kind(blobc_kind k) {
-    return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
-}
-
-static const blobc_type *strip_fixed(const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
-    return t;
-}
-
-static uint32_t fixed_depth(const blobc_type *t) {
-    uint32_t n = 0;
-    for (; t->kind == BLOBC_KIND_FIXED; t = t->elem) n++;
-    return n;
-}
-
-/* Whether a field gets an accessor (its value holds offsets to resolve)
- * and an item accessor (a [T] whose items hold offsets). */
-static bool wants_accessor(const blobc_type *t) { return is_ref_kind(strip_fixed(t)->kind); }
-static bool wants_item_accessor(const blobc_type *t) {
-    return t->kind == BLOBC_KIND_ARRAY && is_ref_kind(strip_fixed(t->elem)->kind);
-}
-
-static blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
-
-static const char **name_array(gen *g, uint32_t n) {
-    return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
-}
-
-/* The function holding the schema text is named after the guard
- * (blobc_gen_level_h_schema_text), so that two generated headers in one
- * program do not define it twice. Not escaped: from the default guard it
- * starts with blobc_, which no escaped schema name does. */
-static const char *text_fn_name(gen *g) {
-    g->tmp.len = 0;
-    for (const char *p = g->guard; *p; p++)
-        if (!blobc_buf_putc(&g->tmp, *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p)) return NULL;
-    if (!blobc_buf_puts(&g->tmp, "_schema_text") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
-    char *name = blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
-    return unique_in(g, &g->globals, NULL, name);
-}
-
-/* Gives every output identifier its name. Order decides who keeps the
- * plain spelling on a collision: the guard, then type names, then each
- * type's fixed API (open functions, hash macro, enum name function), then
- * enum members and field accessors, in declaration order. Member names
- * live in their struct's scope but must not equal any file-scope name
- * (macros would expand inside the struct; C++ rejects a member that
- * changes the meaning of a type name used in the class). */
-static blobc_status assign_names(gen *g) {
-    if (!nameset_add(&g->globals, g->guard)) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++)
-        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
-            return nomem(g);
-    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const char *c = ti->cname;
-        if (ti->type->kind == BLOBC_KIND_ENUM) {
-            if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
-        } else if (ti->type->kind == BLOBC_KIND_UNION) {
-            if (!(ti->tag_fn = global_name(g, c, "_tag", END))) return nomem(g);
-        } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
-                   !(ti->open_fn = global_name(g, c, "_open", END)) ||
-                   !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
-                   !(ti->open_checked_fn = global_name(g, c, "_open_checked", END))) {
-            return nomem(g);
-        }
-    }
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const blobc_type *t = ti->type;
-        if (t->kind == BLOBC_KIND_ENUM) {
-            if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
-            for (uint32_t v = 0; v < t->nvalues; v++)
-                if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
-                    return nomem(g);
-            continue;
-        }
-        if (t->kind == BLOBC_KIND_UNION) {
-            if (!(ti->values = name_array(g, t->nfields + 1)) ||
-                !(ti->acc = name_array(g, t->nfields)) ||
-                !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
-                return nomem(g);
-            for (uint32_t m = 0; m < t->nfields; m++)
-                if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
-                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
-                    return nomem(g);
-            continue;
-        }
-        if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
-            !(ti->members = name_array(g, t->nfields)))
-            return nomem(g);
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            const blobc_type *ft = t->fields[f].type;
-            const char *fname = t->fields[f].name;
-            if (wants_accessor(ft) &&
-                !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END)))
-                return nomem(g);
-            if (wants_item_accessor(ft) &&
-                !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)))
-                return nomem(g);
-        }
-    }
-    for (size_t i = 0; i < g->ninfo; i++) {
-        type_info *ti = &g->info[i];
-        const blobc_type *t = ti->type;
-        if (t->kind == BLOBC_KIND_UNION) {
-            static const char *const parts[2] = {"tag", "ref"};
-            if (!(ti->members = name_array(g, 2))) return nomem(g);
-            nameset local = {0};
-            for (int k = 0; k < 2; k++)
-                ti->members[k] = unique_in(g, &local, &g->globals,
-                                           blobc_arena_strndup(&g->arena, parts[k], 3));
-            nameset_free(&local);
-            if (!ti->members[0] || !ti->members[1]) return nomem(g);
-            continue;
-        }
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        nameset local = {0};
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
-            if (!ti->members[f]) {
-                nameset_free(&local);
-                return nomem(g);
-            }
-        }
-        nameset_free(&local);
-    }
-    return BLOBC_OK;
 }
 
 /* ---- C spelling of types ---- */
@@ -565,10 +227,13 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
 static void emit_union(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
+    emit_doc(g, "", t->doc);
     emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
     emit(g, "#define %s 0u\n", ti->values[0]);
-    for (uint32_t m = 0; m < t->nfields; m++)
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        emit_doc(g, "", t->fields[m].doc);
         emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
+    }
     emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
             "    blobc_rt_ptr %s; /* @%u the member, 0 for %s */\n};\n",
          c, tag, ti->values[0], ref, BLOBC_UNION_REF, ti->values[0]);
@@ -1003,7 +668,7 @@ static void emit_file_name(gen *g) {
 static blobc_status generate(gen *g) {
     blobc_status st;
     if ((st = check_references(g)) != BLOBC_OK) return st;
-    if ((st = assign_names(g)) != BLOBC_OK) return st;
+    if ((st = blobc_genc_assign_names(g)) != BLOBC_OK) return st;
     const blobc_type *root = blobc_schema_root(g->schema);
 
     emit(g, "/*\n * Generated by `blobc gen c` from ");
@@ -1058,9 +723,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
-    if (*prefix && !is_identifier(prefix))
+    if (*prefix && !blobc_genc_is_identifier(prefix))
         return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
-    if (opts && opts->guard && !is_identifier(opts->guard))
+    if (opts && opts->guard && !blobc_genc_is_identifier(opts->guard))
         return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
@@ -1096,7 +761,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
 
     blobc_hashtab_free(&g.map);
     free(g.info);
-    nameset_free(&g.globals);
+    blobc_genc_nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);
     blobc_arena_free(&g.arena);
     return st;

@@ -138,6 +138,8 @@ static void put_default(jw *w, const blobc_field *f) {
     else if (k == BLOBC_KIND_ENUM) {
         const blobc_enum_value *v = blobc_enum_find_value(f->type, d->bits);
         str(w, v ? v->name : "");
+    } else if (k == BLOBC_KIND_UNION) {
+        raw(w, "null");
     } else if (w->ok) {
         w->ok = blobc_buf_quoted(w->out, (const uint8_t *)(d->str ? d->str : ""),
                                  d->str ? d->str_len : 0, true);
@@ -171,7 +173,7 @@ static void type_body(jw *w, const blobc_type *t) {
         raw(w, "[{\"type\": \"number\"}, {\"enum\": [\"inf\", \"-inf\", \"nan\"]}]");
     } else if (k == BLOBC_KIND_STRING) {
         key_str(w, "type", "string");
-    } else if (k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRUCT) {
+    } else if (k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_UNION) {
         key(w, "$ref");
         rawf(w, "\"#/$defs/%s\"", t->name); /* names are identifiers: nothing to escape */
     } else if (k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED) {
@@ -225,7 +227,15 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
         key(w, f->name);
         open_(w, "{", !is_composite(f->type->kind));
         if (f->doc) key_str(w, "description", f->doc);
-        type_body(w, f->type);
+        if (f->type->kind == BLOBC_KIND_UNION && f->def.present) {
+            /* the only default of a union field: null, no member */
+            key(w, "anyOf");
+            raw(w, "[{\"type\": \"null\"}, {\"$ref\": \"#/$defs/");
+            raw(w, f->type->name);
+            raw(w, "\"}]");
+        } else {
+            type_body(w, f->type);
+        }
         if (f->def.present) put_default(w, f);
         close_(w, "}");
     }
@@ -244,6 +254,27 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
     }
     key(w, "additionalProperties");
     raw(w, "false");
+}
+
+/* A union value is a single-key object naming the member (AUTHORING.md). */
+static void union_body(jw *w, const blobc_type *t) {
+    key(w, "oneOf");
+    open_(w, "[", false);
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_field *m = &t->fields[i];
+        item(w);
+        open_(w, "{", true);
+        if (m->doc) key_str(w, "description", m->doc);
+        key_str(w, "type", "object");
+        key(w, "properties");
+        rawf(w, "{\"%s\": {\"$ref\": \"#/$defs/%s\"}}", m->name, m->type->elem->name);
+        key(w, "required");
+        rawf(w, "[\"%s\"]", m->name);
+        key(w, "additionalProperties");
+        raw(w, "false");
+        close_(w, "}");
+    }
+    close_(w, "]");
 }
 
 static void enum_body(jw *w, const blobc_type *t) {
@@ -283,8 +314,8 @@ blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_n
                                      "gen jsonschema: the schema has no root; name the type with -t");
     if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT,
-                         "gen jsonschema: '%s' is an enum; the data's top level is a struct",
-                         root->name);
+                         "gen jsonschema: '%s' is %s; the data's top level is a struct", root->name,
+                         root->kind == BLOBC_KIND_ENUM ? "an enum" : "a union");
     size_t mark = out->len;
     jw w = {out, true, false, 0, {true}, {false}};
     open_(&w, "{", false);
@@ -305,6 +336,7 @@ blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_n
         open_(&w, "{", false);
         if (t->doc) key_str(&w, "description", t->doc);
         if (t->kind == BLOBC_KIND_STRUCT) struct_body(&w, t, false);
+        else if (t->kind == BLOBC_KIND_UNION) union_body(&w, t);
         else enum_body(&w, t);
         close_(&w, "}");
     }

@@ -2,7 +2,7 @@
  * dump.c - blobc_dump: a verified blob back to YAML (re-bakeable) or JSON,
  * and the entry to the layout map (dump_map.c).
  *
- * The data is walked by verify first (walk.c), so everything read here is
+ * The data is walked by verify first (walk_driver.c), so everything read here is
  * known to be in bounds and canonical, and the walker's payload table says
  * which payloads are shared. The text is written in field order, which is
  * address order and so the walker's order: the n-th new payload met here is
@@ -270,15 +270,9 @@ static bool budget_ok(demit *e) {
 /* ---- values ---- */
 
 static bool push(demit *e, dframe f) {
-    if (e->nfr == e->frcap) {
-        size_t nc = e->frcap ? 2 * e->frcap : 64;
-        dframe *n = realloc(e->fr, nc * sizeof *n);
-        if (!n) {
-            e->oom = true;
-            return false;
-        }
-        e->fr = n;
-        e->frcap = nc;
+    if (!blobc_grow((void **)&e->fr, &e->frcap, e->nfr + 1, sizeof *e->fr)) {
+        e->oom = true;
+        return false;
     }
     e->fr[e->nfr++] = f;
     return true;

@@ -1,7 +1,7 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
  * order. The header field by field; then every payload the verifying walk
- * placed (walk.c's table is in address order), each element broken down
+ * placed (the walker's table is in address order), each element broken down
  * to its fields with offset, size, raw bytes, schema path and value, the
  * padding between them, each offset field's absolute target, and the gaps
  * between payloads; then a summary of the type section.
@@ -49,13 +49,10 @@ static void mput(mapper *m, const char *s, size_t n) {
 static void mputs(mapper *m, const char *s) { mput(m, s, strlen(s)); }
 static void mprintf(mapper *m, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void mprintf(mapper *m, const char *fmt, ...) {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (!blobc_buf_vprintf(m->out, fmt, ap)) m->oom = true;
     va_end(ap);
-    if (n < 0) return;
-    mput(m, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 /* The start of a line: file offset, size, raw bytes (bytes is NULL for
@@ -278,15 +275,9 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             line_head(m, m->base + p, t->size, NULL);
             mprintf(m, "%s: %s", path_text(m), ty);
             line_end(m, m->base + p, 0);
-            if (n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                mframe *q = realloc(st, nc * sizeof *q);
-                if (!q) {
-                    m->oom = true;
-                    break;
-                }
-                st = q;
-                cap = nc;
+            if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
+                m->oom = true;
+                break;
             }
             st[n++] = (mframe){t, p, 0, 0, m->path.len};
         }

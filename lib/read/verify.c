@@ -1,7 +1,7 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk.c).
+ * walk the data section in canonical order (walk_driver.c).
  */
 #include "read/source.h"
 #include "read/walk.h"

@@ -9,7 +9,7 @@
  *   walk_path.c     errors: the schema path of a byte, from the frames
  *   walk_refs.c     offset fields: new payloads, back references, and the
  *                   fast walk of a frame
- *   walk.c          the driver: the frame stack, op by op
+ *   walk_driver.c   the driver: the frame stack, op by op
  */
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H
@@ -253,9 +253,25 @@ blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *push
 blobc_status blobc_walk_enter_inline(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                                      blobc_error *err);
 
-/* ---- the driver (walk.c) ---- */
+/* ---- the frame stack ---- */
 
-bool blobc_walk_push_frame(blobc_walk *w, uint32_t tid, size_t base, size_t n, uint32_t tab,
-                           bool indexed);
+/* Pushes a frame of n elements of tid at data offset base, for payload
+ * `tab` (WNONE for inline values). False when out of memory. */
+static inline bool blobc_walk_push_frame(blobc_walk *w, uint32_t tid, size_t base, size_t n,
+                                         uint32_t tab, bool indexed) {
+    if (!blobc_grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames))
+        return false;
+    blobc_wframe *f = &w->frames[w->nframes++];
+    f->tid = tid;
+    f->base = (uint32_t)base;
+    f->n = (uint32_t)n;
+    f->i = 0;
+    f->pc = 0;
+    f->tab = tab;
+    f->ck = 0;
+    f->indexed = indexed;
+    f->fast = 0;
+    return true;
+}
 
 #endif

@@ -15,7 +15,7 @@
  * cases inline (new strings, [T] of items with nothing to check,
  * [string]). That is only a reordering of work that has no side effects:
  * when a chunk fails a check, the frame falls back to the op-by-op walk
- * (walk.c) from the chunk's first element, which reports the first
+ * (walk_driver.c) from the chunk's first element, which reports the first
  * failure in canonical order, exactly as if the checks had not run ahead.
  */
 #include "read/walk_internal.h"

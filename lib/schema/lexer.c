@@ -289,6 +289,10 @@ static blobc_status collect_doc(blobc_lexer *lx, size_t end, const char **out, b
     doc[n] = '\0';
     *out = doc;
     lx->has_doc = false;
+    /* generators copy docs into JSON and C text */
+    if (!blobc_utf8_valid((const uint8_t *)doc, n))
+        return blobc_schema_err(lx->s, here(lx), err,
+                                "the doc comment before this is not valid UTF-8");
     return BLOBC_OK;
 }
 

@@ -1,6 +1,6 @@
 /*
- * schema_parser.c - the *.schema front end: a recursive-descent parser
- * over schema_lexer tokens that builds blobc_type nodes, then resolves
+ * parser.c - the *.schema front end: a recursive-descent parser
+ * over lexer.h tokens that builds blobc_type nodes, then resolves
  * names (declarations may come in any order), interns anonymous
  * composites ([T], [T; N], *T) so that equal types are one object, checks
  * field defaults against their types, and hands the graph to the layout
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "blobc/blobfile.h"
+#include "common/hashtab.h"
 #include "common/scalar.h"
 #include "common/suggest.h"
 #include "schema/lexer.h"
@@ -69,22 +70,15 @@ typedef struct parser {
     uint32_t depth;
     bool has_root;
     blobc_token root_tok;
-    /* interned composites: open addressing on (kind, elem, count) */
-    blobc_type **itab;
-    size_t icap, icount;
+    /* interned composites, indexed by (kind, elem, count) */
+    blobc_hashtab itab;
+    const blobc_type **interned;
+    size_t ninterned, icap;
 } parser;
 
 /* Grows a malloc'd vector so that one more element fits. */
 static bool grow(void **v, size_t *cap, size_t n, size_t elem) {
-    if (n < *cap) return true;
-    size_t nc = *cap ? *cap * 2 : 16;
-    size_t bytes;
-    if (!blobc_mul_ok(nc, elem, &bytes)) return false;
-    void *p = realloc(*v, bytes);
-    if (!p) return false;
-    *v = p;
-    *cap = nc;
-    return true;
+    return n < SIZE_MAX && blobc_grow(v, cap, n + 1, elem);
 }
 
 static blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->err); }
@@ -334,6 +328,7 @@ static blobc_status parse_union(parser *p) {
         memset(f, 0, sizeof *f);
         if (!(f->name = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
         f->pos = p->tok.pos;
+        f->doc = p->tok.doc;
         pending_field *pf = &p->pf[p->npf];
         memset(pf, 0, sizeof *pf);
         pf->st = t;
@@ -509,45 +504,25 @@ static blobc_status parse_decl(parser *p) {
 
 /* ---- resolution ---- */
 
-static size_t intern_slot(const parser *p, blobc_kind kind, const blobc_type *elem,
-                          uint32_t count) {
-    uint64_t h = (uint64_t)(uintptr_t)elem * 0x9E3779B97F4A7C15ull;
-    h ^= ((uint64_t)kind << 32) ^ count;
-    h ^= h >> 29;
-    size_t i = (size_t)h & (p->icap - 1);
-    for (;;) {
-        const blobc_type *t = p->itab[i];
-        if (!t || (t->kind == kind && t->elem == elem && t->count == count)) return i;
-        i = (i + 1) & (p->icap - 1);
-    }
-}
-
 /* The one object for [elem], [elem; count] or *elem in this schema. */
 static const blobc_type *intern(parser *p, blobc_kind kind, const blobc_type *elem,
                                 uint32_t count) {
-    if (p->icount * 2 >= p->icap) {
-        size_t ncap = p->icap ? p->icap * 2 : 64;
-        blobc_type **old = p->itab;
-        size_t ocap = p->icap;
-        p->itab = calloc(ncap, sizeof *p->itab);
-        if (!p->itab) {
-            p->itab = old;
-            return NULL;
-        }
-        p->icap = ncap;
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i]) p->itab[intern_slot(p, old[i]->kind, old[i]->elem, old[i]->count)] = old[i];
-        free(old);
+    uint64_t h = blobc_hash_u64(blobc_hash_ptr(elem) ^ ((uint64_t)kind << 32) ^ count);
+    blobc_hprobe pr;
+    for (uint32_t k = blobc_hashtab_first(&p->itab, h, &pr); k; k = blobc_hashtab_next(&p->itab, &pr)) {
+        const blobc_type *t = p->interned[k - 1];
+        if (t->kind == kind && t->elem == elem && t->count == count) return t;
     }
-    size_t i = intern_slot(p, kind, elem, count);
-    if (p->itab[i]) return p->itab[i];
+    if (p->ninterned >= UINT32_MAX - 1 ||
+        !grow((void **)&p->interned, &p->icap, p->ninterned, sizeof *p->interned))
+        return NULL;
     blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
     if (!t) return NULL;
     t->kind = kind;
     t->elem = elem;
     t->count = count;
-    p->itab[i] = t;
-    p->icount++;
+    if (!blobc_hashtab_add(&p->itab, h, (uint32_t)p->ninterned + 1)) return NULL;
+    p->interned[p->ninterned++] = t;
     return t;
 }
 
@@ -855,7 +830,8 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     free(p.pf);
     free(p.fv);
     free(p.ev);
-    free(p.itab);
+    blobc_hashtab_free(&p.itab);
+    free(p.interned);
     free(p.ids);
     if (st != BLOBC_OK) {
         blobc_schema_free(s);

@@ -1,5 +1,5 @@
 /*
- * schema_report.c - the text `blobc check` prints: each named type's
+ * report.c - the text `blobc check` prints: each named type's
  * layout (sizes, alignments, offsets, padding, enum values), the root and
  * its schema hash, and lint warnings about things that are legal but
  * probably not meant (docs/SCHEMA.md, "blobc check").
@@ -19,32 +19,17 @@ typedef struct report {
     size_t warnings;
 } report;
 
+static void vput(report *r, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
+static void vput(report *r, const char *fmt, va_list ap) {
+    if (r->out && r->ok) r->ok = blobc_buf_vprintf(r->out, fmt, ap);
+}
+
 static void put(report *r, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void put(report *r, const char *fmt, ...) {
-    if (!r->out || !r->ok) return;
-    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    vput(r, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        r->ok = false;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        r->ok = blobc_buf_append(r->out, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        r->ok = false;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    r->ok = blobc_buf_append(r->out, big, (size_t)n);
-    free(big);
 }
 
 static void warn(report *r, blobc_pos pos, const char *fmt, ...) BLOBC_PRINTF(3, 4);
@@ -55,12 +40,11 @@ static void warn(report *r, blobc_pos pos, const char *fmt, ...) {
     if (!file || !file[0]) file = "schema";
     if (pos.line) put(r, "%s:%u:%u: warning: ", file, (unsigned)pos.line, (unsigned)pos.column);
     else put(r, "%s: warning: ", file);
-    char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vput(r, fmt, ap);
     va_end(ap);
-    put(r, "%s\n", msg);
+    put(r, "\n");
 }
 
 static void put_string_literal(report *r, const char *s, size_t n) {
@@ -185,6 +169,7 @@ static void report_enum(report *r, const blobc_type *t) {
 
 /* A union: its value's layout, then each member's tag and payload size. */
 static void report_union(report *r, const blobc_type *t) {
+    put_doc(r, 0, t->doc);
     put(r, "union %s  (size %u, align %u: u32 tag at 0, i32 offset at %u)\n", t->name,
         (unsigned)t->size, (unsigned)t->align, (unsigned)BLOBC_UNION_REF);
     int tw = digits(t->nfields) < 3 ? 3 : digits(t->nfields);
@@ -197,6 +182,7 @@ static void report_union(report *r, const blobc_type *t) {
     put(r, "    %*u  %-*s  (no member: the offset is 0)\n", tw, 0u, w, "none");
     for (uint32_t i = 0; i < t->nfields; i++) {
         const blobc_type *m = t->fields[i].type->elem;
+        put_doc(r, 4 + tw + 2, t->fields[i].doc);
         put(r, "    %*u  %-*s  (size %u, align %u)\n", tw, (unsigned)i + 1, w, t->fields[i].name,
             (unsigned)m->size, (unsigned)m->align);
     }
@@ -257,14 +243,9 @@ static bool lint(report *r) {
             int added = blobc_ptrset_add(&seen, c, &num);
             if (added < 0) ok = false;
             if (added <= 0) continue;
-            if (n == cap) {
-                const blobc_type **w = realloc(work, cap * 2 * sizeof *work);
-                if (!w) {
-                    ok = false;
-                    break;
-                }
-                work = w;
-                cap *= 2;
+            if (!blobc_grow((void **)&work, &cap, n + 1, sizeof *work)) {
+                ok = false;
+                break;
             }
             work[n++] = c;
         }

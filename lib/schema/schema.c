@@ -33,15 +33,8 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
     if (!t || !blobc_kind_is_named(t->kind) || !t->name || !t->name[0])
         return blobc_schema_err(s, t ? t->pos : (blobc_pos){0, 0, 0}, err,
                                 "a named type must be a struct, an enum or a union with a name");
-    if (s->nnamed == s->named_cap) {
-        size_t cap = s->named_cap ? s->named_cap * 2 : 16;
-        size_t bytes;
-        if (!blobc_mul_ok(cap, sizeof *s->named, &bytes)) return blobc_err_nomem(err);
-        blobc_type **p = realloc(s->named, bytes);
-        if (!p) return blobc_err_nomem(err);
-        s->named = p;
-        s->named_cap = cap;
-    }
+    if (!blobc_grow((void **)&s->named, &s->named_cap, s->nnamed + 1, sizeof *s->named))
+        return blobc_err_nomem(err);
     s->named[s->nnamed++] = t;
     return BLOBC_OK;
 }

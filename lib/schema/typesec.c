@@ -18,17 +18,18 @@
 #include "blobc/blobfile.h"
 #include "blobc/verify.h"
 #include "schema/schema_internal.h"
+#include "common/hashtab.h"
+#include "common/kind.h"
 #include "common/util.h"
 
 /* Section header: string_count, string_bytes, type_count, root, schema_name. */
 #define TS_HEADER 20u
 #define TS_NONE UINT32_MAX
-/* Longest type, field or member name, and longest schema name. */
-#define TS_MAX_NAME 1024u
+/* Longest schema name (names of types, fields and members: BLOBC_MAX_NAME). */
 #define TS_MAX_SCHEMA_NAME 4096u
 
 static bool is_ident(const char *s, size_t n) {
-    if (n == 0 || n > TS_MAX_NAME) return false;
+    if (n == 0 || n > BLOBC_MAX_NAME) return false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
@@ -37,73 +38,52 @@ static bool is_ident(const char *s, size_t n) {
     return true;
 }
 
-static bool is_anon(blobc_kind k) {
-    return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED || k == BLOBC_KIND_PTR;
-}
-
 static bool is_builtin(blobc_kind k) {
     return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING;
 }
 
-/* ---- a small open-addressing map from two 64-bit words to a u32 ---- */
+/* ---- a map from two 64-bit words to a u32, on the common hash table ---- */
 
-typedef struct map_slot {
+typedef struct map_entry {
     uint64_t a, b;
-    uint32_t value; /* index + 1; 0 = empty */
-} map_slot;
+    uint32_t value;
+} map_entry;
 
 typedef struct map {
-    map_slot *slots;
-    size_t mask;
-    size_t count;
+    blobc_hashtab tab;  /* (a, b) -> entries[item - 1] */
+    map_entry *entries;
+    size_t count, cap;
 } map;
 
-static uint64_t mix(uint64_t a, uint64_t b) {
-    uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u);
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9u;
-    return h ^ (h >> 29);
-}
+static uint64_t map_hash(uint64_t a, uint64_t b) { return blobc_hash_u64(a ^ blobc_hash_u64(b)); }
 
 static bool map_init(map *m, size_t expect) {
-    size_t cap = 16;
-    while (cap < expect * 2) {
-        if (cap > SIZE_MAX / 4 / sizeof(map_slot)) return false;
-        cap *= 2;
-    }
-    m->slots = calloc(cap, sizeof(map_slot));
-    m->mask = cap - 1;
-    m->count = 0;
-    return m->slots != NULL;
+    memset(m, 0, sizeof *m);
+    return blobc_hashtab_reserve(&m->tab, expect);
 }
 
-static map_slot *map_find(map *m, uint64_t a, uint64_t b) {
-    size_t i = (size_t)mix(a, b) & m->mask;
-    while (m->slots[i].value && (m->slots[i].a != a || m->slots[i].b != b)) i = (i + 1) & m->mask;
-    return &m->slots[i];
+static void map_free(map *m) {
+    blobc_hashtab_free(&m->tab);
+    free(m->entries);
+    memset(m, 0, sizeof *m);
+}
+
+/* The value of (a, b) plus one, or 0 when the key is absent. */
+static uint32_t map_get(const map *m, uint64_t a, uint64_t b) {
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&m->tab, map_hash(a, b), &p); k;
+         k = blobc_hashtab_next(&m->tab, &p))
+        if (m->entries[k - 1].a == a && m->entries[k - 1].b == b) return m->entries[k - 1].value + 1;
+    return 0;
 }
 
 /* Inserts (a, b) -> value; the key must be absent. False when out of memory. */
 static bool map_put(map *m, uint64_t a, uint64_t b, uint32_t value) {
-    if ((m->count + 1) * 2 > m->mask + 1) {
-        size_t oldcap = m->mask + 1, ncap;
-        if (!blobc_mul_ok(oldcap, 2 * sizeof(map_slot), &ncap)) return false;
-        map_slot *old = m->slots;
-        m->slots = calloc(oldcap * 2, sizeof(map_slot));
-        if (!m->slots) {
-            m->slots = old;
-            return false;
-        }
-        m->mask = oldcap * 2 - 1;
-        for (size_t i = 0; i < oldcap; i++)
-            if (old[i].value) *map_find(m, old[i].a, old[i].b) = old[i];
-        free(old);
-    }
-    map_slot *s = map_find(m, a, b);
-    s->a = a;
-    s->b = b;
-    s->value = value + 1;
-    m->count++;
+    if (m->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&m->entries, &m->cap, m->count + 1, sizeof *m->entries) ||
+        !blobc_hashtab_add(&m->tab, map_hash(a, b), (uint32_t)m->count + 1))
+        return false;
+    m->entries[m->count++] = (map_entry){a, b, value};
     return true;
 }
 
@@ -123,7 +103,7 @@ typedef struct enc_str {
 typedef struct encoder {
     const blobc_type **types; /* by record index */
     uint32_t *elem;           /* by record index: element or enum base, else TS_NONE */
-    size_t ntypes, types_cap;
+    size_t ntypes, types_cap, elem_cap;
     uint32_t *fields;         /* field type records of every struct, in record order */
     size_t nfields, fields_cap;
     map by_ptr;               /* named type -> record */
@@ -137,28 +117,14 @@ typedef struct encoder {
 
 /* Grows *p (elements of `size` bytes) so that index `n` is valid. */
 static bool ensure(void **p, size_t *cap, size_t n, size_t size) {
-    if (n < *cap) return true;
-    size_t ncap = *cap ? *cap * 2 : 64, bytes;
-    if (!blobc_mul_ok(ncap, size, &bytes)) return false;
-    void *np = realloc(*p, bytes);
-    if (!np) return false;
-    *p = np;
-    *cap = ncap;
-    return true;
+    return n < SIZE_MAX && blobc_grow(p, cap, n + 1, size);
 }
 
 static bool push_type(encoder *e, const blobc_type *t, uint32_t elem, uint32_t *idx) {
     if (e->ntypes >= UINT32_MAX - 1) return false;
-    if (e->ntypes == e->types_cap) {
-        size_t cap = e->types_cap ? e->types_cap * 2 : 64;
-        const blobc_type **nt = realloc(e->types, cap * sizeof *nt);
-        if (!nt) return false;
-        e->types = nt;
-        uint32_t *ne = realloc(e->elem, cap * sizeof *ne);
-        if (!ne) return false;
-        e->elem = ne;
-        e->types_cap = cap;
-    }
+    if (!ensure((void **)&e->types, &e->types_cap, e->ntypes, sizeof *e->types) ||
+        !ensure((void **)&e->elem, &e->elem_cap, e->ntypes, sizeof *e->elem))
+        return false;
     *idx = (uint32_t)e->ntypes;
     e->types[e->ntypes] = t;
     e->elem[e->ntypes] = elem;
@@ -208,9 +174,9 @@ static blobc_status assign_leaf(encoder *e, const blobc_type *t, uint32_t *idx, 
     }
     if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_ENUM && t->kind != BLOBC_KIND_UNION)
         return blobc_err(err, BLOBC_EINPUT, "cannot embed a type of kind %d", (int)t->kind);
-    map_slot *s = map_find(&e->by_ptr, (uintptr_t)t, 0);
-    if (s->value) {
-        *idx = s->value - 1;
+    uint32_t found = map_get(&e->by_ptr, (uintptr_t)t, 0);
+    if (found) {
+        *idx = found - 1;
         return BLOBC_OK;
     }
     if (!t->name || !is_ident(t->name, strlen(t->name)))
@@ -227,7 +193,7 @@ static blobc_status assign_leaf(encoder *e, const blobc_type *t, uint32_t *idx, 
  * walked iteratively: [[[[T]]]] nests as deep as the schema text allows. */
 static blobc_status assign(encoder *e, const blobc_type *t, uint32_t *idx, blobc_error *err) {
     size_t depth = 0;
-    while (is_anon(t->kind)) {
+    while (blobc_kind_is_anonymous(t->kind)) {
         if (!t->elem) return blobc_err(err, BLOBC_EINPUT, "composite type without an element");
         if (!ensure((void **)&e->chain, &e->chain_cap, depth, sizeof *e->chain))
             return blobc_err_nomem(err);
@@ -240,9 +206,9 @@ static blobc_status assign(encoder *e, const blobc_type *t, uint32_t *idx, blobc
         const blobc_type *c = e->chain[--depth];
         uint32_t count = c->kind == BLOBC_KIND_FIXED ? c->count : 0;
         uint64_t key = anon_key(c->kind, *idx);
-        map_slot *s = map_find(&e->by_key, key, count);
-        if (s->value) {
-            *idx = s->value - 1;
+        uint32_t found = map_get(&e->by_key, key, count);
+        if (found) {
+            *idx = found - 1;
             continue;
         }
         uint32_t elem = *idx;
@@ -345,8 +311,8 @@ static void encoder_free(encoder *e) {
     free(e->types);
     free(e->elem);
     free(e->fields);
-    free(e->by_ptr.slots);
-    free(e->by_key.slots);
+    map_free(&e->by_ptr);
+    map_free(&e->by_key);
     free(e->strs);
     free(e->chain);
 }
@@ -589,7 +555,7 @@ static blobc_status fill_anon(decoder *d, uint32_t i, blobc_type *t, blobc_error
     if (st) return st;
     /* Forward references between anonymous types could close a cycle
      * ([[[...]]] forever); the encoder numbers elements first. */
-    if (is_anon(kind_of(d, elem)) && elem >= i)
+    if (blobc_kind_is_anonymous(kind_of(d, elem)) && elem >= i)
         return bad(err, off + 4, "type %u refers forward to anonymous type %u", i, elem);
     uint32_t count = 0;
     if (t->kind == BLOBC_KIND_FIXED) {
@@ -597,8 +563,8 @@ static blobc_status fill_anon(decoder *d, uint32_t i, blobc_type *t, blobc_error
         if (count == 0 || count > BLOBC_MAX_FIXED_COUNT)
             return bad(err, off + 8, "type %u: fixed array count %u out of range", i, count);
     }
-    map_slot *s = map_find(&d->anon, anon_key(t->kind, elem), count);
-    if (s->value) return bad(err, off, "type %u repeats type %u", i, s->value - 1);
+    uint32_t found = map_get(&d->anon, anon_key(t->kind, elem), count);
+    if (found) return bad(err, off, "type %u repeats type %u", i, found - 1);
     if (!map_put(&d->anon, anon_key(t->kind, elem), count, i)) return blobc_err_nomem(err);
     t->elem = d->type[elem];
     t->count = count;
@@ -684,7 +650,7 @@ static blobc_status decode(decoder *d, const char **schema_name, blobc_error *er
     for (uint32_t i = 0; i < d->ntypes && !st; i++) {
         blobc_type *t = d->obj[i];
         if (!t) continue;
-        if (is_anon(t->kind)) {
+        if (blobc_kind_is_anonymous(t->kind)) {
             st = fill_anon(d, i, t, err);
             continue;
         }
@@ -732,7 +698,7 @@ blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **sc
     d.s = blobc_schema_new("");
     if (!d.s) return blobc_err_nomem(err);
     blobc_status st = decode(&d, &name, err);
-    free(d.anon.slots);
+    map_free(&d.anon);
     if (st) {
         blobc_schema_free(d.s);
         return st;

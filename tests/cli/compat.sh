@@ -7,23 +7,31 @@ D=$TOP/tests/data/compat
 cd "$D" || exit 1
 
 n=0
-for f in *.schema; do
-    name=$(basename "$f" .schema)
-    [ "$name" = old ] && continue
-    n=$((n + 1))
-    want=1
-    tail -1 "$name.expect" | grep -q '^compatible' && want=0
-    run "$BLOBC" compat old.schema "$f"
-    if [ "$RC" -ne "$want" ]; then fail "$name" "exit $RC, want $want: $(head -c 300 "$T/err")"; continue; fi
-    same_file "${name}_golden" "$T/out" "$name.expect"
-done
-[ "$n" -ge 12 ] && pass golden_count || fail golden_count "only $n cases"
+# golden DIR PREFIX: each DIR/NAME.schema against DIR/old.schema.
+golden() {
+    for f in "$1"/*.schema; do
+        name=$(basename "$f" .schema)
+        [ "$name" = old ] && continue
+        n=$((n + 1))
+        want=1
+        tail -1 "$1/$name.expect" | grep -q '^compatible' && want=0
+        (cd "$1" && "$BLOBC" compat old.schema "$name.schema" >"$T/out" 2>"$T/err")
+        rc=$?
+        if [ "$rc" -ne "$want" ]; then fail "$2$name" "exit $rc, want $want: $(head -c 300 "$T/err")"; continue; fi
+        same_file "$2${name}_golden" "$T/out" "$1/$name.expect"
+    done
+}
+golden "$D" ""
+golden "$D/union" union_
+[ "$n" -ge 18 ] && pass golden_count || fail golden_count "only $n cases"
 
 # Every kind of line the documentation promises appears in some golden file.
 for what in 'added (' 'removed (was' 'moved from offset' 'retyped from' 'resized from' \
     'changed value from' 'base changed from' 'alignment changed from' 'size changed from' \
-    'root type changed from' "note: count: renamed to 'total'" "renamed to 'gate'"; do
-    cat ./*.expect | grep -qF -- "$what" && pass "says_${what%% *}" || fail "says_$what" "in no golden file"
+    'root type changed from' "note: count: renamed to 'total'" "renamed to 'gate'" \
+    'moved from tag 1 to 2' "member 'Box' (tag 2) removed" "(tag 1) is now 'Round'" \
+    "member 'Spot' added (tag 3"; do
+    cat ./*.expect union/*.expect | grep -qF -- "$what" && pass "says_${what%% *}" || fail "says_$what" "in no golden file"
 done
 
 # Blobs in place of schemas: the embedded type description gives the same report.

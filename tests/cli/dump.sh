@@ -17,6 +17,11 @@ grep -q '^0x[0-9a-f]*       1  02 .*rooms\[1\]\.lit: bool = 2 (not a bool)   <--
     pass map_bad_marked || fail map_bad_marked "$(grep -a 'lit' "$T/out" | head -3)"
 grep -q '^## verification failed at 0x[0-9a-f]* (rooms\[1\]\.lit): bool: ' "$T/out" &&
     pass map_bad_footer || fail map_bad_footer "$(tail -3 "$T/out")"
+# a path longer than any fixed line buffer: the footer is whole, code,
+# message and newline included
+expect map_long_footer 1 "$BLOBC" dump --map "$C/chain_1000_cycle.blob"
+grep -q '^## verification failed at 0x[0-9a-f]* (\.\.\.[next.]*next): cycle: .*(a cycle)$' "$T/out" &&
+    pass map_long_footer_whole || fail map_long_footer_whole "$(tail -c 200 "$T/out")"
 expect map_bad_magic 1 "$BLOBC" dump --map "$C/bad_magic.blob"
 grep -q 'header.magic = "PK' "$T/out" && grep -q '^## verification failed: bad-magic: ' "$T/out" &&
     pass map_bad_magic_text || fail map_bad_magic_text "$(head -3 "$T/out")"

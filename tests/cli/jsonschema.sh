@@ -33,7 +33,8 @@ if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
     exit 0
 fi
 S=$T/level.schema.json
-"$BLOBC" gen jsonschema "$TOP/schemas/level.schema" -o "$S"
+SCH=$TOP/schemas/level.schema
+"$BLOBC" gen jsonschema "$SCH" -o "$S"
 
 # valid NAME DATA EDIT... / invalid NAME TEXT DATA EDIT...: the validator's
 # verdict, then bake's on the same edited data (JSON) must agree (unless
@@ -48,7 +49,7 @@ verdict() {
         fail "$name" "validator exit $rc, want $want: $(head -c 300 "$T/v")"
         return
     fi
-    "$BLOBC" bake -s "$TOP/schemas/level.schema" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
+    "$BLOBC" bake -s "$SCH" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
     brc=$?
     if [ "$brc" -ne "$bwant" ]; then fail "$name" "bake exit $brc, want $bwant: $(head -c 300 "$T/e")"; return; fi
     pass "$name"
@@ -84,3 +85,18 @@ invalid fixed_array_long "is too long" "$J" set rooms.0.weights '[1, 2, 3, 4, 5]
 invalid wrong_type_key "'Level' was expected" "$J" set '$type' '"Room"'
 invalid bool_as_string "'yes' is not of type 'boolean'" "$J" set rooms.0.lit '"yes"'
 invalid null_for_struct "None is not of type 'object'" "$J" set origin null
+
+# Unions: a single-key object naming the member (oneOf); null only where
+# the field's default says so.
+S=$T/shapes.schema.json
+SCH=$TOP/tests/data/union/shapes.schema
+"$BLOBC" gen jsonschema "$SCH" -o "$S"
+U=$TOP/tests/data/union/scene.json
+valid union_sample_json "$U"
+valid union_sample_yaml "$TOP/tests/data/union/scene.yaml"
+valid union_null_where_allowed "$U" set extra null
+valid union_other_member "$U" set main '{"Box": {"w": 1, "h": 2}}'
+invalid union_unknown_member "is not valid under any of the given schemas" "$U" set main '{"Triangle": {"r": 1}}'
+invalid union_two_members "is not valid under any of the given schemas" "$U" set main '{"Circle": {"r": 1}, "Box": {"w": 1, "h": 2}}'
+invalid union_null_not_allowed "None is not valid under any of the given schemas" "$U" set main null
+invalid union_member_field_misspelt "is not valid under any of the given schemas" "$U" set main '{"Circle": {"radius": 1}}'

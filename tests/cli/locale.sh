@@ -16,7 +16,11 @@ expect c_locale 0 "$TOOL" C
 cp "$T/out" "$T/c.out"
 grep -q '^== program.s own 1.5: 1.5$' "$T/c.out" && pass c_locale_output ||
     fail c_locale_output "$(tail -3 "$T/c.out")"
-expect de_locale 0 env LOCPATH="$T/loc" "$TOOL" de_DE.UTF-8
+# glibc keeps LOCPATH parsed for the life of the process, which
+# LeakSanitizer (make asan) reports as a leak: not the library's.
+echo 'leak:__argz_add_sep' >"$T/lsan.supp"
+expect de_locale 0 env LOCPATH="$T/loc" LSAN_OPTIONS="suppressions=$T/lsan.supp" \
+    "$TOOL" de_DE.UTF-8
 # The program itself writes a comma: the locale took effect...
 grep -q '^== program.s own 1.5: 1,5$' "$T/out" && pass de_locale_in_effect ||
     fail de_locale_in_effect "$(tail -3 "$T/out")"

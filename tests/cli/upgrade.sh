@@ -86,3 +86,29 @@ expect_err needs_output 2 "the output is required" "$BLOBC" upgrade "$T/old.blob
 expect_err missing_blob 2 "nope.blob" "$BLOBC" upgrade "$T/nope.blob" -s widened.schema -o "$T/x.blob"
 head -c 120 "$T/old.blob" >"$T/cut.blob"
 expect_err truncated_blob 1 "cut.blob" "$BLOBC" upgrade "$T/cut.blob" -s widened.schema -o "$T/x.blob"
+
+# Unions: members by name (their tags may change), member structs upgraded
+# like any struct, --drop inside a member; a member the new union lacks
+# fails where a value uses it.
+cd "$D/union" || exit 1
+"$BLOBC" bake -s old.schema old.yaml -o "$T/u.blob" 2>"$T/err" && pass union_bake_old || fail union_bake_old "$(cat "$T/err")"
+ureference() {
+    "$BLOBC" dump "$T/u.blob" | sed "s|^\\\$schema: .*|\$schema: \"$1\"|" >"$T/uref.yaml"
+    "$BLOBC" bake -s "$1" "$T/uref.yaml" -o "$2"
+}
+for n in member_added member_reordered member_changed; do
+    expect "union_$n" 0 "$BLOBC" upgrade "$T/u.blob" -s "$n.schema" -o "$T/u-$n.blob"
+    ureference "$n.schema" "$T/u-$n.ref.blob" 2>"$T/err" || fail "union_${n}_reference" "$(cat "$T/err")"
+    same_file "union_${n}_same_as_rebake" "$T/u-$n.blob" "$T/u-$n.ref.blob"
+done
+"$BLOBC" dump "$T/u-member_changed.blob" | grep -q '^main: {Box: {w: 2.0, h: 3.0, d: 1.0}}$\|d: 1.0' &&
+    pass union_member_default || fail union_member_default "$("$BLOBC" dump "$T/u-member_changed.blob" | head -5)"
+expect_err union_member_gone 1 'main: error: unknown member "Box" of union Shape' \
+    "$BLOBC" upgrade "$T/u.blob" -s member_removed.schema -o "$T/x.blob"
+expect_err union_field_needs_drop 1 "main.Box.h: error: field 'h' is not in the new schema" \
+    "$BLOBC" upgrade "$T/u.blob" -s member_field_dropped.schema -o "$T/x.blob"
+expect union_drop 0 "$BLOBC" upgrade "$T/u.blob" -s member_field_dropped.schema --drop -o "$T/u-drop.blob"
+"$BLOBC" dump "$T/u-drop.blob" >"$T/u-drop.yaml"
+grep -q 'h:' "$T/u-drop.yaml" && fail union_drop_left_out "$(grep 'h:' "$T/u-drop.yaml" | head -2)" ||
+    pass union_drop_left_out
+grep -q 'w: 4.0' "$T/u-drop.yaml" && pass union_drop_kept_values || fail union_drop_kept_values "$(cat "$T/u-drop.yaml")"

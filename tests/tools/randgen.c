@@ -1117,8 +1117,11 @@ static void write_decl(buf *b, const decl *d) {
     }
     if (d->is_union) {
         bprintf(b, "union %s {", d->name);
-        for (int i = 0; i < d->nm; i++)
-            bprintf(b, "%s%s", i ? ", " : " ", decls[nenums + d->mem[i]].name);
+        for (int i = 0; i < d->nm; i++) {
+            bput(b, i ? ", " : " ");
+            if (pct(10)) bprintf(b, "\n    /// Member %d.\n    ", i + 1);
+            bput(b, decls[nenums + d->mem[i]].name);
+        }
         bput(b, pct(30) ? ", }\n" : " }\n");
         return;
     }

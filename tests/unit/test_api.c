@@ -6,12 +6,15 @@
  * returns BLOBC_EARG with a message naming the function.
  */
 #define _DEFAULT_SOURCE 1 /* mkdtemp */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "blobc/blobc.h"
+#include "blobc/cache.h"
 #include "test.h"
 
 static const char schema_text[] = "struct P { x: u32; name: string; }\nroot P;\n";
@@ -50,6 +53,12 @@ static void setup(void) {
     if (blobc_bake_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &g_stripped, &err)) exit(1);
     snprintf(g_dir, sizeof g_dir, "%s/blobc-api-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(g_dir)) exit(1);
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *f) {
+    (void)st;
+    (void)f;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 TEST(null_error_on_success) {
@@ -252,19 +261,85 @@ TEST(argument_errors) {
     blobc_buffer_free(&out);
 }
 
+/* The plan, file map, cache, evolution and JSON Schema calls: NULL error
+ * pointers on failure, and their argument errors. */
+TEST(later_functions) {
+    blobc_bake_options o;
+    memset(&o, 0, sizeof o);
+    o.schema = g_schema;
+    blobc_bake_plan plan;
+    memset(&plan, 0, sizeof plan);
+    CHECK_EQ_I(blobc_bake_plan_memory("[", 1, "p.json", &o, &plan, NULL), BLOBC_EINPUT);
+    blobc_bake_plan_free(&plan);
+    memset(&plan, 0, sizeof plan);
+    CHECK_ARG(blobc_bake_plan_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, NULL, &e_),
+              "blobc_bake_plan_memory");
+
+    blobc_file_view v;
+    CHECK_EQ_I(blobc_file_map("/nonexistent/p.blob", &v, NULL), BLOBC_EIO);
+    CHECK_ARG(blobc_file_map(NULL, &v, &e_), "blobc_file_map");
+    CHECK_ARG(blobc_file_map("p.blob", NULL, &e_), "blobc_file_map");
+
+    blobc_cache *c = NULL;
+    CHECK_EQ_I(blobc_cache_open("", &c, NULL) != BLOBC_OK, 1);
+    CHECK_ARG(blobc_cache_open(NULL, &c, &e_), "blobc_cache_open");
+    CHECK_ARG(blobc_cache_open(g_dir, NULL, &e_), "blobc_cache_open");
+    blobc_cache_stats st;
+    CHECK_EQ_I(blobc_cache_dir_stats("/nonexistent/cache", &st, NULL), BLOBC_EIO);
+    CHECK_ARG(blobc_cache_dir_stats(NULL, &st, &e_), "blobc_cache_dir_stats");
+    CHECK_ARG(blobc_cache_dir_stats(g_dir, NULL, &e_), "blobc_cache_dir_stats");
+    CHECK_EQ_I(blobc_cache_dir_prune("/nonexistent/cache", 0, NULL, NULL), BLOBC_EIO);
+    CHECK_ARG(blobc_cache_dir_prune(NULL, 0, NULL, &e_), "blobc_cache_dir_prune");
+
+    /* get and put report only through `warn`, which may be NULL too. */
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/cache", g_dir);
+    CHECK_EQ_I(blobc_cache_open(dir, &c, NULL), BLOBC_OK);
+    if (c) {
+        CHECK_EQ_I(blobc_bake_plan_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &plan, NULL),
+                   BLOBC_OK);
+        blobc_cache_entry entry;
+        bool hit = true;
+        blobc_cache_get(c, &plan, &o, &entry, &hit, NULL);
+        CHECK(!hit);
+        blobc_cache_put(c, &plan, g_blob.data, g_blob.len, NULL);
+        blobc_cache_get(c, &plan, &o, &entry, &hit, NULL);
+        CHECK(hit && entry.len == g_blob.len && memcmp(entry.data, g_blob.data, entry.len) == 0);
+        if (hit) blobc_cache_entry_free(&entry);
+        blobc_bake_plan_free(&plan);
+        blobc_cache_close(c);
+    }
+    CHECK_EQ_I(blobc_cache_dir_prune(dir, 0, NULL, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_cache_dir_stats(dir, &st, NULL), BLOBC_OK);
+    CHECK_EQ_U(st.entries, 0);
+
+    blobc_buffer out = {0};
+    blobc_compat_result r;
+    const blobc_type *root = blobc_schema_root(g_schema);
+    CHECK_EQ_I(blobc_compat(root, root, g_schema, &out, &r, NULL), BLOBC_OK);
+    CHECK_ARG(blobc_compat(NULL, root, g_schema, &out, &r, &e_), "blobc_compat");
+    blobc_upgrade_options u;
+    memset(&u, 0, sizeof u);
+    u.schema = g_schema;
+    out.len = 0;
+    CHECK_EQ_I(blobc_upgrade("not a blob", 10, &u, &out, NULL), BLOBC_EINPUT);
+    CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, NULL, &out, &e_), "blobc_upgrade");
+    CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, &u, NULL, &e_), "blobc_upgrade");
+    out.len = 0;
+    CHECK_EQ_I(blobc_gen_jsonschema(g_schema, "Nope", &out, NULL) != BLOBC_OK, 1);
+    CHECK_ARG(blobc_gen_jsonschema(NULL, NULL, &out, &e_), "blobc_gen_jsonschema");
+    CHECK_ARG(blobc_gen_jsonschema(g_schema, NULL, NULL, &e_), "blobc_gen_jsonschema");
+    blobc_buffer_free(&out);
+}
+
 TEST_MAIN_BEGIN("api")
 setup();
 RUN(null_error_on_success);
 RUN(null_error_on_failure);
 RUN(argument_errors);
+RUN(later_functions);
 blobc_schema_free(g_schema);
 blobc_buffer_free(&g_blob);
 blobc_buffer_free(&g_stripped);
-static const char *const files[] = {"p.yaml", "p.schema", "p.blob"};
-for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-    char path[300];
-    snprintf(path, sizeof path, "%s/%s", g_dir, files[i]);
-    unlink(path);
-}
-rmdir(g_dir);
+nftw(g_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 TEST_MAIN_END

@@ -241,6 +241,11 @@ TEST(doc_comments_are_kept) {
                             "    a,\n"
                             "    b\n"
                             "}\n"
+                            "/// A choice.\n"
+                            "union U {\n"
+                            "    /// A point.\n"
+                            "    P,\n"
+                            "}\n"
                             "/// Ignored: nothing follows it.\n");
     if (!s) FAILF("%s", fmt);
     const blobc_type *p = blobc_schema_find(s, "P");
@@ -253,6 +258,10 @@ TEST(doc_comments_are_kept) {
     CHECK(e->doc == NULL);
     CHECK_STR(e->values[0].doc, "The first.");
     CHECK(e->values[1].doc == NULL);
+    const blobc_type *u = blobc_schema_find(s, "U");
+    CHECK(u != NULL);
+    CHECK_STR(u->doc, "A choice.");
+    CHECK_STR(u->fields[0].doc, "A point.");
     blobc_schema_free(s);
 }
 

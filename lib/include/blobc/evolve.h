@@ -24,15 +24,18 @@ typedef struct blobc_compat_result {
 } blobc_compat_result;
 
 /* Compares the layout of old_root and everything reachable from it with
- * new_root's, pairing struct fields by name and enum members by name and
- * value; type names do not matter. Appends one line per difference to
+ * new_root's, pairing struct fields by name, enum members by name and
+ * value, union members by name and tag; type names do not matter. A root
+ * of another name is the old root renamed unless new_schema (may be NULL:
+ * then never) still has a type of the old root's name: then the line
+ * "root type changed" comes first. Appends one line per difference to
  * `out`, "PATH: what" for changes and "note: PATH: what" for renames, in
  * the order met walking from the root ("(root)" for the root itself).
  * old_root and new_root may come from different schemas (parsed or decoded
  * from blobs). On failure (out of memory) `out` is left as it was. */
 BLOBC_API blobc_status blobc_compat(const blobc_type *old_root, const blobc_type *new_root,
-                                    blobc_buffer *out, blobc_compat_result *result,
-                                    blobc_error *err);
+                                    const blobc_schema *new_schema, blobc_buffer *out,
+                                    blobc_compat_result *result, blobc_error *err);
 
 typedef struct blobc_upgrade_options {
     const blobc_schema *schema;   /* the new schema (required) */

@@ -1,5 +1,5 @@
 /*
- * walk.c - the canonical-order walker shared by verify and dump: its
+ * walk_driver.c - the canonical-order walker shared by verify and dump: its
  * driver.
  *
  * Each type reached is compiled once into a short check program
@@ -36,23 +36,6 @@ void blobc_walk_free(blobc_walk *w) {
     free(w->frames);
     blobc_arena_free(&w->arena);
     memset(w, 0, sizeof *w);
-}
-
-bool blobc_walk_push_frame(blobc_walk *w, uint32_t tid, size_t base, size_t n, uint32_t tab,
-                           bool indexed) {
-    if (!blobc_grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames))
-        return false;
-    blobc_wframe *f = &w->frames[w->nframes++];
-    f->tid = tid;
-    f->base = (uint32_t)base;
-    f->n = (uint32_t)n;
-    f->i = 0;
-    f->pc = 0;
-    f->tab = tab;
-    f->ck = 0;
-    f->indexed = indexed;
-    f->fast = 0;
-    return true;
 }
 
 /* The op-by-op walk of the top frame from its current element and op:

@@ -1,0 +1,274 @@
+/*
+ * c_names.c - the names `blobc gen c` gives: C identifier rules, keyword
+ * and reserved-prefix escaping, and collision suffixes (docs/CODEGEN.md,
+ * "Names").
+ */
+#include "gen/c_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* ---- identifier rules ---- */
+
+/* Words a schema identifier must not be spelled as in the output: C11/C17/
+ * C23 and C++20 keywords and alternative tokens, the names the headers the
+ * output includes define (<stddef.h>, <stdint.h>, and with
+ * BLOBC_WITH_LIBRARY <stdbool.h>), macros GCC predefines outside strict
+ * ISO modes, and common object-like macros of the C library. */
+static const char *const reserved_words[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit",
+    "atomic_noexcept", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
+    "concept", "const", "const_cast", "consteval", "constexpr", "constinit", "continue",
+    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "reflexpr", "register", "reinterpret_cast",
+    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "typeof_unqual", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    /* <stddef.h>, <stdint.h>, C++ */
+    "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "nullptr_t", "intptr_t",
+    "uintptr_t", "intmax_t", "uintmax_t", "std",
+    /* GCC's predefined non-reserved macros (-std=gnu11 and the like) */
+    "linux", "unix", "i386",
+    /* object-like macros of the C library a reading program is likely to
+     * include next to the header, and the one function it always has */
+    "errno", "stdin", "stdout", "stderr", "EOF", "BUFSIZ", "EXIT_SUCCESS", "EXIT_FAILURE",
+    "CHAR_BIT", "HUGE_VAL", "INFINITY", "NAN", "complex", "imaginary", "I", "noreturn",
+    "SEEK_SET", "SEEK_CUR", "SEEK_END", "EDOM", "ERANGE", "EILSEQ", "NDEBUG", "CLOCKS_PER_SEC",
+    "main",
+};
+
+static bool is_reserved_word(const char *s) {
+    for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
+        if (strcmp(s, reserved_words[i]) == 0) return true;
+    return false;
+}
+
+static bool starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* int8_t, uint_least16_t, int_fast64_t, ... */
+static bool is_stdint_type(const char *s) {
+    if (*s == 'u') s++;
+    if (!starts_with(s, "int")) return false;
+    s += 3;
+    if (starts_with(s, "_least")) s += 6;
+    else if (starts_with(s, "_fast")) s += 5;
+    if (!(*s >= '0' && *s <= '9')) return false;
+    while (*s >= '0' && *s <= '9') s++;
+    return strcmp(s, "_t") == 0;
+}
+
+/* INT8_MAX, SIZE_MAX, UINT64_C, PTRDIFF_MIN, ...: stdint.h's macros are
+ * all upper case and end in _MAX, _MIN or _C. */
+static bool is_stdint_macro(const char *s) {
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+    return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
+}
+
+bool blobc_genc_is_identifier(const char *s) {
+    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    return true;
+}
+
+/* ---- a set of identifiers ---- */
+
+static bool nameset_has(const nameset *set, const char *name) {
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
+         k = blobc_hashtab_next(&set->tab, &p))
+        if (strcmp(set->names[k - 1], name) == 0) return true;
+    return false;
+}
+
+/* Adds a name that is not in the set; `name` must outlive the set. */
+static bool nameset_add(nameset *set, const char *name) {
+    if (set->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
+        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
+                           (uint32_t)set->count + 1))
+        return false;
+    set->names[set->count++] = name;
+    return true;
+}
+
+void blobc_genc_nameset_free(nameset *set) {
+    blobc_hashtab_free(&set->tab);
+    free(set->names);
+    memset(set, 0, sizeof *set);
+}
+
+/* ---- naming ---- */
+
+/* Applies the escaping rules to a candidate in g->tmp (NUL-terminated):
+ * reserved prefixes get an `x` in front (no suffix can take a name out of
+ * a reserved prefix), keywords and standard names a `_` behind. Returns an
+ * arena copy, or NULL when out of memory. */
+static char *escaped(gen *g, const char *s) {
+    bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
+    bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);
+    size_t n = strlen(s);
+    char *r = blobc_arena_alloc(&g->arena, n + 3);
+    if (!r) return NULL;
+    size_t k = 0;
+    if (front) r[k++] = 'x';
+    memcpy(r + k, s, n);
+    k += n;
+    if (back) r[k++] = '_';
+    r[k] = '\0';
+    return r;
+}
+
+/* Makes `base` unique in `set` by appending underscores, then adds it. */
+static const char *unique_in(gen *g, nameset *set, const nameset *also, char *base) {
+    if (!base) return NULL;
+    size_t n = strlen(base);
+    char *name = base;
+    while (nameset_has(set, name) || (also && nameset_has(also, name))) {
+        char *longer = blobc_arena_alloc(&g->arena, n + 2);
+        if (!longer) return NULL;
+        memcpy(longer, name, n);
+        longer[n++] = '_';
+        longer[n] = '\0';
+        name = longer;
+    }
+    return nameset_add(set, name) ? name : NULL;
+}
+
+/* Ends the list of parts of global_name. */
+#define END ((const char *)NULL)
+
+/* A file-scope name: the parts (NULL-terminated) joined, escaped and
+ * made unique. */
+static const char *global_name(gen *g, const char *first, ...) {
+    g->tmp.len = 0;
+    bool ok = true;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *part = first; part && ok; part = va_arg(ap, const char *))
+        ok = blobc_buf_puts(&g->tmp, part);
+    va_end(ap);
+    if (!ok || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
+}
+
+static const char **name_array(gen *g, uint32_t n) {
+    return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
+}
+
+/* The function holding the schema text is named after the guard
+ * (blobc_gen_level_h_schema_text), so that two generated headers in one
+ * program do not define it twice. Not escaped: from the default guard it
+ * starts with blobc_, which no escaped schema name does. */
+static const char *text_fn_name(gen *g) {
+    g->tmp.len = 0;
+    for (const char *p = g->guard; *p; p++)
+        if (!blobc_buf_putc(&g->tmp, *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p)) return NULL;
+    if (!blobc_buf_puts(&g->tmp, "_schema_text") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    char *name = blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
+    return unique_in(g, &g->globals, NULL, name);
+}
+
+/* Gives every output identifier its name. Order decides who keeps the
+ * plain spelling on a collision: the guard, then type names, then each
+ * type's fixed API (open functions, hash macro, enum name function), then
+ * enum members and field accessors, in declaration order. Member names
+ * live in their struct's scope but must not equal any file-scope name
+ * (macros would expand inside the struct; C++ rejects a member that
+ * changes the meaning of a type name used in the class). */
+blobc_status blobc_genc_assign_names(gen *g) {
+    if (!nameset_add(&g->globals, g->guard)) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
+            return nomem(g);
+    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const char *c = ti->cname;
+        if (ti->type->kind == BLOBC_KIND_ENUM) {
+            if (!(ti->name_fn = global_name(g, c, "_name", END))) return nomem(g);
+        } else if (ti->type->kind == BLOBC_KIND_UNION) {
+            if (!(ti->tag_fn = global_name(g, c, "_tag", END))) return nomem(g);
+        } else if (!(ti->hash_macro = global_name(g, c, "_SCHEMA_HASH", END)) ||
+                   !(ti->open_fn = global_name(g, c, "_open", END)) ||
+                   !(ti->open_raw_fn = global_name(g, c, "_open_raw", END)) ||
+                   !(ti->open_checked_fn = global_name(g, c, "_open_checked", END))) {
+            return nomem(g);
+        }
+    }
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const blobc_type *t = ti->type;
+        if (t->kind == BLOBC_KIND_ENUM) {
+            if (!(ti->values = name_array(g, t->nvalues))) return nomem(g);
+            for (uint32_t v = 0; v < t->nvalues; v++)
+                if (!(ti->values[v] = global_name(g, ti->cname, "_", t->values[v].name, END)))
+                    return nomem(g);
+            continue;
+        }
+        if (t->kind == BLOBC_KIND_UNION) {
+            if (!(ti->values = name_array(g, t->nfields + 1)) ||
+                !(ti->acc = name_array(g, t->nfields)) ||
+                !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
+                return nomem(g);
+            for (uint32_t m = 0; m < t->nfields; m++)
+                if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
+                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
+                    return nomem(g);
+            continue;
+        }
+        if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
+            !(ti->members = name_array(g, t->nfields)))
+            return nomem(g);
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            const char *fname = t->fields[f].name;
+            if (wants_accessor(ft) &&
+                !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END)))
+                return nomem(g);
+            if (wants_item_accessor(ft) &&
+                !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)))
+                return nomem(g);
+        }
+    }
+    for (size_t i = 0; i < g->ninfo; i++) {
+        type_info *ti = &g->info[i];
+        const blobc_type *t = ti->type;
+        if (t->kind == BLOBC_KIND_UNION) {
+            static const char *const parts[2] = {"tag", "ref"};
+            if (!(ti->members = name_array(g, 2))) return nomem(g);
+            nameset local = {0};
+            for (int k = 0; k < 2; k++)
+                ti->members[k] = unique_in(g, &local, &g->globals,
+                                           blobc_arena_strndup(&g->arena, parts[k], 3));
+            blobc_genc_nameset_free(&local);
+            if (!ti->members[0] || !ti->members[1]) return nomem(g);
+            continue;
+        }
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        nameset local = {0};
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
+            if (!ti->members[f]) {
+                blobc_genc_nameset_free(&local);
+                return nomem(g);
+            }
+        }
+        blobc_genc_nameset_free(&local);
+    }
+    return BLOBC_OK;
+}

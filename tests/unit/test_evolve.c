@@ -1,0 +1,112 @@
+/*
+ * test_evolve.c - the library side of compat, upgrade and gen jsonschema:
+ * results and lines, the error contract (NULL error pointers, BLOBC_EARG),
+ * and an upgrade equal to baking the old values with the new schema.
+ */
+#include "blobc/blobc.h"
+#include "test.h"
+
+static blobc_error err;
+
+static blobc_schema *parse(const char *text) {
+    blobc_schema *s = NULL;
+    blobc_error_clear(&err);
+    if (blobc_schema_parse(text, strlen(text), "t.schema", &s, &err) != BLOBC_OK) return NULL;
+    return s;
+}
+
+static bool text_is(const blobc_buffer *b, const char *want) {
+    return b->len == strlen(want) && memcmp(b->data, want, b->len) == 0;
+}
+
+static const char old_text[] = "enum K : u8 { a, b }\n"
+                               "struct P { x: f32; k: K = a; n: u16; }\n"
+                               "root P;\n";
+
+TEST(compat_lines_and_counts) {
+    blobc_schema *o = parse(old_text);
+    blobc_schema *n = parse("enum K : u8 { a, b }\n"
+                            "struct Q { x: f32; kind: K = a; n: u32; }\n"
+                            "root Q;\n");
+    if (!o || !n) FAILF("%s", err.message);
+    blobc_buffer out = {0};
+    blobc_compat_result r;
+    CHECK_EQ_I(blobc_compat(blobc_schema_root(o), blobc_schema_root(n), n, &out, &r, NULL), BLOBC_OK);
+    CHECK_EQ_U(r.changes, 3); /* the struct's size, n moved and retyped */
+    CHECK_EQ_U(r.notes, 2);   /* P is now Q, k renamed to kind */
+    CHECK(text_is(&out, "note: (root): struct P is now called Q\n"
+                        "(root): struct P: size changed from 8 to 12\n"
+                        "note: k: renamed to 'kind' (same offset and type: the layout is unchanged)\n"
+                        "n: moved from offset 6 to 8\n"
+                        "n: retyped from u16 to u32 (size 2 to 4)\n"));
+    blobc_buffer_free(&out);
+    /* with a P still in the new schema, Q is another root */
+    blobc_schema *n2 = parse("struct P { x: f32; }\nstruct Q { x: f32; kind: u8; n: u32; }\nroot Q;\n");
+    if (!n2) FAILF("%s", err.message);
+    CHECK_EQ_I(blobc_compat(blobc_schema_root(o), blobc_schema_root(n2), n2, &out, &r, NULL), BLOBC_OK);
+    CHECK(out.len > 40 && memcmp(out.data, "(root): root type changed from P to Q\n", 38) == 0);
+    blobc_buffer_free(&out);
+    blobc_schema_free(n2);
+    CHECK_EQ_I(blobc_compat(NULL, blobc_schema_root(n), n, &out, &r, &err), BLOBC_EARG);
+    CHECK_EQ_U(out.len, 0);
+    blobc_schema_free(o);
+    blobc_schema_free(n);
+}
+
+TEST(upgrade_equals_rebake) {
+    blobc_schema *o = parse(old_text);
+    blobc_schema *n = parse("enum K : u16 { b = 7, a }\n"
+                            "struct P { n: u64; extra: i8 = -1; k: K = a; x: f64; }\n"
+                            "root P;\n");
+    if (!o || !n) FAILF("%s", err.message);
+    blobc_bake_options bo = {0};
+    bo.schema = o;
+    blobc_buffer old_blob = {0}, up = {0}, want = {0};
+    const char *data = "x: 0.25\nk: b\nn: 65535\n";
+    CHECK_EQ_I(blobc_bake_memory(data, strlen(data), "d.yaml", &bo, &old_blob, &err), BLOBC_OK);
+    blobc_upgrade_options uo = {0};
+    uo.schema = n;
+    uo.schema_name = "new.schema";
+    CHECK_EQ_I(blobc_upgrade(old_blob.data, old_blob.len, &uo, &up, NULL), BLOBC_OK);
+    const char *again = "$schema: new.schema\nx: 0.25\nk: b\nn: 65535\n";
+    bo.schema = n;
+    CHECK_EQ_I(blobc_bake_memory(again, strlen(again), "d.yaml", &bo, &want, &err), BLOBC_OK);
+    CHECK_EQ_U(up.len, want.len);
+    CHECK(memcmp(up.data, want.data, up.len) == 0);
+    /* refusals name the path */
+    blobc_schema *bad = parse("struct P { x: f32; n: u16; w: f32; }\nroot P;\n");
+    if (!bad) FAILF("%s", err.message);
+    uo.schema = bad;
+    blobc_buffer none = {0};
+    blobc_error_clear(&err);
+    CHECK_EQ_I(blobc_upgrade(old_blob.data, old_blob.len, &uo, &none, &err), BLOBC_EINPUT);
+    CHECK_STR(err.path, "k");
+    CHECK_CONTAINS(err.message, "--drop");
+    CHECK_EQ_U(none.len, 0);
+    CHECK_EQ_I(blobc_upgrade(NULL, 0, &uo, &none, &err), BLOBC_EARG);
+    blobc_buffer_free(&old_blob);
+    blobc_buffer_free(&up);
+    blobc_buffer_free(&want);
+    blobc_schema_free(bad);
+    blobc_schema_free(o);
+    blobc_schema_free(n);
+}
+
+TEST(jsonschema_contract) {
+    blobc_schema *o = parse(old_text);
+    if (!o) FAILF("%s", err.message);
+    blobc_buffer out = {0};
+    CHECK_EQ_I(blobc_gen_jsonschema(o, NULL, &out, NULL), BLOBC_OK);
+    CHECK(out.len > 0 && out.data[out.len - 1] == '\n');
+    blobc_buffer_free(&out);
+    CHECK_EQ_I(blobc_gen_jsonschema(o, "K", &out, &err), BLOBC_EINPUT);
+    CHECK_EQ_U(out.len, 0);
+    CHECK_EQ_I(blobc_gen_jsonschema(NULL, NULL, &out, &err), BLOBC_EARG);
+    blobc_schema_free(o);
+}
+
+TEST_MAIN_BEGIN("evolve")
+RUN(compat_lines_and_counts);
+RUN(upgrade_equals_rebake);
+RUN(jsonschema_contract);
+TEST_MAIN_END
