@@ -46,12 +46,15 @@ static const char bake_help[] =
     "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n"
     "      --max-errors N    report up to N errors per input, in document order\n"
     "                        (default 20; 0: no limit); a syntax error comes alone\n"
+    COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
     ".bytes for --format unity).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
-    "Output is written to a temporary file and renamed into place on success.\n"
+    "A file is written to a temporary file and renamed into place on success;\n"
+    "a device or FIFO is written in place; an output that is an input of the\n"
+    "run is refused (blobc(1), OUTPUT FILES).\n"
     "With several inputs, every input is baked (failures are reported in input\n"
     "order and the others still written; exit 1 if any failed), and inputs that\n"
     "would be written to the same output are refused before anything is baked.\n"
@@ -449,6 +452,7 @@ int cmd_bake(int argc, char **argv) {
     r.bo.type_name = type;
     r.bo.strip = strip;
     r.bo.one_thread = one_thread;
+    r.bo.max_input = cli_max_input;
     r.verbose = verbose;
     if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "unity") == 0) r.bo.output = BLOBC_OUTPUT_UNITY;
@@ -520,6 +524,10 @@ int cmd_bake(int argc, char **argv) {
      * recorded by name in each blob, as a bake of one input records it. */
     if ((rc = load_schema(schema, &loaded))) goto done;
     r.bo.schema = loaded;
+    for (size_t i = 0; i < r.n && !rc; i++) rc = add_input(r.inputs[i]);
+    for (size_t i = 0; loaded && i < blobc_schema_file_count(loaded) && !rc; i++)
+        rc = add_input(blobc_schema_file(loaded, i));
+    if (rc) goto done;
     if ((rc = plan_outputs(&r, output, outdir))) goto done;
     if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
     bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);

@@ -19,6 +19,7 @@ static const char cache_help[] =
     "  prune                 remove the least recently used entries until the\n"
     "                        rest take at most SIZE (bytes, or with K, M, G:\n"
     "                        KiB, MiB, GiB)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
     "DIR defaults to $BLOBC_CACHE.\n";

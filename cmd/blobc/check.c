@@ -14,7 +14,10 @@
 
 static const char check_help[] =
     "Usage: blobc check SCHEMA\n"
-    "Parse and lint a schema; print each type's size, alignment and layout.\n";
+    "Parse and lint a schema; print each type's size, alignment and layout.\n"
+    "\n"
+    COMMON_HELP
+    "  -h, --help            show this help\n";
 
 int cmd_check(int argc, char **argv) {
     args a;
@@ -39,7 +42,7 @@ int cmd_check(int argc, char **argv) {
         rc = exit_code(err.status);
         goto done;
     }
-    fwrite(buf.data, 1, buf.len, stdout);
+    write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
     blobc_schema_free(sch);

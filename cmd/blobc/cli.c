@@ -1,13 +1,20 @@
 /*
  * cli.c - what every command of the blobc command line shares: argument
- * parsing, exit codes, and reporting library errors the way compilers do.
+ * parsing and the options of every command (--color, --max-input), exit
+ * codes, reporting library errors the way compilers do (in gcc's colours
+ * on a terminal), the run's inputs that no output may replace, writing
+ * outputs, and removing a named temporary file when a signal ends the run.
  */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -18,6 +25,81 @@ const char *prog = "blobc";
 static _Thread_local FILE *report_stream;
 
 void set_report_stream(FILE *f) { report_stream = f; }
+
+/* ---- options of every command ---- */
+
+typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
+static color_mode color = COLOR_AUTO;
+uint64_t cli_max_input = BLOBC_DEFAULT_MAX_INPUT;
+
+/* auto: only when stderr is a terminal, NO_COLOR is unset or empty, and
+ * the terminal is not "dumb" (as gcc and the no-color.org convention). */
+static bool use_color(void) {
+    if (color != COLOR_AUTO) return color == COLOR_ALWAYS;
+    const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+    if (no && no[0]) return false;
+    if (term && strcmp(term, "dumb") == 0) return false;
+    return isatty(STDERR_FILENO) == 1;
+}
+
+/* "1048576", "64K", "512M", "1G" (binary multiples; "KiB" etc. too). */
+static bool parse_size(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9') return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && strcmp(end, "iB") == 0) end += 2;
+    else if (shift && (*end == 'B' || *end == 'b')) end++;
+    if (*end || v == 0 || v > (UINT64_MAX >> shift)) return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
+/* Handles --color[=WHEN] and --max-input SIZE; 1 when `arg` was one of
+ * them (*i moved past a separate value), 0 when not, -1 on a usage error. */
+static int common_option(const char *cmd, const char *arg, int *i, int argc, char **argv) {
+    if (strcmp(arg, "--color") == 0 || strcmp(arg, "--colour") == 0) {
+        color = COLOR_ALWAYS;
+        return 1;
+    }
+    if (strncmp(arg, "--color=", 8) == 0 || strncmp(arg, "--colour=", 9) == 0) {
+        const char *v = strchr(arg, '=') + 1;
+        if (strcmp(v, "auto") == 0) color = COLOR_AUTO;
+        else if (strcmp(v, "always") == 0) color = COLOR_ALWAYS;
+        else if (strcmp(v, "never") == 0) color = COLOR_NEVER;
+        else {
+            usage_error(cmd, "invalid --color '%s' (expected auto, always or never)", v);
+            return -1;
+        }
+        return 1;
+    }
+    const char *v = NULL;
+    if (strncmp(arg, "--max-input=", 12) == 0) {
+        v = arg + 12;
+    } else if (strcmp(arg, "--max-input") == 0) {
+        if (*i + 1 >= argc) {
+            usage_error(cmd, "option '--max-input' needs a value");
+            return -1;
+        }
+        v = argv[++*i];
+    } else {
+        return 0;
+    }
+    if (!parse_size(v, &cli_max_input)) {
+        usage_error(cmd, "invalid --max-input '%s' (expected a size like 1048576, 64K, 512M, 1G)", v);
+        return -1;
+    }
+    return 1;
+}
 
 void usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
@@ -39,24 +121,142 @@ int exit_code(blobc_status st) {
     }
 }
 
+/* ---- reporting ---- */
+
+/* gcc's colours (GCC_COLORS defaults): the place bold, "error:" bold red,
+ * "warning:" bold magenta, the caret and a suggested fix bold green. */
+#define C_LOCUS "\033[01m\033[K"
+#define C_ERROR "\033[01;31m\033[K"
+#define C_WARNING "\033[01;35m\033[K"
+#define C_FIXIT "\033[01;32m\033[K"
+#define C_END "\033[m\033[K"
+
+/* The message with the name after "did you mean" in the fix-it colour. */
+static void put_message(FILE *out, const char *m) {
+    const char *dym = strstr(m, "did you mean ");
+    const char *q = dym ? dym + 13 : NULL;
+    const char *close = q && (*q == '\'' || *q == '"') ? strchr(q + 1, *q) : NULL;
+    if (!close) {
+        fputs(m, out);
+        return;
+    }
+    fprintf(out, "%.*s" C_FIXIT "%.*s" C_END "%s", (int)(q - m), m, (int)(close + 1 - q), q,
+            close + 1);
+}
+
+/* Colours one formatted error: "<place>: error: <message>", then the
+ * source line and the caret line. `message` finds the severity word in
+ * the first line (a file name could contain "error: " too). */
+static void put_colored(FILE *out, const char *text, const char *message) {
+    const char *nl = strchr(text, '\n');
+    size_t first = nl ? (size_t)(nl - text) : strlen(text);
+    const char *sev = NULL, *word = NULL;
+    size_t mlen = strlen(message);
+    for (const char *p = text; p < text + first && !sev; p++) {
+        for (int w = 0; w < 2 && !sev; w++) {
+            const char *cand = w ? "warning: " : "error: ";
+            size_t cl = strlen(cand);
+            if (strncmp(p, cand, cl) == 0 && (p == text || p[-1] == ' ') &&
+                strncmp(p + cl, message, mlen < 32 ? mlen : 32) == 0) {
+                sev = p;
+                word = cand;
+            }
+        }
+    }
+    if (!sev) {
+        fprintf(out, "%s\n", text);
+        return;
+    }
+    size_t wl = strlen(word) - 1; /* without the space */
+    if (sev > text) {
+        /* the place without its trailing ": " goes bold, like gcc */
+        fprintf(out, C_LOCUS "%.*s" C_END " ", (int)(sev - text - 1), text);
+    }
+    fprintf(out, "%s%.*s" C_END " ", word[0] == 'e' ? C_ERROR : C_WARNING, (int)wl, sev);
+    char *msg = strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
+    if (msg) put_message(out, msg);
+    else fprintf(out, "%.*s", (int)(first - (size_t)(sev + wl + 1 - text)), sev + wl + 1);
+    free(msg);
+    fputc('\n', out);
+    if (!nl) return;
+    /* Source line as is; in the caret line, the caret in green. */
+    const char *caret_line = strrchr(nl + 1, '\n');
+    if (!caret_line) {
+        fprintf(out, "%s\n", nl + 1);
+        return;
+    }
+    fprintf(out, "%.*s\n", (int)(caret_line - nl - 1), nl + 1);
+    const char *c = caret_line + 1;
+    size_t sp = strspn(c, " ");
+    fprintf(out, "%.*s" C_FIXIT "%s" C_END "\n", (int)sp, c, c + sp);
+}
+
 /* Prints a library error the way compilers do: one line naming the place,
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
     FILE *out = report_stream ? report_stream : stderr;
     char small[2048];
+    char *text = small;
     size_t n = blobc_error_format(err, small, sizeof small);
-    if (n < sizeof small) {
-        fprintf(out, "%s\n", small);
-        return;
-    }
-    char *big = malloc(n + 1);
-    if (!big) {
-        fprintf(out, "%s\n", small);
-        return;
-    }
-    blobc_error_format(err, big, n + 1);
-    fprintf(out, "%s\n", big);
-    free(big);
+    if (n >= sizeof small && (text = malloc(n + 1)) != NULL) blobc_error_format(err, text, n + 1);
+    if (!text) text = small;
+    if (use_color()) put_colored(out, text, err->message);
+    else fprintf(out, "%s\n", text);
+    if (text != small) free(text);
+}
+
+/* "<file>: error: <message>", through report() (so in colour when on). */
+void report_msg(const char *file, const char *fmt, ...) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    err.status = BLOBC_EINPUT;
+    snprintf(err.file, sizeof err.file, "%s", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err.message, sizeof err.message, fmt, ap);
+    va_end(ap);
+    report(&err);
+}
+
+/* "<input>: error: refusing to overwrite input file '<output>'". */
+void report_refusal(const char *input, const char *output) {
+    report_msg(input, "refusing to overwrite input file '%s'", output);
+}
+
+/* An error of the command line itself: "blobc: error: ...". */
+void cli_error(const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (use_color()) fprintf(stderr, C_LOCUS "%s:" C_END " " C_ERROR "error:" C_END " %s\n", prog, msg);
+    else fprintf(stderr, "%s: error: %s\n", prog, msg);
+}
+
+/* The errno of the first failed write to standard output. */
+static int stdout_errno;
+
+void note_stdout(void) {
+    if (!stdout_errno && ferror(stdout)) stdout_errno = errno ? errno : EIO;
+}
+
+void write_stdout(const void *data, size_t len) {
+    errno = 0;
+    if (fwrite(data, 1, len, stdout) != len) note_stdout();
+}
+
+/* Standard output is checked at the end of the run: a failed write or
+ * close (a full disk, /dev/full, a closed pipe) is an I/O error. */
+int finish_stdout(int rc) {
+    int e = stdout_errno;
+    errno = 0;
+    if (fflush(stdout) != 0 && !e) e = errno ? errno : EIO;
+    if (!e && ferror(stdout)) e = EIO;
+    if (fclose(stdout) != 0 && !e) e = errno ? errno : EIO;
+    if (!e) return rc;
+    cli_error("cannot write standard output: %s", strerror(e));
+    return EXIT_USAGE;
 }
 
 /* ---- argument parsing ----
@@ -87,6 +287,9 @@ static bool parse_args_inner(const char *cmd, int argc, char **argv, opt *opts, 
             a->help = true;
             continue;
         }
+        int common = common_option(cmd, arg, &i, argc, argv);
+        if (common < 0) return false;
+        if (common) continue;
         opt *o = NULL;
         const char *inline_value = NULL;
         if (arg[1] == '-') {
@@ -145,7 +348,7 @@ int load_schema(const char *path, blobc_schema **out) {
     if (!path) return 0;
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_schema_load(path, out, &err) != BLOBC_OK) {
+    if (blobc_schema_load_limited(path, cli_max_input, out, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
     }
@@ -153,9 +356,14 @@ int load_schema(const char *path, blobc_schema **out) {
 }
 
 int read_input(const char *path, uint8_t **bytes, size_t *len) {
+    return read_blob_input(path, false, bytes, len);
+}
+
+int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_read_file(path, bytes, len, &err) != BLOBC_OK) {
+    blobc_read_options ro = {cli_max_input, blob, NULL};
+    if (blobc_read_file_ex(path, &ro, bytes, len, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
     }
@@ -179,8 +387,8 @@ int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
         if (st == BLOBC_OK && !blob.types) {
             blobc_blob_close(&blob);
             free(bytes);
-            fprintf(stderr, "%s: error: the blob is stripped (no embedded type description): "
-                            "pass its schema file instead\n", path);
+            report_msg(path, "the blob is stripped (no embedded type description): "
+                             "pass its schema file instead");
             return EXIT_INPUT;
         }
         if (st == BLOBC_OK) {
@@ -204,18 +412,96 @@ const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char
                             const char *name) {
     const blobc_type *t = name ? blobc_schema_find(sch, name) : blobc_schema_root(sch);
     if (!t && name)
-        fprintf(stderr, "%s: error: no type '%s' in the schema\n", path, name);
+        report_msg(path, "no type '%s' in the schema", name);
     else if (!t)
-        fprintf(stderr, "%s: error: the schema has no root; name the type with -t\n", path);
+        report_msg(path, "the schema has no root; name the type with -t");
     else if (t->kind != BLOBC_KIND_STRUCT)
-        fprintf(stderr, "%s: error: '%s' is not a struct\n", path, t->name);
+        report_msg(path, "'%s' is not a struct", t->name);
     return t && t->kind == BLOBC_KIND_STRUCT ? t : NULL;
+}
+
+/* ---- inputs and outputs ---- */
+
+static blobc_inputs *inputs;
+
+int add_input(const char *path) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (!inputs && !(inputs = blobc_inputs_new())) {
+        cli_error("out of memory");
+        return EXIT_USAGE;
+    }
+    if (blobc_inputs_add(inputs, path, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
+    return 0;
+}
+
+const char *input_of(const char *path) { return blobc_inputs_find(inputs, path); }
+
+void free_inputs(void) {
+    blobc_inputs_free(inputs);
+    inputs = NULL;
+}
+
+/* Named temporary files that exist right now (there are none where the
+ * file system has O_TMPFILE), for the signal handler to remove. Slots are
+ * claimed and released with atomics, so outputs written on several
+ * threads can register; the handler only reads. */
+#define TEMP_SLOTS 64
+static char temp_path[TEMP_SLOTS][PATH_MAX];
+static atomic_int temp_state[TEMP_SLOTS]; /* 0 free, 1 being filled, 2 live */
+
+static void temp_created(void *ctx, const char *path) {
+    (void)ctx;
+    size_t n = strlen(path);
+    if (n >= PATH_MAX) return;
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        int expect = 0;
+        if (atomic_compare_exchange_strong(&temp_state[i], &expect, 1)) {
+            memcpy(temp_path[i], path, n + 1);
+            atomic_store(&temp_state[i], 2);
+            return;
+        }
+    }
+}
+
+static void temp_gone(void *ctx, const char *path) {
+    (void)ctx;
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (atomic_load(&temp_state[i]) == 2 && strcmp(temp_path[i], path) == 0) {
+            atomic_store(&temp_state[i], 0);
+            return;
+        }
+}
+
+static void on_fatal_signal(int sig) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (atomic_load(&temp_state[i]) == 2) unlink(temp_path[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void install_signal_handlers(void) {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        struct sigaction old;
+        /* A signal ignored by whoever started us stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_write_file_atomic(path, buf->data, buf->len, &err) != BLOBC_OK) {
+    blobc_output_options o = {inputs, temp_created, temp_gone, NULL, false};
+    if (blobc_write_output(path, buf->data, buf->len, &o, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
     }

@@ -41,6 +41,24 @@ typedef struct args {
 __attribute__((format(printf, 2, 3)))
 #endif
 void usage_error(const char *cmd, const char *fmt, ...);
+/* "<file>: error: <message>" the way report() prints library errors. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void report_msg(const char *file, const char *fmt, ...);
+/* "<input>: error: refusing to overwrite input file '<output>'". */
+void report_refusal(const char *input, const char *output);
+/* "blobc: error: ..." for errors of the command line itself. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void cli_error(const char *fmt, ...);
+/* Writes to standard output, remembering the first error for finish_stdout. */
+void write_stdout(const void *data, size_t len);
+/* After printf to standard output: remembers the error if it failed. */
+void note_stdout(void);
+/* Flushes and closes standard output; a failure makes the exit code 2. */
+int finish_stdout(int rc);
 int exit_code(blobc_status st);
 /* Prints a library error: one line naming the place, then the source line and a caret. */
 void report(const blobc_error *err);
@@ -69,9 +87,22 @@ typedef struct read_format {
     const blobc_unity_options *unity;
 } read_format;
 bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf);
-/* Reads a whole input file (malloc'd, the caller frees); 0 or an exit code
- * after reporting why not. */
+/* --max-input (every command that reads): the limit for inputs that are
+ * not regular files. */
+extern uint64_t cli_max_input;
+/* Text shared by every command's --help. */
+#define COMMON_HELP \
+    "      --max-input SIZE  read at most SIZE bytes from an input that is not\n" \
+    "                        a regular file (K, M, G suffixes; default 1G)\n" \
+    "      --color[=WHEN]    colour errors: auto (default; only on a terminal,\n" \
+    "                        not with NO_COLOR set), always, never\n"
+
+/* Reads a whole input file (malloc'd, the caller frees) up to --max-input;
+ * 0 or an exit code after reporting why not. */
 int read_input(const char *path, uint8_t **bytes, size_t *len);
+/* read_input of a .blob (when `blob`): from a pipe, up to the file size its
+ * header records, or the header alone when it is not a blob. */
+int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len);
 /* Loads a schema file, or the type description embedded in a .blob (told
  * apart by the blob magic; *is_blob says which). A stripped blob is an
  * error (exit 1) saying to pass its schema. 0 or an exit code. */
@@ -81,7 +112,15 @@ int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob);
 const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char *path,
                             const char *name);
 
-/* Writes buf to path through the library's output rules; 0 or an exit code. */
+/* The run's inputs: no output may replace one of them. */
+int add_input(const char *path);             /* 0 or an exit code */
+const char *input_of(const char *path);      /* the input `path` is, or NULL */
+void free_inputs(void);
+
+/* Removes a named temporary output file when a signal ends the run. */
+void install_signal_handlers(void);
+/* Writes buf to path through the library's output rules (refusing the
+ * run's inputs); 0 or an exit code. */
 int write_output(const char *path, const blobc_buffer *buf);
 
 /* ---- batches (batch.c) ----

@@ -15,6 +15,7 @@ static const char compat_help[] =
     "  -t, --type TYPE       the type to compare (default: each side's root;\n"
     "                        for a blob, always its root)\n"
     "  -q, --quiet           print nothing, only set the exit status\n"
+    COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
     "Lines are \"PATH: change\"; renames that keep the layout are printed as\n"

@@ -28,7 +28,9 @@ static const char dump_help[] =
     "      --unity-length R  padded, exact, or a release (default: either)\n"
     "      --json            print JSON instead of YAML\n"
     "      --map             print the layout: offset, size, bytes, value, path\n"
-    "  -o, --output FILE     write to FILE instead of standard output\n"
+    "  -o, --output FILE     write to FILE instead of standard output (never\n"
+    "                        BLOB itself; see blobc(1), OUTPUT FILES)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 int cmd_dump(int argc, char **argv) {
@@ -81,9 +83,12 @@ int cmd_dump(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if ((rc = add_input(a.operands[0])) != 0 || (schema && (rc = add_input(schema)) != 0))
+        goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     size_t len = 0;
-    if ((rc = read_input(a.operands[0], &bytes, &len)) != 0) goto done;
+    /* A blob from a pipe stops at its recorded size (not --raw: no header). */
+    if ((rc = read_blob_input(a.operands[0], !raw, &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
     blobc_dump_options dopt = {0};
@@ -97,17 +102,14 @@ int cmd_dump(int argc, char **argv) {
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);
         /* A map is printed even for a bad blob, up to the failure. */
-        if (map && buf.len) fwrite(buf.data, 1, buf.len, stdout);
+        if (map && buf.len) write_stdout(buf.data, buf.len);
         report(&err);
         rc = exit_code(st);
         goto done;
     }
-    if (output) {
-        rc = write_output(output, &buf);
-    } else if (fwrite(buf.data, 1, buf.len, stdout) != buf.len || fflush(stdout) != 0) {
-        fprintf(stderr, "%s: cannot write standard output: %s\n", prog, strerror(errno));
-        rc = EXIT_USAGE;
-    }
+    /* A failed write to standard output is found when main closes it. */
+    if (output) rc = write_output(output, &buf);
+    else write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
     free(bytes);

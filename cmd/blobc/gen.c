@@ -21,12 +21,14 @@ static const char gen_help[] =
     "--format unity through BlobAssetReference<T>.TryRead.\n"
     "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"
     "\n"
-    "  -o, --output FILE     write to FILE instead of standard output\n"
+    "  -o, --output FILE     write to FILE instead of standard output (never\n"
+    "                        SCHEMA itself; see blobc(1), OUTPUT FILES)\n"
     "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"
     "      --namespace NS    cs: put the types in namespace NS\n"
     "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
     "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
     "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 /* The languages gen writes, in the order of the LANG_ values. */
@@ -74,6 +76,7 @@ int cmd_gen(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if ((rc = add_input(a.operands[1])) != 0) goto done;
     if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
@@ -88,7 +91,7 @@ int cmd_gen(int argc, char **argv) {
         goto done;
     }
     if (output) rc = write_output(output, &buf);
-    else fwrite(buf.data, 1, buf.len, stdout);
+    else write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
     blobc_schema_free(sch);

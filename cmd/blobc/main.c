@@ -29,10 +29,12 @@ static const char main_help[] =
     "  -h, --help      show this help ('blobc COMMAND --help' for a command)\n"
     "  -V, --version   show the version\n"
     "\n"
+    "Every command also takes --color[=auto|always|never] and --max-input SIZE.\n"
+    "\n"
     "Exit status: 0 success, 1 invalid input or failed verification,\n"
     "2 usage or I/O error. See blobc(1).\n";
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         fputs(main_help, stderr);
         return EXIT_USAGE;
@@ -56,4 +58,11 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "cache") == 0) return cmd_cache(argc - 2, argv + 2);
     usage_error(NULL, "unknown command '%s'", cmd);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+    install_signal_handlers();
+    int rc = dispatch(argc, argv);
+    free_inputs();
+    return finish_stdout(rc);
 }

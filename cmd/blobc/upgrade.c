@@ -18,10 +18,12 @@ static const char upgrade_help[] =
     "      --from SCHEMA     the old schema, for a stripped OLD.blob\n"
     "      --drop            leave out fields the new schema does not have\n"
     "      --strip           leave the embedded type description out\n"
+    COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
     "New fields take their defaults; integers and floats convert to wider or\n"
-    "narrower types when every value fits; enums convert by member name.\n";
+    "narrower types when every value fits; enums convert by member name.\n"
+    "OUT may not be OLD.blob or a schema (write elsewhere, then rename).\n";
 
 int cmd_upgrade(int argc, char **argv) {
     const char *schema = NULL, *output = NULL, *type = NULL, *from = NULL;
@@ -47,9 +49,13 @@ int cmd_upgrade(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    /* Never written over: the old blob and both schemas (blobc(1), OUTPUT FILES). */
+    if ((rc = add_input(a.operands[0])) != 0 || (rc = add_input(schema)) != 0 ||
+        (from && (rc = add_input(from)) != 0))
+        goto done;
     if ((rc = load_schema(schema, &sch)) != 0 || (rc = load_schema(from, &old)) != 0) goto done;
     size_t len = 0;
-    if ((rc = read_input(a.operands[0], &bytes, &len)) != 0) goto done;
+    if ((rc = read_blob_input(a.operands[0], true, &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
     blobc_upgrade_options uo = {sch, type, old, NULL, drop, strip};

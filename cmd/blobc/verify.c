@@ -31,6 +31,7 @@ static const char verify_help[] =
     "                        byte for byte; the first differing value is named\n"
     "                        by its path (a CI check for stale committed blobs;\n"
     "                        -s and -t then apply to the bake)\n"
+    COMMON_HELP
     "  -h, --help            show this help\n";
 
 static void json_string(FILE *f, const char *s) {
@@ -105,6 +106,7 @@ int cmd_verify(int argc, char **argv) {
     vo.schema = sch;
     vo.type_name = type;
     vo.unity = rf.unity;
+    vo.max_input = cli_max_input;
     for (int i = 0; i < a.noperands; i++) {
         const char *path = a.operands[i];
         blobc_error err;
@@ -143,10 +145,10 @@ int cmd_verify(int argc, char **argv) {
             }
             report(&err);
         }
+        note_stdout();
         int c = exit_code(st);
         if (c > rc) rc = c;
     }
-    fflush(stdout);
 done:
     blobc_schema_free(sch);
     free(a.operands);

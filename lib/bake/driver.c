@@ -92,7 +92,8 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     if (o->schema_path) {
         if (writes_over(o->output_path, o->schema_path))
             return refuse_overwrite(k->err, k->filename, o->output_path);
-        blobc_status st = blobc_schema_load(o->schema_path, &k->owned_schema, k->err);
+        blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
+                                                    k->err);
         if (st) return st;
         k->schema = k->owned_schema;
         return BLOBC_OK;
@@ -105,7 +106,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     if (writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
-    blobc_status st = blobc_schema_load(path, &k->owned_schema, &tmp);
+    blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
     if (st == BLOBC_EIO) {
         /* Say which line of the data named the file. */
         return bk_fail(k, st, &k->meta_schema_pos, BK_AT_CONTAINER, "$schema", 7,
@@ -214,12 +215,18 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
     return st;
 }
 
+#define TEXT_EXPECTED "YAML or JSON text"
+
 typedef struct source {
     const char *text;      /* whole input, or NULL when streamed */
     size_t len;
     bk_read_fn *read;
     void *data;
     size_t size;           /* streamed: the file's size when known, else 0 */
+    /* streamed: when the stream was cut (binary data, over the input limit,
+     * a read error), puts the reason in err in place of the parser's
+     * "input error" and returns its status; else BLOBC_OK */
+    blobc_status (*cut)(void *data, blobc_error *err);
 } source;
 
 /* The arguments both entry points take; *err is not NULL. */
@@ -239,6 +246,8 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
                          const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
     blobc_error_clear(err);
     out->len = 0;
+    if (src->text && !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
+        return BLOBC_EINPUT;
     bk k;
     bk_init(&k, filename, opts, err);
     k.resolve_root = resolve_root;
@@ -246,6 +255,8 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
     if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, err) : BLOBC_OK;
+    if (cut != BLOBC_OK) st = cut;
     st = bk_diag_finish(&k, st);
     if (!st) st = finish(&k, out);
     bk_free(&k);
@@ -281,7 +292,7 @@ blobc_status blobc_bake_memory(const char *text, size_t len, const char *filenam
     if (st) return st;
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
-    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0};
+    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0, NULL};
     return bake(&src, filename, bk_detect(src.text, src.len, filename, opts->input), opts, out,
                 err);
 }
@@ -292,26 +303,55 @@ typedef struct stream {
     FILE *f;
     const unsigned char *pre; /* bytes read ahead to detect the format */
     size_t pre_len, pre_pos;
+    uint64_t max;             /* bytes allowed (UINT64_MAX for a regular file) */
+    blobc_textscan scan;      /* scan.off: bytes handed to the parser so far */
+    bool binary, too_large;   /* why the stream was cut */
+    uint64_t bad;
+    uint8_t bad_byte;
+    const char *path, *name;  /* as given; for messages */
 } stream;
 
+/* Hands the parser the next chunk, cutting the stream (a read error for
+ * the parser, replaced by the real reason afterwards) at the first byte
+ * that is not text or past the maximum input size. */
 static int stream_read(void *data, unsigned char *buf, size_t size, size_t *got) {
     stream *s = data;
+    size_t n;
     if (s->pre_pos < s->pre_len) {
-        size_t n = s->pre_len - s->pre_pos;
+        n = s->pre_len - s->pre_pos;
         if (n > size) n = size;
         memcpy(buf, s->pre + s->pre_pos, n);
         s->pre_pos += n;
-        *got = n;
-        return 1;
+    } else {
+        n = fread(buf, 1, size, s->f);
+        if (n == 0 && ferror(s->f)) return 0;
     }
-    size_t n = fread(buf, 1, size, s->f);
     *got = n;
-    return n > 0 || !ferror(s->f);
+    if (s->binary || s->too_large) return 0;
+    if (s->scan.off != UINT64_MAX && n > s->max - s->scan.off) s->too_large = true;
+    else s->binary = blobc_textscan_run(&s->scan, buf, n, &s->bad, &s->bad_byte);
+    return !s->binary && !s->too_large;
 }
 
 static blobc_status io_error(blobc_error *err, const char *what, const char *path, int e) {
     blobc_error_clear(err);
     return blobc_err_io(err, what, path, e);
+}
+
+/* The error of a stream that was cut, in place of the parser's. */
+static blobc_status stream_cut(void *data, blobc_error *err) {
+    const stream *s = data;
+    if (s->too_large) {
+        blobc_error_clear(err);
+        return blobc_input_too_large(err, s->path, s->max);
+    }
+    if (s->binary) {
+        blobc_error_clear(err);
+        blobc_err_file(err, s->name);
+        return blobc_err_binary(err, s->bad, s->bad_byte, TEXT_EXPECTED);
+    }
+    if (ferror(s->f)) return io_error(err, "read", s->path, errno);
+    return BLOBC_OK;
 }
 
 blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, blobc_buffer *out,
@@ -327,6 +367,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     out->len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
+    uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
     if (!is_stdin && writes_over(opts->output_path, path))
         return refuse_overwrite(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
@@ -335,9 +376,10 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (fmt == BLOBC_INPUT_JSON) {
         uint8_t *data;
         size_t len;
-        blobc_status st = blobc_read_file(path, &data, &len, err);
+        blobc_read_options ro = {max, false, TEXT_EXPECTED};
+        blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL, 0};
+        source src = {(const char *)data, len, NULL, NULL, 0, NULL};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
         free(data);
         return st;
@@ -345,6 +387,9 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) return io_error(err, "open", path, errno);
+    struct stat sb;
+    bool regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    if (regular) max = UINT64_MAX;
     /* Read ahead until the first non-blank byte decides the format. */
     blobc_buffer pre = {0};
     bool decided = fmt != BLOBC_INPUT_AUTO;
@@ -356,12 +401,13 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         }
         size_t n = fread(pre.data + pre.len, 1, 4096, f);
         pre.len += n;
-        if (n == 0) {
-            if (ferror(f)) {
+        if (n == 0 || pre.len > max) {
+            bool over = pre.len > max;
+            if (ferror(f) || over) {
                 int e = errno;
                 if (!is_stdin) fclose(f);
                 blobc_buffer_free(&pre);
-                return io_error(err, "read", path, e);
+                return over ? blobc_input_too_large(err, path, max) : io_error(err, "read", path, e);
             }
             fmt = BLOBC_INPUT_YAML;
             break;
@@ -371,7 +417,12 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have. */
+        /* cJSON needs the whole text: read the rest after what we have,
+         * stopping early at the limit or at binary data. */
+        blobc_textscan scan = {0};
+        uint64_t bad_at;
+        uint8_t bad_byte;
+        size_t scanned = 0;
         for (;;) {
             if (!blobc_buf_reserve(&pre, 64 * 1024)) {
                 st = blobc_err_nomem(err);
@@ -380,22 +431,30 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             size_t n = fread(pre.data + pre.len, 1, pre.cap - pre.len, f);
             pre.len += n;
             if (n == 0) break;
+            if (pre.len > max) {
+                st = blobc_input_too_large(err, path, max);
+                goto done;
+            }
+            if (blobc_textscan_run(&scan, pre.data + scanned, pre.len - scanned, &bad_at,
+                                   &bad_byte)) {
+                blobc_err_file(err, name);
+                st = blobc_err_binary(err, bad_at, bad_byte, TEXT_EXPECTED);
+                goto done;
+            }
+            scanned = pre.len;
         }
         if (ferror(f)) {
             st = io_error(err, "read", path, errno);
             goto done;
         }
-        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0};
+        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0, NULL};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
     } else {
-        stream s = {f, pre.data, pre.len, 0};
-        source src = {NULL, 0, stream_read, &s, 0};
-        struct stat sb;
-        if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-            (uintmax_t)sb.st_size < SIZE_MAX)
+        stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0, path, name};
+        source src = {NULL, 0, stream_read, &s, 0, stream_cut};
+        if (regular && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX)
             src.size = (size_t)sb.st_size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
-        if (st == BLOBC_EINPUT && ferror(f)) st = io_error(err, "read", path, errno);
     }
 done:
     if (!is_stdin) fclose(f);

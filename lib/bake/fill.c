@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/scalar.h"
+#include "common/suggest.h"
 
 void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_error *err) {
     memset(k, 0, sizeof *k);
@@ -226,63 +227,22 @@ blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_po
 
 /* ---- did you mean ---- */
 
-static size_t ci_equal(const char *a, size_t alen, const char *b, size_t blen) {
-    if (alen != blen) return 0;
-    for (size_t i = 0; i < alen; i++) {
-        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
-        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
-        if (x != y) return 0;
-    }
-    return 1;
-}
-
-/* Distance score of candidate `name` for `key`; SIZE_MAX when too far to
- * be worth suggesting. Case-only differences always qualify. */
-static size_t closeness(const char *key, size_t len, const char *name) {
-    size_t nlen = strlen(name);
-    if (ci_equal(key, len, name, nlen)) return 0;
-    size_t d = blobc_edit_distance(key, len, name, nlen);
-    size_t longest = len > nlen ? len : nlen;
-    size_t limit = longest <= 3 ? 1 : longest <= 6 ? 2 : 3;
-    if (d > limit || d >= longest) return SIZE_MAX;
-    return d;
-}
-
 const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n) {
-    const char *best = NULL;
-    size_t bestd = SIZE_MAX;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = closeness(key, len, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = names[i];
-        }
-    }
-    return best;
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, key, len);
+    for (size_t i = 0; i < n; i++) blobc_suggest_offer(&sg, names[i]);
+    return blobc_suggest_best(&sg);
 }
 
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top) {
-    static const char *const meta[] = {"$schema", "$type"};
-    const char *best = NULL;
-    size_t bestd = SIZE_MAX;
-    for (uint32_t i = 0; i < st->nfields; i++) {
-        size_t d = closeness(key, len, st->fields[i].name);
-        if (d < bestd) {
-            bestd = d;
-            best = st->fields[i].name;
-        }
-    }
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, key, len);
+    for (uint32_t i = 0; i < st->nfields; i++) blobc_suggest_offer(&sg, st->fields[i].name);
     if (top) {
-        for (size_t i = 0; i < 2; i++) {
-            size_t d = closeness(key, len, meta[i]);
-            if (d < bestd) {
-                bestd = d;
-                best = meta[i];
-            }
-        }
+        blobc_suggest_offer(&sg, "$schema");
+        blobc_suggest_offer(&sg, "$type");
     }
-    return best;
+    return blobc_suggest_best(&sg);
 }
 
 /* "id, name, kind, ..." : the first few names of a struct's fields, an
@@ -785,15 +745,10 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (!ev) {
                 char q[200];
                 bk_quote(q, sizeof q, v->s, v->n);
-                const char *best = NULL;
-                size_t bestd = SIZE_MAX;
-                for (uint32_t i = 0; i < t->nvalues; i++) {
-                    size_t d = closeness(v->s, v->n, t->values[i].name);
-                    if (d < bestd) {
-                        bestd = d;
-                        best = t->values[i].name;
-                    }
-                }
+                blobc_suggest sg;
+                blobc_suggest_init(&sg, v->s, v->n);
+                for (uint32_t i = 0; i < t->nvalues; i++) blobc_suggest_offer(&sg, t->values[i].name);
+                const char *best = blobc_suggest_best(&sg);
                 if (best)
                     return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                    "unknown member %s of enum %s; did you mean \"%s\"?", q,

@@ -2,7 +2,8 @@
  * filemap.c - whole-file reads that map a regular file instead of copying
  * it: a pass over a large input (hashing it, verifying it) then costs no
  * copy and no page clearing. Anything else (standard input, pipes, empty
- * files, a failed mmap) is read into memory as blobc_read_file does.
+ * files, a failed mmap) is read into memory as blobc_read_file_ex does,
+ * within its limits.
  */
 /* MAP_POPULATE is a Linux extension, outside the POSIX names the build
  * asks for. */
@@ -19,6 +20,11 @@
 #include "common/util.h"
 
 blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err) {
+    return blobc_file_map_ex(path, NULL, view, err);
+}
+
+blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
+                               blobc_file_view *view, blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!path || !view) return blobc_err_arg(err, __func__, "path or view is NULL");
@@ -45,7 +51,7 @@ blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error
     }
     uint8_t *bytes = NULL;
     size_t len = 0;
-    blobc_status st = blobc_read_file(path, &bytes, &len, err);
+    blobc_status st = blobc_read_file_ex(path, opts, &bytes, &len, err);
     if (st == BLOBC_OK) {
         view->data = bytes;
         view->len = len;

@@ -1,10 +1,13 @@
 /*
- * suggest.c - "did you mean" for an unknown name: the closest candidate
- * by edit distance, when it is close enough to be a typo.
+ * suggest.c - did-you-mean for every unknown name the library reports.
  */
 #include "common/suggest.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "common/util.h"
 
 void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len) {
     sg->want = want;
@@ -13,25 +16,67 @@ void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len) {
     sg->best_dist = SIZE_MAX;
 }
 
-void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
-    if (!candidate) return;
-    size_t cl = strlen(candidate);
-    size_t d = blobc_edit_distance(sg->want, sg->want_len, candidate, cl);
-    /* A difference in case only ("U32" for "u32") beats any other typo. */
-    if (cl == sg->want_len) {
-        size_t i = 0;
-        while (i < cl && (sg->want[i] | 0x20) == (candidate[i] | 0x20)) i++;
-        if (i == cl) d = 0;
-    }
-    /* Close enough to be a typo: at most 2 edits and fewer than half the
-     * letters of the longer name. */
-    size_t longer = cl > sg->want_len ? cl : sg->want_len;
-    if (d > 2 || d * 2 >= longer) return;
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static bool equal_ci(const char *a, size_t alen, const char *b, size_t blen) {
+    if (alen != blen) return false;
+    for (size_t i = 0; i < alen; i++)
+        if (lower((unsigned char)a[i]) != lower((unsigned char)b[i])) return false;
+    return true;
+}
+
+static void consider(blobc_suggest *sg, const char *candidate, size_t d) {
     if (d < sg->best_dist) {
         sg->best = candidate;
         sg->best_dist = d;
     }
 }
+
+void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
+    if (!candidate) return;
+    size_t cl = strlen(candidate);
+    if (equal_ci(sg->want, sg->want_len, candidate, cl)) {
+        consider(sg, candidate, 0);
+        return;
+    }
+    size_t d = blobc_edit_distance(sg->want, sg->want_len, candidate, cl);
+    size_t longest = cl > sg->want_len ? cl : sg->want_len;
+    size_t limit = longest <= 4 ? 1 : longest <= 6 ? 2 : 3;
+    if (d > limit || d >= longest) return;
+    consider(sg, candidate, d);
+}
+
+/* The builtin types under the names C, C++, C#, Java, Go, Rust, Python
+ * and serialization formats (protobuf, FlatBuffers) give them. */
+static const struct {
+    const char *spelling, *builtin;
+} spellings[] = {
+    {"boolean", "bool"},    {"_Bool", "bool"},
+    {"char", "i8"},         {"int8", "i8"},        {"int8_t", "i8"},      {"sbyte", "i8"},
+    {"byte", "u8"},         {"uint8", "u8"},       {"uint8_t", "u8"},     {"uchar", "u8"},
+    {"short", "i16"},       {"int16", "i16"},      {"int16_t", "i16"},
+    {"ushort", "u16"},      {"uint16", "u16"},     {"uint16_t", "u16"},
+    {"int", "i32"},         {"int32", "i32"},      {"int32_t", "i32"},    {"integer", "i32"},
+    {"uint", "u32"},        {"uint32", "u32"},     {"uint32_t", "u32"},   {"unsigned", "u32"},
+    {"long", "i64"},        {"int64", "i64"},      {"int64_t", "i64"},
+    {"ulong", "u64"},       {"uint64", "u64"},     {"uint64_t", "u64"},   {"size_t", "u64"},
+    {"float", "f32"},       {"float32", "f32"},    {"single", "f32"},     {"real", "f32"},
+    {"double", "f64"},      {"float64", "f64"},
+    {"str", "string"},      {"String", "string"},  {"std::string", "string"},
+    {"text", "string"},     {"char*", "string"},   {"const char*", "string"},
+};
+
+void blobc_suggest_builtin_spellings(blobc_suggest *sg) {
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+        if (sg->best_dist != 0 &&
+            equal_ci(sg->want, sg->want_len, spellings[i].spelling, strlen(spellings[i].spelling))) {
+            sg->best = spellings[i].builtin;
+            sg->best_dist = 0;
+            return;
+        }
+}
+
+const char *blobc_suggest_best(const blobc_suggest *sg) { return sg->best; }
 
 const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap) {
     if (!sg->best) return "";

@@ -265,9 +265,13 @@ void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t 
     if (n >= sizeof e->source_line) n = sizeof e->source_line - 1;
     memcpy(e->source_line, text + start, n);
     e->source_line[n] = '\0';
-    /* Tabs would misplace the caret; show them as spaces. */
-    for (size_t i = 0; i < n; i++)
-        if (e->source_line[i] == '\t') e->source_line[i] = ' ';
+    /* Tabs would misplace the caret; show them as spaces. Control bytes
+     * are never echoed to a terminal: each becomes a '?'. */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)e->source_line[i];
+        if (c == '\t') e->source_line[i] = ' ';
+        else if (c < 0x20 || c == 0x7f) e->source_line[i] = '?';
+    }
 }
 
 size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
@@ -356,22 +360,29 @@ size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t ble
     /* Names are short; anything longer is not worth suggesting. */
     enum { MAXN = 64 };
     if (alen > MAXN || blen > MAXN) return SIZE_MAX;
-    size_t row[MAXN + 1];
-    for (size_t j = 0; j <= blen; j++) row[j] = j;
+    /* Three rows: the one before the previous counts a swap of two
+     * neighbouring letters ("nmae" for "name") as one edit. */
+    size_t r0[MAXN + 1], r1[MAXN + 1], r2[MAXN + 1];
+    size_t *pp = r0, *prev = r1, *row = r2;
+    for (size_t j = 0; j <= blen; j++) prev[j] = j;
     for (size_t i = 1; i <= alen; i++) {
-        size_t diag = row[0];
         row[0] = i;
         for (size_t j = 1; j <= blen; j++) {
-            size_t up = row[j];
             size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = diag + cost;
-            if (up + 1 < best) best = up + 1;
+            size_t best = prev[j - 1] + cost;
+            if (prev[j] + 1 < best) best = prev[j] + 1;
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
             row[j] = best;
-            diag = up;
         }
+        size_t *t = pp;
+        pp = prev;
+        prev = row;
+        row = t;
     }
-    return row[blen];
+    return prev[blen];
 }
 
 bool blobc_utf8_valid(const uint8_t *s, size_t n) {
@@ -487,4 +498,64 @@ bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json) {
     *o++ = '"';
     b->len += (size_t)(o - o0);
     return true;
+}
+
+/* ---- text or binary ---- */
+
+/* A NUL never occurs in YAML, JSON or schema text, so it marks a binary
+ * file (as git and grep decide); the report points at the first byte that
+ * is not text (a control character other than tab, LF, CR, or malformed
+ * UTF-8), which may come before the NUL. A stray control byte or bad
+ * UTF-8 in an otherwise text file is left to the parser, which reports it
+ * at its line and column. The state carries a UTF-8 sequence cut at the
+ * end of one chunk into the next. */
+bool blobc_textscan_run(blobc_textscan *s, const uint8_t *p, size_t n, uint64_t *bad,
+                        uint8_t *byte) {
+    if (s->off == 0 && s->need == 0 && n >= 2 &&
+        ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE)))
+        s->off = UINT64_MAX; /* UTF-16 with a BOM: left to the parser */
+    if (s->off == UINT64_MAX) return false;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        bool ok;
+        if (s->need) {
+            ok = (c & 0xC0) == 0x80;
+            s->need = ok ? s->need - 1 : 0;
+        } else if (c < 0x80) {
+            ok = c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+        } else {
+            s->need = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
+                    : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+            ok = s->need != 0;
+        }
+        if (!ok && !s->seen_bad) {
+            s->seen_bad = true;
+            s->first_bad = s->off + i;
+            s->first_byte = c;
+        }
+        if (c == 0) {
+            *bad = s->first_bad;
+            *byte = s->first_byte;
+            s->off += i + 1;
+            return true;
+        }
+    }
+    s->off += n;
+    return false;
+}
+
+blobc_status blobc_err_binary(blobc_error *e, uint64_t off, uint8_t byte, const char *expected) {
+    return blobc_err(e, BLOBC_EINPUT, "binary data at offset %llu (byte 0x%02x); expected %s",
+                     (unsigned long long)off, byte, expected);
+}
+
+bool blobc_text_check(const char *filename, const char *text, size_t len, const char *expected,
+                      blobc_error *err) {
+    blobc_textscan sc = {0};
+    uint64_t bad;
+    uint8_t byte;
+    if (!blobc_textscan_run(&sc, (const uint8_t *)text, len, &bad, &byte)) return true;
+    blobc_err_file(err, filename);
+    blobc_err_binary(err, bad, byte, expected);
+    return false;
 }

@@ -98,6 +98,8 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). In fileio.c. */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+/* strerror_r into buf (thread-safe); "error N" when it has no text. */
+const char *blobc_errno_text(int e, char *buf, size_t cap);
 
 /* ---- numbers in the "C" locale ---- */
 
@@ -162,7 +164,8 @@ static inline bool blobc_align_ok(size_t v, size_t align, size_t *r) {
 }
 static inline bool blobc_is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-/* Damerau-free Levenshtein distance, capped; for did-you-mean hints. */
+/* Edit distance (insert, delete, replace, swap two neighbours), capped;
+ * for did-you-mean (common/suggest.h). */
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
 /* Writes s[0..n) as a double-quoted, escaped one-line excerpt of at most
@@ -172,7 +175,34 @@ size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t ble
 #define BLOBC_QUOTE_BUF (BLOBC_QUOTE_MAX * 4 + 8)
 size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n);
 
+/* "1 GiB", "64 KiB", "1000 bytes": a size for messages; snprintf semantics. */
+size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
+/* The error for a non-regular input that went past the maximum input size. */
+blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
+
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
+
+/* ---- text or binary ----
+ * Authoring inputs are text; one with a NUL byte is a binary file, reported
+ * as "binary data at offset N" (the first byte that is not text), never
+ * echoed. */
+typedef struct blobc_textscan {
+    uint64_t off;        /* bytes scanned so far (UINT64_MAX: UTF-16, not checked) */
+    unsigned need;       /* UTF-8 continuation bytes still expected */
+    bool seen_bad;
+    uint64_t first_bad;  /* the first byte that is not text, and its value */
+    uint8_t first_byte;
+} blobc_textscan;
+/* Scans the next n bytes; true once the input is found to be binary, with
+ * the offset of its first non-text byte in the whole input in *bad and
+ * that byte in *byte. */
+bool blobc_textscan_run(blobc_textscan *s, const uint8_t *p, size_t n, uint64_t *bad,
+                        uint8_t *byte);
+/* "binary data at offset N (byte 0xXX); expected <expected>" (BLOBC_EINPUT). */
+blobc_status blobc_err_binary(blobc_error *e, uint64_t off, uint8_t byte, const char *expected);
+/* True for text; else fills err (file and message) and returns false. */
+bool blobc_text_check(const char *filename, const char *text, size_t len, const char *expected,
+                      blobc_error *err);
 
 #endif

@@ -536,16 +536,41 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     if (blobc_schema_parse((const char *)text->data, text->len, "(generated)", &back, &perr) != BLOBC_OK)
         return blobc_err(g->err, perr.status == BLOBC_ENOMEM ? BLOBC_ENOMEM : BLOBC_EINPUT,
                          "gen c: the schema cannot be written back as schema text: %s", perr.message);
-    blobc_status st = BLOBC_OK;
+    /* Every struct's hash, and the same struct read back from the text:
+     * in one batch, as one call per struct would serialize a chain of
+     * nested structs once per link. */
+    size_t cap = g->ninfo ? g->ninfo : 1;
+    const blobc_type **types = malloc(2 * cap * sizeof *types), **again = types + cap;
+    uint64_t *hashes = malloc(cap * sizeof *hashes);
+    blobc_status st = types && hashes ? BLOBC_OK : nomem(g);
+    size_t n = 0;
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
         const blobc_type *t = g->info[i].type;
         if (t->kind != BLOBC_KIND_STRUCT) continue;
-        const blobc_type *u = blobc_schema_find(back, t->name);
-        if (!u || blobc_type_hash(u) != g->info[i].hash)
+        types[n] = t;
+        if (!(again[n++] = blobc_schema_find(back, t->name)))
             st = blobc_err(g->err, BLOBC_EINPUT,
                            "gen c: struct %s does not keep its layout when written back as schema text",
                            t->name);
     }
+    bool same = false;
+    if (st == BLOBC_OK && blobc_type_hashes_same(types, again, n, hashes, &same) != BLOBC_OK)
+        st = nomem(g);
+    for (size_t i = 0, k = 0; i < g->ninfo && st == BLOBC_OK; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT) g->info[i].hash = hashes[k++];
+    if (st == BLOBC_OK && !same) { /* name the first struct that changed */
+        uint64_t *other = malloc(cap * sizeof *other);
+        size_t k = 0;
+        if (!other || blobc_type_hashes(again, n, other) != BLOBC_OK) st = nomem(g);
+        while (st == BLOBC_OK && k < n && other[k] == hashes[k]) k++;
+        if (st == BLOBC_OK)
+            st = blobc_err(g->err, BLOBC_EINPUT,
+                           "gen c: struct %s does not keep its layout when written back as schema text",
+                           types[k < n ? k : 0]->name);
+        free(other);
+    }
+    free(types);
+    free(hashes);
     blobc_schema_free(back);
     return st;
 }
@@ -726,8 +751,6 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
             st = blobc_err(err, BLOBC_EINPUT,
                            "gen c: named type %zu is not an enum, a struct or a union", i);
     }
-    for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++)
-        if (g.info[i].type->kind == BLOBC_KIND_STRUCT) g.info[i].hash = blobc_type_hash(g.info[i].type);
     if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
     if (st == BLOBC_OK) {
         g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);

@@ -58,7 +58,9 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     err = blobc_err_or(err, &scratch);
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     blobc_file_view v;
-    blobc_status st = blobc_file_map(path, &v, err);
+    /* From a pipe: up to the size the header records, within --max-input. */
+    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL};
+    blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
     if (st == BLOBC_OK) st = blobc_verify_blob(v.data, v.len, opts, err);
     blobc_file_unmap(&v);
     if (st != BLOBC_OK && err && !err->file[0]) blobc_err_file(err, path);

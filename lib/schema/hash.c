@@ -20,7 +20,17 @@ typedef struct hash_ctx {
     blobc_buffer out;
     bool ok;
     blobc_ptrset seen;         /* numbered types */
+    blobc_hash_rec *rec;       /* where each numbered type's bytes lie, or NULL */
+    uint32_t *nums;            /* with rec: the number of each open frame's type */
+    size_t numcap;
 } hash_ctx;
+
+/* Appends to a growing array of records (nodes, references). */
+static void h_push_item(hash_ctx *h, void **v, size_t *n, size_t *cap, size_t elem,
+                        const void *item) {
+    h->ok = h->ok && blobc_grow(v, cap, *n + 1, elem);
+    if (h->ok) memcpy((char *)*v + (*n)++ * elem, item, elem);
+}
 
 static void h_u8(hash_ctx *h, uint8_t v) { h->ok = h->ok && blobc_buf_putc(&h->out, (char)v); }
 static void h_u32(hash_ctx *h, uint32_t v) {
@@ -73,8 +83,17 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         }
         if (!added) {
             h_u8(h, 0xFF);
+            if (h->rec) {
+                blobc_hash_ref r = {h->out.len, n};
+                h_push_item(h, (void **)&h->rec->refs, &h->rec->nrefs, &h->rec->refcap, sizeof r, &r);
+            }
             h_u32(h, n);
             return false;
+        }
+        if (h->rec) {
+            blobc_hash_node nd = {t, h->out.len, 0};
+            h_push_item(h, (void **)&h->rec->nodes, &h->rec->nnodes, &h->rec->nodecap, sizeof nd,
+                        &nd);
         }
     }
     h_u8(h, (uint8_t)t->kind);
@@ -84,6 +103,7 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
     case BLOBC_KIND_ENUM:
         h_u8(h, t->elem ? (uint8_t)t->elem->kind : 0);
         h_enum_values(h, t);
+        if (h->rec && h->ok) h->rec->nodes[h->rec->nnodes - 1].end = h->out.len;
         return false;
     case BLOBC_KIND_STRUCT:
     case BLOBC_KIND_UNION: h_u32(h, t->nfields); return true;
@@ -94,25 +114,38 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
     }
 }
 
-uint64_t blobc_type_hash(const blobc_type *type) {
+/* Opens a frame for t, whose bytes begin; with a record, its number
+ * (the node h_ref just added) goes on a parallel stack. */
+static void h_push(hash_ctx *h, frame **stack, size_t *n, size_t *cap, const blobc_type *t) {
+    frame fr = {t, 0};
+    size_t nn = *n;
+    uint32_t num = h->rec ? (uint32_t)(h->rec->nnodes - 1) : 0;
+    h_push_item(h, (void **)stack, n, cap, sizeof fr, &fr);
+    if (h->rec) h_push_item(h, (void **)&h->nums, &nn, &h->numcap, sizeof num, &num);
+}
+
+/* Closes the frame on top: with a record, the end of its type's bytes. */
+static void h_pop(hash_ctx *h, size_t *n) {
+    (*n)--;
+    if (h->rec) h->rec->nodes[h->nums[*n]].end = h->out.len;
+}
+
+static uint64_t type_hash(const blobc_type *type, blobc_hash_rec *rec) {
     hash_ctx h;
     memset(&h, 0, sizeof h);
     h.ok = true;
+    h.rec = rec;
     frame *stack = NULL;
     size_t n = 0, cap = 0;
     h.ok = blobc_buf_append(&h.out, "BLOBCTH1", 8);
-    if (h_ref(&h, type)) {
-        frame fr = {type, 0};
-        h.ok = h.ok && blobc_grow((void **)&stack, &cap, n + 1, sizeof *stack);
-        if (h.ok) stack[n++] = fr;
-    }
+    if (h_ref(&h, type)) h_push(&h, &stack, &n, &cap, type);
     while (h.ok && n) {
         frame *fr = &stack[n - 1];
         const blobc_type *t = fr->t;
         const blobc_type *child;
         if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) {
             if (fr->next >= t->nfields || !t->fields) {
-                n--;
+                h_pop(&h, &n);
                 continue;
             }
             const blobc_field *f = &t->fields[fr->next++];
@@ -120,21 +153,37 @@ uint64_t blobc_type_hash(const blobc_type *type) {
             child = f->type;
         } else {
             if (fr->next) {
-                n--;
+                h_pop(&h, &n);
                 continue;
             }
             fr->next = 1;
             child = t->elem;
         }
-        if (h_ref(&h, child)) {
-            frame c = {child, 0};
-            h.ok = h.ok && blobc_grow((void **)&stack, &cap, n + 1, sizeof *stack);
-            if (h.ok) stack[n++] = c;
-        }
+        if (h_ref(&h, child)) h_push(&h, &stack, &n, &cap, child);
     }
     uint64_t r = h.ok ? XXH3_64bits(h.out.data, h.out.len) : 0;
+    if (rec && h.ok) {
+        rec->bytes = h.out;
+        h.out = (blobc_buffer){0};
+    }
+    if (rec && !h.ok) rec->failed = true;
     blobc_buffer_free(&h.out);
     blobc_ptrset_free(&h.seen);
     free(stack);
+    free(h.nums);
     return r;
+}
+
+uint64_t blobc_type_hash(const blobc_type *type) { return type_hash(type, NULL); }
+
+uint64_t blobc_type_hash_rec(const blobc_type *type, blobc_hash_rec *rec) {
+    memset(rec, 0, sizeof *rec);
+    return type_hash(type, rec);
+}
+
+void blobc_hash_rec_free(blobc_hash_rec *rec) {
+    blobc_buffer_free(&rec->bytes);
+    free(rec->nodes);
+    free(rec->refs);
+    memset(rec, 0, sizeof *rec);
 }

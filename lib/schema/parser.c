@@ -194,6 +194,24 @@ static blobc_status finish_decl(parser *p, blobc_type *t, const void *items) {
     return next(p);
 }
 
+/* "x: std::string;" - a C++ qualified name where a type belongs: said as
+ * an unknown type, with the builtin it stands for when there is one. */
+static blobc_status qualified_type(parser *p, const blobc_token *leaf) {
+    const char *t = p->s->text + leaf->off;
+    size_t n = 0, max = p->s->text_len - leaf->off;
+    while (n < max && n < 64 &&
+           (t[n] == ':' || t[n] == '_' || (t[n] >= '0' && t[n] <= '9') ||
+            ((t[n] | 0x20) >= 'a' && (t[n] | 0x20) <= 'z')))
+        n++;
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, t, n);
+    blobc_suggest_builtin_spellings(&sg);
+    char hint[96];
+    return blobc_schema_err(p->s, leaf->pos, p->err,
+                            "unknown type '%.*s' (the schema language has no namespaces)%s",
+                            (int)n, t, blobc_suggest_text(&sg, hint, sizeof hint));
+}
+
 static blobc_status parse_field(parser *p, blobc_type *st) {
     blobc_token name;
     const char *doc = p->tok.doc;
@@ -224,6 +242,10 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
         pf->def = p->tok;
         if (next(p)) return BLOBC_EINPUT;
     }
+    if (p->tok.kind == BLOBC_TOK_COLON && !pf->nops && !pf->has_def &&
+        p->tok.off == pf->leaf.off + pf->leaf.len && p->tok.off + 1 < p->s->text_len &&
+        p->s->text[p->tok.off + 1] == ':')
+        return qualified_type(p, &pf->leaf);
     if (p->tok.kind != BLOBC_TOK_SEMI) {
         char want[80];
         snprintf(want, sizeof want, "';' after field '%s'", f->name);
@@ -527,6 +549,7 @@ static blobc_status resolve_name(parser *p, const blobc_token *t, const blobc_ty
     for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_STRING; k++)
         if (k != BLOBC_KIND_ENUM && k != BLOBC_KIND_STRUCT)
             blobc_suggest_offer(&sg, blobc_kind_name((blobc_kind)k));
+    blobc_suggest_builtin_spellings(&sg);
     char hint[96];
     return blobc_schema_err(p->s, t->pos, p->err, "unknown type '%.*s'%s",
                             (int)(t->len > 64 ? 64 : t->len), txt,
@@ -781,6 +804,7 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     if (!out) return blobc_err_arg(err, __func__, "out is NULL");
     *out = NULL;
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
+    if (text && !blobc_text_check(filename, text, len, "schema text", err)) return BLOBC_EINPUT;
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -818,13 +842,19 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
 }
 
 blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
+    return blobc_schema_load_limited(path, 0, out, err);
+}
+
+blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
+                                       blobc_error *err) {
     uint8_t *data = NULL;
     size_t len = 0;
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
-    blobc_status st = blobc_read_file(path, &data, &len, err);
+    blobc_read_options ro = {max_input, false, "schema text"};
+    blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
     if (st != BLOBC_OK) return st;
     st = blobc_schema_parse((const char *)data, len, path, out, err);
     free(data);

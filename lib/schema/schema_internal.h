@@ -45,6 +45,30 @@ blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error 
  * involved and, for parsed schemas, the position. */
 blobc_status blobc_schema_layout(blobc_schema *s, blobc_error *err);
 
+/* ---- the bytes behind blobc_type_hash (typehash.c hashes many types) ----
+ * The hash is XXH3-64 of "BLOBCTH1" and a depth-first serialization of the
+ * reachable types, in which every composite type gets a number in order of
+ * discovery and a second meeting is a back reference to that number. */
+typedef struct blobc_hash_node {
+    const blobc_type *t;   /* the type numbered by its index in nodes */
+    size_t start, end;     /* its own serialization: bytes[start, end) */
+} blobc_hash_node;
+typedef struct blobc_hash_ref {
+    size_t pos;            /* offset of a back reference's u32 number */
+    uint32_t target;
+} blobc_hash_ref;
+typedef struct blobc_hash_rec {
+    blobc_buffer bytes;    /* everything hashed */
+    blobc_hash_node *nodes;
+    size_t nnodes, nodecap;
+    blobc_hash_ref *refs;  /* in order of pos */
+    size_t nrefs, refcap;
+    bool failed;           /* out of memory: the record is incomplete */
+} blobc_hash_rec;
+/* blobc_type_hash, keeping the bytes and where each type's lie. */
+uint64_t blobc_type_hash_rec(const blobc_type *type, blobc_hash_rec *rec);
+void blobc_hash_rec_free(blobc_hash_rec *rec);
+
 /* Sets err to "file:line:col: message" with the source line, for positions
  * in schema text (pos.file picks the file); for pos 0:0 (decoded schemas)
  * only the message. */

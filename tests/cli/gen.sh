@@ -239,3 +239,20 @@ if $CC1 -std=c11 $CWARN -Wcomment -I"$INC" -I"$T" -o "$T/p" "$T/p.c" 2>"$T/err" 
     pass gen_prefix_compiles_and_runs; else fail gen_prefix_compiles_and_runs "$(head -c 300 "$T/err")"; fi
 expect_err gen_prefix_not_identifier 2 "prefix '1x' is not a C identifier" \
     "$BLOBC" gen c "$G/docs.schema" --prefix 1x
+
+# A 2,000-deep chain of inline structs (each struct's hash covers all it
+# contains; gen c takes them from one serialization): every struct's
+# _SCHEMA_HASH is the hash `check` reports with that struct as the root.
+# (Timing of the 10,000-deep chain: bench/, "gen c".)
+awk 'BEGIN { n = 2000
+    for (i = 0; i < n; i++) printf "struct S%d { v: u8; s: string; n: S%d; }\n", i, i + 1
+    printf "struct S%d { v: u8; }\n", n }' >"$T/chain.schema"
+expect gen_deep_chain 0 "$BLOBC" gen c "$T/chain.schema" -o "$T/chain.h"
+bad=""
+for k in 0 1 999 1998 2000; do
+    { cat "$T/chain.schema"; echo "root S$k;"; } >"$T/chain_$k.schema"
+    want=$("$BLOBC" check "$T/chain_$k.schema" | sed -n 's/^root .*schema hash \(0x[0-9a-f]*\)).*/\1/p')
+    got=$(sed -n "s/^#define S${k}_SCHEMA_HASH UINT64_C(\(0x[0-9a-f]*\))/\1/p" "$T/chain.h")
+    [ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad S$k(check $want, gen $got)"
+done
+if [ -z "$bad" ]; then pass gen_deep_chain_hashes; else fail gen_deep_chain_hashes "$bad"; fi

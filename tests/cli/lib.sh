@@ -30,17 +30,34 @@ expect() {
     return 1
 }
 
+# rc_is NAME WANT_RC : after run, fails NAME unless the exit code is WANT_RC.
+rc_is() {
+    [ "$RC" -eq "$2" ] && return 0
+    fail "$1" "exit $RC, want $2; stderr: $(head -c 400 "$T/err")"
+    return 1
+}
+
 # expect_err NAME WANT_RC TEXT CMD... : exit code and a substring of stderr.
 expect_err() {
     name=$1 want=$2 text=$3
     shift 3
     run "$@"
-    if [ "$RC" -ne "$want" ]; then
-        fail "$name" "exit $RC, want $want; stderr: $(head -c 400 "$T/err")"
-        return 1
-    fi
+    rc_is "$name" "$want" || return 1
     if ! grep -qF -- "$text" "$T/err"; then
         fail "$name" "stderr lacks '$text'; got: $(head -c 400 "$T/err")"
+        return 1
+    fi
+    pass "$name"
+}
+
+# expect_stderr NAME WANT_RC WANT CMD... : exit code and the whole stderr.
+expect_stderr() {
+    name=$1 want=$2 text=$3
+    shift 3
+    run "$@"
+    rc_is "$name" "$want" || return 1
+    if [ "$(cat "$T/err")" != "$text" ]; then
+        fail "$name" "stderr '$(head -c 400 "$T/err")', want '$text'"
         return 1
     fi
     pass "$name"

@@ -124,7 +124,9 @@ TEST(utf8) {
 
 TEST(edit_distance) {
     CHECK_EQ_U(blobc_edit_distance("name", 4, "name", 4), 0);
-    CHECK_EQ_U(blobc_edit_distance("nmae", 4, "name", 4), 2);
+    CHECK_EQ_U(blobc_edit_distance("nmae", 4, "name", 4), 1);
+    CHECK_EQ_U(blobc_edit_distance("ab", 2, "ba", 2), 1);
+    CHECK_EQ_U(blobc_edit_distance("float", 5, "Slot", 4), 2);
     CHECK_EQ_U(blobc_edit_distance("radius", 6, "radios", 6), 1);
     CHECK_EQ_U(blobc_edit_distance("", 0, "abc", 3), 3);
 }

@@ -4,7 +4,8 @@
  * The schema decides every value's type (SPEC §5). Baking is all or
  * nothing: on any error nothing is produced and the error names the place
  * (file:line:col, and the path of the value: "rooms[3].name" in YAML, the
- * JSON Pointer "/rooms/3/name" in JSON).
+ * JSON Pointer "/rooms/3/name" in JSON). A NUL byte makes the input
+ * binary: "binary data at offset N", its bytes never echoed.
  */
 #ifndef BLOBC_BAKE_H
 #define BLOBC_BAKE_H
@@ -67,6 +68,9 @@ typedef struct blobc_bake_options {
                                      result, less wall time). */
     blobc_diag_sink *diag;        /* several errors per run (see above); NULL:
                                      stop at the first error */
+    uint64_t max_input;           /* inputs that are not regular files (the data,
+                                     the schema) are read up to this many bytes,
+                                     then refused; 0: BLOBC_DEFAULT_MAX_INPUT */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

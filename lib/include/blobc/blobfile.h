@@ -102,8 +102,29 @@ BLOBC_API blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned f
                                        blobc_error *err);
 BLOBC_API void blobc_blob_close(blobc_blob *blob);
 
+/* The maximum input size: inputs whose size is not known in advance
+ * (standard input, pipes, devices) are read up to this many bytes, then
+ * refused; a regular file is read as large as it is. */
+#define BLOBC_DEFAULT_MAX_INPUT ((uint64_t)1 << 30)
+
+typedef struct blobc_read_options {
+    uint64_t max_input;  /* limit for non-regular inputs; 0: BLOBC_DEFAULT_MAX_INPUT */
+    bool blob;           /* a .blob: a non-regular input is read up to the file
+                            size its header records, and no further than the
+                            header when it is not a blob header */
+    const char *text;    /* a text input (UTF-8): reading stops at the first
+                            byte that is not text (a NUL, another control
+                            character, malformed UTF-8), an error saying
+                            "binary data at offset N; expected <text>".
+                            NULL for binary inputs. */
+} blobc_read_options;
+
 /* Whole-file read into a malloc'd buffer (16-byte aligned) that the caller
- * frees with free(). "-" reads standard input. Errors are BLOBC_EIO. */
+ * frees with free(). "-" reads standard input. Errors are BLOBC_EIO,
+ * including an input over the limit. opts may be NULL (the defaults). */
+BLOBC_API blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
+                                size_t *len, blobc_error *err);
+/* blobc_read_file_ex with the default options. */
 BLOBC_API blobc_status blobc_read_file(const char *path, uint8_t **data, size_t *len, blobc_error *err);
 
 /* A whole file for reading: a regular file is mapped read-only (no copy;
@@ -117,17 +138,57 @@ typedef struct blobc_file_view {
 } blobc_file_view;
 
 BLOBC_API blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err);
+/* blobc_file_map reading what is not mapped with blobc_read_file_ex's
+ * options (NULL: the defaults). */
+BLOBC_API blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
+                                         blobc_file_view *view, blobc_error *err);
 BLOBC_API void blobc_file_unmap(blobc_file_view *view);
 
-/* Writes `len` bytes to `path` through a temporary file in the same
- * directory, renamed into place only after everything was written and
- * flushed; nothing is left behind on failure. "-" writes standard output.
- * The new file gets the mode a plain create would give it (the replaced
- * file's, else 0666 & ~umask). It is not fsync'ed: the rename makes the
- * write atomic for every other process, and a build artifact is not worth
- * a disk flush per file (after a power loss, rebake). */
+/* ---- outputs ----
+ * The rules every command that writes a file follows (blobc(1), "OUTPUT
+ * FILES"): a regular file or a new path is written to a temporary file in
+ * the same directory and renamed over it once complete (an unnamed
+ * O_TMPFILE where the file system has it, so a killed process leaves no
+ * temporary file); a character device, FIFO or socket is written in
+ * place, never replaced; a symbolic link is followed and its target
+ * written; an output that is one of the run's inputs is refused before
+ * anything is written. */
+
+/* The files a run reads, by device and inode; lookups are O(1). */
+typedef struct blobc_inputs blobc_inputs;
+BLOBC_API blobc_inputs *blobc_inputs_new(void); /* NULL when out of memory */
+BLOBC_API void blobc_inputs_free(blobc_inputs *set);
+/* Records `path` ("-": standard input); a path that does not exist is
+ * skipped (reading it will fail and say so). */
+BLOBC_API blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *err);
+/* The name under which the file at `path` (through any link) was added,
+ * or NULL when it is not an input (or set is NULL). */
+BLOBC_API const char *blobc_inputs_find(const blobc_inputs *set, const char *path);
+
+typedef struct blobc_output_options {
+    const blobc_inputs *inputs; /* refused as outputs; may be NULL */
+    /* Called when a named temporary file appears and when it is gone again
+     * (renamed or removed), so that a program can remove it from a signal
+     * handler. Named temporaries exist only where O_TMPFILE is missing, and
+     * for the instant between linking the finished file and renaming it. */
+    void (*temp_created)(void *hook_ctx, const char *temp_path);
+    void (*temp_gone)(void *hook_ctx, const char *temp_path);
+    void *hook_ctx;
+    bool named_temp;            /* a named temporary even where O_TMPFILE works
+                                   (for file systems that misreport it) */
+} blobc_output_options;
+
+/* Writes `len` bytes to `path` by the output rules above; "-" writes
+ * standard output. On failure nothing is left behind and a file that was
+ * there is unchanged. A replaced file keeps its permissions; a new one gets
+ * 0666 & ~umask. Nothing is fsync'ed: the rename makes the write atomic for
+ * every other process, and a build artifact is not worth a disk flush per
+ * file (after a power loss, rebake). opts may be NULL. */
+BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, size_t len,
+                                          const blobc_output_options *opts, blobc_error *err);
+/* blobc_write_output without inputs or hooks. */
 BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
-                                               blobc_error *err);
+                                     blobc_error *err);
 
 #ifdef __cplusplus
 }

@@ -137,6 +137,10 @@ BLOBC_API blobc_status blobc_schema_parse(const char *text, size_t len, const ch
 
 /* Reads and parses a schema file. */
 BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);
+/* The same, reading a non-regular file (a pipe, a device) up to max_input
+ * bytes (0: BLOBC_DEFAULT_MAX_INPUT in <blobc/blobfile.h>). */
+BLOBC_API blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input,
+                                                 blobc_schema **out, blobc_error *err);
 
 BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
@@ -183,6 +187,18 @@ BLOBC_API bool blobc_kind_is_signed(blobc_kind kind);    /* I8, I16, I32, I64 */
  * enum values and union members (in order), but no names. Stable across
  * machines and releases of the same format version. */
 BLOBC_API uint64_t blobc_type_hash(const blobc_type *type);
+/* blobc_type_hash of each of n types, into hashes[0..n). Faster than one
+ * call per type when they contain one another (a type's bytes are taken
+ * from a serialization that contains them): a chain of nested structs
+ * costs one serialization, not one per struct. BLOBC_ENOMEM when memory
+ * ran out (hashes then incomplete). */
+BLOBC_API blobc_status blobc_type_hashes(const blobc_type *const *types, size_t n,
+                                         uint64_t *hashes);
+/* blobc_type_hashes of a[0..n), and *same: whether each b[i] has the hash
+ * of a[i]. When b is laid out like a (a re-parse of a's schema text), the
+ * answer costs no more hashing than a's own. */
+BLOBC_API blobc_status blobc_type_hashes_same(const blobc_type *const *a, const blobc_type *const *b,
+                                              size_t n, uint64_t *hashes, bool *same);
 
 /* Writes the type the way a schema spells it ("[u32]", "*Room",
  * "[[f32; 3]]") into buf; returns the length needed (snprintf semantics). */

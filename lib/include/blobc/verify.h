@@ -67,6 +67,9 @@ typedef struct blobc_verify_options {
     unsigned flags;
     const blobc_unity_options *unity; /* the bytes are a Unity blob asset file; when
                                          NULL, one is still recognised (blobc_unity_detect) */
+    uint64_t max_input;         /* blobc_verify_file on a non-regular file: read
+                                   at most this many bytes (0: the default,
+                                   BLOBC_DEFAULT_MAX_INPUT) */
 } blobc_verify_options;
 
 /* Verifies a complete .blob file image: header, hashes, type section, and

@@ -1,0 +1,168 @@
+# Outputs and diagnostics a user can trust: the output rules (devices,
+# FIFOs and links, an output that is an input), checked standard output,
+# bounded reads of inputs that are not regular files, binary input, colour,
+# and no temporary file left by a killed bake.
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BUILD=${BUILD:-build}
+SCHEMA=schemas/level.schema
+
+"$BLOBC" bake samples/level.yaml -o "$T/level.blob" || fail setup "cannot bake the sample"
+cp "$T/level.blob" "$T/keep.blob"
+cp "$SCHEMA" "$T/s.schema"
+
+# ---- an output that is an input is refused before anything is written ----
+expect_stderr dump_own_input 2 "$T/d.blob: error: refusing to overwrite input file '$T/d.blob'" \
+    sh -c "cp '$T/level.blob' '$T/d.blob' && exec '$BLOBC' dump '$T/d.blob' -o '$T/d.blob'"
+same_file dump_own_input_unchanged "$T/d.blob" "$T/keep.blob"
+expect_stderr gen_own_input 2 "$T/s.schema: error: refusing to overwrite input file '$T/s.schema'" \
+    "$BLOBC" gen c "$T/s.schema" -o "$T/s.schema"
+same_file gen_own_input_unchanged "$T/s.schema" "$SCHEMA"
+ln -s s.schema "$T/s.link"
+expect_stderr gen_input_through_symlink 2 \
+    "$T/s.link: error: refusing to overwrite input file '$T/s.schema' (the output '$T/s.link' is the same file)" \
+    "$BLOBC" gen c "$T/s.schema" -o "$T/s.link"
+ln "$T/d.blob" "$T/hard.blob"
+expect_err dump_input_through_hard_link 2 "refusing to overwrite input file '$T/d.blob'" \
+    "$BLOBC" dump "$T/d.blob" -o "$T/hard.blob"
+expect_err dump_schema_is_input 2 "refusing to overwrite input file '$T/s.schema'" \
+    "$BLOBC" dump -s "$T/s.schema" "$T/d.blob" -o "$T/s.schema"
+same_file dump_schema_unchanged "$T/s.schema" "$SCHEMA"
+
+# ---- devices, FIFOs and links ----
+if [ "$(id -u)" = 0 ]; then
+    expect bake_to_dev_null 0 "$BLOBC" bake samples/level.yaml -o /dev/null
+    if [ -c /dev/null ]; then pass dev_null_stays_a_device; else
+        fail dev_null_stays_a_device "/dev/null is no longer a character device"
+        rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+    fi
+else
+    skip bake_to_dev_null "needs root (a user cannot replace /dev/null anyway)"
+fi
+expect_err bake_to_dev_full 2 "cannot write '/dev/full': No space left on device" \
+    "$BLOBC" bake samples/level.yaml -o /dev/full
+if mkfifo "$T/fifo" 2>/dev/null; then
+    cat "$T/fifo" >"$T/from_fifo" &
+    reader=$!
+    expect bake_to_fifo 0 "$BLOBC" bake samples/level.yaml -o "$T/fifo"
+    wait $reader
+    same_file fifo_reader_got_the_blob "$T/from_fifo" "$T/level.blob"
+    if [ -p "$T/fifo" ]; then pass fifo_stays_a_fifo; else fail fifo_stays_a_fifo "replaced"; fi
+else
+    skip bake_to_fifo "mkfifo is not available here"
+fi
+echo old >"$T/target.blob"
+ln -s target.blob "$T/link.blob"
+expect bake_through_symlink 0 "$BLOBC" bake samples/level.yaml -o "$T/link.blob"
+if [ -L "$T/link.blob" ]; then pass symlink_stays_a_link; else fail symlink_stays_a_link "replaced"; fi
+same_file symlink_target_written "$T/target.blob" "$T/level.blob"
+chmod 640 "$T/target.blob"
+"$BLOBC" bake samples/level.yaml -o "$T/target.blob"
+case "$(ls -l "$T/target.blob")" in -rw-r-----*) pass replaced_file_keeps_mode ;;
+*) fail replaced_file_keeps_mode "$(ls -l "$T/target.blob")" ;; esac
+
+# ---- every write to standard output is checked ----
+FULL="blobc: error: cannot write standard output: No space left on device"
+if [ -c /dev/full ]; then
+    expect_stderr gen_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' gen c '$SCHEMA' >/dev/full"
+    expect_stderr check_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' check '$SCHEMA' >/dev/full"
+    expect_stderr verify_json_to_dev_full 2 "$FULL" \
+        sh -c "exec '$BLOBC' verify --json '$T/level.blob' >/dev/full"
+    expect_stderr verify_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' verify '$T/level.blob' >/dev/full"
+    expect_stderr dump_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' dump '$T/level.blob' >/dev/full"
+    expect_stderr help_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' bake --help >/dev/full"
+else
+    skip stdout_to_dev_full "no /dev/full here"
+fi
+
+# ---- bounded reading ----
+if [ -c /dev/zero ]; then
+    expect_stderr verify_dev_zero 1 "/dev/zero: offset 0x0: error: bad-magic: not a blob file (bad magic number)" \
+        timeout 20 "$BLOBC" verify /dev/zero
+    expect_stderr dump_dev_zero 1 "/dev/zero: offset 0x0: error: not a blob file (bad magic number)" \
+        timeout 20 "$BLOBC" dump /dev/zero
+    expect_stderr check_dev_zero 1 "/dev/zero: error: binary data at offset 0 (byte 0x00); expected schema text" \
+        timeout 20 "$BLOBC" check /dev/zero
+    expect_stderr bake_dev_zero 1 "/dev/zero: error: binary data at offset 0 (byte 0x00); expected YAML or JSON text" \
+        timeout 20 "$BLOBC" bake -s "$SCHEMA" /dev/zero -o "$T/z.blob"
+    printf '$schema: /dev/zero\nindex: 1\n' >"$T/zs.yaml"
+    expect_stderr schema_dev_zero 1 "/dev/zero: error: binary data at offset 0 (byte 0x00); expected schema text" \
+        timeout 20 "$BLOBC" bake "$T/zs.yaml" -o "$T/z.blob"
+    expect_stderr raw_dump_dev_zero_limited 2 \
+        "/dev/zero: error: input is larger than the maximum input size of 64 KiB (not a regular file, so read up to that limit; see --max-input)" \
+        timeout 20 "$BLOBC" dump --raw -s "$SCHEMA" --max-input 64K /dev/zero
+    expect_stderr json_pipe_then_zeros 1 "<stdin>: error: binary data at offset 7 (byte 0x00); expected YAML or JSON text" \
+        timeout 20 sh -c "(printf '{\"a\": 1'; cat /dev/zero 2>/dev/null) | exec '$BLOBC' bake -s '$SCHEMA' - -o '$T/z.blob'"
+    absent no_output_from_dev_zero "$T/z.blob"
+else
+    skip dev_zero "no /dev/zero here"
+fi
+# A pipe: text past --max-input is refused; a blob stops at its file size.
+expect_stderr bake_pipe_over_limit 2 \
+    "<stdin>: error: input is larger than the maximum input size of 1 KiB (not a regular file, so read up to that limit; see --max-input)" \
+    sh -c "cat samples/level.yaml | exec '$BLOBC' bake --max-input=1K -s '$SCHEMA' - -o '$T/p.blob'"
+expect bake_pipe_under_limit 0 sh -c "cd samples && cat level.yaml | exec '$BLOBC' bake --max-input 1M - -o '$T/p.blob'"
+same_file bake_pipe_same_blob "$T/p.blob" "$T/level.blob"
+expect verify_pipe_stops_at_file_size 0 \
+    sh -c "(cat '$T/level.blob'; yes garbage | head -c 100000) | exec '$BLOBC' verify -"
+expect_err max_input_bad_value 2 "invalid --max-input '12Q'" "$BLOBC" verify --max-input 12Q "$T/level.blob"
+expect_err max_input_zero 2 "invalid --max-input '0'" "$BLOBC" check --max-input=0 "$SCHEMA"
+
+# ---- binary input ----
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$T/image.yaml"
+expect_stderr bake_binary 1 "$T/image.yaml: error: binary data at offset 0 (byte 0x89); expected YAML or JSON text" \
+    "$BLOBC" bake -s "$SCHEMA" "$T/image.yaml" -o "$T/img.blob"
+expect_stderr bake_blob_as_data 1 "$T/level.blob: error: binary data at offset 0 (byte 0x89); expected YAML or JSON text" \
+    "$BLOBC" bake -s "$SCHEMA" "$T/level.blob" -o "$T/img.blob"
+expect_stderr check_blob_as_schema 1 "$T/level.blob: error: binary data at offset 0 (byte 0x89); expected schema text" \
+    "$BLOBC" check "$T/level.blob"
+
+# ---- colour ----
+printf 'struct A { x: float; }\n' >"$T/f.schema"
+E=$(printf '\033')
+expect_stderr color_always 1 "${E}[01m${E}[K$T/f.schema:1:15:${E}[m${E}[K ${E}[01;31m${E}[Kerror:${E}[m${E}[K unknown type 'float'; did you mean ${E}[01;32m${E}[K'f32'${E}[m${E}[K?
+    struct A { x: float; }
+                  ${E}[01;32m${E}[K^${E}[m${E}[K" "$BLOBC" check --color=always "$T/f.schema"
+expect_stderr color_auto_not_a_terminal 1 "$T/f.schema:1:15: error: unknown type 'float'; did you mean 'f32'?
+    struct A { x: float; }
+                  ^" "$BLOBC" check "$T/f.schema"
+expect_stderr color_never 1 "$T/f.schema:1:15: error: unknown type 'float'; did you mean 'f32'?
+    struct A { x: float; }
+                  ^" "$BLOBC" check --color=never "$T/f.schema"
+run env NO_COLOR=1 "$BLOBC" check --color=always "$T/f.schema"
+if grep -q "$E" "$T/err"; then pass always_beats_no_color; else fail always_beats_no_color "no colour"; fi
+if command -v script >/dev/null 2>&1; then
+    script -qec "NO_COLOR=1 '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
+    if grep -q "$E\[" "$T/tty"; then fail no_color_on_terminal "coloured"; else pass no_color_on_terminal; fi
+    script -qec "TERM=xterm '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
+    if grep -q "$E\[01;31m" "$T/tty"; then pass auto_colours_a_terminal; else
+        fail auto_colours_a_terminal "$(head -c 200 "$T/tty")"; fi
+else
+    skip color_on_terminal "no script(1) to give blobc a terminal"
+fi
+expect_err color_bad_value 2 "invalid --color 'sometimes'" "$BLOBC" verify --color=sometimes "$T/level.blob"
+expect_err color_on_bake 1 "${E}[01;31m" "$BLOBC" bake --color -s "$SCHEMA" "$T/image.yaml" -o "$T/img.blob"
+
+# ---- a killed bake leaves no temporary file (O_TMPFILE) ----
+mkdir "$T/kill"
+if "$BUILD/tools/tmpfile_probe" "$T/kill"; then
+    printf 'struct P { xs: [u32]; name: string; }\nroot P;\n' >"$T/kill/big.schema"
+    awk 'BEGIN { printf "{\"name\": \"big\", \"xs\": ["; for (i = 0; i < 1500000; i++) printf "%s%d", (i ? "," : ""), i; print "]}" }' \
+        >"$T/kill/big.json"
+    "$BLOBC" bake -s "$T/kill/big.schema" "$T/kill/big.json" -o "$T/kill/big.blob"
+    cp "$T/kill/big.blob" "$T/big.ref"
+    kills=0
+    for d in $(awk 'BEGIN { srand(); for (i = 0; i < 8; i++) printf "%.2f ", rand() * 0.8 }'); do
+        "$BLOBC" bake -s "$T/kill/big.schema" "$T/kill/big.json" -o "$T/kill/big.blob" &
+        pid=$!
+        sleep "$d"
+        kill -KILL $pid 2>/dev/null && kills=$((kills + 1))
+        wait $pid 2>/dev/null
+    done
+    left=$(ls -A "$T/kill" | grep -v -x -e big.schema -e big.json -e big.blob)
+    if [ -z "$left" ]; then pass "killed_bakes_leave_nothing"; else
+        fail killed_bakes_leave_nothing "after $kills kills: $left"; fi
+    same_file killed_bakes_keep_the_output "$T/kill/big.blob" "$T/big.ref"
+else
+    skip killed_bakes_leave_nothing "the file system of $T has no O_TMPFILE"
+fi
