@@ -165,7 +165,7 @@ int verify_against(const char *src, const char *blob, const char *schema, const 
         rc = failed(&err, src);
         goto done;
     }
-    blobc_verify_options vo = {plan.schema, plan.root->name, 0};
+    blobc_verify_options vo = {.schema = plan.schema, .type_name = plan.root->name};
     blobc_blob b;
     if (blobc_verify_file(blob, &vo, &err) || blobc_read_file(blob, &old, &old_len, &err) ||
         blobc_blob_open(old, old_len, 0, &b, &err)) {

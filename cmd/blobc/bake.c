@@ -24,7 +24,12 @@ static const char bake_help[] =
     "  -t, --type TYPE       root type (overrides $type and the schema's root)\n"
     "  -o, --output OUT      output file ('-' for stdout); with several inputs,\n"
     "                        an existing directory to write into\n"
-    "      --format FMT      blob (default) or raw (the data section alone)\n"
+    "      --format FMT      blob (default), raw (the data section alone), or\n"
+    "                        unity (what BlobAssetReference<T>.TryRead loads)\n"
+    "      --unity-version N the int32 version the loader passes to TryRead\n"
+    "                        (required with --format unity)\n"
+    "      --unity-length R  padded (default: Entities 0.50 and later), exact\n"
+    "                        (0.17 and earlier), or a release number (0.17, 1.3)\n"
     "      --strip           leave the embedded type description out\n"
     "      --one-thread      never parse on a second thread (by default YAML of\n"
     "                        1 MiB or more is parsed on one while the other bakes)\n"
@@ -43,7 +48,8 @@ static const char bake_help[] =
     "                        (default 20; 0: no limit); a syntax error comes alone\n"
     "  -h, --help            show this help\n"
     "\n"
-    "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw).\n"
+    "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
+    ".bytes for --format unity).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
     "Output is written to a temporary file and renamed into place on success.\n"
     "With several inputs, every input is baked (failures are reported in input\n"
@@ -351,7 +357,9 @@ static int refuse_clashes(const bake_run *r) {
 
 /* Fills r->outputs; 0 or an exit code. */
 static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
-    const char *ext = r->bo.output == BLOBC_OUTPUT_RAW ? ".bin" : ".blob";
+    const char *ext = r->bo.output == BLOBC_OUTPUT_RAW     ? ".bin"
+                      : r->bo.output == BLOBC_OUTPUT_UNITY ? ".bytes"
+                                                           : ".blob";
     for (size_t i = 0; i < r->n; i++) {
         const char *in = r->inputs[i];
         if (strcmp(in, "-") == 0 && !output) {
@@ -407,6 +415,7 @@ int cmd_bake(int argc, char **argv) {
     const char *depfile = NULL, *cache = getenv("BLOBC_CACHE"), *max_errors = NULL;
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false;
+    const char *unity_version = NULL, *unity_length = NULL;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
@@ -415,6 +424,8 @@ int cmd_bake(int argc, char **argv) {
         {"jobs", 'j', true, &jobs_arg, NULL},
         {"strip", 0, false, NULL, &strip},
         {"one-thread", 0, false, NULL, &one_thread},
+        {"unity-version", 0, true, &unity_version, NULL},
+        {"unity-length", 0, true, &unity_length, NULL},
         {"quiet", 'q', false, NULL, &quiet},
         {"verbose", 'v', false, NULL, &verbose},
         {"depfile", 0, true, &depfile, NULL},
@@ -440,8 +451,24 @@ int cmd_bake(int argc, char **argv) {
     r.bo.one_thread = one_thread;
     r.verbose = verbose;
     if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
+    else if (format && strcmp(format, "unity") == 0) r.bo.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {
-        usage_error("bake", "unknown format '%s' (expected blob or raw)", format);
+        usage_error("bake", "unknown format '%s' (expected blob, raw or unity)", format);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (r.bo.output != BLOBC_OUTPUT_UNITY && (unity_version || unity_length)) {
+        usage_error("bake", "--unity-version and --unity-length go with --format unity");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (r.bo.output == BLOBC_OUTPUT_UNITY && !unity_version) {
+        usage_error("bake", "--format unity needs --unity-version N, the version the loader "
+                            "passes to BlobAssetReference<T>.TryRead");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (!parse_unity("bake", unity_version, unity_length, &r.bo.unity)) {
         rc = EXIT_USAGE;
         goto done;
     }

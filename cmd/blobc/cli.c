@@ -2,6 +2,7 @@
  * cli.c - what every command of the blobc command line shares: argument
  * parsing, exit codes, and reporting library errors the way compilers do.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -219,4 +220,72 @@ int write_output(const char *path, const blobc_buffer *buf) {
         return exit_code(err.status);
     }
     return 0;
+}
+
+/* "0.17" -> *before true: Entities releases before 0.50 wrote the exact
+ * length. *old: before 0.3, whose header was not the 32-byte one. */
+static bool release_before_050(const char *s, bool *before, bool *old) {
+    char *end;
+    errno = 0;
+    unsigned long major = strtoul(s, &end, 10);
+    if (end == s || *end != '.' || errno) return false;
+    const char *m = end + 1;
+    unsigned long minor = strtoul(m, &end, 10);
+    if (end == m || errno || (*end && *end != '.')) return false;
+    *before = major == 0 && minor < 50;
+    *old = major == 0 && minor < 3;
+    return true;
+}
+
+bool parse_unity(const char *cmd, const char *version, const char *length,
+                 blobc_unity_options *o) {
+    if (version) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(version, &end, 10);
+        if (end == version || *end || errno || v < INT32_MIN || v > INT32_MAX) {
+            usage_error(cmd, "--unity-version wants a 32-bit integer, got '%s'", version);
+            return false;
+        }
+        o->version = (int32_t)v;
+        o->check_version = true;
+    }
+    bool before = false, old = false;
+    if (!length) {
+        o->length = BLOBC_UNITY_LENGTH_ANY;
+    } else if (strcmp(length, "padded") == 0) {
+        o->length = BLOBC_UNITY_LENGTH_PADDED;
+    } else if (strcmp(length, "exact") == 0) {
+        o->length = BLOBC_UNITY_LENGTH_EXACT;
+    } else if (!release_before_050(length, &before, &old)) {
+        usage_error(cmd, "--unity-length wants padded, exact or an Entities release such as "
+                         "0.17 or 1.3, got '%s'", length);
+        return false;
+    } else if (old) {
+        usage_error(cmd, "Entities %s wrote another header (24 bytes or less); the Unity "
+                         "format is the one of 0.3 and later", length);
+        return false;
+    } else {
+        o->length = before ? BLOBC_UNITY_LENGTH_EXACT : BLOBC_UNITY_LENGTH_PADDED;
+    }
+    return true;
+}
+
+bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf) {
+    const char *f = rf->format;
+    bool unity = f && strcmp(f, "unity") == 0;
+    if (f && allow_raw && strcmp(f, "raw") == 0) rf->raw = true;
+    else if (f && !unity && strcmp(f, "blob") != 0) {
+        usage_error(cmd, "unknown format '%s' (expected blob%s or unity)", f,
+                    allow_raw ? ", raw" : "");
+        return false;
+    }
+    if (rf->raw && (rf->unity_version || rf->unity_length)) {
+        usage_error(cmd, "--unity-version and --unity-length do not go with a raw data section");
+        return false;
+    }
+    if (!parse_unity(cmd, rf->unity_version, rf->unity_length, &rf->storage)) return false;
+    /* given options make the reader expect a Unity file */
+    rf->unity = unity || rf->unity_version || rf->unity_length ? &rf->storage : NULL;
+    return true;
 }

@@ -51,6 +51,24 @@ bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
 int load_schema(const char *path, blobc_schema **out);
 
+/* --unity-version and --unity-length (either may be NULL) into *o: the
+ * version as a decimal int32, the length rule as "padded", "exact", or an
+ * Entities release ("0.17", "1.3": before 0.50 exact, from it padded).
+ * False after a usage error. */
+bool parse_unity(const char *cmd, const char *version, const char *length,
+                 blobc_unity_options *o);
+
+/* The input framing of the reading commands: --format FMT (blob, raw
+ * when allowed, unity), --unity-version, --unity-length. `unity` points
+ * to `storage` for --format unity or when a --unity-* option is given,
+ * else it is NULL and the library recognises a Unity file by content. */
+typedef struct read_format {
+    const char *format, *unity_version, *unity_length;
+    bool raw;
+    blobc_unity_options storage;
+    const blobc_unity_options *unity;
+} read_format;
+bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf);
 /* Reads a whole input file (malloc'd, the caller frees); 0 or an exit code
  * after reporting why not. */
 int read_input(const char *path, uint8_t **bytes, size_t *len);

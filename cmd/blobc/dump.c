@@ -20,7 +20,12 @@ static const char dump_help[] =
     "\n"
     "  -s, --schema SCHEMA   schema for stripped blobs and raw data sections\n"
     "  -t, --type TYPE       root type in SCHEMA (default: its root)\n"
+    "      --format FMT      blob (default), raw (a data section alone, = --raw)\n"
+    "                        or unity (a Unity blob asset file); raw and unity\n"
+    "                        need -s. A Unity file is also recognised unnamed.\n"
     "      --raw             BLOB is a raw data section (needs -s)\n"
+    "      --unity-version N refuse a Unity file of another version\n"
+    "      --unity-length R  padded, exact, or a release (default: either)\n"
     "      --json            print JSON instead of YAML\n"
     "      --map             print the layout: offset, size, bytes, value, path\n"
     "  -o, --output FILE     write to FILE instead of standard output\n"
@@ -29,7 +34,11 @@ static const char dump_help[] =
 int cmd_dump(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL;
     bool json = false, map = false, raw = false;
+    read_format rf = {0};
     opt opts[] = {
+        {"format", 0, true, &rf.format, NULL},
+        {"unity-version", 0, true, &rf.unity_version, NULL},
+        {"unity-length", 0, true, &rf.unity_length, NULL},
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"output", 'o', true, &output, NULL}, {"json", 0, false, NULL, &json},
         {"map", 0, false, NULL, &map},        {"raw", 0, false, NULL, &raw},
@@ -56,8 +65,14 @@ int cmd_dump(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
-    if (raw && !schema) {
-        usage_error("dump", "--raw needs -s SCHEMA");
+    rf.raw = raw;
+    if (!parse_read_format("dump", true, &rf)) {
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    raw = rf.raw;
+    if ((raw || rf.unity) && !schema) {
+        usage_error("dump", "%s needs -s SCHEMA", raw ? "a raw data section" : "a Unity file");
         rc = EXIT_USAGE;
         goto done;
     }
@@ -77,6 +92,7 @@ int cmd_dump(int argc, char **argv) {
     dopt.type_name = type;
     dopt.schema_name = schema;
     dopt.raw = raw;
+    dopt.unity = rf.unity;
     blobc_status st = blobc_dump(bytes, len, &dopt, &buf, &err);
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);

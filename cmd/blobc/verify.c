@@ -21,6 +21,10 @@ static const char verify_help[] =
     "  -s, --schema SCHEMA   also require the layout of SCHEMA's root type\n"
     "                        (needed for stripped blobs)\n"
     "  -t, --type TYPE       type in SCHEMA to compare with (default: its root)\n"
+    "      --format FMT      blob (default) or unity: a Unity blob asset file\n"
+    "                        (needs -s; also recognised without --format)\n"
+    "      --unity-version N refuse a Unity file of another version\n"
+    "      --unity-length R  padded, exact, or a release (default: either)\n"
     "      --json            one JSON object per blob on standard output\n"
     "  -q, --quiet           print nothing for blobs that pass\n"
     "      --against SRC     bake SRC afresh and require BLOB (one) to equal it\n"
@@ -49,7 +53,11 @@ static void json_string(FILE *f, const char *s) {
 int cmd_verify(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *against = NULL;
     bool json = false, quiet = false;
+    read_format rf = {0};
     opt opts[] = {
+        {"format", 0, true, &rf.format, NULL},
+        {"unity-version", 0, true, &rf.unity_version, NULL},
+        {"unity-length", 0, true, &rf.unity_length, NULL},
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"json", 0, false, NULL, &json},      {"quiet", 'q', false, NULL, &quiet},
         {"against", 0, true, &against, NULL},
@@ -83,10 +91,20 @@ int cmd_verify(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    if (!parse_read_format("verify", false, &rf)) {
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (rf.unity && !schema) {
+        usage_error("verify", "a Unity file needs -s SCHEMA");
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     blobc_verify_options vo = {0};
     vo.schema = sch;
     vo.type_name = type;
+    vo.unity = rf.unity;
     for (int i = 0; i < a.noperands; i++) {
         const char *path = a.operands[i];
         blobc_error err;

@@ -182,10 +182,12 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
 
 static blobc_status finish(bk *k, blobc_buffer *out) {
     blobc_status st;
-    if (k->opts->output == BLOBC_OUTPUT_RAW) {
+    if (k->opts->output != BLOBC_OUTPUT_BLOB) {
         st = blobc_builder_finish(k->b, out, k->err);
         blobc_builder_free(k->b);
         k->b = NULL;
+        if (!st && k->opts->output == BLOBC_OUTPUT_UNITY)
+            st = blobc_unity_wrap(out->len, &k->opts->unity, out, k->err);
     } else {
         blobc_write_options w = {0};
         w.strip = k->opts->strip;
@@ -226,8 +228,10 @@ static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
     if (!out) return blobc_err_arg(err, fn, "out is NULL");
     if ((unsigned)opts->input > BLOBC_INPUT_JSON)
         return blobc_err_arg(err, fn, "opts->input is not a blobc_input_format");
-    if ((unsigned)opts->output > BLOBC_OUTPUT_RAW)
+    if ((unsigned)opts->output > BLOBC_OUTPUT_UNITY)
         return blobc_err_arg(err, fn, "opts->output is not a blobc_output_format");
+    if ((unsigned)opts->unity.length > BLOBC_UNITY_LENGTH_EXACT)
+        return blobc_err_arg(err, fn, "opts->unity.length is not a blobc_unity_length");
     return BLOBC_OK;
 }
 

@@ -30,7 +30,8 @@ static void put_bytes(XXH3_state_t *h, const void *p, size_t n) {
 }
 
 /* The key covers: the library version and blob format version (a newer
- * baker may lay out bytes differently); the options that change bytes;
+ * baker may lay out bytes differently); the options that change bytes
+ * (for a Unity file also its version and length rule);
  * the root type's layout hash and its canonical type description (the
  * type section: every reachable type with its names, which the blob
  * embeds, and the schema name it records), never the schema's text, so
@@ -52,6 +53,10 @@ static blobc_status make_key(const blobc_bake_plan *plan, const char *schema_nam
     put_u64(h, BLOBC_FORMAT_VERSION);
     put_u64(h, (uint64_t)o->output);
     put_u64(h, o->strip ? 1 : 0);
+    if (o->output == BLOBC_OUTPUT_UNITY) { /* the version and length rule are in the bytes */
+        put_u64(h, (uint32_t)o->unity.version);
+        put_u64(h, o->unity.length == BLOBC_UNITY_LENGTH_EXACT);
+    }
     put_u64(h, (uint64_t)plan->input);
     put_u64(h, blobc_type_hash(plan->root));
     put_bytes(h, types.data, types.len);

@@ -91,19 +91,6 @@ blobc_status blobc_blob_write_in_place(size_t data_size, const blobc_type *root,
     return write_around(data_size, root, opts, out, err);
 }
 
-static blobc_status fail(blobc_error *err, int code, uint64_t off, const char *fmt, ...)
-    BLOBC_PRINTF(4, 5);
-
-static blobc_status fail(blobc_error *err, int code, uint64_t off, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    blobc_verr(err, BLOBC_EINPUT, fmt, ap);
-    va_end(ap);
-    if (err) err->code = code;
-    blobc_err_offset(err, off);
-    return BLOBC_EINPUT;
-}
-
 static void read_header(const uint8_t *h, blobc_header *hd) {
     hd->version = blobc_ld32(h + BLOBC_RT_H_VERSION);
     hd->header_size = blobc_ld32(h + BLOBC_RT_H_HEADER_SIZE);
@@ -122,56 +109,56 @@ static void read_header(const uint8_t *h, blobc_header *hd) {
 static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_header *hd,
                                  blobc_error *err) {
     if (hd->flags != 0)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FLAGS, "unknown flags 0x%x", (unsigned)hd->flags);
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FLAGS, "unknown flags 0x%x", (unsigned)hd->flags);
     if (blobc_ld32(b + BLOBC_RT_H_RESERVED) != 0)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_RESERVED, "reserved header field is not zero");
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_RESERVED, "reserved header field is not zero");
     if (hd->file_size > len)
-        return fail(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_FILE_SIZE,
+        return blobc_err_verify(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_FILE_SIZE,
                     "file is %zu bytes but its header says %llu", len,
                     (unsigned long long)hd->file_size);
     if (hd->file_size < len)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
                     "%llu trailing bytes after the %llu bytes the header describes",
                     (unsigned long long)(len - hd->file_size), (unsigned long long)hd->file_size);
     if (hd->data_offset != BLOBC_HEADER_SIZE)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_DATA_OFFSET,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_DATA_OFFSET,
                     "data section at offset %llu; version 1 puts it right after the header, "
                     "at %u",
                     (unsigned long long)hd->data_offset, BLOBC_HEADER_SIZE);
     if (hd->data_size == 0 || hd->data_size > BLOBC_MAX_DATA_SIZE)
-        return fail(err, BLOBC_V_DATA_SIZE, BLOBC_RT_H_DATA_SIZE,
+        return blobc_err_verify(err, BLOBC_V_DATA_SIZE, BLOBC_RT_H_DATA_SIZE,
                     "data section of %llu bytes; it must be 1 to 2 GiB - 1 bytes",
                     (unsigned long long)hd->data_size);
     uint64_t data_end = hd->data_offset + hd->data_size; /* both bounded: no overflow */
     if (data_end > len)
-        return fail(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_DATA_SIZE,
+        return blobc_err_verify(err, BLOBC_V_TRUNCATED, BLOBC_RT_H_DATA_SIZE,
                     "data section ends at %llu, past the end of the %zu-byte file",
                     (unsigned long long)data_end, len);
     uint64_t end = data_end;
     if (hd->types_offset == 0) {
         if (hd->types_size != 0 || hd->types_hash != 0)
-            return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_SIZE,
+            return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_SIZE,
                         "no type section, but its size or hash is set");
     } else {
         uint64_t want = align16((size_t)data_end);
         if (hd->types_offset != want)
-            return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_OFFSET,
+            return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_TYPES_OFFSET,
                         "type section at offset %llu; it must follow the data section at the "
                         "next multiple of 16, %llu",
                         (unsigned long long)hd->types_offset, (unsigned long long)want);
         if (hd->types_size == 0 || want > len || hd->types_size > len - want)
-            return fail(err, hd->types_size ? BLOBC_V_TRUNCATED : BLOBC_V_BAD_HEADER,
+            return blobc_err_verify(err, hd->types_size ? BLOBC_V_TRUNCATED : BLOBC_V_BAD_HEADER,
                         BLOBC_RT_H_TYPES_SIZE, "type section of %llu bytes at offset %llu does not fit "
                         "in the %zu-byte file",
                         (unsigned long long)hd->types_size, (unsigned long long)want, len);
         for (uint64_t i = data_end; i < want; i++)
             if (b[i])
-                return fail(err, BLOBC_V_PADDING, i,
+                return blobc_err_verify(err, BLOBC_V_PADDING, i,
                             "nonzero padding byte between the data and type sections");
         end = want + hd->types_size;
     }
     if (end != hd->file_size)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FILE_SIZE,
                     "file size %llu, but the sections end at %llu",
                     (unsigned long long)hd->file_size, (unsigned long long)end);
     return BLOBC_OK;
@@ -188,30 +175,30 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
     bool hashes = !(flags & BLOBC_OPEN_NO_HASH);
     if (len < BLOBC_MAGIC_SIZE || memcmp(b, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) != 0) {
         if (len < BLOBC_MAGIC_SIZE && (len == 0 || memcmp(b, BLOBC_MAGIC, len) == 0))
-            return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header",
+            return blobc_err_verify(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header",
                         len);
-        return fail(err, BLOBC_V_BAD_MAGIC, BLOBC_RT_H_MAGIC, "not a blob file (bad magic number)");
+        return blobc_err_verify(err, BLOBC_V_BAD_MAGIC, BLOBC_RT_H_MAGIC, "not a blob file (bad magic number)");
     }
     if (len < BLOBC_RT_H_HEADER_SIZE + 4)
-        return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header", len);
+        return blobc_err_verify(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header", len);
     blobc_header hd;
     uint32_t version = blobc_ld32(b + BLOBC_RT_H_VERSION);
     if (version != BLOBC_FORMAT_VERSION)
-        return fail(err, BLOBC_V_BAD_VERSION, BLOBC_RT_H_VERSION,
+        return blobc_err_verify(err, BLOBC_V_BAD_VERSION, BLOBC_RT_H_VERSION,
                     "format version %u; this blobc reads version %u", (unsigned)version,
                     BLOBC_FORMAT_VERSION);
     uint32_t hsize = blobc_ld32(b + BLOBC_RT_H_HEADER_SIZE);
     if (hsize != BLOBC_HEADER_SIZE)
-        return fail(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_HEADER_SIZE,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_HEADER_SIZE,
                     "header size %u; version 1 headers are %u bytes", (unsigned)hsize,
                     BLOBC_HEADER_SIZE);
     if (len < BLOBC_HEADER_SIZE)
-        return fail(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than its %u-byte header",
+        return blobc_err_verify(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than its %u-byte header",
                     len, BLOBC_HEADER_SIZE);
     if (hashes) {
         uint64_t want = blobc_ld64(b + BLOBC_RT_H_HEADER_HASH), got = XXH3_64bits(b, BLOBC_RT_H_HEADER_HASH);
         if (want != got)
-            return fail(err, BLOBC_V_HEADER_HASH, BLOBC_RT_H_HEADER_HASH,
+            return blobc_err_verify(err, BLOBC_V_HEADER_HASH, BLOBC_RT_H_HEADER_HASH,
                         "header hash is 0x%016llx, but the header hashes to 0x%016llx",
                         (unsigned long long)want, (unsigned long long)got);
     }
@@ -222,7 +209,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
     if (hashes) {
         uint64_t got = XXH3_64bits(data, (size_t)hd.data_size);
         if (got != hd.data_hash)
-            return fail(err, BLOBC_V_DATA_HASH, BLOBC_RT_H_DATA_HASH,
+            return blobc_err_verify(err, BLOBC_V_DATA_HASH, BLOBC_RT_H_DATA_HASH,
                         "data hash is 0x%016llx, but the data hashes to 0x%016llx",
                         (unsigned long long)hd.data_hash, (unsigned long long)got);
     }
@@ -233,7 +220,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
         if (hashes) {
             uint64_t got = XXH3_64bits(ts, (size_t)hd.types_size);
             if (got != hd.types_hash)
-                return fail(err, BLOBC_V_TYPES_HASH, BLOBC_RT_H_TYPES_HASH,
+                return blobc_err_verify(err, BLOBC_V_TYPES_HASH, BLOBC_RT_H_TYPES_HASH,
                             "type section hash is 0x%016llx, but the section hashes to "
                             "0x%016llx",
                             (unsigned long long)hd.types_hash, (unsigned long long)got);
@@ -249,7 +236,7 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
         uint64_t got = hashes ? blobc_type_hash(blobc_schema_root(types)) : hd.schema_hash;
         if (got != hd.schema_hash) {
             blobc_schema_free(types);
-            return fail(err, BLOBC_V_SCHEMA_HASH, BLOBC_RT_H_SCHEMA_HASH,
+            return blobc_err_verify(err, BLOBC_V_SCHEMA_HASH, BLOBC_RT_H_SCHEMA_HASH,
                         "schema hash is 0x%016llx, but the embedded types hash to 0x%016llx",
                         (unsigned long long)hd.schema_hash, (unsigned long long)got);
         }

@@ -180,7 +180,18 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
             return reject(warn, name, "verification failed", &ve);
         return true;
     }
-    blobc_verify_options vo = {plan->schema, plan->root->name, 0};
+    if (opts && opts->output == BLOBC_OUTPUT_UNITY) {
+        /* the version and the length rule asked for, exactly */
+        blobc_unity_options u = opts->unity;
+        u.check_version = true;
+        if (u.length == BLOBC_UNITY_LENGTH_ANY) u.length = BLOBC_UNITY_LENGTH_PADDED;
+        blobc_verify_options uo = {.schema = plan->schema, .type_name = plan->root->name,
+                                   .unity = &u};
+        if (blobc_verify_blob(p, len, &uo, &ve) != BLOBC_OK)
+            return reject(warn, name, "verification failed", &ve);
+        return true;
+    }
+    blobc_verify_options vo = {.schema = plan->schema, .type_name = plan->root->name};
     if (blobc_verify_blob(p, len, &vo, &ve) != BLOBC_OK)
         return reject(warn, name, "verification failed", &ve);
     blobc_blob b; /* verified just now: the hashes need no second pass */

@@ -245,6 +245,16 @@ void blobc_err_offset(blobc_error *e, uint64_t offset) {
     e->offset = offset;
 }
 
+blobc_status blobc_err_verify(blobc_error *e, int code, uint64_t offset, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(e, BLOBC_EINPUT, fmt, ap);
+    va_end(ap);
+    if (e) e->code = code;
+    blobc_err_offset(e, offset);
+    return BLOBC_EINPUT;
+}
+
 void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos) {
     if (!e || !text) return;
     if (pos > len) pos = len;

@@ -77,6 +77,10 @@ void blobc_err_at(blobc_error *e, const char *file, uint32_t line, uint32_t col)
 void blobc_err_file(blobc_error *e, const char *file);
 void blobc_err_path(blobc_error *e, const char *path);
 void blobc_err_offset(blobc_error *e, uint64_t offset);
+/* A verification failure: BLOBC_EINPUT with a verify code (blobc/verify.h)
+ * and the byte offset of the bad field. */
+blobc_status blobc_err_verify(blobc_error *e, int code, uint64_t offset, const char *fmt, ...)
+    BLOBC_PRINTF(4, 5);
 /* Copies the line containing byte `pos` of text into e->source_line. */
 void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos);
 blobc_status blobc_err_nomem(blobc_error *e);

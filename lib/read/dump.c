@@ -573,10 +573,12 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
     if ((unsigned)opts->format > BLOBC_DUMP_MAP)
         return blobc_err_arg(err, __func__, "opts->format is not a blobc_dump_format");
     blobc_source src;
-    blobc_status st = blobc_source_open(&src, bytes, len, opts->raw, opts->schema, opts->type_name,
+    blobc_source_format fmt = {opts->raw, opts->unity};
+    blobc_status st = blobc_source_open(&src, bytes, len, fmt, opts->schema, opts->type_name,
                                         opts->flags, err);
     blobc_walk w;
     blobc_walk_init(&w);
+    w.end_align = src.end_align;
     if (st == BLOBC_OK) st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
     if (opts->format == BLOBC_DUMP_MAP) {
         blobc_status ms = blobc_dump_map(&src, &w, st, bytes, len, opts, out, err);

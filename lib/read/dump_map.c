@@ -21,6 +21,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
+#include "blob/unity_layout.h"
 #include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
@@ -413,17 +414,22 @@ static void list_payloads(mapper *m) {
     }
     if (!m->fail && prev_end < m->size) {
         line_head(m, m->base + prev_end, m->size - prev_end, m->d + prev_end);
-        mputs(m, "(trailing bytes)");
+        /* the only tail a sound walk leaves: Unity's padding to 16 */
+        mputs(m, m->w->end_align ? "(padding up to Length)" : "(trailing bytes)");
         line_end(m, m->base + prev_end, m->size - prev_end);
     }
 }
 
-/* Header fields (docs/FORMAT.md, "Header"). */
-static const struct {
+/* A header field: where, how wide, its name, and how to print it
+ * (0 decimal, 1 hex, 2 text). */
+typedef struct hfield {
     uint8_t at, size;
     const char *name;
     uint8_t hex;
-} header_fields[] = {
+} hfield;
+
+/* Header fields (docs/FORMAT.md, "Header"). */
+static const hfield header_fields[] = {
     {BLOBC_RT_H_MAGIC, 8, "magic", 2},
     {BLOBC_RT_H_VERSION, 4, "version", 0},
     {BLOBC_RT_H_HEADER_SIZE, 4, "header_size", 0},
@@ -440,20 +446,31 @@ static const struct {
     {BLOBC_RT_H_HEADER_HASH, 8, "header_hash", 1},
 };
 
-static void list_header(mapper *m, const uint8_t *f, size_t len) {
-    mprintf(m, "## header: %u bytes at 0x00000000\n", BLOBC_HEADER_SIZE);
-    for (size_t i = 0; i < sizeof header_fields / sizeof header_fields[0]; i++) {
-        size_t at = header_fields[i].at, sz = header_fields[i].size;
+/* A Unity blob asset file's version and BlobAssetHeader (docs/UNITY.md). */
+static const hfield unity_fields[] = {
+    {BLOBC_U_VERSION, 4, "version", 0},   {BLOBC_U_VALIDATION_PTR, 8, "ValidationPtr", 1},
+    {BLOBC_U_LENGTH, 4, "Length", 0},     {BLOBC_U_ALLOCATOR, 4, "Allocator", 0},
+    {BLOBC_U_HASH, 8, "Hash", 1},         {BLOBC_U_PADDING, 8, "Padding", 1},
+};
+
+static void list_header(mapper *m, const uint8_t *f, size_t len, bool unity) {
+    const hfield *fields = unity ? unity_fields : header_fields;
+    size_t n = unity ? sizeof unity_fields / sizeof unity_fields[0]
+                     : sizeof header_fields / sizeof header_fields[0];
+    mprintf(m, "## header: %u bytes at 0x00000000\n",
+            unity ? BLOBC_UNITY_DATA_OFFSET : BLOBC_HEADER_SIZE);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = fields[i].at, sz = fields[i].size;
         if (at + sz > len) {
             mprintf(m, "0x%08zx          (file ends at %zu bytes)\n", at, len);
             line_end(m, at, sz);
             return;
         }
         line_head(m, at, sz, f + at);
-        mprintf(m, "header.%s = ", header_fields[i].name);
+        mprintf(m, "header.%s = ", fields[i].name);
         uint64_t v = sz == 4 ? blobc_ld32(f + at) : blobc_ld64(f + at);
-        if (header_fields[i].hex == 2) put_text(m, f + at, sz);
-        else if (header_fields[i].hex) mprintf(m, "0x%0*" PRIx64, (int)(2 * sz), v);
+        if (fields[i].hex == 2) put_text(m, f + at, sz);
+        else if (fields[i].hex) mprintf(m, "0x%0*" PRIx64, (int)(2 * sz), v);
         else mprintf(m, "%" PRIu64, v);
         line_end(m, at, sz);
     }
@@ -492,7 +509,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     memset(&m, 0, sizeof m);
     m.out = out;
     m.fail = walk_st != BLOBC_OK ? err : NULL;
-    if (!opts->raw) list_header(&m, bytes, len);
+    if (!opts->raw) list_header(&m, bytes, len, src->is_unity);
     if (!src->data || !src->root) {
         /* the container itself failed: nothing past the header is sound */
         if (m.fail) {

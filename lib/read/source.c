@@ -6,6 +6,8 @@
  */
 #include "read/source.h"
 
+#include "blob/unity_layout.h"
+
 #include <inttypes.h>
 
 void blobc_source_close(blobc_source *src) {
@@ -17,9 +19,30 @@ void blobc_source_close(blobc_source *src) {
  * caller's mistake, not bad input (blobc/error.h). */
 #define usage(err, ...) blobc_err((err), BLOBC_EARG, __VA_ARGS__)
 
-blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
-                               const blobc_schema *schema, const char *type_name, unsigned flags,
+/* A Unity file carries no types: the schema names the root, the data is
+ * walked as it is, up to the zero padding Entities 0.50 adds at the end. */
+static blobc_status open_unity(blobc_source *src, const void *bytes, size_t len,
+                               const blobc_unity_options *opts, const blobc_type *want,
                                blobc_error *err) {
+    blobc_unity_header hd;
+    src->is_unity = true;
+    blobc_status st = blobc_unity_open(bytes, len, opts, &hd, &src->data, &src->size, err);
+    if (st) return st;
+    if (!want) {
+        blobc_err(err, BLOBC_EINPUT,
+                  "a Unity blob asset file has no type description; give its schema with -s");
+        if (err) err->code = BLOBC_V_NO_TYPES;
+        return BLOBC_EINPUT;
+    }
+    src->data_offset = BLOBC_UNITY_DATA_OFFSET;
+    if (!opts || opts->length != BLOBC_UNITY_LENGTH_EXACT) src->end_align = 16;
+    src->root = want;
+    return BLOBC_OK;
+}
+
+blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
+                               blobc_source_format fmt, const blobc_schema *schema,
+                               const char *type_name, unsigned flags, blobc_error *err) {
     memset(src, 0, sizeof *src);
     if (!bytes && len) return usage(err, "no bytes given");
     const blobc_type *want = NULL;
@@ -33,7 +56,9 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
     } else if (type_name) {
         return usage(err, "a type name (%s) needs a schema", type_name);
     }
-    if (raw) {
+    if (fmt.unity || (!fmt.raw && blobc_unity_detect(bytes, len)))
+        return open_unity(src, bytes, len, fmt.unity, want, err);
+    if (fmt.raw) {
         if (!want) return usage(err, "a raw data section needs a schema");
         src->data = bytes;
         src->size = len;
@@ -44,6 +69,11 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
     blobc_status st = blobc_blob_open(bytes, len, oflags, &src->blob, err);
     if (st != BLOBC_OK) {
         memset(&src->blob, 0, sizeof src->blob);
+        if (err && err->code == BLOBC_V_BAD_MAGIC && blobc_unity_resembles(bytes, len))
+            blobc_err_verify(err, BLOBC_V_BAD_MAGIC, 0,
+                             "not a blob file (bad magic number); its header looks like a "
+                             "Unity blob asset's, but its Length or Hash does not match: "
+                             "try --format unity");
         return st;
     }
     src->is_blob = true;

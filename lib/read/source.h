@@ -11,15 +11,18 @@
 
 #include "blobc/blobfile.h"
 #include "blobc/schema.h"
+#include "blobc/unity.h"
 #include "blobc/verify.h"
 #include "common/util.h"
 
-/* What verify and dump both start from: a .blob or a raw data section,
- * opened, its root type resolved (from opts' schema or the embedded
- * types) and checked against the header's schema hash. */
+/* What verify and dump both start from: a .blob, a raw data section or a
+ * Unity blob asset file, opened, its root type resolved (from opts' schema
+ * or the embedded types) and checked against the header's schema hash. */
 typedef struct blobc_source {
     blobc_blob blob;            /* zeroed for raw input */
     bool is_blob;
+    bool is_unity;              /* a Unity blob asset file */
+    uint32_t end_align;         /* for blobc_walk.end_align */
     const uint8_t *data;
     size_t size;
     uint64_t data_offset;       /* file offset of data (0 for raw) */
@@ -27,11 +30,19 @@ typedef struct blobc_source {
     const char *schema_name;    /* recorded in the blob, or NULL */
 } blobc_source;
 
-/* Opens `bytes` (a .blob, or with raw a data section) for walking. On
- * failure err is set; blobc_source_close is safe either way. */
-blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len, bool raw,
-                               const blobc_schema *schema, const char *type_name, unsigned flags,
-                               blobc_error *err);
+/* How the bytes given to blobc_source_open are framed. */
+typedef struct blobc_source_format {
+    bool raw;                           /* a data section alone */
+    const blobc_unity_options *unity;   /* a Unity blob asset file */
+} blobc_source_format;
+
+/* Opens `bytes` (a .blob, a raw data section, a Unity blob asset file; a
+ * Unity file is also recognised without being named, see
+ * blobc_unity_detect) for walking. On failure err is set;
+ * blobc_source_close is safe either way. */
+blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
+                               blobc_source_format fmt, const blobc_schema *schema,
+                               const char *type_name, unsigned flags, blobc_error *err);
 void blobc_source_close(blobc_source *src);
 
 #endif

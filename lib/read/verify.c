@@ -25,11 +25,13 @@ blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     blobc_source src;
-    blobc_status st = blobc_source_open(&src, bytes, len, false, opts->schema, opts->type_name,
+    blobc_source_format fmt = {false, opts->unity};
+    blobc_status st = blobc_source_open(&src, bytes, len, fmt, opts->schema, opts->type_name,
                                         opts->flags, err);
     if (st == BLOBC_OK) {
         blobc_walk w;
         blobc_walk_init(&w);
+        w.end_align = src.end_align;
         st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
         blobc_walk_free(&w);
     }

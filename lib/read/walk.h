@@ -48,6 +48,9 @@ typedef struct blobc_walk {
     uint64_t err_base;      /* added to data offsets in errors */
     size_t cursor;          /* end of the last placed payload */
     uint64_t work;          /* op and element visits, for the linear-work tests */
+    uint32_t end_align;     /* set before a run: the data may end with zero bytes
+                               up to the next multiple of this after the last
+                               payload (Unity pads to 16); 0: it ends there */
 
     /* placed payloads, by increasing start: the starts, and beside them
      * flags | tid << 4 | count << 16 (ids or counts too big for that are

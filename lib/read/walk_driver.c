@@ -128,7 +128,16 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
         w->work += (uint64_t)f->n * w->infos[f->tid].nops;
         w->nframes--;
     }
-    if (w->cursor != size)
+    size_t end = w->cursor;
+    if (w->end_align && end < size && size % w->end_align == 0 && size - end < w->end_align) {
+        for (; end < size; end++)
+            if (data[end])
+                return blobc_walk_fail(w, err, BLOBC_V_PADDING, end, SIZE_MAX,
+                                       "nonzero byte in the padding after the last payload "
+                                       "(which ends at 0x%" PRIx64 ")",
+                                       AT(w->cursor));
+    }
+    if (end != size)
         return blobc_walk_fail(w, err, BLOBC_V_LAYOUT, w->cursor, SIZE_MAX,
                                "%zu trailing bytes after the last payload (which ends at 0x%" PRIx64
                                ")",

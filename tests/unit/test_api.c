@@ -100,6 +100,19 @@ TEST(null_error_on_success) {
     CHECK_EQ_I(blobc_verify_file(path, NULL, NULL), BLOBC_OK);
     out.len = 0;
     CHECK_EQ_I(blobc_gen_c(g_schema, NULL, &out, NULL), BLOBC_OK);
+    out.len = 0;
+    CHECK_EQ_I(blobc_gen_cs(g_schema, NULL, &out, NULL), BLOBC_OK);
+    blobc_buffer u = {0};
+    u.data = calloc(4, 1);
+    CHECK(u.data);
+    u.len = u.cap = 4;
+    CHECK_EQ_I(blobc_unity_wrap(4, NULL, &u, NULL), BLOBC_OK);
+    blobc_unity_header uh;
+    const uint8_t *ud;
+    size_t un;
+    CHECK_EQ_I(blobc_unity_open(u.data, u.len, NULL, &uh, &ud, &un, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_unity_open(u.data, 3, NULL, &uh, &ud, &un, NULL), BLOBC_EINPUT);
+    blobc_buffer_free(&u);
 
     blobc_blob b;
     CHECK_EQ_I(blobc_blob_open(g_blob.data, g_blob.len, 0, &b, NULL), BLOBC_OK);
@@ -167,6 +180,8 @@ TEST(null_error_on_failure) {
 
     blobc_gen_options g = {"not an identifier", NULL};
     CHECK_EQ_I(blobc_gen_c(g_schema, &g, &out, NULL), BLOBC_EARG);
+    blobc_gen_cs_options gcs = {"Not.a namespace", false};
+    CHECK_EQ_I(blobc_gen_cs(g_schema, &gcs, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_types_encode(blobc_builtin_type(BLOBC_KIND_U32), NULL, &out, NULL),
                BLOBC_EINPUT);
     CHECK_EQ_I(blobc_blob_write("\0\0\0\0", 4, blobc_builtin_type(BLOBC_KIND_U32), NULL, &out,
@@ -223,6 +238,19 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_verify_file(NULL, NULL, &e_), "blobc_verify_file");
     CHECK_ARG(blobc_gen_c(NULL, NULL, &out, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_c(g_schema, NULL, NULL, &e_), "blobc_gen_c");
+    CHECK_ARG(blobc_gen_cs(NULL, NULL, &out, &e_), "blobc_gen_cs");
+    CHECK_ARG(blobc_gen_cs(g_schema, NULL, NULL, &e_), "blobc_gen_cs");
+    CHECK_ARG(blobc_unity_wrap(4, NULL, NULL, &e_), "blobc_unity_wrap");
+    blobc_unity_options uo = {0, false, (blobc_unity_length)9};
+    CHECK_ARG(blobc_unity_wrap(4, &uo, &out, &e_), "blobc_unity_wrap");
+    blobc_unity_header uh;
+    const uint8_t *ud;
+    size_t un;
+    CHECK_ARG(blobc_unity_open(g_blob.data, g_blob.len, NULL, NULL, &ud, &un, &e_),
+              "blobc_unity_open");
+    CHECK_ARG(blobc_unity_open(NULL, 40, NULL, &uh, &ud, &un, &e_), "blobc_unity_open");
+    CHECK_ARG(blobc_unity_open(g_blob.data, g_blob.len, &uo, &uh, &ud, &un, &e_),
+              "blobc_unity_open");
 
     blobc_blob b;
     CHECK_ARG(blobc_blob_open(g_blob.data, g_blob.len, 0, NULL, &e_), "blobc_blob_open");

@@ -79,7 +79,7 @@ TEST(valid_blob_file) {
     blobc_error err;
     blobc_error_clear(&err);
     CHECK_EQ_I(blobc_verify_blob(b.data, b.len, NULL, &err), BLOBC_OK);
-    blobc_verify_options o = {S, NULL, 0};
+    blobc_verify_options o = {.schema = S};
     CHECK_EQ_I(blobc_verify_blob(b.data, b.len, &o, &err), BLOBC_OK);
     o.type_name = "Level";
     CHECK_EQ_I(blobc_verify_blob(b.data, b.len, &o, &err), BLOBC_OK);
@@ -561,7 +561,7 @@ TEST(stripped_needs_schema) {
     blobc_error_clear(&err);
     CHECK_EQ_I(blobc_verify_blob(b.data, b.len, NULL, &err), BLOBC_EINPUT);
     CHECK_EQ_I(err.code, BLOBC_V_NO_TYPES);
-    blobc_verify_options o = {S, NULL, 0};
+    blobc_verify_options o = {.schema = S};
     blobc_error_clear(&err);
     CHECK_EQ_I(blobc_verify_blob(b.data, b.len, &o, &err), BLOBC_OK);
     /* the wrong type for it */

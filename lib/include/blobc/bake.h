@@ -16,6 +16,7 @@
 #include "blobfile.h"
 #include "error.h"
 #include "schema.h"
+#include "unity.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,7 +30,8 @@ typedef enum blobc_input_format {
 
 typedef enum blobc_output_format {
     BLOBC_OUTPUT_BLOB = 0,  /* header + data + type section */
-    BLOBC_OUTPUT_RAW        /* the data section alone */
+    BLOBC_OUTPUT_RAW,       /* the data section alone */
+    BLOBC_OUTPUT_UNITY      /* a Unity blob asset file (blobc/unity.h) */
 } blobc_output_format;
 
 /* Several errors per run. A bake given a sink goes on after an error that
@@ -55,6 +57,7 @@ typedef struct blobc_bake_options {
     blobc_input_format input;
     blobc_output_format output;
     bool strip;                   /* --strip: no type section */
+    blobc_unity_options unity;    /* BLOBC_OUTPUT_UNITY: version and length rule */
     const char *output_path;      /* where the caller will write the result; the
                                      bake refuses (BLOBC_EIO) when it names the
                                      input or the schema file it reads. May be NULL. */

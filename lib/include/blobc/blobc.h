@@ -14,6 +14,7 @@
 #include "evolve.h"
 #include "gen.h"
 #include "schema.h"
+#include "unity.h"
 #include "verify.h"
 
 #ifdef __cplusplus

@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "schema.h"
+#include "unity.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +29,8 @@ typedef struct blobc_dump_options {
     const char *type_name;       /* -t: type in `schema` (default: its root) */
     const char *schema_name;     /* printed as $schema (overrides the recorded one) */
     bool raw;                    /* the input is a raw data section */
+    const blobc_unity_options *unity; /* the input is a Unity blob asset file; when
+                                         NULL, one is still recognised (blobc_unity_detect) */
     unsigned flags;              /* BLOBC_VERIFY_NO_HASH for fuzzing */
 } blobc_dump_options;
 

@@ -6,6 +6,8 @@
 #ifndef BLOBC_GEN_H
 #define BLOBC_GEN_H
 
+#include <stdbool.h>
+
 #include "error.h"
 #include "schema.h"
 
@@ -26,6 +28,20 @@ typedef struct blobc_gen_options {
  * The output and its naming rules are described in docs/CODEGEN.md. */
 BLOBC_API blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                                    blobc_buffer *out, blobc_error *err);
+
+typedef struct blobc_gen_cs_options {
+    const char *namespace_name; /* dotted C# namespace; global when NULL */
+    bool no_mathematics;        /* never map [f32; 3] and the like to
+                                   Unity.Mathematics' float3 */
+} blobc_gen_cs_options;
+
+/* Appends C# for every named type in `schema` to `out` (opts may be NULL):
+ * structs over Unity.Entities' BlobArray<T>, BlobPtr<T> and BlobString
+ * that read a Unity blob asset file (blobc/unity.h) in place. Fails with
+ * BLOBC_EARG for a namespace that is not a C# namespace name; on failure
+ * `out` is left as it was. The mapping is described in docs/UNITY.md. */
+BLOBC_API blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options *opts,
+                                    blobc_buffer *out, blobc_error *err);
 
 /* Appends a JSON Schema (draft 2020-12) of the YAML/JSON data whose top
  * level is the struct `type` (NULL: the schema's root): every field with

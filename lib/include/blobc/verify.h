@@ -17,6 +17,7 @@
 #include "blobfile.h"
 #include "error.h"
 #include "schema.h"
+#include "unity.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,8 @@ typedef struct blobc_verify_options {
     const blobc_schema *schema; /* -s: the blob must match this schema's type */
     const char *type_name;      /* -t: type in `schema` (default: its root) */
     unsigned flags;
+    const blobc_unity_options *unity; /* the bytes are a Unity blob asset file; when
+                                         NULL, one is still recognised (blobc_unity_detect) */
 } blobc_verify_options;
 
 /* Verifies a complete .blob file image: header, hashes, type section, and

@@ -1,0 +1,59 @@
+/*
+ * gen_internal.h - the helpers of the C# generator (gen_cs.c): a set of
+ * output identifiers and the map from a schema's named types to their
+ * index, both over the library's hash table, the text emitter and the
+ * identifier test. Private to lib/gen. (gen c keeps its own in c_names.c.)
+ */
+#ifndef BLOBC_GEN_INTERNAL_H
+#define BLOBC_GEN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "blobc/schema.h"
+#include "common/hashtab.h"
+#include "common/util.h"
+
+/* A set of identifiers over the library's hash table; the names must
+ * outlive it. */
+typedef struct blobc_nameset {
+    blobc_hashtab tab;
+    const char **names;   /* names[item - 1] */
+    size_t count, cap;
+} blobc_nameset;
+
+bool blobc_nameset_has(const blobc_nameset *set, const char *name);
+/* Adds a name that is not in the set; false when out of memory. */
+bool blobc_nameset_add(blobc_nameset *set, const char *name);
+void blobc_nameset_free(blobc_nameset *set);
+/* `base`, or base_, base__, ... (copies in the arena): the first spelling
+ * in neither set (`also` may be NULL), added to `set`. NULL when base is
+ * NULL or out of memory. */
+const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
+                                 blobc_arena *arena, const char *base);
+
+/* Named type -> its index in blobc_schema_at order. */
+typedef struct blobc_typemap {
+    const blobc_schema *schema;
+    blobc_hashtab tab;    /* type pointer -> index + 1 */
+} blobc_typemap;
+
+bool blobc_typemap_build(blobc_typemap *m, const blobc_schema *schema);
+/* The index of t, or SIZE_MAX when t is not a named type of the schema. */
+size_t blobc_typemap_find(const blobc_typemap *m, const blobc_type *t);
+void blobc_typemap_free(blobc_typemap *m);
+
+/* Appends the schema's file name without its directories (characters
+ * outside [A-Za-z0-9._+-] as '?', so it is safe in any comment);
+ * false when out of memory. */
+bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out);
+
+/* The one text emitter of the generators: a printf-style append to out
+ * while *ok, which a failed append clears (the caller then reports out of
+ * memory once). */
+void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) BLOBC_PRINTF(3, 4);
+
+/* [A-Za-z_][A-Za-z0-9_]* */
+bool blobc_gen_is_identifier(const char *s);
+
+#endif

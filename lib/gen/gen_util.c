@@ -1,0 +1,110 @@
+/*
+ * gen_util.c - the helpers the code generators share (gen_internal.h):
+ * identifier sets for collision-free naming and the type -> index map.
+ */
+#include "gen/gen_internal.h"
+
+#include "common/util.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a set of identifiers ---- */
+
+bool blobc_nameset_has(const blobc_nameset *set, const char *name) {
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
+         k = blobc_hashtab_next(&set->tab, &p))
+        if (strcmp(set->names[k - 1], name) == 0) return true;
+    return false;
+}
+
+bool blobc_nameset_add(blobc_nameset *set, const char *name) {
+    if (set->count >= UINT32_MAX - 1 ||
+        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
+        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
+                           (uint32_t)set->count + 1))
+        return false;
+    set->names[set->count++] = name;
+    return true;
+}
+
+void blobc_nameset_free(blobc_nameset *set) {
+    blobc_hashtab_free(&set->tab);
+    free(set->names);
+    memset(set, 0, sizeof *set);
+}
+
+const char *blobc_nameset_unique(blobc_nameset *set, const blobc_nameset *also,
+                                 blobc_arena *arena, const char *base) {
+    if (!base) return NULL;
+    size_t n = strlen(base);
+    const char *name = base;
+    while (blobc_nameset_has(set, name) || (also && blobc_nameset_has(also, name))) {
+        char *longer = blobc_arena_alloc(arena, n + 2);
+        if (!longer) return NULL;
+        memcpy(longer, name, n);
+        longer[n++] = '_';
+        longer[n] = '\0';
+        name = longer;
+    }
+    return blobc_nameset_add(set, name) ? name : NULL;
+}
+
+/* ---- named type -> index ---- */
+
+bool blobc_typemap_build(blobc_typemap *m, const blobc_schema *schema) {
+    size_t n = blobc_schema_count(schema);
+    m->schema = schema;
+    if (n >= UINT32_MAX || !blobc_hashtab_reserve(&m->tab, n)) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!blobc_hashtab_add(&m->tab, blobc_hash_ptr(blobc_schema_at(schema, i)), (uint32_t)i + 1))
+            return false;
+    return true;
+}
+
+size_t blobc_typemap_find(const blobc_typemap *m, const blobc_type *t) {
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&m->tab, blobc_hash_ptr(t), &p); k;
+         k = blobc_hashtab_next(&m->tab, &p))
+        if (blobc_schema_at(m->schema, k - 1) == t) return k - 1;
+    return SIZE_MAX;
+}
+
+void blobc_typemap_free(blobc_typemap *m) {
+    blobc_hashtab_free(&m->tab);
+    memset(m, 0, sizeof *m);
+}
+
+bool blobc_gen_is_identifier(const char *s) {
+    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    return true;
+}
+
+bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out) {
+    const char *file = blobc_schema_filename(schema);
+    const char *base = file && *file ? file : "(schema)";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    for (const char *p = base; *p; p++) {
+        char ch = *p;
+        bool plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                     ch == '.' || ch == '_' || ch == '-' || ch == '+';
+        if (!blobc_buf_putc(out, plain ? ch : '?')) return false;
+    }
+    return true;
+}
+
+void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
+    if (!*ok) return;
+    va_list ap;
+    va_start(ap, fmt);
+    *ok = blobc_buf_vprintf(out, fmt, ap);
+    va_end(ap);
+}
