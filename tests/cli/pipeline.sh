@@ -45,6 +45,21 @@ later "$T/d/sub dir/my room\$#.schema"
 (cd "$T/d" && make) >"$T/log" 2>&1
 bakes make_escaped_schema_touch 1 "$T/log"
 
+# A schema's imports are dependencies too: touching an imported file rebakes.
+mkdir -p "$T/imp"
+printf 'struct Vec { x: f32; y: f32; }\n' >"$T/imp/base types.schema"
+printf 'import "base types.schema";\nstruct P { at: Vec; }\nroot P;\n' >"$T/imp/main.schema"
+printf '$schema: main.schema\nat: {x: 1, y: 2}\n' >"$T/imp/a.yaml"
+printf 'a.blob: a.yaml\n\tblobc bake $< -o $@ --depfile $@.d\n-include a.blob.d\n' >"$T/imp/Makefile"
+(cd "$T/imp" && make) >"$T/log" 2>&1
+grep -q 'base\\ types.schema' "$T/imp/a.blob.d" && pass depfile_lists_imports ||
+    fail depfile_lists_imports "$(cat "$T/imp/a.blob.d" 2>&1)"
+(cd "$T/imp" && make) >"$T/log" 2>&1
+bakes make_import_noop 0 "$T/log"
+later "$T/imp/base types.schema"
+(cd "$T/imp" && make) >"$T/log" 2>&1
+bakes make_import_touch 1 "$T/log"
+
 # --- make ---
 if command -v make >/dev/null 2>&1; then
     cp -r "$TOP/samples/pipeline" "$T/m"
