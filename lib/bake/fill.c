@@ -343,32 +343,38 @@ static inline bool name_is(const char *name, const char *key, size_t len) {
     return name[len] == '\0';
 }
 
-/* The key of a union's mapping names the member it holds. */
+/* The key of a union's mapping names the member it holds. f->count
+ * counts the keys, f->field is the member the first one named (NULL when
+ * it named none: that error is reported, and so is no "empty" one). */
 static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, const bk_pos *pos,
                               bk_slot *out) {
     const blobc_type *t = f->type;
     char q[200];
     bk_quote(q, sizeof q, key, len);
-    f->hint = 1; /* a key was seen: an unknown one is not also "empty" */
-    if (f->count)
+    if (f->count++) {
+        if (!f->field)
+            return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
+                                      "a union value names exactly one member; %s is a second "
+                                      "key (union %s)",
+                                      q, t->name));
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
-                                  "a union value names exactly one member, but %s follows "
-                                  "\"%s\" (union %s)",
+                                  "a union value names exactly one member, but %s follows \"%s\" "
+                                  "(union %s)",
                                   q, f->field->name, t->name));
+    }
     const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
     if (!m) {
         const char *sug = bk_suggest_field(t, key, len, false);
+        char names[300];
+        list_names(names, sizeof names, t);
         if (sug)
             return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
                                       "unknown member %s of union %s; did you mean \"%s\"?", q,
                                       t->name, sug));
-        char names[300];
-        list_names(names, sizeof names, t);
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
                                   "unknown member %s of union %s (members: %s)", q, t->name,
                                   names));
     }
-    f->count = 1;
     f->field = m;
     blobc_st32(bk_ptr(k, &f->at), (uint32_t)(m - t->fields) + 1);
     out->type = m->type;
@@ -456,13 +462,14 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
-    if (f->kind == BK_UNION && !f->count && !f->hint) {
+    if (f->kind == BK_UNION && !f->count) {
         char want[400];
         bk_describe_type(k, t, want, sizeof want);
         blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0,
                                   "expected %s, got %s", want,
                                   k->json ? "an empty object" : "an empty mapping");
         if (bk_soft(k, st) != BK_SKIP) return st;
+        /* kept: the union ends all the same, holding none */
     }
     if (f->kind == BK_UNION) {
         k->depth--;

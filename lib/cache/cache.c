@@ -468,7 +468,7 @@ blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t
     blobc_status st = list_entries(dir, &l, err);
     uint64_t total = 0, n = 0;
     for (size_t i = 0; i < l.n; i++) total += l.v[i].size;
-    qsort(l.v, l.n, sizeof *l.v, by_use);
+    if (l.n) qsort(l.v, l.n, sizeof *l.v, by_use);
     for (size_t i = 0; !st && i < l.n && total > max_bytes; i++) {
         if (unlink(l.v[i].path) == 0 || errno == ENOENT) {
             total -= l.v[i].size;

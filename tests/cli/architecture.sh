@@ -32,8 +32,7 @@ allowed() {
     blob) echo "common schema" ;;
     bake | read) echo "common schema blob" ;;
     gen) echo "common schema" ;;
-    evolve) echo "common schema blob bake read" ;;
-    cache) echo "common schema blob bake read" ;;
+    evolve | cache) echo "common schema blob bake read" ;;
     *) echo "?" ;;
     esac
 }

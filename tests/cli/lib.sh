@@ -57,3 +57,25 @@ same_file() {
 absent() {
     if [ -e "$2" ]; then fail "$1" "$2 exists"; else pass "$1"; fi
 }
+
+# js_agree NAME WANT_RC TEXT JSONSCHEMA SCHEMA DATA EDIT...: a real JSON
+# Schema validator's verdict on DATA after the edits (exit WANT_RC, output
+# holding TEXT), then bake's on the same edited data, which must agree
+# (exit ${BAKE_RC:-WANT_RC}: set BAKE_RC where the JSON Schema is knowingly
+# stricter).
+js_agree() {
+    name=$1 want=$2 text=$3 js=$4 sch=$5 data=$6
+    shift 6
+    bwant=${BAKE_RC:-$want}
+    python3 "$TOP/tests/tools/jsonschema_check.py" --write "$T/edited.json" "$js" "$data" "$@" \
+        >"$T/v" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -qF -- "$text" "$T/v"; then
+        fail "$name" "validator exit $rc, want $want: $(head -c 300 "$T/v")"
+        return
+    fi
+    "$BLOBC" bake -s "$sch" "$T/edited.json" -o "$T/edited.blob" >/dev/null 2>"$T/e"
+    brc=$?
+    if [ "$brc" -ne "$bwant" ]; then fail "$name" "bake exit $brc, want $bwant: $(head -c 300 "$T/e")"; return; fi
+    pass "$name"
+}

@@ -5,6 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 PATH=$(dirname "$BLOBC"):$PATH
 export PATH
+# The builds here are the test's own: not a part of an outer `make -s -j2
+# check` (its -s would hide the commands counted below).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # bakes NAME WANT LOG : the build log shows WANT bakes.
 bakes() {

@@ -120,3 +120,87 @@ hostile none_with_offset 0 '\000' union 'union holds no member (tag 0) but its o
 hostile member_without_payload 4 '\000\000\000\000' union 'union tag 1 (Circle) with offset 0'
 hostile payload_misaligned 4 '\002' misaligned 'pointer target'
 hostile payload_out_of_bounds 4 '\377\377\377\177' offset-range 'pointer offset 2147483647'
+
+# --- several errors in one run, in document order, YAML and JSON alike ---
+for f in errors.yaml errors.json; do
+    (cd "$TOP" && "$BLOBC" bake "tests/data/union/$f" -o "$T/e.blob" 2>"$T/e.err")
+    rc=$?
+    [ $rc -eq 1 ] && pass "several_errors_$f" || fail "several_errors_$f" "exit $rc, want 1"
+    same_file "several_errors_${f}_golden" "$T/e.err" "$U/$f.stderr"
+    absent "several_errors_${f}_no_output" "$T/e.blob"
+done
+
+# --- gen jsonschema: a union is a oneOf of one-key objects; a real
+# validator agrees with bake on each kind of mistake ---
+expect jsonschema_gen 0 "$BLOBC" gen jsonschema "$U/shapes.schema" -o "$T/shapes.json"
+if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+    skip jsonschema_validator "python3-jsonschema and python3-yaml are not installed (make deps)"
+else
+    agree() { # NAME WANT_RC TEXT EDIT...: the validator's verdict, then bake's
+        n=$1 wrc=$2 txt=$3
+        shift 3
+        js_agree "jsonschema_$n" "$wrc" "$txt" "$T/shapes.json" "$U/shapes.schema" "$U/scene.json" "$@"
+    }
+    agree sample 0 valid
+    agree none_where_allowed 0 valid set extra null
+    agree none_field_absent 0 valid del extra
+    agree other_member 0 valid set main '{"Box": {"w": 1, "h": 2}}'
+    agree unknown_member 1 "is not valid under any of the given schemas" set main '{"Oval": {}}'
+    agree two_members 1 "is not valid under any of the given schemas" \
+        set main '{"Circle": {"r": 1}, "Box": {"w": 1, "h": 2}}'
+    agree null_not_allowed 1 "None is not valid under any of the given schemas" set main null
+    agree null_item 1 "None is not valid under any of the given schemas" set shapes.0 null
+    agree required_union_missing 1 "'main' is a required property" del main
+    agree member_field_missing 1 "is not valid under any of the given schemas" set main '{"Box": {"w": 1}}'
+    agree scalar_for_union 1 "is not valid under any of the given schemas" set main 3
+fi
+
+# --- compat and upgrade: members pair by name; tags are positions ---
+cat >"$T/u1.schema" <<'S'
+struct Circle { r: f32; }
+struct Box { w: f32; h: f32; }
+union Shape { Circle, Box }
+struct S { s: Shape; l: [Shape]; }
+root S;
+S
+variant() { # NAME SED: a changed copy of u1.schema
+    sed "$2" "$T/u1.schema" >"$T/$1.schema"
+}
+variant append 's/union Shape { Circle, Box }/union Shape { Circle, Box, Tri }\nstruct Tri { a: f32; }/'
+variant swap 's/union Shape { Circle, Box }/union Shape { Box, Circle }/'
+variant remove 's/union Shape { Circle, Box }/union Shape { Circle }/'
+variant widen 's/struct Box { w: f32; h: f32; }/struct Box { w: f32; h: f64; }/'
+variant rename 's/struct Box { w: f32; h: f32; }/struct Rect { w: f32; h: f32; }/; s/union Shape { Circle, Box }/union Shape { Circle, Rect }/'
+variant drop 's/struct Box { w: f32; h: f32; }/struct Box { w: f32; }/'
+compat() { # NAME RC LAST_LINE [LINE]
+    run "$BLOBC" compat "$T/u1.schema" "$T/$1.schema"
+    if [ "$RC" -ne "$2" ] || [ "$(tail -1 "$T/out")" != "$3" ] || { [ -n "${4:-}" ] && ! grep -qxF -- "$4" "$T/out"; }; then
+        fail "compat_$1" "exit $RC, want $2: $(cat "$T/out")"
+    else
+        pass "compat_$1"
+    fi
+}
+compat append 0 "compatible (the layout is the same; see the notes)" \
+    "note: s: union Shape: member 'Tri' added (tag 3; old blobs do not hold it)"
+compat swap 1 "incompatible: 2 changes" "s: union Shape: member 'Circle' moved from tag 1 to 2"
+compat remove 1 "incompatible: 1 change" "s: union Shape: member 'Box' (tag 2) removed"
+compat widen 1 "incompatible: 4 changes" "s.Box.h: retyped from f32 to f64 (size 4 to 8)"
+compat rename 0 "compatible (the layout is the same; see the notes)" \
+    "note: s: union Shape: member 'Box' (tag 2) is now 'Rect'"
+
+printf 's: {Box: {w: 1, h: 2}}\nl: [{Circle: {r: 3}}, {Box: {w: 4, h: 5}}]\n' >"$T/ud.yaml"
+"$BLOBC" bake -s "$T/u1.schema" "$T/ud.yaml" -o "$T/ud.blob"
+# an upgrade gives exactly what baking the old data with the new schema gives
+for v in swap widen append; do
+    expect "upgrade_$v" 0 "$BLOBC" upgrade "$T/ud.blob" -s "$T/$v.schema" -o "$T/up.blob"
+    "$BLOBC" bake -s "$T/$v.schema" "$T/ud.yaml" -o "$T/direct.blob"
+    same_file "upgrade_${v}_as_baked" "$T/up.blob" "$T/direct.blob"
+done
+expect_err upgrade_removed_member 1 's: error: unknown member "Box" of union Shape (members: Circle)' \
+    "$BLOBC" upgrade "$T/ud.blob" -s "$T/remove.schema" -o "$T/up.blob"
+expect_err upgrade_member_field_dropped 1 "s.Box.h: error: field 'h' is not in the new schema" \
+    "$BLOBC" upgrade "$T/ud.blob" -s "$T/drop.schema" -o "$T/up.blob"
+expect upgrade_drop_in_member 0 "$BLOBC" upgrade "$T/ud.blob" -s "$T/drop.schema" --drop -o "$T/up.blob"
+printf 's: {Box: {w: 1}}\nl: [{Circle: {r: 3}}, {Box: {w: 4}}]\n' >"$T/dd.yaml"
+"$BLOBC" bake -s "$T/drop.schema" "$T/dd.yaml" -o "$T/direct.blob"
+same_file upgrade_drop_in_member_as_baked "$T/up.blob" "$T/direct.blob"

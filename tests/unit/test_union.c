@@ -98,6 +98,38 @@ TEST(parse_and_layout) {
     blobc_schema_free(s3);
 }
 
+TEST(doc_comments) {
+    blobc_schema *s = parse("struct Circle { r: f32; } struct Box { w: f32; }\n"
+                            "/// Something to draw.\nunion Shape {\n  /// round\n  Circle,\n"
+                            "  /// square\n  /// and more\n  Box,\n}\n"
+                            "struct S { s: Shape = null; } root S;");
+    CHECK(s != NULL);
+    if (!s) return;
+    const blobc_type *u = blobc_schema_find(s, "Shape");
+    CHECK_STR(u->doc ? u->doc : "(none)", "Something to draw.");
+    CHECK_STR(u->fields[0].doc ? u->fields[0].doc : "(none)", "round");
+    CHECK_STR(u->fields[1].doc ? u->fields[1].doc : "(none)", "square\nand more");
+    blobc_buffer out = {0};
+    CHECK_EQ_U(blobc_schema_report(s, &out, &err), BLOBC_OK);
+    blobc_buf_putc(&out, '\0');
+    CHECK_CONTAINS((const char *)out.data, "/// Something to draw.\nunion Shape  (size 8");
+    CHECK_CONTAINS((const char *)out.data,
+                   "         /// square\n         /// and more\n      2  Box     (size 4, align 4)\n");
+    out.len = 0;
+    CHECK_EQ_U(blobc_gen_c(s, NULL, &out, &err), BLOBC_OK);
+    blobc_buf_putc(&out, '\0');
+    CHECK_CONTAINS((const char *)out.data, "/** round */\n#define Shape_Circle 1u /* Circle */\n");
+    out.len = 0;
+    CHECK_EQ_U(blobc_gen_jsonschema(s, NULL, &out, &err), BLOBC_OK);
+    blobc_buf_putc(&out, '\0');
+    CHECK_CONTAINS((const char *)out.data, "{\"description\": \"square\\nand more\", \"type\": \"object\"");
+    CHECK_CONTAINS((const char *)out.data,
+                   "\"s\": {\"anyOf\": [{\"type\": \"null\"}, {\"$ref\": \"#/$defs/Shape\"}], "
+                   "\"default\": null}");
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+}
+
 TEST(check_report) {
     blobc_schema *s = parse("struct Circle { r: f32; } struct Box { w: f64; }\n"
                             "union Shape { Circle, Box }\nstruct S { s: Shape = null; } root S;");
@@ -114,6 +146,20 @@ TEST(check_report) {
                    "      2  Box     (size 8, align 8)\n");
     CHECK_CONTAINS((const char *)out.data, "         0     8  s: Shape = null\n");
     CHECK_CONTAINS((const char *)out.data, "t.schema: 4 types, 0 warnings\n");
+    blobc_buffer_free(&out);
+    blobc_schema_free(s);
+    /* reachability goes through unions: only the unused union is reported */
+    s = parse("struct C { r: f32; } struct D { q: u8; } union U { C } union V { D }\n"
+              "struct S { s: [U]; } root S;");
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_U(blobc_schema_warning_count(s), 2);
+    out.len = 0;
+    CHECK_EQ_U(blobc_schema_report(s, &out, &err), BLOBC_OK);
+    blobc_buf_putc(&out, '\0');
+    CHECK_CONTAINS((const char *)out.data,
+                   "t.schema:1:29: warning: struct D is not used by the root S\n"
+                   "t.schema:1:62: warning: union V is not used by the root S\n");
     blobc_buffer_free(&out);
     blobc_schema_free(s);
 }
@@ -562,6 +608,7 @@ TEST(builder_union) {
 TEST_MAIN_BEGIN("union")
 RUN(parse_and_layout);
 RUN(check_report);
+RUN(doc_comments);
 RUN(hash_covers_members);
 RUN(hash_serialization_is_as_documented);
 RUN(typesec_round_trip);

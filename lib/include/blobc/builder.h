@@ -7,6 +7,10 @@
  * allocation. blobc_builder_finish lays all reachable allocations out in
  * one contiguous image and writes each link as a self-relative i32.
  *
+ * A union value is filled the same way: its u32 tag written in place and
+ * its offset field, at BLOBC_UNION_REF, linked to the member's allocation
+ * (docs/FORMAT.md, "Unions"; the tag 0 with no link is none).
+ *
  * Placement is canonical, independent of the order allocations were made:
  * the root sits at offset 0, and every other allocation is placed when a
  * depth-first walk from the root first reaches it, visiting an allocation's
