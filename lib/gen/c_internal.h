@@ -9,13 +9,10 @@
 #include "blobc/gen.h"
 #include "common/hashtab.h"
 #include "common/util.h"
+#include "gen/gen_internal.h"
 
-/* A set of identifiers. */
-typedef struct nameset {
-    blobc_hashtab tab;
-    const char **names;   /* names[item - 1]; each outlives the set */
-    size_t count, cap;
-} nameset;
+/* A set of identifiers (gen_util.c, shared with the other generators). */
+typedef blobc_nameset nameset;
 
 enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
 
@@ -82,8 +79,6 @@ static inline blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
 /* ---- naming (c_names.c) ---- */
 
 /* Whether s is a C identifier. */
-bool blobc_genc_is_identifier(const char *s);
-void blobc_genc_nameset_free(nameset *set);
 /* Gives every output identifier its name (docs/CODEGEN.md, "Names"). */
 blobc_status blobc_genc_assign_names(gen *g);
 

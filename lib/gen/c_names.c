@@ -76,42 +76,6 @@ static bool is_stdint_macro(const char *s) {
     return ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C");
 }
 
-bool blobc_genc_is_identifier(const char *s) {
-    if (!s || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_')) return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-              *s == '_'))
-            return false;
-    return true;
-}
-
-/* ---- a set of identifiers ---- */
-
-static bool nameset_has(const nameset *set, const char *name) {
-    blobc_hprobe p;
-    for (uint32_t k = blobc_hashtab_first(&set->tab, blobc_hash_bytes(name, strlen(name)), &p); k;
-         k = blobc_hashtab_next(&set->tab, &p))
-        if (strcmp(set->names[k - 1], name) == 0) return true;
-    return false;
-}
-
-/* Adds a name that is not in the set; `name` must outlive the set. */
-static bool nameset_add(nameset *set, const char *name) {
-    if (set->count >= UINT32_MAX - 1 ||
-        !blobc_grow((void **)&set->names, &set->cap, set->count + 1, sizeof *set->names) ||
-        !blobc_hashtab_add(&set->tab, blobc_hash_bytes(name, strlen(name)),
-                           (uint32_t)set->count + 1))
-        return false;
-    set->names[set->count++] = name;
-    return true;
-}
-
-void blobc_genc_nameset_free(nameset *set) {
-    blobc_hashtab_free(&set->tab);
-    free(set->names);
-    memset(set, 0, sizeof *set);
-}
-
 /* ---- naming ---- */
 
 /* Applies the escaping rules to a candidate in g->tmp (NUL-terminated):
@@ -135,18 +99,7 @@ static char *escaped(gen *g, const char *s) {
 
 /* Makes `base` unique in `set` by appending underscores, then adds it. */
 static const char *unique_in(gen *g, nameset *set, const nameset *also, char *base) {
-    if (!base) return NULL;
-    size_t n = strlen(base);
-    char *name = base;
-    while (nameset_has(set, name) || (also && nameset_has(also, name))) {
-        char *longer = blobc_arena_alloc(&g->arena, n + 2);
-        if (!longer) return NULL;
-        memcpy(longer, name, n);
-        longer[n++] = '_';
-        longer[n] = '\0';
-        name = longer;
-    }
-    return nameset_add(set, name) ? name : NULL;
+    return blobc_nameset_unique(set, also, &g->arena, base);
 }
 
 /* Ends the list of parts of global_name. */
@@ -191,7 +144,7 @@ static const char *text_fn_name(gen *g) {
  * (macros would expand inside the struct; C++ rejects a member that
  * changes the meaning of a type name used in the class). */
 blobc_status blobc_genc_assign_names(gen *g) {
-    if (!nameset_add(&g->globals, g->guard)) return nomem(g);
+    if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++)
         if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
             return nomem(g);
@@ -255,7 +208,7 @@ blobc_status blobc_genc_assign_names(gen *g) {
             for (int k = 0; k < 2; k++)
                 ti->members[k] = unique_in(g, &local, &g->globals,
                                            blobc_arena_strndup(&g->arena, parts[k], 3));
-            blobc_genc_nameset_free(&local);
+            blobc_nameset_free(&local);
             if (!ti->members[0] || !ti->members[1]) return nomem(g);
             continue;
         }
@@ -264,11 +217,11 @@ blobc_status blobc_genc_assign_names(gen *g) {
         for (uint32_t f = 0; f < t->nfields; f++) {
             ti->members[f] = unique_in(g, &local, &g->globals, escaped(g, t->fields[f].name));
             if (!ti->members[f]) {
-                blobc_genc_nameset_free(&local);
+                blobc_nameset_free(&local);
                 return nomem(g);
             }
         }
-        blobc_genc_nameset_free(&local);
+        blobc_nameset_free(&local);
     }
     return BLOBC_OK;
 }

@@ -723,9 +723,9 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
-    if (*prefix && !blobc_genc_is_identifier(prefix))
+    if (*prefix && !blobc_gen_is_identifier(prefix))
         return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);
-    if (opts && opts->guard && !blobc_genc_is_identifier(opts->guard))
+    if (opts && opts->guard && !blobc_gen_is_identifier(opts->guard))
         return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
 
@@ -761,7 +761,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
 
     blobc_hashtab_free(&g.map);
     free(g.info);
-    blobc_genc_nameset_free(&g.globals);
+    blobc_nameset_free(&g.globals);
     blobc_buffer_free(&g.tmp);
     blobc_arena_free(&g.arena);
     return st;

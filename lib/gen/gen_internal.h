@@ -2,7 +2,7 @@
  * gen_internal.h - the helpers of the C# generator (gen_cs.c): a set of
  * output identifiers and the map from a schema's named types to their
  * index, both over the library's hash table, the text emitter and the
- * identifier test. Private to lib/gen. (gen c keeps its own in c_names.c.)
+ * identifier test. Private to lib/gen; gen c uses the name set too.
  */
 #ifndef BLOBC_GEN_INTERNAL_H
 #define BLOBC_GEN_INTERNAL_H
