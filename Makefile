@@ -17,6 +17,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
 PKGS    := yaml-0.1 libcjson libxxhash libcurl
+# libcurl is compiled against but loaded with dlopen when an HTTP cache is
+# used, so it is not linked: every other command starts without it.
+LINK_PKGS := yaml-0.1 libcjson libxxhash
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -41,7 +44,7 @@ $(BUILD)/config.mk: Makefile tools/deps.sh
 	@mkdir -p $(BUILD)
 	@sh tools/deps.sh $(DEPS_MODE)
 	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
-	  "$$(pkg-config --cflags $(PKGS))" "$$(pkg-config --libs $(PKGS))" > $@.tmp
+	  "$$(pkg-config --cflags $(PKGS))" "$$(pkg-config --libs $(LINK_PKGS))" > $@.tmp
 	@mv $@.tmp $@
 
 ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
@@ -201,7 +204,7 @@ install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	install -m 644 man/blobc.1 "$(DESTDIR)$(MANDIR)/man1/blobc.1"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	  -e 's|@REQUIRES@|$(PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
+	  -e 's|@REQUIRES@|$(LINK_PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
 ifeq ($(SHARED),1)
 	install -m 755 $(LIBSO) "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)"
 	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 
 #include "blobc/cache.h"
 #include "cli.h"
@@ -390,8 +389,9 @@ static bool http;
 static int open_cache(bake_run *r, const char *spec) {
     if (!spec || !spec[0]) return 0;
     http = strstr(spec, "http://") != NULL || strstr(spec, "https://") != NULL;
-    if (http && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        fprintf(stderr, "%s: warning: cannot set up HTTP; baking without the cache\n", prog);
+    if (http && blobc_http_global_init(NULL) != BLOBC_OK) {
+        fprintf(stderr, "%s: warning: cannot set up HTTP (libcurl.so.4); baking without the cache\n",
+                prog);
         return 0;
     }
     blobc_error err;
@@ -399,7 +399,7 @@ static int open_cache(bake_run *r, const char *spec) {
     if (blobc_cache_open(spec, &r->cache, &err) != BLOBC_OK) {
         /* A cache is an optimisation: without one, bake anyway. */
         fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
-        if (http) curl_global_cleanup();
+        if (http) blobc_http_global_cleanup();
         r->cache = NULL;
     }
     return 0;
@@ -534,7 +534,7 @@ int cmd_bake(int argc, char **argv) {
     rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
     if (r.cache) {
         blobc_cache_close(r.cache);
-        if (http) curl_global_cleanup();
+        if (http) blobc_http_global_cleanup();
     }
 done:
     blobc_schema_free(loaded);

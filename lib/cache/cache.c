@@ -37,6 +37,7 @@ typedef struct tier {
     char *root;          /* directory, or URL without a trailing '/' */
     bool http;
     atomic_bool down;    /* the server did not answer: stop asking */
+    blobc_curl curl;     /* libcurl's calls, for a URL */
 } tier;
 
 struct blobc_cache {
@@ -77,6 +78,7 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
+    if (t->http) return blobc_curl_load(&t->curl, err);
     if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
         return blobc_err_io(err, "create the cache directory", t->root, errno);
     return BLOBC_OK;
@@ -108,7 +110,10 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     }
     if (!st && c->n == 0) st = blobc_err(err, BLOBC_EIO, "empty cache location");
     if (st) {
-        for (size_t i = 0; i < c->n; i++) free(c->t[i].root);
+        for (size_t i = 0; i < c->n; i++) {
+            blobc_curl_unload(&c->t[i].curl);
+            free(c->t[i].root);
+        }
         free(c);
         return st;
     }
@@ -141,6 +146,7 @@ void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
         record_counts(&c->t[i], atomic_load(&c->hits), atomic_load(&c->misses));
+        blobc_curl_unload(&c->t[i].curl);
         free(c->t[i].root);
     }
     free(c);
@@ -213,7 +219,7 @@ static int fetch(tier *c, const char *name, blobc_file_view *e, blobc_buffer *bo
                  blobc_error *warn) {
     if (c->http) {
         if (atomic_load(&c->down)) return 0;
-        http_result r = blobc_http_get(name, ENTRY_MAX, body, warn);
+        http_result r = blobc_http_get(&c->curl, name, ENTRY_MAX, body, warn);
         if (r == HTTP_DOWN) atomic_store(&c->down, true);
         if (r != HTTP_FOUND) return 0;
         *e = (blobc_file_view){body->data, body->len, false};
@@ -313,7 +319,7 @@ static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blob
     if (!name) {
         blobc_err_nomem(warn);
     } else if (c->http) {
-        if (blobc_http_put(name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
+        if (blobc_http_put(&c->curl, name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
     } else if (!make_prefix_dir(name)) {
         blobc_err_io(warn, "create the cache directory for", name, errno);
     } else {

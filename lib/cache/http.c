@@ -3,10 +3,12 @@
  * request, so requests on any number of threads share nothing. Timeouts
  * keep a dead or stalled server from holding a bake up: 1 s to connect,
  * a transfer slower than 1 KiB/s for 5 s is dropped, and no request takes
- * more than 60 s. libcurl's global state is the caller's to set up (see
- * blobc/cache.h).
+ * more than 60 s. libcurl is loaded with dlopen only when a cache names a
+ * URL; its global state is the caller's to set up (blobc_http_global_init,
+ * see blobc/cache.h).
  */
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,33 +41,89 @@ static size_t on_upload(char *buf, size_t size, size_t n, void *data) {
     return bytes;
 }
 
-static CURL *easy(const char *url, char *errbuf) {
-    CURL *c = curl_easy_init();
+/* The soname of libcurl's ABI 4, the one every distribution ships. */
+#define CURL_SONAME "libcurl.so.4"
+
+blobc_status blobc_curl_load(blobc_curl *api, blobc_error *err) {
+    memset(api, 0, sizeof *api);
+    api->dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!api->dl) return blobc_err(err, BLOBC_EIO, "cannot load %s for the HTTP cache", CURL_SONAME);
+    /* POSIX lets a data pointer hold a function's address from dlsym. */
+    struct { void **slot; const char *name; } want[] = {
+        {(void **)&api->easy_init, "curl_easy_init"},
+        {(void **)&api->easy_setopt, "curl_easy_setopt"},
+        {(void **)&api->easy_perform, "curl_easy_perform"},
+        {(void **)&api->easy_getinfo, "curl_easy_getinfo"},
+        {(void **)&api->easy_cleanup, "curl_easy_cleanup"},
+        {(void **)&api->easy_strerror, "curl_easy_strerror"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        *want[i].slot = dlsym(api->dl, want[i].name);
+        if (!*want[i].slot) {
+            blobc_curl_unload(api);
+            return blobc_err(err, BLOBC_EIO, "%s has no %s", CURL_SONAME, want[i].name);
+        }
+    }
+    return BLOBC_OK;
+}
+
+void blobc_curl_unload(blobc_curl *api) {
+    if (api->dl) dlclose(api->dl);
+    memset(api, 0, sizeof *api);
+}
+
+blobc_status blobc_http_global_init(blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    /* Loaded for the rest of the process: libcurl's global state lives in it. */
+    void *dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) return blobc_err(err, BLOBC_EIO, "cannot load %s for the HTTP cache", CURL_SONAME);
+    CURLcode (*init)(long) = NULL;
+    *(void **)&init = dlsym(dl, "curl_global_init");
+    if (!init || init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        dlclose(dl);
+        return blobc_err(err, BLOBC_EIO, "cannot set up %s for the HTTP cache", CURL_SONAME);
+    }
+    return BLOBC_OK;
+}
+
+void blobc_http_global_cleanup(void) {
+    void *dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!dl) return;
+    void (*cleanup)(void) = NULL;
+    *(void **)&cleanup = dlsym(dl, "curl_global_cleanup");
+    if (cleanup) cleanup();
+    dlclose(dl); /* this look-up's reference */
+    dlclose(dl); /* blobc_http_global_init's */
+}
+
+static CURL *easy(const blobc_curl *api, const char *url, char *errbuf) {
+    CURL *c = api->easy_init();
     if (!c) return NULL;
     errbuf[0] = '\0';
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM: threads */
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 5L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    api->easy_setopt(c, CURLOPT_URL, url);
+    api->easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM: threads */
+    api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
+    api->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+    api->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 5L);
+    api->easy_setopt(c, CURLOPT_TIMEOUT, 60L);
     return c;
 }
 
 /* Turns a finished transfer into a result, with a warning for failures. */
-static http_result finish(CURL *c, CURLcode rc, const char *errbuf, const char *method,
+static http_result finish(const blobc_curl *api, CURL *c, CURLcode rc, const char *errbuf, const char *method,
                           const char *url, bool put, blobc_error *warn) {
     long code = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-    curl_easy_cleanup(c);
+    api->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    api->easy_cleanup(c);
     blobc_err_file(warn, url);
     if (rc != CURLE_OK) {
         bool down = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
                     rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_COULDNT_RESOLVE_PROXY;
         blobc_err(warn, BLOBC_EIO, "cache server: %s failed: %s", method,
-                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
+                  errbuf[0] ? errbuf : api->easy_strerror(rc));
         return down ? HTTP_DOWN : HTTP_FAILED;
     }
     if (!put && code == 200) return HTTP_FOUND;
@@ -75,35 +133,37 @@ static http_result finish(CURL *c, CURLcode rc, const char *errbuf, const char *
     return HTTP_FAILED;
 }
 
-http_result blobc_http_get(const char *url, size_t max, blobc_buffer *out, blobc_error *warn) {
+http_result blobc_http_get(const blobc_curl *api, const char *url, size_t max, blobc_buffer *out,
+                           blobc_error *warn) {
     char errbuf[CURL_ERROR_SIZE];
-    CURL *c = easy(url, errbuf);
+    CURL *c = easy(api, url, errbuf);
     if (!c) {
         blobc_err_nomem(warn);
         return HTTP_FAILED;
     }
     out->len = 0;
     sink s = {out, max};
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-    CURLcode rc = curl_easy_perform(c);
-    http_result r = finish(c, rc, errbuf, "GET", url, false, warn);
+    api->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    api->easy_setopt(c, CURLOPT_WRITEDATA, &s);
+    CURLcode rc = api->easy_perform(c);
+    http_result r = finish(api, c, rc, errbuf, "GET", url, false, warn);
     if (r != HTTP_FOUND) out->len = 0;
     return r;
 }
 
-http_result blobc_http_put(const char *url, const void *data, size_t len, blobc_error *warn) {
+http_result blobc_http_put(const blobc_curl *api, const char *url, const void *data, size_t len,
+                           blobc_error *warn) {
     char errbuf[CURL_ERROR_SIZE];
-    CURL *c = easy(url, errbuf);
+    CURL *c = easy(api, url, errbuf);
     if (!c) {
         blobc_err_nomem(warn);
         return HTTP_FAILED;
     }
     source s = {data, len};
-    curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(c, CURLOPT_READFUNCTION, on_upload);
-    curl_easy_setopt(c, CURLOPT_READDATA, &s);
-    curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
-    CURLcode rc = curl_easy_perform(c);
-    return finish(c, rc, errbuf, "PUT", url, true, warn);
+    api->easy_setopt(c, CURLOPT_UPLOAD, 1L);
+    api->easy_setopt(c, CURLOPT_READFUNCTION, on_upload);
+    api->easy_setopt(c, CURLOPT_READDATA, &s);
+    api->easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)len);
+    CURLcode rc = api->easy_perform(c);
+    return finish(api, c, rc, errbuf, "PUT", url, true, warn);
 }

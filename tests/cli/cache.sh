@@ -108,3 +108,11 @@ sz=$(find "$C2" -path '*/[0-9a-f][0-9a-f]/*' -type f -exec cat {} + | wc -c)
 [ "$sz" -le 5120 ] && [ "$sz" -gt 0 ] && pass prune_size || fail prune_size "$sz bytes left"
 expect_err prune_needs_size 2 "--max-size" "$BLOBC" cache prune "$C2"
 expect_err cache_bad_sub 2 "unknown subcommand 'zap'" "$BLOBC" cache zap "$C2"
+
+# libcurl is loaded only for an HTTP cache: the binary does not need it.
+if command -v ldd >/dev/null 2>&1; then
+    if ldd "$BLOBC" | grep -q 'libcurl'; then fail no_libcurl_at_start "$(ldd "$BLOBC" | grep libcurl)"
+    else pass no_libcurl_at_start; fi
+else
+    skip no_libcurl_at_start "no ldd"
+fi

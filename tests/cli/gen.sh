@@ -40,7 +40,7 @@ SAN=""
 if nm "$BUILD/libblobc.a" 2>/dev/null | grep -q '__asan_'; then
     SAN="-fsanitize=address,undefined"
 fi
-LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash libcurl 2>/dev/null) -lm"
+LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash 2>/dev/null) -lm"
 
 # --- every schema's header compiles, with and without the library part ---
 printf '#include "gen.h"\nint main(void) { return 0; }\n' >"$T/use.c"

@@ -60,7 +60,7 @@ a_api=$(printf '%s\n' "$a_names" | grep '^blobc_')
 pc=$D$P/lib/pkgconfig/blobc.pc
 grep -qx "prefix=$P" "$pc" && grep -qx "includedir=$P/include" "$pc" && grep -qx "libdir=$P/lib" "$pc" &&
     pass pc_prefix || fail pc_prefix "$(cat "$pc")"
-grep -qx 'Requires.private: yaml-0.1 libcjson libxxhash libcurl' "$pc" && pass pc_requires ||
+grep -qx 'Requires.private: yaml-0.1 libcjson libxxhash' "$pc" && pass pc_requires ||
     fail pc_requires "$(grep Requires "$pc")"
 
 # pkg-config finds the staged files through the sysroot, as a packager's would.
@@ -81,7 +81,7 @@ has() {
 has "-I$D$P/include" "$cflags" && pass pc_cflags || fail pc_cflags "$cflags"
 has "-L$D$P/lib" "$libs" && has -lblobc "$libs" && pass pc_libs || fail pc_libs "$libs"
 ok=1
-for l in -lblobc -lm -lyaml -lcjson -lxxhash -lcurl; do has "$l" "$static_libs" || ok=0; done
+for l in -lblobc -lm -lyaml -lcjson -lxxhash; do has "$l" "$static_libs" || ok=0; done
 [ $ok = 1 ] && pass pc_static_libs || fail pc_static_libs "$static_libs"
 # libblobc.a with its dependencies linked dynamically: their --static
 # lists name archives a distribution's -dev packages need not provide

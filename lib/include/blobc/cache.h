@@ -14,10 +14,12 @@
  * entry, an unreachable or failing server, or a full disk is a warning:
  * the caller bakes as if the entry were not there, never fails.
  *
- * HTTP needs libcurl's global state set up once per process before any
- * cache is opened: call curl_global_init(CURL_GLOBAL_DEFAULT) from main,
- * before starting threads (the library never does, so that it touches no
- * process-global state).
+ * HTTP goes through libcurl (libcurl.so.4), loaded with dlopen only when a
+ * cache names a URL, so programs that never use HTTP never load it. Its
+ * global state must be set up once per process before such a cache is
+ * opened: call blobc_http_global_init() from main, before starting
+ * threads, and blobc_http_global_cleanup() at the end (the library never
+ * does on its own, so that it touches no process-global state).
  */
 #ifndef BLOBC_CACHE_H
 #define BLOBC_CACHE_H
@@ -92,7 +94,17 @@ BLOBC_API blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats 
 BLOBC_API blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
                                    blobc_error *err);
 
+/* Loads libcurl for the rest of the process and runs its
+ * curl_global_init(CURL_GLOBAL_DEFAULT). Not thread-safe: call it once,
+ * from main, before any thread opens an HTTP cache. BLOBC_EIO when
+ * libcurl cannot be loaded or set up. */
+BLOBC_API blobc_status blobc_http_global_init(blobc_error *err);
+/* curl_global_cleanup, after every cache is closed; then libcurl may be
+ * unloaded. Does nothing when blobc_http_global_init was not called. */
+BLOBC_API void blobc_http_global_cleanup(void);
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif
