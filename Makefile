@@ -27,6 +27,12 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(WARN) $(OPT) -Ilib/include -Ilib \
            -DBLOBC_VERSION=\"$(VERSION)\"
 
+# Every core builds unless the command line says -j (make 4.x lets a
+# makefile add to MAKEFLAGS; the flag reaches sub-makes too).
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+
 # `make` alone builds `all`, although the config.mk rule below comes first.
 .DEFAULT_GOAL := all
 

@@ -3,7 +3,8 @@
 # tests/cli/. Each suite prints "PASS name", "FAIL name: why" or "SKIP
 # name: why" lines; this counts them, prints every skip, treats a suite
 # that exits non-zero without a FAIL line as one
-# failure (a crash), and ends with "N passed, N failed".
+# failure (a crash), and ends with "N passed, N failed". Suites run in
+# parallel (JOBS, default the number of cores).
 set -u
 BUILD=${BUILD:-build}
 export BUILD
@@ -12,36 +13,46 @@ export BLOBC
 TOP=$(pwd)
 export TOP
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$log" "$work"' EXIT
+# Suites run side by side, JOBS at a time (default: the online cores);
+# each writes its own output file, and the report reads them back in list
+# order, so the output is the same at any JOBS.
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+export WORK="$work"
 
-run_suite() {
-    name=$1
-    shift
-    out=$(mktemp)
-    "$@" >"$out" 2>&1
-    rc=$?
+# The suites, one "name command..." line each.
+list() {
+    # TESTS="test_a test_b" runs only those unit-test binaries (make tsan).
+    if [ -n "${TESTS:-}" ]; then
+        for t in $TESTS; do echo "$t $BUILD/tests/$t"; done
+        return
+    fi
+    # The CLI suites first, the largest (the slowest, roughly) leading, so
+    # that the short unit tests fill the gaps at the end.
+    for s in $(ls -S tests/cli/*.sh); do
+        case "$s" in */lib.sh) continue ;; esac
+        echo "$(basename "$s" .sh) sh $s"
+    done
+    for t in "$BUILD"/tests/test_*; do
+        [ -x "$t" ] && echo "$(basename "$t") $t"
+    done
+}
+list >"$work/list"
+# shellcheck disable=SC2016
+xargs -P "$JOBS" -L 1 sh -c '"$@" >"$WORK/$0.out" 2>&1; echo $? >"$WORK/$0.rc"' <"$work/list"
+
+# A suite that exits non-zero without a FAIL line counts as one failure.
+while read -r name _; do
+    out=$work/$name.out
+    rc=$(cat "$work/$name.rc" 2>/dev/null || echo 127)
     grep -E '^(PASS|FAIL|SKIP) ' "$out" >>"$log"
     grep -E '^(FAIL|SKIP) ' "$out"
-    if [ $rc -ne 0 ] && ! grep -qE '^FAIL ' "$out"; then
+    if [ "$rc" -ne 0 ] && ! grep -qE '^FAIL ' "$out"; then
         echo "FAIL $name: exited $rc without reporting a failure; last output:" | tee -a "$log"
         tail -5 "$out" | sed 's/^/    /'
     fi
-    rm -f "$out"
-}
-
-# TESTS="test_a test_b" runs only those unit-test binaries (make tsan).
-if [ -n "${TESTS:-}" ]; then
-    for t in $TESTS; do run_suite "$t" "$BUILD/tests/$t"; done
-else
-    for t in "$BUILD"/tests/test_*; do
-        [ -x "$t" ] || continue
-        run_suite "$(basename "$t")" "$t"
-    done
-    for s in tests/cli/*.sh; do
-        case "$s" in */lib.sh) continue ;; esac
-        run_suite "$(basename "$s" .sh)" sh "$s"
-    done
-fi
+done <"$work/list"
 
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")
