@@ -87,6 +87,11 @@ typedef struct read_format {
     const blobc_unity_options *unity;
 } read_format;
 bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf);
+/* The option table rows of read_format, for the commands that read blobs. */
+#define READ_FORMAT_OPTS(rf)                                                  \
+    {"format", 0, true, &(rf).format, NULL},                                  \
+        {"unity-version", 0, true, &(rf).unity_version, NULL},                \
+        {"unity-length", 0, true, &(rf).unity_length, NULL}
 /* --max-input (every command that reads): the limit for inputs that are
  * not regular files. */
 extern uint64_t cli_max_input;

@@ -38,9 +38,7 @@ int cmd_dump(int argc, char **argv) {
     bool json = false, map = false, raw = false;
     read_format rf = {0};
     opt opts[] = {
-        {"format", 0, true, &rf.format, NULL},
-        {"unity-version", 0, true, &rf.unity_version, NULL},
-        {"unity-length", 0, true, &rf.unity_length, NULL},
+        READ_FORMAT_OPTS(rf),
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"output", 'o', true, &output, NULL}, {"json", 0, false, NULL, &json},
         {"map", 0, false, NULL, &map},        {"raw", 0, false, NULL, &raw},

@@ -56,9 +56,7 @@ int cmd_verify(int argc, char **argv) {
     bool json = false, quiet = false;
     read_format rf = {0};
     opt opts[] = {
-        {"format", 0, true, &rf.format, NULL},
-        {"unity-version", 0, true, &rf.unity_version, NULL},
-        {"unity-length", 0, true, &rf.unity_length, NULL},
+        READ_FORMAT_OPTS(rf),
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"json", 0, false, NULL, &json},      {"quiet", 'q', false, NULL, &quiet},
         {"against", 0, true, &against, NULL},
