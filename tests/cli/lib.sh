@@ -14,6 +14,12 @@ fail() { echo "FAIL $SUITE.$1: $2"; }
 # skip NAME WHY : a check that cannot run here; counted and printed, never silent.
 skip() { echo "SKIP $SUITE.$1: $2"; }
 
+# have_pty : script(1) can give a command a terminal here (a chroot or a
+# container may have no /dev/pts, and script then fails at once).
+have_pty() {
+    command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1
+}
+
 # run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
 run() {
     "$@" >"$T/out" 2>"$T/err"

@@ -131,14 +131,14 @@ expect_stderr color_never 1 "$T/f.schema:1:15: error: unknown type 'float'; did 
                   ^" "$BLOBC" check --color=never "$T/f.schema"
 run env NO_COLOR=1 "$BLOBC" check --color=always "$T/f.schema"
 if grep -q "$E" "$T/err"; then pass always_beats_no_color; else fail always_beats_no_color "no colour"; fi
-if command -v script >/dev/null 2>&1; then
+if have_pty; then
     script -qec "NO_COLOR=1 '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
     if grep -q "$E\[" "$T/tty"; then fail no_color_on_terminal "coloured"; else pass no_color_on_terminal; fi
     script -qec "TERM=xterm '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
     if grep -q "$E\[01;31m" "$T/tty"; then pass auto_colours_a_terminal; else
         fail auto_colours_a_terminal "$(head -c 200 "$T/tty")"; fi
 else
-    skip color_on_terminal "no script(1) to give blobc a terminal"
+    skip color_on_terminal "no script(1) or no pseudo-terminal here to give blobc a terminal"
 fi
 expect_err color_bad_value 2 "invalid --color 'sometimes'" "$BLOBC" verify --color=sometimes "$T/level.blob"
 expect_err color_on_bake 1 "${E}[01;31m" "$BLOBC" bake --color -s "$SCHEMA" "$T/image.yaml" -o "$T/img.blob"
