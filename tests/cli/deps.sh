@@ -11,7 +11,8 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 0
 fi
 
-if python3 "$AUDIT" tools/deps.sh tests/cli/*.sh tests/tools/*.sh tests/tools/*.py >"$T/out" 2>&1; then
+if python3 "$AUDIT" tools/deps.sh tests/run.sh tests/cli/*.sh tests/tools/*.sh tests/tools/*.py \
+    samples/pipeline/gen-ninja.sh >"$T/out" 2>&1; then
     pass commands_installed
 else
     fail commands_installed "$(tr '\n' ';' <"$T/out")"
