@@ -356,6 +356,12 @@ size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n) {
 }
 
 
+const char *blobc_place(char *buf, size_t cap, const char *file, uint32_t line, uint32_t col) {
+    if (file && file[0]) snprintf(buf, cap, "%s:%u:%u", file, (unsigned)line, (unsigned)col);
+    else snprintf(buf, cap, "line %u, column %u", (unsigned)line, (unsigned)col);
+    return buf;
+}
+
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen) {
     /* Names are short; anything longer is not worth suggesting. */
     enum { MAXN = 64 };

@@ -164,6 +164,13 @@ static inline bool blobc_align_ok(size_t v, size_t align, size_t *r) {
 }
 static inline bool blobc_is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+/* How a message points at a second place (a first declaration, an
+ * anchor): "file:line:col", or "line L, column C" when there is no file
+ * name, so that the place can be found whichever file the message is
+ * about. Returns buf. */
+#define BLOBC_PLACE_BUF (BLOBC_ERROR_FILE_MAX + 48)
+const char *blobc_place(char *buf, size_t cap, const char *file, uint32_t line, uint32_t col);
+
 /* Edit distance (insert, delete, replace, swap two neighbours), capped;
  * for did-you-mean (common/suggest.h). */
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
