@@ -42,12 +42,11 @@ static bool anagram(const char *a, size_t alen, const char *b, size_t blen) {
 static void consider(blobc_suggest *sg, const char *name, size_t name_len, const char *suggest,
                      size_t d) {
     if (d > sg->best_dist) return;
-    if (d == sg->best_dist && !(sg->best && !sg->best_swapped &&
-                                anagram(sg->want, sg->want_len, name, name_len)))
-        return;
+    bool swapped = d > 0 && anagram(sg->want, sg->want_len, name, name_len);
+    if (d == sg->best_dist && !(swapped && !sg->best_swapped)) return;
     sg->best = suggest;
     sg->best_dist = d;
-    sg->best_swapped = anagram(sg->want, sg->want_len, name, name_len);
+    sg->best_swapped = swapped;
 }
 
 /* Offers `suggest` when `name` is near enough to the wanted one. */
