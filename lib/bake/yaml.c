@@ -749,8 +749,9 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
     if (p->context) {
         bk_pos cpos = mark_pos(&p->context_mark);
         char at[BLOBC_PLACE_BUF];
+        blobc_place(at, sizeof at, k->filename, cpos.line, cpos.col);
         return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s (%s at %s)",
-                       problem, p->context, blobc_place(at, sizeof at, k->filename, cpos.line, cpos.col));
+                       problem, p->context, at);
     }
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
