@@ -45,7 +45,8 @@ static void print_help(FILE *out) {
     }
     fputs("\n"
           "Options:\n"
-          "  -h, --help      show this help ('blobc COMMAND --help' for a command)\n"
+          "  -h, --help      show this help (also 'blobc help'; 'blobc COMMAND --help'\n"
+          "                  for a command)\n"
           "  -V, --version   show the version\n"
           "\n"
           "Every command also takes --color[=auto|always|never] and --max-input SIZE.\n"

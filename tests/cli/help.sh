@@ -23,12 +23,13 @@ man_part() {
         /^\.S[SH] / { sec = ($0 == ".SS " s || index($0, ".SS " s " ") == 1) }
         sec { print }' "$MAN"
 }
-# listed_in NAME TEXTFILE WORD...: each WORD is in TEXTFILE
+# listed_in NAME TEXTFILE WORD...: each WORD is in TEXTFILE, as a word of
+# its own ("--depfile" is not in "--depfiles", "-h" not in "--help")
 listed_in() {
     name=$1 file=$2
     shift 2
     miss=""
-    for w in "$@"; do grep -qF -- "$w" "$file" || miss="$miss $w"; done
+    for w in "$@"; do grep -qE -- "(^|[^a-z0-9-])$w([^a-z0-9-]|\$)" "$file" || miss="$miss $w"; done
     [ -z "$miss" ] && pass "$name" || fail "$name" "missing:$miss"
 }
 
@@ -68,6 +69,13 @@ for c in $cmds; do
             fail "man_synopsis_${c}_$sub" "no .B blobc $c $sub"
     done
 done
+
+# The words blobc itself takes instead of a command (--help, help, -V, ...).
+words=$(grep -o 'strcmp(cmd, "[^"]*") == 0' cmd/blobc/main.c | sed 's/strcmp(cmd, "\(.*\)") == 0/\1/')
+[ "$(echo $words | wc -w)" -ge 4 ] && pass main_words_found || fail main_words_found "$words"
+sed -n '/^\.B blobc$/,/^\.PP/p' "$MAN" >"$T/man_main"
+listed_in help_main_words "$T/help" $words
+listed_in man_main_words "$T/man_main" $words
 
 # ---- options: the option table of each command's file ----
 # opts FILE: "long short" for each row ({"name", 'x', ...} or {"name", 0, ...})
