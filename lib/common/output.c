@@ -302,7 +302,7 @@ static blobc_status make_parents(const out_ctx *c, blobc_error *err) {
 static char *temp_name(const char *target, const char *suffix) {
     const char *base = base_of(target);
     size_t dirlen = (size_t)(base - target), n = strlen(base), sn = strlen(suffix), total;
-    if (n + sn + 2 > 255) n = 255 - sn - 2 < n ? 255 - sn - 2 : n;
+    if (n + sn + 2 > 255) n = 255 - sn - 2;
     if (!blobc_add_ok(dirlen + n, sn + 3, &total)) return NULL;
     char *tmp = malloc(total);
     if (tmp) snprintf(tmp, total, "%.*s.%.*s.%s", (int)dirlen, target, (int)n, base, suffix);
