@@ -186,30 +186,30 @@ expect_err mkdir_several_into_file 2 "-o '$T/level.blob' is not a directory" \
 # ---- a signal during a batch leaves no temporary file ----
 # leftovers DIR: the hidden files in DIR.
 leftovers() { ls -A "$1" | grep '^\.' ; }
-# ms: the time in milliseconds.
-ms() { echo $(($(date +%s%N) / 1000000)); }
 mkdir -p "$T/sig/in" "$T/sig/out"
 printf 'struct P { n: u32; name: string; }\nroot P;\n' >"$T/sig/p.schema"
 i=0
 while [ $i -lt 150 ]; do printf 'n: %d\nname: x\n' $i >"$T/sig/in/a$i.yaml"; i=$((i + 1)); done
 bake_all() { "$BLOBC" bake -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml; }
 if "$BUILD/tools/tmpfile_probe" "$T/sig"; then
-    t0=$(ms); bake_all; t1=$(ms)
-    span=$((t1 - t0 + 1))
+    bake_all
     # kills SIGNAL RUNS FRESH [PREFIX...] : RUNS batches, each ended by
-    # SIGNAL somewhere in its first nine tenths (FRESH: with no outputs
-    # there before). Sets $landed (batches the signal ended) and $dirty
-    # (batches that left a hidden file; the names kept in $T/left).
+    # SIGNAL once it has written a random number of its outputs, up to
+    # half (FRESH: with no outputs there before). Sets $landed (batches the
+    # signal ended) and $dirty (batches that left a hidden file; the names
+    # kept in $T/left).
     kills() {
         sig=$1 runs=$2 fresh=$3
         shift 3
         landed=0 dirty=0
         : >"$T/left"
-        for d in $(awk -v n="$runs" -v s="$span" 'BEGIN { srand(); for (i = 0; i < n; i++) printf "%.3f ", (0.05 + rand() * 0.85) * s / 1000 }'); do
+        for k in $(awk -v n="$runs" 'BEGIN { srand(); for (i = 0; i < n; i++) printf "%d ", 1 + int(rand() * 75) }'); do
             [ "$fresh" = fresh ] && rm -rf "$T/sig/out"
-            "$@" "$BLOBC" bake -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml 2>/dev/null &
+            "$@" "$BLOBC" bake -v -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml 2>"$T/written" &
             pid=$!
-            sleep "$d"
+            # -v names each output once written; bounded if none comes.
+            polls=0
+            while [ $polls -lt 5000 ] && [ "$(wc -l <"$T/written")" -lt "$k" ]; do polls=$((polls + 1)); done
             kill -"$sig" $pid 2>/dev/null
             wait $pid 2>/dev/null
             [ $? -gt 128 ] && landed=$((landed + 1))
