@@ -13,25 +13,7 @@ WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -W
 CWARN="$WARN -Wstrict-prototypes -Wmissing-prototypes"
 CXXWARN="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
 
-# The compilers to try: the build's C compiler, gcc and clang, and g++ and
-# clang++, where installed, each once (cc is often gcc).
-seen=""
-pick() {
-    for c in "$@"; do
-        path=$(command -v "$c" 2>/dev/null) || continue
-        real=$(readlink -f "$path" 2>/dev/null || echo "$path")
-        case " $seen " in *" $real "*) continue ;; esac
-        seen="$seen $real"
-        echo "$c"
-    done
-}
-CCS=$(pick "${CC:-cc}" gcc clang)
-seen=""
-CXXS=$(pick g++ clang++)
-[ -n "$CCS" ] || fail c_compiler "no C compiler found"
-# Without a C++ compiler (make deps installs g++) the C++17 checks are
-# skipped, each counted and printed.
-[ -n "$CXXS" ] || skip cxx_compiler "no C++ compiler (g++ or clang++): the C++17 compiles are skipped"
+find_compilers
 CC1=$(echo "$CCS" | head -1)
 CXX1=$(echo "$CXXS" | head -1)
 
