@@ -196,17 +196,22 @@ if $MCS -target:library -out:"$T/standin.dll" "$CS/UnityStandIn.cs" >"$T/mcs.log
 else
     fail standin_compiles "$(head -5 "$T/mcs.log")"
 fi
-mcs -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 || fail layout_tool "$(head -5 "$T/mcs.log")"
+mcs -r:"$T/standin.dll" -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 ||
+    fail layout_tool "$(head -5 "$T/mcs.log")"
 
-# blobc check's layout as "Type size N" / "Type.field offset" lines
+# blobc check's layout as "Type size N" / "Type.field offset" lines, names
+# without trailing `_`s as Layout.cs prints them (a schema type named like
+# gen cs's helpers, Fixed_*, is left out, as they are)
 check_layout() {
     "$BLOBC" check "$1" | awk '
+function plain(s) { t = s; sub(/_+$/, "", t); return t == "" ? "_" : t }
 /^(@align\([0-9]+\) )?struct / { n = ($1 == "struct") ? $2 : $3; s = $0
-    sub(/.*\(size /, "", s); sub(/,.*/, "", s); print n " size " s; next }
-/^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); print $2 " size " s
-    print $2 ".tag 0"; print $2 ".offset 4"; n = ""; next }
+    sub(/.*\(size /, "", s); sub(/,.*/, "", s); n = plain(n); if (n ~ /^Fixed_/) { n = ""; next }
+    print n " size " s; next }
+/^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); u = plain($2); print u " size " s
+    print u ".tag 0"; print u ".offset 4"; n = ""; next }
 /^[^ ]/ { n = "" }
-n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." f " " $1 }' | LC_ALL=C sort
+n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." plain(f) " " $1 }' | LC_ALL=C sort
 }
 
 # one schema in one variant: gen cs, mcs, and the layout the runtime gives
@@ -242,13 +247,25 @@ for s in schemas/*.schema tests/data/*/*.schema; do
     name=$(echo "$s" | tr '/.' '__')
     # the variants side by side: mcs is the slow part
     one_variant "$s" "$name" plain "$T/v.plain" >"$T/v.plain.out" &
-    one_variant "$s" "$name" ns "$T/v.ns" --namespace Blob.Test >"$T/v.ns.out" &
+    one_variant "$s" "$name" ns "$T/v.ns" --namespace Game.System.Unity >"$T/v.ns.out" &
     one_variant "$s" "$name" nomath "$T/v.nomath" --no-mathematics >"$T/v.nomath.out"
     wait
     cat "$T/v.plain.out" "$T/v.ns.out" "$T/v.nomath.out"
     ncs=$((ncs + 1))
 done
 if [ $ncs -ge 5 ]; then pass gen_cs_every_schema; else fail gen_cs_every_schema "only $ncs schemas"; fi
+
+# doc comments that hold what ends a comment or a line: golden, and
+# well-formed XML documentation (mcs -doc makes every malformed one a
+# warning, and warnings are errors)
+G=tests/data/gen
+run "$BLOBC" gen cs "$G/hostile_docs.schema"
+same_file gen_cs_hostile_docs_golden "$T/out" "$G/hostile_docs.cs.expect"
+cp "$T/out" "$T/docs.cs"
+if $MCS -nowarn:1591 -doc:"$T/docs.xml" -target:library -r:"$T/standin.dll" -out:"$T/docs.dll" \
+    "$T/docs.cs" >"$T/mcs.log" 2>&1; then pass gen_cs_hostile_docs_xml; else
+    fail gen_cs_hostile_docs_xml "$(grep -m3 -E 'error|warning' "$T/mcs.log")"
+fi
 
 # a DOTS-style reader: TryRead, then every value through the generated structs
 "$BLOBC" bake --format unity --unity-version 7 "$U/level.yaml" -o "$T/level.bytes" 2>"$T/err" ||
