@@ -25,6 +25,17 @@
 
 #define WIN_SHIFT 3
 
+/* The index of v's lowest set bit (v != 0). */
+static unsigned lowest_bit(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned b = 0;
+    while (!((v >> b) & 1)) b++;
+    return b;
+#endif
+}
+
 bool blobc_walk_any_init(blobc_walk *w) {
     size_t words = w->size / 64 + 1, wins = (w->size >> WIN_SHIFT) + 1;
     free(w->any_cover);
@@ -60,9 +71,7 @@ bool blobc_walk_any_claim(blobc_walk *w, size_t k, size_t t, size_t n, size_t *h
     for (size_t i = first; i <= last; i++) {
         uint64_t taken = w->any_cover[i] & word_mask(i, t, n);
         if (taken) {
-            size_t b = 0;
-            while (!((taken >> b) & 1)) b++;
-            *hit = i * 64 + b;
+            *hit = i * 64 + lowest_bit(taken);
             return false;
         }
     }
@@ -112,18 +121,21 @@ static bool build_order(blobc_walk *w) {
 }
 
 /* Every byte no payload covers is zero, as Entities 0.50 and later write
- * them (alignment gaps and chunk ends cleared, Length padded with zeros). */
+ * them (alignment gaps and chunk ends cleared, Length padded with zeros):
+ * only the uncovered bytes of each word of the bitmap are read. */
 static blobc_status check_gaps(blobc_walk *w, blobc_error *err) {
-    size_t words = w->size / 64 + 1, last_end = 0;
-    for (size_t i = 0; i < w->ntab; i++) {
-        size_t e = end_of(w, i);
-        if (e > last_end) last_end = e;
-    }
+    size_t words = w->size / 64 + 1;
     for (size_t i = 0; i < words; i++) {
-        uint64_t cover = w->any_cover[i];
-        if (cover == ~0ull) continue;
-        for (size_t b = i * 64; b < i * 64 + 64 && b < w->size; b++) {
-            if ((cover >> (b - i * 64)) & 1 || !w->data[b]) continue;
+        uint64_t open = ~w->any_cover[i];
+        if (i == words - 1) open &= (1ull << (w->size % 64)) - 1;
+        for (; open; open &= open - 1) {
+            size_t b = i * 64 + lowest_bit(open);
+            if (!w->data[b]) continue;
+            size_t last_end = 0;
+            for (size_t k = 0; k < w->ntab; k++) {
+                size_t e = end_of(w, k);
+                if (e > last_end) last_end = e;
+            }
             if (b >= last_end)
                 return blobc_walk_fail(w, err, BLOBC_V_PADDING, b, SIZE_MAX,
                                        "nonzero byte in the padding after the last payload "
@@ -135,8 +147,8 @@ static blobc_status check_gaps(blobc_walk *w, blobc_error *err) {
                                    "0.17 and earlier)",
                                    w->data[b]);
         }
-        w->work++;
     }
+    w->work += words;
     return BLOBC_OK;
 }
 
