@@ -56,12 +56,17 @@ BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
 /* A hit: the output bytes, checked against the key and verified, where
  * they lie (a directory entry mapped read-only, or the body an HTTP
- * server sent): nothing is copied. Valid until blobc_cache_entry_free. */
+ * server sent): nothing is copied. Valid until blobc_cache_entry_free,
+ * which must come before blobc_cache_close. HTTP bodies held at once by
+ * one cache take at most 512 MiB together, whatever the threads: a
+ * lookup whose entry would pass that is a warning and a miss. */
 typedef struct blobc_cache_entry {
     const uint8_t *data;
     size_t len;
     blobc_file_view file_;    /* private */
     blobc_buffer body_;       /* private */
+    struct blobc_cache *cache_; /* private: whose memory bound body_ counts against */
+    size_t held_;             /* private */
 } blobc_cache_entry;
 
 /* Looks up the output for `plan` baked with `opts`. On a hit, *out holds
