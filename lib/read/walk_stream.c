@@ -84,6 +84,7 @@ blobc_status blobc_rstream_open(const void *bytes, size_t len, const blobc_schem
     blobc_source_format fmt = {false, NULL};
     blobc_status st = blobc_source_open(&s->src, bytes, len, fmt, schema, type_name, 0, err);
     s->w.end_align = s->src.end_align;
+    s->w.any_order = s->src.is_unity;
     if (st == BLOBC_OK)
         st = blobc_walk_run(&s->w, s->src.data, s->src.size, s->src.root, s->src.data_offset, err);
     if (st == BLOBC_OK && s->w.ntab && !(s->share = calloc(s->w.ntab, sizeof *s->share)))
