@@ -1,8 +1,8 @@
 /*
  * cache.c - the content-addressed cache of baked outputs: entry naming
- * and format, the checks every entry read must pass, and the tiers a
- * lookup asks in turn. A directory's files are in dir.c (entries,
- * statistics, pruning), HTTP transfers in http.c.
+ * and format, the checks every entry read must pass, the memory entries
+ * may hold, and the tiers a lookup asks in turn. A directory's files are
+ * in dir.c (entries, statistics, pruning), HTTP transfers in http.c.
  *
  * An entry is stored at <root>/<first 2 hex digits of the key>/<32 hex
  * digits> as a 32-byte head (magic, the key again, the payload length)
@@ -19,9 +19,15 @@
 #include "blobc/cache.h"
 #include "cache/cache_internal.h"
 
-#define ENTRY_MAGIC BLOBC_ENTRY_MAGIC
-#define ENTRY_HEAD BLOBC_ENTRY_HEAD
-#define ENTRY_MAX BLOBC_ENTRY_MAX
+#define ENTRY_MAGIC "BLOBCCE1"
+#define ENTRY_HEAD 32u
+/* The largest entry: a blob's data section is at most 2 GiB - 1, and its
+ * header and type section are far smaller than the rest of 4 GiB. */
+#define ENTRY_MAX ((size_t)0xffffffffu)
+/* The most memory entries read (HTTP bodies, directory files) may hold at
+ * once, across every thread of a cache: a server or a user of a shared
+ * directory declaring huge entries costs no more than this. */
+#define HELD_MAX ((size_t)512 << 20)
 
 /* Most caches one spec may list (a local directory before a server). */
 #define MAX_TIERS 4
@@ -31,6 +37,7 @@ typedef struct tier {
     bool http;
     int fd;              /* the directory, opened once; -1 for a URL */
     atomic_bool down;    /* the server did not answer: stop asking */
+    atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
 } tier;
 
@@ -38,6 +45,7 @@ struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
     atomic_uint_least64_t hits, misses;
+    atomic_size_t held;  /* bytes of entries held now: HELD_MAX at most */
 };
 
 /* ---- names ---- */
@@ -73,7 +81,8 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
-    if (t->http) return blobc_curl_load(&t->curl, err);
+    atomic_init(&t->no_put, false);
+    if (t->http) return blobc_curl_load(&t->curl, t->root, err);
     t->fd = blobc_dir_open(t->root, true, err);
     return t->fd < 0 ? err->status : BLOBC_OK;
 }
@@ -97,12 +106,13 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     if (!c) return blobc_err_nomem(err);
     atomic_init(&c->hits, 0);
     atomic_init(&c->misses, 0);
+    atomic_init(&c->held, 0);
     bool list = strstr(spec, "://") != NULL;
     blobc_status st = BLOBC_OK;
     for (const char *p = spec; *p && !st;) {
         size_t n = list ? strcspn(p, " \t") : strlen(p);
         if (n && c->n == MAX_TIERS)
-            st = blobc_err(err, BLOBC_EIO, "more than %d caches in '%s'", MAX_TIERS, spec);
+            st = blobc_err(err, BLOBC_EIO, "more than %d caches in the cache list", MAX_TIERS);
         else if (n)
             st = open_tier(&c->t[c->n++], p, n, err);
         p += n;
@@ -142,9 +152,10 @@ bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why, co
     return false;
 }
 
-const char *blobc_entry_head_fault(const uint8_t *head, uint64_t size) {
-    if (size < ENTRY_HEAD || memcmp(head, ENTRY_MAGIC, 8) != 0) return "not a cache entry";
-    if (size > ENTRY_MAX || blobc_ld64(head + 24) != size - ENTRY_HEAD) return "its length is wrong";
+/* Why an entry's head is not one of this key, or NULL. */
+static const char *head_problem(const uint8_t *e, const uint8_t key[16]) {
+    if (memcmp(e, ENTRY_MAGIC, 8) != 0) return "not a cache entry";
+    if (memcmp(e + 8, key, 16) != 0) return "it holds another key";
     return NULL;
 }
 
@@ -152,10 +163,11 @@ const char *blobc_entry_head_fault(const uint8_t *head, uint64_t size) {
  * verify in full as the plan's root type, in the output form asked for. */
 static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
                      const blobc_bake_options *opts, const char *name, blobc_error *warn) {
-    const char *fault = blobc_entry_head_fault(e, n);
-    if (fault) return blobc_entry_reject(warn, name, fault, NULL);
-    if (memcmp(e + 8, plan->key, 16) != 0)
-        return blobc_entry_reject(warn, name, "it holds another key", NULL);
+    if (n < ENTRY_HEAD) return blobc_entry_reject(warn, name, "not a cache entry", NULL);
+    const char *bad = head_problem(e, plan->key);
+    if (bad) return blobc_entry_reject(warn, name, bad, NULL);
+    if (blobc_ld64(e + 24) != n - ENTRY_HEAD)
+        return blobc_entry_reject(warn, name, "its length is wrong", NULL);
     const uint8_t *p = e + ENTRY_HEAD;
     size_t len = n - ENTRY_HEAD;
     blobc_error ve;
@@ -191,23 +203,74 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
 
 /* ---- get, put ---- */
 
-/* Fetches the entry `name` into *e: 1 found, 0 absent or unreachable
- * (a warning in warn for the latter). A directory entry is read into
- * memory, never mapped: a file that another user truncates under a
- * mapping would kill the process (SIGBUS). */
-static int fetch(tier *c, const uint8_t key[16], const char *name, blobc_file_view *e,
-                 blobc_buffer *body, blobc_error *warn) {
-    if (c->http) {
-        if (atomic_load(&c->down)) return 0;
-        http_result r = blobc_http_get(&c->curl, name, ENTRY_MAX, body, warn);
-        if (r == HTTP_DOWN) atomic_store(&c->down, true);
-        if (r != HTTP_FOUND) return 0;
-        *e = (blobc_file_view){body->data, body->len, false};
+/* ---- memory held by entries ---- */
+
+static bool hold(blobc_cache *c, size_t n) {
+    size_t was = atomic_load(&c->held);
+    do {
+        if (n > HELD_MAX - was) return false;
+    } while (!atomic_compare_exchange_weak(&c->held, &was, was + n));
+    return true;
+}
+
+/* A GET in flight: its answer judged by the head as it arrives, and the
+ * memory the head declares counted before any of it is taken. */
+typedef struct lookup {
+    entry_judge h;
+    blobc_cache *cache;
+    const uint8_t *key;
+    size_t held;
+} lookup;
+
+static size_t judge_head(entry_judge *h, const uint8_t *head) {
+    lookup *l = h->ctx;
+    const char *bad = head_problem(head, l->key);
+    uint64_t len = blobc_ld64(head + 24);
+    if (!bad && len > ENTRY_MAX - ENTRY_HEAD) bad = "its length is wrong";
+    if (bad) {
+        snprintf(h->why, sizeof h->why, "%s", bad);
+        return 0;
+    }
+    size_t total = (size_t)len + ENTRY_HEAD;
+    if (!hold(l->cache, total)) {
+        snprintf(h->why, sizeof h->why,
+                 "its %zu bytes would take the cache entries held in memory past %zu MiB", total,
+                 HELD_MAX >> 20);
+        return 0;
+    }
+    l->held = total;
+    return total;
+}
+
+/* Marks a tier with flag after a failed request; only the first thread to
+ * do so keeps its warning, so a run says it once. */
+static void mark(atomic_bool *flag, blobc_error *warn) {
+    if (atomic_exchange(flag, true)) blobc_error_clear(warn);
+}
+
+/* Fetches the entry `name` into out: 1 found, 0 absent or unreachable
+ * (a warning in warn for the latter). From a server or a directory, the
+ * head is judged before the rest is taken, and the memory it declares is
+ * counted first. A directory entry is read, never mapped: a file that
+ * another user truncates under a mapping would kill the process (SIGBUS). */
+static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
+                 blobc_cache_entry *out, blobc_error *warn) {
+    if (c->http && atomic_load(&c->down)) return 0;
+    lookup l = {.h = {.head = ENTRY_HEAD, .judge = judge_head}, .cache = owner, .key = key};
+    l.h.ctx = &l;
+    http_result r = HTTP_MISSING;
+    bool found = c->http ? (r = blobc_http_get(&c->curl, name, &l.h, &out->body_, warn)) == HTTP_FOUND
+                         : blobc_dir_get(c->fd, c->root, key, &l.h, &out->body_, warn);
+    if (found) {
+        out->cache_ = owner;
+        out->held_ = l.held;
+        out->file_ = (blobc_file_view){out->body_.data, out->body_.len, false};
         return 1;
     }
-    if (!blobc_dir_get(c->fd, c->root, key, body, warn)) return 0;
-    *e = (blobc_file_view){body->data, body->len, false};
-    return 1;
+    if (l.held) atomic_fetch_sub(&owner->held, l.held);
+    if (r == HTTP_REJECTED) blobc_entry_reject(warn, name, l.h.why, NULL);
+    if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(&c->down, warn);
+    return 0;
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn);
@@ -223,13 +286,13 @@ static bool make_entry(const uint8_t key[16], const void *bytes, size_t len, blo
 }
 
 /* Looks in one tier; true on a verified hit, left where it lies in *out. */
-static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_cache_entry *out, blobc_error *warn) {
+static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
+                     const blobc_bake_options *opts, blobc_cache_entry *out, blobc_error *warn) {
     char *name = entry_name(c, plan->key);
     bool hit = false;
     if (!name) {
         blobc_err_nomem(warn);
-    } else if (fetch(c, plan->key, name, &out->file_, &out->body_, warn) &&
+    } else if (fetch(owner, c, plan->key, name, out, warn) &&
                entry_ok(out->file_.data, out->file_.len, plan, opts, name, warn)) {
         out->data = out->file_.data + ENTRY_HEAD;
         out->len = out->file_.len - ENTRY_HEAD;
@@ -242,9 +305,9 @@ static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_opti
 
 void blobc_cache_entry_free(blobc_cache_entry *e) {
     if (!e) return;
-    /* An HTTP body is viewed by file_, not mapped: freed once, as the body. */
-    if (e->file_.data && e->file_.data != e->body_.data) blobc_file_unmap(&e->file_);
+    /* file_ views the body: freed once, as the body. */
     blobc_buffer_free(&e->body_);
+    if (e->held_) atomic_fetch_sub(&e->cache_->held, e->held_);
     memset(e, 0, sizeof *e);
 }
 
@@ -263,30 +326,30 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     size_t i;
     for (i = 0; i < c->n && !*hit; i++) {
         blobc_error_clear(&w);
-        *hit = get_tier(&c->t[i], plan, opts, out, &w);
+        *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
     }
-    /* Found further out: keep a copy nearer (the local directory). */
+    /* Found further out: keep a copy nearer (the local directory), of
+     * the entry as found, head and all, so the body is not copied. */
     if (*hit) {
-        blobc_buffer e = {0};
-        if (i > 1 && make_entry(plan->key, out->data, out->len, &e))
-            for (size_t j = 0; j + 1 < i; j++) {
-                blobc_error_clear(&w);
-                put_tier(&c->t[j], plan->key, &e, &w);
-                if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
-            }
-        blobc_buffer_free(&e);
+        blobc_buffer e = {(uint8_t *)out->file_.data, out->file_.len, out->file_.len};
+        for (size_t j = 0; j + 1 < i; j++) {
+            blobc_error_clear(&w);
+            put_tier(&c->t[j], plan->key, &e, &w);
+            if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        }
     }
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
-    if (c->http && atomic_load(&c->down)) return;
+    if (c->http && (atomic_load(&c->down) || atomic_load(&c->no_put))) return;
     char *name = entry_name(c, key);
     if (!name) {
         blobc_err_nomem(warn);
     } else if (c->http) {
-        if (blobc_http_put(&c->curl, name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
+        http_result r = blobc_http_put(&c->curl, name, e->data, e->len, warn);
+        if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(r == HTTP_DOWN ? &c->down : &c->no_put, warn);
     } else {
         blobc_dir_put(c->fd, c->root, key, e->data, e->len, warn);
     }

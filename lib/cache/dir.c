@@ -44,6 +44,7 @@
 #define STATS_FOLD 16     /* fold stats/ when it holds this many count files */
 #define STATS_SCAN 256    /* names looked at per fold: bounded work per process */
 #define STATS_LINE 64
+#define HEAD_MAX 64       /* the most bytes of head an entry_judge may want */
 
 #define OPEN_DIR (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define OPEN_FILE (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
@@ -210,24 +211,33 @@ static int write_renamed(int dir, char *tmp, size_t n, const char *name, const v
 
 /* ---- entries ---- */
 
+/* The head of the open entry fd of size bytes, judged by j: NULL when it
+ * declares that size, else why not. */
+static const char *judge_head(int fd, uint64_t size, entry_judge *j, uint8_t *head) {
+    if (size < j->head || j->head > HEAD_MAX) return "not a cache entry";
+    if (blobc_read_at(fd, head, j->head, 0) != j->head) return "it was cut short while being read";
+    size_t total = j->judge(j, head);
+    if (!total) return j->why;
+    return total == size ? NULL : "its length is wrong";
+}
+
 /* Reads the entry `hex` of the subdirectory sub into out: NULL when it
  * was read, else why not ("" when there is none). */
-static const char *read_entry(int sub, const char *hex, blobc_buffer *out) {
+static const char *read_entry(int sub, const char *hex, entry_judge *j, blobc_buffer *out) {
     struct stat st;
     const char *why;
     int fd = open_regular(sub, hex, &st, &why);
     if (fd < 0) return why ? why : "";
+    uint8_t head[HEAD_MAX];
     uint64_t size = (uint64_t)st.st_size;
-    uint8_t head[BLOBC_ENTRY_HEAD];
-    size_t want = size < sizeof head ? (size_t)size : sizeof head;
-    if (blobc_read_at(fd, head, want, 0) != want) why = "it was cut short while being read";
-    else why = blobc_entry_head_fault(head, size);
-    /* The head fits the file's size, so that size is an entry's. */
+    why = judge_head(fd, size, j, head);
+    /* Only now is the size trusted: the head of this key declares it, and
+     * its memory is counted. */
     if (!why && !blobc_buf_reserve(out, (size_t)size)) why = "out of memory";
     if (!why) {
-        memcpy(out->data, head, sizeof head);
-        size_t rest = (size_t)size - sizeof head;
-        if (blobc_read_at(fd, out->data + sizeof head, rest, sizeof head) != rest)
+        memcpy(out->data, head, j->head);
+        size_t rest = (size_t)size - j->head;
+        if (blobc_read_at(fd, out->data + j->head, rest, j->head) != rest)
             why = "it was cut short while being read";
         else
             out->len = (size_t)size;
@@ -240,8 +250,8 @@ static const char *read_entry(int sub, const char *hex, blobc_buffer *out) {
     return why;
 }
 
-bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], blobc_buffer *out,
-                   blobc_error *warn) {
+bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], entry_judge *j,
+                   blobc_buffer *out, blobc_error *warn) {
     char hex[33], sub[3];
     blobc_cache_key_hex(key, hex);
     memcpy(sub, hex, 2);
@@ -254,7 +264,7 @@ bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], blobc_buffe
         why = sub_fault(dir, sub, e);
         if (!why && e != ENOENT) why = "its directory cannot be read";
     } else {
-        why = read_entry(sfd, hex, out);
+        why = read_entry(sfd, hex, j, out);
         close(sfd);
         found = !why;
     }

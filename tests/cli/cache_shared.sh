@@ -83,6 +83,14 @@ rm -f "$E" && mkdir "$E"
 planted directory_entry "directory"
 rmdir "$E"
 
+# A file with this key's head declaring 600 MiB (sparse, so it costs no
+# disk): the size is judged before anything past the head is allocated.
+fresh "$C"
+head -c 24 "$E" >"$T/huge"
+printf '\340\377\177\045\0\0\0\0' >>"$T/huge"
+truncate -s 629145600 "$T/huge" && mv "$T/huge" "$E"
+planted huge_entry "past 512 MiB"
+
 # A symbolic link for a subdirectory, pointing at a home directory: no
 # bake, stats or prune reads, writes or removes anything there, not even
 # files named like entries or like a killed writer's temporary files.

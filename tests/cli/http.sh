@@ -39,11 +39,7 @@ if [ ! -x "$NGINX" ]; then
 fi
 N=$T/nginx
 mkdir -p "$N/root" "$N/tmp"
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
-        echo $((20000 + $$ % 20000))
-}
-PORT=$(free_port)
+PORT=$(free_port 2>/dev/null || echo $((20000 + $$ % 20000)))
 for p in body proxy fastcgi uwsgi scgi; do mkdir -p "$N/tmp/$p"; done
 cat >"$N/nginx.conf" <<CONF
 daemon off;

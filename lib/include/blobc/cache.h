@@ -50,18 +50,24 @@ typedef struct blobc_cache blobc_cache;
 BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
 
 /* Ends the use: a directory cache records this process's hits and misses
- * (one small file per process, so no two writers share a file). */
+ * (one small file per process, so no two writers share a file; many are
+ * folded into one). */
 BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
 /* A hit: the output bytes, checked against the key and verified where
  * they lie: a directory entry read into memory (never mapped: another
  * user could truncate the file under the mapping), or the body an HTTP
- * server sent. Valid until blobc_cache_entry_free. */
+ * server sent. Valid until blobc_cache_entry_free, which must come before
+ * blobc_cache_close. Entries held at once by one cache, from servers and
+ * directories alike, take at most 512 MiB together, whatever the threads:
+ * a lookup whose entry would pass that is a warning and a miss. */
 typedef struct blobc_cache_entry {
     const uint8_t *data;
     size_t len;
     blobc_file_view file_;    /* private */
     blobc_buffer body_;       /* private */
+    struct blobc_cache *cache_; /* private: whose memory bound body_ counts against */
+    size_t held_;             /* private */
 } blobc_cache_entry;
 
 /* Looks up the output for `plan` baked with `opts`. On a hit, *out holds
