@@ -39,12 +39,13 @@ typedef struct tier {
     atomic_bool down;    /* the server did not answer: stop asking */
     atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
+    atomic_uint_least64_t hits, misses; /* lookups this tier answered */
 } tier;
 
 struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
-    atomic_uint_least64_t hits, misses;
+    atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
     atomic_size_t held;  /* bytes of entries held now: HELD_MAX at most */
 };
 
@@ -82,6 +83,8 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
     atomic_init(&t->no_put, false);
+    atomic_init(&t->hits, 0);
+    atomic_init(&t->misses, 0);
     if (t->http) return blobc_curl_load(&t->curl, t->root, err);
     t->fd = blobc_dir_open(t->root, true, err);
     return t->fd < 0 ? err->status : BLOBC_OK;
@@ -131,8 +134,9 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
 void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
-        if (!c->t[i].http) blobc_dir_record(c->t[i].fd, atomic_load(&c->hits), atomic_load(&c->misses));
-        close_tier(&c->t[i]);
+        tier *t = &c->t[i];
+        if (!t->http) blobc_dir_record(t->fd, atomic_load(&t->hits), atomic_load(&t->misses));
+        close_tier(t);
     }
     free(c);
 }
@@ -195,9 +199,15 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
     if (blobc_blob_open(p, len, BLOBC_OPEN_NO_HASH, &b, &ve) != BLOBC_OK)
         return blobc_entry_reject(warn, name, "verification failed", &ve);
     bool stripped = b.header.types_offset == 0;
+    /* The verifier checks the layout, not the names: a forged entry could
+     * carry other type and field names, which dump would then print. */
+    bool same_types = !stripped && b.header.types_size == plan->types_.len &&
+                      memcmp(p + b.header.types_offset, plan->types_.data, plan->types_.len) == 0;
     blobc_blob_close(&b);
     if (stripped != (opts && opts->strip))
         return blobc_entry_reject(warn, name, stripped ? "stripped" : "not stripped", NULL);
+    if (!stripped && !same_types)
+        return blobc_entry_reject(warn, name, "its type description is not the one this bake writes", NULL);
     return true;
 }
 
@@ -328,6 +338,9 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
         blobc_error_clear(&w);
         *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        /* Counted where it was answered: a miss in each tier asked, a hit
+         * only in the one that held the entry. */
+        atomic_fetch_add(*hit ? &c->t[i].hits : &c->t[i].misses, 1);
     }
     /* Found further out: keep a copy nearer (the local directory), of
      * the entry as found, head and all, so the body is not copied. */

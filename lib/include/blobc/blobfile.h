@@ -50,6 +50,19 @@ typedef struct blobc_header {
 BLOBC_API blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
                                           blobc_buffer *out, blobc_error *err);
 
+/* The canonical description of everything a bake of `root` takes from its
+ * schema: the type section blobc_types_encode writes (schema_name as
+ * there), then every field's default, which the section leaves out, in
+ * the section's record order. Comments, positions, doc comments and types
+ * the root does not reach are not in it. Baking the same data against two
+ * roots with equal descriptions gives the same bytes or the same failure;
+ * the cache key of a bake (blobc/bake.h) is built on it. Appended to
+ * `out`; *section_len (may be NULL) gets the length of the type section
+ * it starts with. */
+BLOBC_API blobc_status blobc_types_describe(const blobc_type *root, const char *schema_name,
+                                            blobc_buffer *out, size_t *section_len,
+                                            blobc_error *err);
+
 /* Decodes and fully validates a type section from untrusted bytes: every
  * index in range, names valid identifiers, no inline self-containment, and
  * layout recomputed. On success *schema owns the types, its root is set,
