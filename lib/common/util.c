@@ -516,6 +516,15 @@ bool blobc_textscan_run(blobc_textscan *s, const uint8_t *p, size_t n, uint64_t 
         s->off = UINT64_MAX; /* UTF-16 with a BOM: left to the parser */
     if (s->off == UINT64_MAX) return false;
     for (size_t i = 0; i < n; i++) {
+        /* Eight bytes at a time while they are printable ASCII, which is
+         * nearly all of a text file; anything else takes the byte path. */
+        while (!s->need && n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if ((w | ((w - 0x2020202020202020ull) & ~w)) & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
         uint8_t c = p[i];
         bool ok;
         if (s->need) {
