@@ -118,6 +118,16 @@ BLOBC_API blobc_status blobc_bake_plan_memory(const char *text, size_t len, cons
                                     blobc_error *err);
 BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 
+/* The make/ninja depfile of a bake into `out` (replacing its contents):
+ * "OUTPUT: INPUT SCHEMA-FILES..." and an empty rule per schema file, as
+ * gcc -MP writes (input NULL or "-": not listed; schema NULL: no schema
+ * files). Each name is written so that GNU make and ninja both read it
+ * back exactly; a name that has no such spelling (a tab, ';', '|', '=',
+ * ...: blobc(1), --depfile) is refused with BLOBC_EIO, nothing written. */
+BLOBC_API blobc_status blobc_depfile(const char *output, const char *input,
+                                     const blobc_schema *schema, blobc_buffer *out,
+                                     blobc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
