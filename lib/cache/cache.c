@@ -42,12 +42,13 @@ typedef struct tier {
     atomic_bool down;    /* the server did not answer: stop asking */
     atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
+    atomic_uint_least64_t hits, misses; /* lookups this tier answered */
 } tier;
 
 struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
-    atomic_uint_least64_t hits, misses;
+    atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
     atomic_size_t held;  /* bytes of HTTP bodies held now: HTTP_HELD_MAX at most */
 };
 
@@ -84,6 +85,8 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
     atomic_init(&t->no_put, false);
+    atomic_init(&t->hits, 0);
+    atomic_init(&t->misses, 0);
     if (t->http) return blobc_curl_load(&t->curl, t->root, err);
     if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
         return blobc_err_io(err, "create the cache directory", t->root, errno);
@@ -130,7 +133,8 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
 
 /* Each process records its counts in a file of its own in stats/, so
  * that no two writers ever share a file (NFS has no reliable append). */
-static void record_counts(const tier *c, uint64_t h, uint64_t m) {
+static void record_counts(const tier *c) {
+    uint64_t h = atomic_load(&c->hits), m = atomic_load(&c->misses);
     if (c->http || (h == 0 && m == 0)) return;
     size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.XXXXXX";
     char *path = malloc(n);
@@ -152,7 +156,7 @@ static void record_counts(const tier *c, uint64_t h, uint64_t m) {
 void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
-        record_counts(&c->t[i], atomic_load(&c->hits), atomic_load(&c->misses));
+        record_counts(&c->t[i]);
         blobc_curl_unload(&c->t[i].curl);
         free(c->t[i].root);
     }
@@ -217,9 +221,15 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
     if (blobc_blob_open(p, len, BLOBC_OPEN_NO_HASH, &b, &ve) != BLOBC_OK)
         return reject(warn, name, "verification failed", &ve);
     bool stripped = b.header.types_offset == 0;
+    /* The verifier checks the layout, not the names: a forged entry could
+     * carry other type and field names, which dump would then print. */
+    bool same_types = !stripped && b.header.types_size == plan->types_.len &&
+                      memcmp(p + b.header.types_offset, plan->types_.data, plan->types_.len) == 0;
     blobc_blob_close(&b);
     if (stripped != (opts && opts->strip))
         return reject(warn, name, stripped ? "stripped" : "not stripped", NULL);
+    if (!stripped && !same_types)
+        return reject(warn, name, "its type description is not the one this bake writes", NULL);
     return true;
 }
 
@@ -359,6 +369,9 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
         blobc_error_clear(&w);
         *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        /* Counted where it was answered: a miss in each tier asked, a hit
+         * only in the one that held the entry. */
+        atomic_fetch_add(*hit ? &c->t[i].hits : &c->t[i].misses, 1);
     }
     /* Found further out: keep a copy nearer (the local directory), of
      * the entry as found, head and all, so the body is not copied. */

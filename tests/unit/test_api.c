@@ -266,6 +266,10 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_types_encode(NULL, NULL, &out, &e_), "blobc_types_encode");
     CHECK_ARG(blobc_types_encode(blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_types_encode");
+    CHECK_ARG(blobc_types_describe(NULL, NULL, &out, NULL, &e_), "blobc_types_describe");
+    CHECK_ARG(blobc_types_describe(blobc_schema_root(g_schema), NULL, NULL, NULL, &e_),
+              "blobc_types_describe");
+    CHECK_EQ_I(blobc_types_describe(NULL, NULL, &out, NULL, NULL), BLOBC_EARG);
     CHECK_ARG(blobc_types_decode("x", 1, NULL, NULL, &e_), "blobc_types_decode");
     CHECK_ARG(blobc_blob_write("xxxx", 4, blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_blob_write");

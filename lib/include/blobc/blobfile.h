@@ -13,7 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
+ * header complete, so it is held back here and comes with blob.h's next
+ * inclusion (a generated header's). */
+#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
+#else
+#define BLOBC_RT_IN_LIBRARY_HEADER
+#include "blob.h"
+#undef BLOBC_RT_IN_LIBRARY_HEADER
+#endif
 #include "error.h"
 #include "schema.h"
 
@@ -49,6 +58,19 @@ typedef struct blobc_header {
  * (may be NULL) is recorded so dump can print `$schema`. */
 BLOBC_API blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
                                           blobc_buffer *out, blobc_error *err);
+
+/* The canonical description of everything a bake of `root` takes from its
+ * schema: the type section blobc_types_encode writes (schema_name as
+ * there), then every field's default, which the section leaves out, in
+ * the section's record order. Comments, positions, doc comments and types
+ * the root does not reach are not in it. Baking the same data against two
+ * roots with equal descriptions gives the same bytes or the same failure;
+ * the cache key of a bake (blobc/bake.h) is built on it. Appended to
+ * `out`; *section_len (may be NULL) gets the length of the type section
+ * it starts with. */
+BLOBC_API blobc_status blobc_types_describe(const blobc_type *root, const char *schema_name,
+                                            blobc_buffer *out, size_t *section_len,
+                                            blobc_error *err);
 
 /* Decodes and fully validates a type section from untrusted bytes: every
  * index in range, names valid identifiers, no inline self-containment, and
