@@ -140,7 +140,11 @@ static blobc_status event(sf *f, const blobc_event *ev) {
     case BLOBC_EV_END_SEQ: return end_seq(f, &pos);
     case BLOBC_EV_SCALAR: return scalar(f, ev, &pos);
     case BLOBC_EV_NULL: {
-        bk_scalar v = {"null", 4, BK_TOK_JNULL, false, false, false, 0};
+        bk_scalar v;
+        memset(&v, 0, sizeof v);
+        v.s = "null";
+        v.n = 4;
+        v.tok = BK_TOK_JNULL;
         return bk_store(k, &f->cur, &v, &pos, NULL);
     }
     case BLOBC_EV_PTR: {
