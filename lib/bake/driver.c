@@ -15,6 +15,7 @@
 
 #include "bake/bake_internal.h"
 #include "blobc/blobfile.h"
+#include "common/stream.h"
 
 /* ---- format detection ---- */
 
@@ -51,16 +52,6 @@ static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
 }
 
 /* ---- schema and root ---- */
-
-/* True when the caller's output would replace `path`: the same name, or
- * the same existing file under another name. */
-static bool writes_over(const char *output, const char *path) {
-    struct stat so, sp;
-    if (!output || !path || strcmp(output, "-") == 0) return false;
-    if (strcmp(output, path) == 0) return true;
-    if (stat(output, &so) != 0 || stat(path, &sp) != 0) return false;
-    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
-}
 
 static blobc_status refuse_overwrite(blobc_error *err, const char *input, const char *output) {
     blobc_err_file(err, input);
@@ -107,7 +98,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
         return BLOBC_OK;
     }
     if (o->schema_path) {
-        if (writes_over(o->output_path, o->schema_path))
+        if (blobc_writes_over(o->output_path, o->schema_path))
             return refuse_overwrite(k->err, k->filename, o->output_path);
         blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
                                                     k->err);
@@ -120,7 +111,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
                        "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
     char *path = schema_path_for(k, k->meta_schema);
     if (!path) return blobc_err_nomem(k->err);
-    if (writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
+    if (blobc_writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
@@ -282,6 +273,27 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     return st;
 }
 
+blobc_status blobc_bake_stream(blobc_stream_pull *pull, void *ctx, const blobc_bake_options *opts,
+                               const char *file, const char *schema_name, blobc_buffer *out,
+                               blobc_error *err) {
+    blobc_error_clear(err);
+    out->len = 0;
+    bk k;
+    bk_init(&k, file, opts, err);
+    k.resolve_root = resolve_root;
+    blobc_status st = BLOBC_OK;
+    if (schema_name && !(k.meta_schema = blobc_arena_strndup(&k.arena, schema_name,
+                                                             strlen(schema_name))))
+        st = blobc_err_nomem(err);
+    bk_pos pos = {0, 0, 0};
+    if (!st) st = bk_resolve_root(&k, &pos);
+    if (!st) st = bk_fill_stream(&k, pull, ctx);
+    if (!st) st = finish(&k, out);
+    bk_free(&k);
+    if (st) out->len = 0;
+    return st;
+}
+
 blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
                              blobc_input_format fmt) {
     if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
@@ -386,7 +398,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
-    if (!is_stdin && writes_over(opts->output_path, path))
+    if (!is_stdin && blobc_writes_over(opts->output_path, path))
         return refuse_overwrite(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
@@ -435,7 +447,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have,
+        /* The JSON reader needs the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
         uint64_t bad_at;

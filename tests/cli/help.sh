@@ -116,7 +116,7 @@ for c in bake dump verify; do
     awk '/^  *--format/ { on = 1; print; next } on && /^  *-/ { on = 0 } on' "$T/help_$c" >"$T/desc"
     listed_in "help_format_values_$c" "$T/desc" $v
     # each place the man page gives --format's values
-    awk 'prev ~ /--format$/ { print } /^\.TP/ { tp = 1; prev = $0; next }
+    awk 'prev ~ /^\.RB \[ --format$/ { print } /^\.TP/ { tp = 1; prev = $0; next }
          tp && /--format/ { print } { tp = 0; prev = $0 }' "$T/man_$c" >"$T/tags"
     k=0
     while read -r line; do

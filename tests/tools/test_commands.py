@@ -23,7 +23,7 @@ import sys
 # Debian's Essential packages (bookworm) and the README's prerequisites
 # (gcc with binutils, make, pkg-config): on every machine `make check` runs.
 BASE = {
-    "coreutils": "basename cat chmod cksum comm cp cut date dd df dirname du env expr "
+    "coreutils": "basename cat chmod chown cksum comm cp cut date dd df dirname du env expr "
                  "false fold head id install ln ls md5sum mkdir mkfifo mknod mktemp mv nl nproc od "
                  "paste printf pwd readlink realpath rm rmdir seq sha256sum shuf sleep sort split "
                  "stat sync tac tail tee test timeout touch tr true truncate uniq wc yes base64",
@@ -34,7 +34,7 @@ BASE = {
     "mawk": "awk",
     "diffutils": "cmp diff",
     "gzip, tar": "gzip gunzip tar",
-    "util-linux": "flock getopt setsid unshare more",
+    "util-linux": "flock getopt setpriv setsid unshare more",
     "bsdutils": "script logger",
     "debianutils": "which run-parts",
     "libc-bin": "getconf locale localedef iconv ldd ldconfig",
@@ -67,6 +67,14 @@ def tokenize(text):
     i, n = 0, len(text)
     word, in_word = [], False
     heredocs = []
+
+    def arith_end(j):
+        """Index just past the '))' closing the '$((' at text[j-3:j]."""
+        depth = 2
+        while j < n and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        return j
 
     def end_word():
         nonlocal word, in_word
@@ -103,8 +111,7 @@ def tokenize(text):
                 s.append(text[j + 1])
                 j += 2
             elif text.startswith("$((", j):
-                k = text.find("))", j)
-                j = n if k < 0 else k + 2
+                j = arith_end(j + 3)
                 s.append("$[arith]")
             elif text.startswith("$(", j):
                 k = subst(j + 2)
@@ -125,7 +132,7 @@ def tokenize(text):
         elif c == "'":
             k = text.find("'", i + 1)
             k = n if k < 0 else k
-            word.append(text[i + 1:k])
+            word.append(text[i + 1:k].replace("$(", "$\x01("))
             in_word = True
             i = k + 1
         elif c == '"':
@@ -133,11 +140,9 @@ def tokenize(text):
             word.append(s)
             in_word = True
         elif text.startswith("$((", i):
-            k = text.find("))", i)
-            k = n if k < 0 else k + 2
             word.append("$[arith]")
             in_word = True
-            i = k
+            i = arith_end(i + 3)
         elif text.startswith("$(", i):
             k = subst(i + 2)
             word.append(text[i:k])
@@ -225,7 +230,7 @@ def commands(text, functions):
             continue
         if t == "esac" and at_cmd:
             case_depth -= 1
-            in_pattern = False
+            in_pattern = at_cmd = False
             i += 1
             continue
         if in_pattern and case_depth:
@@ -236,6 +241,10 @@ def commands(text, functions):
             continue
         if t == "for":
             in_for = True
+            i += 1
+            continue
+        if t in ("}", "fi", "done"):
+            at_cmd = False  # the end of a compound command: redirections may follow
             i += 1
             continue
         if t in KEYWORDS or ASSIGN.match(t):
@@ -295,7 +304,7 @@ def wrapped(cmd, args, functions):
     elif cmd in ("sh", "bash", "script") or cmd.endswith("/sh"):
         for j, a in enumerate(args):
             if re.fullmatch(r"-[a-z]*c", a) and j + 1 < len(args):
-                return out + commands(args[j + 1], functions)
+                return out + commands(args[j + 1].replace("$\x01(", "$("), functions)
     elif cmd == "find" and "-exec" in args:
         rest = args[args.index("-exec") + 1:]
     if rest:

@@ -153,7 +153,10 @@ TEST(null_error_on_failure) {
     uint8_t *data;
     size_t len;
     CHECK_EQ_I(blobc_read_file("/nonexistent/p", &data, &len, NULL), BLOBC_EIO);
-    CHECK_EQ_I(blobc_write_file_atomic("/nonexistent/dir/p", "x", 1, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_write_file_atomic("/dev/null/p", "x", 1, NULL), BLOBC_EIO);
+    blobc_buffer dep = {0};
+    CHECK_EQ_I(blobc_depfile("a|b", NULL, NULL, &dep, NULL), BLOBC_EIO);
+    CHECK_EQ_U(dep.len, 0);
     blobc_schema *s = NULL;
     CHECK_EQ_I(blobc_schema_parse("struct {", 8, "bad.schema", &s, NULL), BLOBC_EINPUT);
     CHECK(s == NULL);
@@ -221,6 +224,11 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_read_file("p", NULL, &len, &e_), "blobc_read_file");
     CHECK_ARG(blobc_write_file_atomic(NULL, "x", 1, &e_), "blobc_write_file_atomic");
     CHECK_ARG(blobc_write_file_atomic("p", NULL, 1, &e_), "blobc_write_file_atomic");
+    CHECK_ARG(blobc_depfile(NULL, "in", NULL, &out, &e_), "blobc_depfile");
+    CHECK_ARG(blobc_depfile("out", "in", NULL, NULL, &e_), "blobc_depfile");
+    size_t first;
+    CHECK_ARG(blobc_outputs_add(NULL, "p", &first, &e_), "blobc_outputs_add");
+    CHECK_ARG(blobc_inputs_add(NULL, "p", &e_), "blobc_inputs_add");
 
     CHECK_ARG(blobc_schema_parse(schema_text, strlen(schema_text), "p", NULL, &e_),
               "blobc_schema_parse");
@@ -258,6 +266,10 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_types_encode(NULL, NULL, &out, &e_), "blobc_types_encode");
     CHECK_ARG(blobc_types_encode(blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_types_encode");
+    CHECK_ARG(blobc_types_describe(NULL, NULL, &out, NULL, &e_), "blobc_types_describe");
+    CHECK_ARG(blobc_types_describe(blobc_schema_root(g_schema), NULL, NULL, NULL, &e_),
+              "blobc_types_describe");
+    CHECK_EQ_I(blobc_types_describe(NULL, NULL, &out, NULL, NULL), BLOBC_EARG);
     CHECK_ARG(blobc_types_decode("x", 1, NULL, NULL, &e_), "blobc_types_decode");
     CHECK_ARG(blobc_blob_write("xxxx", 4, blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_blob_write");
@@ -353,6 +365,14 @@ TEST(later_functions) {
     CHECK_EQ_I(blobc_upgrade("not a blob", 10, &u, &out, NULL), BLOBC_EINPUT);
     CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, NULL, &out, &e_), "blobc_upgrade");
     CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, &u, NULL, &e_), "blobc_upgrade");
+    blobc_difference d;
+    CHECK_EQ_I(blobc_compare_blobs(g_blob.data, g_blob.len, g_blob.data, g_blob.len, NULL, &d, NULL),
+               BLOBC_OK);
+    CHECK_EQ_I(d.differ, 0);
+    CHECK_EQ_I(blobc_compare_blobs("not a blob", 10, g_blob.data, g_blob.len, NULL, &d, NULL),
+               BLOBC_EINPUT);
+    CHECK_ARG(blobc_compare_blobs(NULL, 0, g_blob.data, g_blob.len, NULL, &d, &e_),
+              "blobc_compare_blobs");
     out.len = 0;
     CHECK_EQ_I(blobc_gen_jsonschema(g_schema, "Nope", &out, NULL) != BLOBC_OK, 1);
     CHECK_ARG(blobc_gen_jsonschema(NULL, NULL, &out, &e_), "blobc_gen_jsonschema");
