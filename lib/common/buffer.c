@@ -95,3 +95,18 @@ bool blobc_buf_zeros(blobc_buffer *b, size_t n) {
     b->len += n;
     return true;
 }
+
+void blobc_vemit(blobc_buffer *out, bool *ok, const char *fmt, va_list ap) {
+    if (*ok) *ok = blobc_buf_vprintf(out, fmt, ap);
+}
+
+void blobc_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_vemit(out, ok, fmt, ap);
+    va_end(ap);
+}
+
+void blobc_emit_bytes(blobc_buffer *out, bool *ok, const void *p, size_t n) {
+    if (*ok) *ok = blobc_buf_append(out, p, n);
+}

@@ -27,4 +27,11 @@ bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINT
 /* Appends n zero bytes. */
 bool blobc_buf_zeros(blobc_buffer *b, size_t n);
 
+/* The one text emitter: appends to out while *ok, and a failed append
+ * clears *ok, so that a writer checks once at the end (and then reports
+ * out of memory) instead of after every append. */
+void blobc_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) BLOBC_PRINTF(3, 4);
+void blobc_vemit(blobc_buffer *out, bool *ok, const char *fmt, va_list ap) BLOBC_PRINTF(3, 0);
+void blobc_emit_bytes(blobc_buffer *out, bool *ok, const void *p, size_t n);
+
 #endif

@@ -111,23 +111,22 @@ size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
     blobc_buffer b = {0};
     const char *file = err->file[0] ? err->file : NULL;
     bool ok = true;
-    if (file) ok = ok && blobc_buf_puts(&b, file);
+    if (file) blobc_emit(&b, &ok, "%s", file);
     if (err->line) {
-        ok = ok && blobc_buf_printf(&b, ":%u:%u", (unsigned)err->line, (unsigned)err->column);
-        if (err->path[0]) ok = ok && blobc_buf_printf(&b, ": %s", err->path);
+        blobc_emit(&b, &ok, ":%u:%u", (unsigned)err->line, (unsigned)err->column);
+        if (err->path[0]) blobc_emit(&b, &ok, ": %s", err->path);
     } else if (err->has_offset) {
-        ok = ok && blobc_buf_printf(&b, "%soffset 0x%llx", file ? ": " : "",
-                                    (unsigned long long)err->offset);
-        if (err->path[0]) ok = ok && blobc_buf_printf(&b, " (%s)", err->path);
+        blobc_emit(&b, &ok, "%soffset 0x%llx", file ? ": " : "", (unsigned long long)err->offset);
+        if (err->path[0]) blobc_emit(&b, &ok, " (%s)", err->path);
     } else if (err->path[0]) {
-        ok = ok && blobc_buf_printf(&b, "%s%s", file ? ": " : "", err->path);
+        blobc_emit(&b, &ok, "%s%s", file ? ": " : "", err->path);
     }
-    ok = ok && blobc_buf_printf(&b, "%serror: %s", b.len ? ": " : "", err->message);
+    blobc_emit(&b, &ok, "%serror: %s", b.len ? ": " : "", err->message);
     if (err->source_line[0]) {
-        ok = ok && blobc_buf_printf(&b, "\n    %s\n    ", err->source_line);
+        blobc_emit(&b, &ok, "\n    %s\n    ", err->source_line);
         for (uint32_t i = 1; ok && i < err->column && i < BLOBC_ERROR_LINE_MAX; i++)
-            ok = blobc_buf_putc(&b, ' ');
-        ok = ok && blobc_buf_putc(&b, '^');
+            blobc_emit_bytes(&b, &ok, " ", 1);
+        blobc_emit_bytes(&b, &ok, "^", 1);
     }
     size_t n = ok ? b.len : 0;
     if (cap) {

@@ -92,7 +92,7 @@ typedef struct csgen {
     bool any_raw;               /* UnsafeUtility is used */
 } csgen;
 
-#define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
+#define emit(x, ...) blobc_emit((x)->out, &(x)->ok, __VA_ARGS__)
 
 static cs_type_info *info_of(const csgen *c, const blobc_type *t) {
     size_t i = blobc_typemap_find(&c->map, t);

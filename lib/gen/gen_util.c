@@ -101,10 +101,3 @@ bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out) {
     return true;
 }
 
-void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
-    if (!*ok) return;
-    va_list ap;
-    va_start(ap, fmt);
-    *ok = blobc_buf_vprintf(out, fmt, ap);
-    va_end(ap);
-}
