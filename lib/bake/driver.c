@@ -407,7 +407,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have,
+        /* The JSON reader needs the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
         uint64_t bad_at;

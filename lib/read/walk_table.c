@@ -1,6 +1,7 @@
 /*
  * walk_table.c - the table of payloads the walker placed, by increasing
- * start (sorted by construction: each new payload starts at the cursor).
+ * start (sorted by construction: each new payload starts at the cursor;
+ * a Unity file's, in the order the walk reached them: walk_anyorder.c).
  * Verify uses it to tell a back reference from an overlap; dump reads it
  * afterwards to know which payloads are shared and where a map must stop.
  */
@@ -113,7 +114,15 @@ bool blobc_walk_tab_reserve(blobc_walk *w, size_t size) {
     return true;
 }
 
+size_t blobc_walk_any_find(const blobc_walk *w, size_t t) {
+    if (!w->any_win || t >= w->size) return SIZE_MAX;
+    for (uint32_t k = w->any_win[t >> WIN_SHIFT]; k; k = w->any_next[k - 1])
+        if (k - 1 < w->ntab && w->tstart[k - 1] == t) return k - 1;
+    return SIZE_MAX;
+}
+
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start) {
+    if (w->any_order) return blobc_walk_any_find(w, start);
     size_t lo = 0, hi = w->ntab;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
