@@ -25,8 +25,8 @@ import sys
 BASE = {
     "coreutils": "basename cat chmod chown cksum comm cp cut date dd df dirname du env expr "
                  "false fold head id install ln ls md5sum mkdir mkfifo mknod mktemp mv nl nproc od "
-                 "paste printf pwd readlink realpath rm rmdir seq sha256sum shuf sleep sort split "
-                 "stat sync tac tail tee test timeout touch tr true truncate uniq wc yes base64",
+                 "join paste printf pwd readlink realpath rm rmdir seq sha256sum shuf sleep sort split "
+                 "stat sync tac tail tee test timeout touch tr true truncate tsort uniq wc yes base64",
     "dash, bash": "sh bash",
     "findutils": "find xargs",
     "grep": "grep egrep fgrep",

@@ -14,7 +14,8 @@
 #include <stdbool.h>
 
 #include "blobc/blobc.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
 #include "test.h"
 
 #define PAIRS 400
