@@ -349,6 +349,23 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
     return st;
 }
 
+/* The key at `off` when it spells the field the struct expects next,
+ * read straight from the text (a field name holds no quote or backslash,
+ * so the text matching it is the whole key); else NULL. */
+static const blobc_field *expected_key(const bk *k, const jstate *js, size_t off, size_t *end) {
+    const blobc_field *fld = bk_next_field(k);
+    if (!fld) return NULL;
+    const char *t = js->text, *nm = fld->name;
+    size_t len = js->len, j = off + 1;
+    while (*nm && j < len && t[j] == *nm && *nm != '"' && *nm != '\\') {
+        j++;
+        nm++;
+    }
+    if (*nm || j >= len || t[j] != '"') return NULL;
+    *end = j + 1;
+    return fld;
+}
+
 /* The member of an object whose key starts at `off`. */
 static blobc_status member(bk *k, jstate *js, size_t off) {
     const char *t = js->text;
@@ -356,6 +373,19 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
     const char *key;
     unsigned fl;
     if (off >= len || t[off] != '"') return syntax_error(k, off);
+    bk_pos kpos = {0, 0, off};
+    bk_slot slot;
+    const blobc_field *fld = expected_key(k, js, off, &end);
+    if (fld) {
+        size_t i = jl_ws(t, len, end);
+        if (i < len && t[i] == ':') {
+            i = jl_ws(t, len, i + 1);
+            blobc_status st = bk_key_field(k, fld, &kpos, &slot);
+            if (st == BK_SKIP) return skip_value(k, js, i);
+            if (st) return st;
+            return value(k, js, i, &slot);
+        }
+    }
     blobc_status st = read_string(k, js, off, &js->key, &key, &klen, &fl, &end);
     if (st) return st;
     size_t i = jl_ws(t, len, end);
@@ -365,8 +395,6 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
         int which = meta_kind(key, klen);
         if (which) return meta_member(k, js, which, i);
     }
-    bk_pos kpos = {0, 0, off};
-    bk_slot slot;
     st = fl & JL_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
     if (st == BK_SKIP) return skip_value(k, js, i);
     if (st) return st;
