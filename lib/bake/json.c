@@ -87,6 +87,7 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
 /* The walk found the text wrong near `off`: the first syntax error of the
  * text is reported, in words, at the offending token (the walk has
  * checked everything before `off`, so that is usually here). */
+BLOBC_NOINLINE
 static blobc_status syntax_error(bk *k, size_t off) {
     const jstate *js = k->fe;
     char msg[200];
@@ -249,6 +250,7 @@ static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st
 /* An object or array at `off` going into slot: through any *T to the
  * value, then a frame for its members or items (a [T; N] knows its count
  * up front). A container the type does not take is stepped over. */
+BLOBC_NOINLINE /* kept out of value(), which is on every scalar's way */
 static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot) {
     const char *t = js->text;
     bk_pos vpos = {0, 0, off};
@@ -279,7 +281,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
     bk_pos vpos = {0, 0, off};
     bk_scalar v;
     blobc_status st;
-    memset(&v, 0, sizeof v);
+    v.check_utf8 = v.has_nul = v.has_d = v.has_u = false; /* d, u: read only when has_ */
     char c = t[off];
     if (c == '"') {
         unsigned fl;
@@ -323,7 +325,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
 }
 
 /* The value at `off` into slot. */
-static blobc_status value(bk *k, jstate *js, size_t off, bk_slot *slot) {
+static inline blobc_status value(bk *k, jstate *js, size_t off, bk_slot *slot) {
     if (off >= js->len) return syntax_error(k, js->len);
     char c = js->text[off];
     if (c == '{' || c == '[') return open_container(k, js, off, slot);

@@ -19,10 +19,12 @@
 #define BLOBC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define BLOBC_NOINLINE __attribute__((noinline))
 #else
 #define BLOBC_PRINTF(a, b)
 #define BLOBC_LIKELY(x) (x)
 #define BLOBC_UNLIKELY(x) (x)
+#define BLOBC_NOINLINE
 #endif
 
 /* ---- arena: many small allocations, freed all at once ---- */
