@@ -352,14 +352,15 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
 }
 
 /* The key at `off` when it spells the field the struct expects next,
- * read straight from the text (a field name holds no quote or backslash,
- * so the text matching it is the whole key); else NULL. */
+ * read straight from the text (a field name is an identifier, with no
+ * quote or backslash, so the text matching it is the whole key); else
+ * NULL. */
 static const blobc_field *expected_key(const bk *k, const jstate *js, size_t off, size_t *end) {
     const blobc_field *fld = bk_next_field(k);
     if (!fld) return NULL;
     const char *t = js->text, *nm = fld->name;
     size_t len = js->len, j = off + 1;
-    while (*nm && j < len && t[j] == *nm && *nm != '"' && *nm != '\\') {
+    while (j < len && *nm && t[j] == *nm) {
         j++;
         nm++;
     }
