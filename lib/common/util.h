@@ -105,6 +105,11 @@ blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, 
 bool blobc_writes_over(const char *output, const char *path);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
+/* Reads n bytes of fd from offset `at`, or fewer at end of file or on an
+ * error: the number read. In fileio.c. */
+size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at);
+/* Writes all n bytes to fd: 0, or the errno of the failed write. In output.c. */
+int blobc_write_all(int fd, const void *p, size_t n);
 
 /* ---- numbers in the "C" locale ---- */
 
