@@ -207,7 +207,7 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
-PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h))
+PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)

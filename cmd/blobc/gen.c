@@ -14,9 +14,11 @@
 
 static const char gen_help[] =
     "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE]\n"
+    "       blobc gen cpp SCHEMA [--namespace NS] [-o FILE]\n"
     "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [-o FILE]\n"
     "       blobc gen jsonschema SCHEMA [-t TYPE] [-o FILE]\n"
     "c: a C11/C++17 header that reads blobs of SCHEMA in place.\n"
+    "cpp: a C++17 header of classes with accessors over the same bytes.\n"
     "cs: C# structs over Unity.Entities' blob types, to read files baked with\n"
     "--format unity through BlobAssetReference<T>.TryRead.\n"
     "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"
@@ -24,7 +26,7 @@ static const char gen_help[] =
     "  -o, --output FILE     write to FILE instead of standard output (never\n"
     "                        SCHEMA itself; see blobc(1), OUTPUT FILES)\n"
     "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"
-    "      --namespace NS    cs: put the types in namespace NS\n"
+    "      --namespace NS    cpp, cs: put the types in namespace NS (cpp: A::B, cs: A.B)\n"
     "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
     "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
     "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"
@@ -32,8 +34,8 @@ static const char gen_help[] =
     "  -h, --help            show this help\n";
 
 /* The languages gen writes, in the order of the LANG_ values. */
-enum { LANG_C, LANG_CS, LANG_JSONSCHEMA };
-static const char *const languages[] = {"c", "cs", "jsonschema"};
+enum { LANG_C, LANG_CPP, LANG_CS, LANG_JSONSCHEMA, NLANG };
+static const char *const languages[NLANG] = {"c", "cpp", "cs", "jsonschema"};
 
 int cmd_gen(int argc, char **argv) {
     const char *output = NULL, *prefix = NULL, *type = NULL, *ns = NULL;
@@ -55,22 +57,23 @@ int cmd_gen(int argc, char **argv) {
         goto done;
     }
     if (a.noperands != 2) {
-        usage_error("gen", "expected a language and a schema: gen c SCHEMA, gen cs SCHEMA, "
-                           "gen jsonschema SCHEMA");
+        usage_error("gen", "expected a language and a schema: gen c SCHEMA, gen cpp SCHEMA, "
+                           "gen cs SCHEMA, gen jsonschema SCHEMA");
         rc = EXIT_USAGE;
         goto done;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NLANG; i++)
         if (strcmp(a.operands[0], languages[i]) == 0) lang = i;
     if (lang < 0) {
-        usage_error("gen", "unknown language '%s' (available: c, cs, jsonschema)", a.operands[0]);
+        usage_error("gen", "unknown language '%s' (available: c, cpp, cs, jsonschema)", a.operands[0]);
         rc = EXIT_USAGE;
         goto done;
     }
     const char *stray = prefix && lang != LANG_C            ? "--prefix applies to gen c only"
                         : type && lang != LANG_JSONSCHEMA    ? "-t applies to gen jsonschema only"
-                        : (ns || no_math) && lang != LANG_CS ? "--namespace and --no-mathematics go with gen cs"
-                                                             : NULL;
+                        : no_math && lang != LANG_CS         ? "--no-mathematics applies to gen cs only"
+                        : ns && lang != LANG_CS && lang != LANG_CPP ? "--namespace applies to gen cpp and gen cs"
+                                                                     : NULL;
     if (stray) {
         usage_error("gen", "%s", stray);
         rc = EXIT_USAGE;
@@ -82,9 +85,11 @@ int cmd_gen(int argc, char **argv) {
     blobc_error_clear(&err);
     blobc_gen_options gopts = {NULL, prefix};
     blobc_gen_cs_options co = {ns, no_math};
-    blobc_status st = lang == LANG_C    ? blobc_gen_c(sch, &gopts, &buf, &err)
-                      : lang == LANG_CS ? blobc_gen_cs(sch, &co, &buf, &err)
-                                        : blobc_gen_jsonschema(sch, type, &buf, &err);
+    blobc_gen_cpp_options po = {ns, NULL};
+    blobc_status st = lang == LANG_C     ? blobc_gen_c(sch, &gopts, &buf, &err)
+                      : lang == LANG_CPP ? blobc_gen_cpp(sch, &po, &buf, &err)
+                      : lang == LANG_CS  ? blobc_gen_cs(sch, &co, &buf, &err)
+                                         : blobc_gen_jsonschema(sch, type, &buf, &err);
     if (st != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);

@@ -1,7 +1,8 @@
 /*
  * blobc/gen.h - code generation from a schema: a C11 (and C++17) header
- * that reads baked blobs in place over the runtime in blobc/blob.h, and a
- * JSON Schema of the authoring data for editors and validators.
+ * that reads baked blobs in place over the runtime in blobc/blob.h, a
+ * C++17 header of classes over blobc/blob.hpp, C# for Unity, and a JSON
+ * Schema of the authoring data for editors and validators.
  */
 #ifndef BLOBC_GEN_H
 #define BLOBC_GEN_H
@@ -28,6 +29,21 @@ typedef struct blobc_gen_options {
  * The output and its naming rules are described in docs/CODEGEN.md. */
 BLOBC_API blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                                    blobc_buffer *out, blobc_error *err);
+
+typedef struct blobc_gen_cpp_options {
+    const char *namespace_name; /* C++ namespace (A or A::B) of every type; global when NULL */
+    const char *guard;          /* include guard; BLOBC_GEN_<FILE STEM>_HPP when NULL */
+} blobc_gen_cpp_options;
+
+/* Appends a C++17 header for every named type in `schema` to `out` (opts
+ * may be NULL): a class per struct and union with an accessor per field,
+ * enum classes, over the runtime in blobc/blob.hpp; it reads blobs in
+ * place, without exceptions or allocation. Fails with BLOBC_EARG for a
+ * namespace or guard that is not a C++ name, BLOBC_EINPUT for a schema
+ * gen c refuses too; on failure `out` is left as it was. The output is
+ * described in docs/CODEGEN.md, "C++". */
+BLOBC_API blobc_status blobc_gen_cpp(const blobc_schema *schema, const blobc_gen_cpp_options *opts,
+                                     blobc_buffer *out, blobc_error *err);
 
 typedef struct blobc_gen_cs_options {
     const char *namespace_name; /* dotted C# namespace; global when NULL */
