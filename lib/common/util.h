@@ -103,6 +103,11 @@ blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, 
 bool blobc_writes_over(const char *output, const char *path);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
+/* Reads n bytes of fd from offset `at`, or fewer at end of file or on an
+ * error: the number read. In fileio.c. */
+size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at);
+/* Writes all n bytes to fd: 0, or the errno of the failed write. In output.c. */
+int blobc_write_all(int fd, const void *p, size_t n);
 
 /* ---- numbers in the "C" locale ---- */
 
@@ -185,6 +190,9 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
+/* Writes code point cp (<= U+10FFFF) as UTF-8 at o: 1 to 4 bytes, their
+ * number returned. */
+size_t blobc_utf8_put(char *o, uint32_t cp);
 
 /* ---- text or binary ----
  * Authoring inputs are text; one with a NUL byte is a binary file, reported
