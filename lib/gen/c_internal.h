@@ -51,10 +51,14 @@ typedef struct gen {
     const char *guard;
     const char *text_fn;        /* returns the schema text for the checked opens */
     const char *qual;           /* C++: "::" or "::<namespace>::", before every type name */
+    bool own_only;              /* only the types of file 0, including the others' headers */
     type_info *info;
     size_t ninfo;
     blobc_hashtab map;          /* type pointer -> info index + 1 */
 } gen;
+
+/* Whether the output defines t (else an included header does). */
+static inline bool is_own(const gen *g, const blobc_type *t) { return !g->own_only || t->pos.file == 0; }
 
 static inline bool is_ref_kind(blobc_kind k) {
     return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
@@ -109,6 +113,9 @@ blobc_status blobc_genc_bad_layout(gen *g, const blobc_type *t, const char *what
 bool blobc_genc_raised_align(const blobc_type *t);
 /* Calls emit_one on every struct after the structs it holds inline. */
 blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *, const type_info *));
+/* An #include line of the header (named by its file and ext) of every
+ * other schema file whose types the own types use. */
+blobc_status blobc_genc_includes(gen *g, const char *ext);
 /* The function g->text_fn returning the schema text, under
  * BLOBC_WITH_LIBRARY; fills every struct's hash. */
 blobc_status blobc_genc_schema_text(gen *g);

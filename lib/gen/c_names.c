@@ -125,6 +125,28 @@ static const char *global_name(gen *g, const char *first, ...) {
     return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
 }
 
+/* A type's name with its prefix, escaped, and no suffix: the name every
+ * header of a schema split one per file must give it, whichever file's
+ * header is generated. (A suffix depends on the other names the output
+ * holds, and so on the file.) */
+static blobc_status type_name(gen *g, type_info *ti, const char *prefix) {
+    ti->cname = global_name(g, prefix, ti->type->name, END);
+    if (!ti->cname) return nomem(g);
+    if (!g->own_only) return BLOBC_OK;
+    g->tmp.len = 0;
+    if (!blobc_buf_puts(&g->tmp, prefix) || !blobc_buf_puts(&g->tmp, ti->type->name) ||
+        !blobc_buf_putc(&g->tmp, '\0'))
+        return nomem(g);
+    const char *plain = escaped(g, (const char *)g->tmp.data);
+    if (!plain) return nomem(g);
+    if (strcmp(plain, ti->cname) != 0)
+        return blobc_err(g->err, BLOBC_EINPUT,
+                         "%s: type %s would be named %s, as %s is taken; with one file per schema file "
+                         "every type needs its own name (rename one of them)",
+                         g->lang, ti->type->name, ti->cname, plain);
+    return BLOBC_OK;
+}
+
 static const char **name_array(gen *g, uint32_t n) {
     return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
 }
@@ -151,9 +173,9 @@ static const char *text_fn_name(gen *g) {
  * changes the meaning of a type name used in the class). */
 blobc_status blobc_genc_assign_names(gen *g) {
     if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++)
-        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
-            return nomem(g);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], g->prefix);
+    if (st != BLOBC_OK) return st;
     if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
@@ -294,10 +316,10 @@ blobc_status blobc_gencpp_assign_names(gen *g) {
     for (size_t k = 0; k < sizeof cpp_globals / sizeof cpp_globals[0]; k++)
         if (!blobc_nameset_has(&g->globals, cpp_globals[k]) && !blobc_nameset_add(&g->globals, cpp_globals[k]))
             return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++)
-        if (!(g->info[i].cname = global_name(g, g->info[i].type->name, END))) return nomem(g);
-    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], "");
+    if (st != BLOBC_OK) return st;
+    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = cpp_member_names(g, &g->info[i]);
     return st;
 }

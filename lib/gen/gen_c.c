@@ -296,7 +296,7 @@ bool blobc_genc_raised_align(const blobc_type *t) { return t->align > natural_al
 static blobc_status emit_struct(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     blobc_status st = blobc_genc_check_struct(g, t);
-    if (st != BLOBC_OK) return st;
+    if (st != BLOBC_OK || !is_own(g, t)) return st;
     bool raise = blobc_genc_raised_align(t);
     uint32_t cur = 0, npad = 0;
     blobc_genc_doc(g, "", t->doc);
@@ -613,6 +613,40 @@ blobc_status blobc_genc_schema_text(gen *g) {
     return st;
 }
 
+/* ---- headers of the other files ---- */
+
+static void mark_file(const gen *g, bool *used, const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_PTR)
+        t = t->elem;
+    if ((t->kind == BLOBC_KIND_ENUM || t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) &&
+        !is_own(g, t) && t->pos.file < blobc_schema_file_count(g->schema))
+        used[t->pos.file] = true;
+}
+
+blobc_status blobc_genc_includes(gen *g, const char *ext) {
+    if (!g->own_only) return BLOBC_OK;
+    size_t nfiles = blobc_schema_file_count(g->schema);
+    bool *used = calloc(nfiles ? nfiles : 1, sizeof *used);
+    if (!used) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (!is_own(g, t) || t->kind == BLOBC_KIND_ENUM) continue;
+        for (uint32_t f = 0; f < t->nfields; f++) mark_file(g, used, t->fields[f].type);
+    }
+    blobc_status st = BLOBC_OK;
+    blobc_buffer name = {0};
+    for (size_t k = 1; k < nfiles && st == BLOBC_OK; k++) {
+        if (!used[k]) continue;
+        name.len = 0;
+        st = blobc_gen_file_name_of(g->schema, k, ext, &name, g->err);
+        if (st == BLOBC_OK) emit(g, "#include \"%s\"\n", (const char *)name.data);
+    }
+    if (st == BLOBC_OK && nfiles > 1) emit(g, "\n");
+    blobc_buffer_free(&name);
+    free(used);
+    return st;
+}
+
 /* ---- driver ---- */
 
 /* Every enum and struct a field refers to must be one of the schema's
@@ -694,31 +728,33 @@ static blobc_status generate(gen *g) {
             " * <Type>_open checks the header only (trusted files); define\n"
             " * BLOBC_WITH_LIBRARY and link libblobc for <Type>_open_checked, which\n"
             " * verifies the whole file first. See docs/CODEGEN.md.\n");
-    if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root))
+    if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root) && is_own(g, root))
         emit(g, " *\n * Root type: %s (open with %s).\n", blobc_genc_info_of(g, root)->cname, blobc_genc_info_of(g, root)->open_fn);
     emit(g, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
             "#include <blobc/blob.h>\n\n",
          g->guard, g->guard);
+    if ((st = blobc_genc_includes(g, ".h")) != BLOBC_OK) return st;
 
     bool any_struct = false;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind != BLOBC_KIND_ENUM) {
+        if (g->info[i].type->kind != BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) {
             emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
             any_struct = true;
         }
     if (any_struct) emit(g, "\n");
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_ENUM) emit_enum(g, &g->info[i]);
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) emit_enum(g, &g->info[i]);
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_UNION) emit_union(g, &g->info[i]);
+        if (g->info[i].type->kind == BLOBC_KIND_UNION && is_own(g, g->info[i].type)) emit_union(g, &g->info[i]);
     if ((st = blobc_genc_structs_in_order(g, emit_struct)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type) &&
             (st = emit_enum_name_fn(g, &g->info[i])) != BLOBC_OK)
             return st;
     if (any_struct && (st = blobc_genc_schema_text(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         const type_info *ti = &g->info[i];
+        if (!is_own(g, ti->type)) continue;
         if (ti->type->kind == BLOBC_KIND_UNION) {
             emit(g, "/* ---- union %s ---- */\n", ti->type->name);
             emit_union_accessors(g, ti);
@@ -782,6 +818,7 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     gen g;
     size_t start = out->len;
     blobc_status st = blobc_genc_begin(&g, "gen c", schema, prefix, opts ? opts->guard : NULL, "_H", out, err);
+    g.own_only = opts && opts->own_file_only;
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
     blobc_genc_end(&g);

@@ -244,6 +244,7 @@ static blobc_status emit_struct(gen *g, const type_info *cti) {
     blobc_status st = blobc_genc_check_struct(g, t);
     if (st != BLOBC_OK) return st;
     for (uint32_t f = 0; f < t->nfields; f++) ti->offsets = ti->offsets || holds_offsets(g, t->fields[f].type);
+    if (!is_own(g, t)) return BLOBC_OK;
     blobc_genc_doc(g, "", t->doc);
     emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nclass %s {\npublic:\n", t->name,
          t->size, t->align, c);
@@ -293,25 +294,26 @@ static blobc_status generate(gen *g, const char *ns) {
             " * (trusted files); define BLOBC_WITH_LIBRARY and link libblobc for\n"
             " * Type::open_verified, which verifies the whole file first. Needs\n"
             " * <blobc/blob.hpp>; see docs/CODEGEN.md.\n");
-    if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root))
+    if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root) && is_own(g, root))
         emit(g, " *\n * Root type: %s (open with %s::open).\n", blobc_genc_info_of(g, root)->cname,
              blobc_genc_info_of(g, root)->cname);
     emit(g, " */\n#ifndef %s\n#define %s\n\n#include <cstddef>\n#include <cstdint>\n"
             "#include <string_view>\n#include <type_traits>\n\n#include <blobc/blob.hpp>\n\n",
          g->guard, g->guard);
+    if ((st = blobc_genc_includes(g, ".hpp")) != BLOBC_OK) return st;
     if (ns) emit(g, "namespace %s {\n\n", ns);
     bool any_struct = false;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind != BLOBC_KIND_ENUM) {
+        if (g->info[i].type->kind != BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) {
             emit(g, "class %s;\n", g->info[i].cname);
             any_struct = any_struct || g->info[i].type->kind == BLOBC_KIND_STRUCT;
         }
     emit(g, "\n");
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_ENUM) st = emit_enum(g, &g->info[i]);
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) st = emit_enum(g, &g->info[i]);
     if (st == BLOBC_OK && any_struct) st = blobc_genc_schema_text(g);
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_UNION) st = emit_union(g, &g->info[i]);
+        if (g->info[i].type->kind == BLOBC_KIND_UNION && is_own(g, g->info[i].type)) st = emit_union(g, &g->info[i]);
     if (st == BLOBC_OK) st = blobc_genc_structs_in_order(g, emit_struct);
     if (st != BLOBC_OK) return st;
     if (ns) emit(g, "} // namespace %s\n\n", ns);
@@ -358,6 +360,7 @@ blobc_status blobc_gen_cpp(const blobc_schema *schema, const blobc_gen_cpp_optio
                            !blobc_buf_putc(&qual, '\0')))
         st = nomem(&g);
     g.qual = (const char *)qual.data;
+    g.own_only = opts && opts->own_file_only;
     if (st == BLOBC_OK) st = generate(&g, ns);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
     blobc_buffer_free(&qual);
