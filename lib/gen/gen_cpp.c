@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define emit(g, ...) blobc_gen_emit((g)->out, &(g)->ok, __VA_ARGS__)
+#define emit(g, ...) blobc_emit((g)->out, &(g)->ok, __VA_ARGS__)
 
 /* ---- stored types ---- */
 
