@@ -22,6 +22,7 @@ static const struct command {
     {"verify", NULL, "check blobs completely (a CI gate)", cmd_verify},
     {"check", NULL, "parse a schema and print its layout", cmd_check},
     {"gen", "c", "generate a C header that reads blobs in place", cmd_gen},
+    {"gen", "cpp", "generate C++17 classes that read blobs in place", cmd_gen},
     {"gen", "cs", "generate C# for Unity DOTS that reads --format unity files", cmd_gen},
     {"gen", "jsonschema", "generate a JSON Schema of the data, for editors", cmd_gen},
     {"compat", NULL, "tell whether blobs of one schema read correctly with another", cmd_compat},
