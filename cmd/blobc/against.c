@@ -41,7 +41,7 @@ static char *describe(const char *line, size_t n) {
         }
     }
     if (i >= n) return NULL;
-    char *d = strndup(line + i, n - i);
+    char *d = cli_strndup(line + i, n - i);
     if (d && strstr(d, "(padding)")) {
         free(d);
         return NULL;

@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 
 #include "blobc/cache.h"
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- bake ---- */
 
@@ -60,14 +59,13 @@ static const char bake_help[] =
     "On a terminal, a progress line shows how many inputs are done.\n";
 
 static bool is_dir(const char *p) {
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    blobc_os_info st;
+    return blobc_os_stat(p, &st) == 0 && st.kind == BLOBC_OS_DIRECTORY;
 }
 
 /* "dir/level.yaml" -> "<outdir or dir>/level.blob" */
 static char *output_name(const char *input, const char *outdir, const char *ext) {
-    const char *base = strrchr(input, '/');
-    base = base ? base + 1 : input;
+    const char *base = input + blobc_os_dir_len(input);
     size_t dirlen = outdir ? strlen(outdir) : (size_t)(base - input);
     const char *dot = strrchr(base, '.');
     size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
@@ -75,7 +73,7 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
     char *out = malloc(n);
     if (!out) return NULL;
     if (outdir) {
-        bool slash = dirlen && outdir[dirlen - 1] == '/';
+        bool slash = dirlen && blobc_os_dir_len(outdir) == dirlen;
         snprintf(out, n, "%s%s%.*s%s", outdir, slash ? "" : "/", (int)stem, base, ext);
     } else {
         snprintf(out, n, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
@@ -135,9 +133,8 @@ static void put_dep_path(FILE *f, const char *p) {
 static int write_depfile(const char *path, const char *out, const char *in,
                          const blobc_schema *schema) {
     size_t n = blobc_schema_file_count(schema);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    blobc_os_memstream m;
+    FILE *f = blobc_os_memstream_open(&m);
     if (!f) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_USAGE;
@@ -163,11 +160,13 @@ static int write_depfile(const char *path, const char *out, const char *in,
         fputs(":\n", f);
     }
     int rc = EXIT_USAGE;
-    if (fclose(f) == 0) {
-        blobc_buffer b = {(uint8_t *)text, len, len};
+    bool ok = !ferror(f);
+    blobc_os_memstream_close(&m);
+    if (ok && m.text) {
+        blobc_buffer b = {(uint8_t *)m.text, m.len, m.len};
         rc = write_output(path, &b);
     }
-    free(text);
+    free(m.text);
     return rc;
 }
 
@@ -285,8 +284,7 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
 /* ---- the checks made before anything is baked ---- */
 
 typedef struct file_id {
-    dev_t dev;
-    ino_t ino;
+    uint64_t dev, ino;
 } file_id;
 
 static int cmp_id(const void *a, const void *b) {
@@ -304,17 +302,17 @@ static bool mark_over_input(bake_run *r) {
     file_id *ids = malloc((r->n + nfiles + 1) * sizeof *ids);
     if (!ids) return false;
     size_t m = 0;
-    struct stat st;
+    blobc_os_info st;
     for (size_t i = 0; i < r->n + nfiles; i++) {
         const char *p = i < r->n ? r->inputs[i] : blobc_schema_file(r->bo.schema, i - r->n);
-        if (p && p[0] && strcmp(p, "-") != 0 && stat(p, &st) == 0)
-            ids[m++] = (file_id){st.st_dev, st.st_ino};
+        if (p && p[0] && strcmp(p, "-") != 0 && blobc_os_stat(p, &st) == 0)
+            ids[m++] = (file_id){st.dev, st.ino};
     }
     qsort(ids, m, sizeof *ids, cmp_id);
     for (size_t i = 0; i < r->n; i++) {
         const char *out = r->outputs[i];
-        if (strcmp(out, "-") == 0 || stat(out, &st) != 0) continue;
-        file_id k = {st.st_dev, st.st_ino};
+        if (strcmp(out, "-") == 0 || blobc_os_stat(out, &st) != 0) continue;
+        file_id k = {st.dev, st.ino};
         r->over_input[i] = bsearch(&k, ids, m, sizeof *ids, cmp_id) != NULL;
     }
     free(ids);
@@ -415,7 +413,7 @@ static bool parse_jobs(const char *s, int *jobs) {
 
 int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
-    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE"), *max_errors = NULL;
+    const char *depfile = NULL, *cache = blobc_os_getenv("BLOBC_CACHE"), *max_errors = NULL;
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false;
     const char *unity_version = NULL, *unity_length = NULL;
@@ -530,7 +528,7 @@ int cmd_bake(int argc, char **argv) {
     if (rc) goto done;
     if ((rc = plan_outputs(&r, output, outdir))) goto done;
     if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
-    bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);
+    bool show = r.n > 1 && !quiet && blobc_os_stderr_is_terminal();
     rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
     if (r.cache) {
         blobc_cache_close(r.cache);

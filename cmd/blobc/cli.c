@@ -7,16 +7,15 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 const char *prog = "blobc";
 
@@ -25,6 +24,14 @@ const char *prog = "blobc";
 static _Thread_local FILE *report_stream;
 
 void set_report_stream(FILE *f) { report_stream = f; }
+
+char *cli_strndup(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
 
 /* ---- options of every command ---- */
 
@@ -36,10 +43,10 @@ uint64_t cli_max_input = BLOBC_DEFAULT_MAX_INPUT;
  * the terminal is not "dumb" (as gcc and the no-color.org convention). */
 static bool use_color(void) {
     if (color != COLOR_AUTO) return color == COLOR_ALWAYS;
-    const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+    const char *no = blobc_os_getenv("NO_COLOR"), *term = blobc_os_getenv("TERM");
     if (no && no[0]) return false;
     if (term && strcmp(term, "dumb") == 0) return false;
-    return isatty(STDERR_FILENO) == 1;
+    return blobc_os_stderr_colours();
 }
 
 /* "1048576", "64K", "512M", "1G" (binary multiples; "KiB" etc. too). */
@@ -173,7 +180,7 @@ static void put_colored(FILE *out, const char *text, const char *message) {
         fprintf(out, C_LOCUS "%.*s" C_END " ", (int)(sev - text - 1), text);
     }
     fprintf(out, "%s%.*s" C_END " ", word[0] == 'e' ? C_ERROR : C_WARNING, (int)wl, sev);
-    char *msg = strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
+    char *msg = cli_strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
     if (msg) put_message(out, msg);
     else fprintf(out, "%.*s", (int)(first - (size_t)(sev + wl + 1 - text)), sev + wl + 1);
     free(msg);
@@ -450,13 +457,14 @@ void free_inputs(void) {
  * claimed and released with atomics, so outputs written on several
  * threads can register; the handler only reads. */
 #define TEMP_SLOTS 64
-static char temp_path[TEMP_SLOTS][PATH_MAX];
+#define TEMP_PATH_MAX 4096
+static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
 static atomic_int temp_state[TEMP_SLOTS]; /* 0 free, 1 being filled, 2 live */
 
 static void temp_created(void *ctx, const char *path) {
     (void)ctx;
     size_t n = strlen(path);
-    if (n >= PATH_MAX) return;
+    if (n >= TEMP_PATH_MAX) return;
     for (int i = 0; i < TEMP_SLOTS; i++) {
         int expect = 0;
         if (atomic_compare_exchange_strong(&temp_state[i], &expect, 1)) {
@@ -476,26 +484,12 @@ static void temp_gone(void *ctx, const char *path) {
         }
 }
 
-static void on_fatal_signal(int sig) {
+static void remove_temps(void) {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == 2) unlink(temp_path[i]);
-    signal(sig, SIG_DFL);
-    raise(sig);
+        if (atomic_load(&temp_state[i]) == 2) blobc_os_remove_now(temp_path[i]);
 }
 
-void install_signal_handlers(void) {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        struct sigaction old;
-        /* A signal ignored by whoever started us stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
+void install_signal_handlers(void) { blobc_os_on_interrupt(remove_temps); }
 
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;

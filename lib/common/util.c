@@ -206,19 +206,6 @@ blobc_status blobc_err(blobc_error *e, blobc_status st, const char *fmt, ...) {
 
 blobc_status blobc_err_nomem(blobc_error *e) { return blobc_err(e, BLOBC_ENOMEM, "out of memory"); }
 
-blobc_c_numeric blobc_c_numeric_begin(void) {
-    blobc_c_numeric l = {(locale_t)0, (locale_t)0};
-    l.c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    if (l.c) l.prev = uselocale(l.c);
-    return l;
-}
-
-void blobc_c_numeric_end(blobc_c_numeric l) {
-    if (!l.c) return;
-    uselocale(l.prev);
-    freelocale(l.c);
-}
-
 blobc_status blobc_err_arg(blobc_error *e, const char *fn, const char *what) {
     blobc_error_clear(e); /* no place in any input to name */
     return blobc_err(e, BLOBC_EARG, "%s: %s", fn, what);

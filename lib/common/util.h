@@ -6,7 +6,6 @@
 #ifndef BLOBC_UTIL_H
 #define BLOBC_UTIL_H
 
-#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +14,13 @@
 
 #include "blobc/error.h"
 
-#if defined(__GNUC__) || defined(__clang__)
+/* MinGW's "printf" archetype is the old Microsoft one (no %zu); blobc
+ * uses the C99 printf mingw-w64 provides (__USE_MINGW_ANSI_STDIO). */
+#if defined(__MINGW32__)
+#define BLOBC_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#elif defined(__GNUC__) || defined(__clang__)
 #define BLOBC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -100,18 +105,6 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
-
-/* ---- numbers in the "C" locale ---- */
-
-/* strtod, strtof and printf's %g follow LC_NUMERIC, which a host program
- * may set process-wide with setlocale (a comma for a decimal point). Code
- * that calls them switches its own thread to the "C" locale around the
- * call: uselocale is per thread, so no other thread sees the change. */
-typedef struct blobc_c_numeric {
-    locale_t c, prev;
-} blobc_c_numeric;
-blobc_c_numeric blobc_c_numeric_begin(void);
-void blobc_c_numeric_end(blobc_c_numeric l);
 
 /* ---- little-endian access (the format is little-endian everywhere) ---- */
 

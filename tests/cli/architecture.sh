@@ -1,7 +1,9 @@
 # The rules of docs/ARCHITECTURE.md, checked against the tree: the map
 # names every file of lib/ and nothing else, private headers stay in their
 # folder, folders include only the folders below them, cmd/ uses only the
-# public headers, and no file of lib/ grows far past 900 lines.
+# public headers and the platform layer, no file outside lib/platform/
+# includes an operating-system header, and no file of lib/ grows far past
+# 900 lines.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 DOC=docs/ARCHITECTURE.md
@@ -27,12 +29,13 @@ fi
 # headers): the order of the dependency picture.
 allowed() {
     case $1 in
-    common) echo "" ;;
-    schema) echo "common" ;;
-    blob) echo "common schema" ;;
-    bake | read) echo "common schema blob" ;;
-    gen) echo "common schema" ;;
-    evolve | cache) echo "common schema blob bake read" ;;
+    platform) echo "" ;;
+    common) echo "platform" ;;
+    schema) echo "platform common" ;;
+    blob) echo "platform common schema" ;;
+    bake | read) echo "platform common schema blob" ;;
+    gen) echo "platform common schema" ;;
+    evolve | cache) echo "platform common schema blob bake read" ;;
     *) echo "?" ;;
     esac
 }
@@ -51,8 +54,24 @@ if [ -z "$bad" ]; then pass includes_follow_folder_order; else
 fi
 
 bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blobc/[a-z_]*\.h"' |
-    grep -v '#include "cli\.h"' | tr '\n' ';')
+    grep -v '#include "cli\.h"' | grep -v '#include "platform/platform\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
+
+# --- the operating system only through lib/platform/ ---
+# Outside it: the C standard's headers, the libraries' (libyaml, cJSON,
+# xxHash, libcurl) and the compiler's SSE2 intrinsics; signal.h and
+# locale.h are the platform layer's too (signals, the process's locale).
+STD="assert complex ctype errno fenv float inttypes iso646 limits math setjmp stdalign stdarg
+stdatomic stdbool stddef stdint stdio stdlib stdnoreturn string tgmath time uchar wchar wctype
+yaml cjson/cJSON xxhash curl/curl emmintrin"
+bad=""
+for f in lib/*/*.c lib/*/*.h cmd/blobc/*.c cmd/blobc/*.h; do
+    case $f in lib/platform/*) continue ;; esac
+    for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)\.h>.*/\1/p' "$f"); do
+        case " $(echo $STD) " in *" $h "*) ;; *) bad="$bad $f:<$h.h>" ;; esac
+    done
+done
+if [ -z "$bad" ]; then pass os_headers_only_in_platform; else fail os_headers_only_in_platform "$bad"; fi
 
 # --- file size: "about 900 lines", with a little room ---
 big=$(wc -l lib/*/*.c lib/*/*.h lib/include/blobc/*.h | awk '$2 != "total" && $1 > 950 { print $2 " " $1 }' | tr '\n' ';')

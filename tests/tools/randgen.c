@@ -31,6 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __MINGW32__
+#define FMT_PRINTF gnu_printf
+#else
+#define FMT_PRINTF printf
+#endif
+
 /* ---- output buffer ---- */
 
 typedef struct buf {
@@ -80,7 +86,7 @@ static void bput_n(buf *b, const char *s, size_t n) {
 
 static void bput(buf *b, const char *s) { bput_n(b, s, strlen(s)); }
 
-static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(FMT_PRINTF, 2, 3)));
 static void bprintf(buf *b, const char *fmt, ...) {
     char small[512];
     va_list ap;
@@ -102,7 +108,7 @@ static void bprintf(buf *b, const char *fmt, ...) {
 }
 
 /* snprintf for names and paths; a cut-off path only shortens a message. */
-static void sfmt(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sfmt(char *out, size_t cap, const char *fmt, ...) __attribute__((format(FMT_PRINTF, 3, 4)));
 static void sfmt(char *out, size_t cap, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
