@@ -143,10 +143,20 @@ else
 $(LIB_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
 endif
 
+# Windows objects have no visibility: there the names libblobc.dll exports
+# are the ones kept global.
+ifeq ($(WINDOWS),1)
+$(BUILD)/libblobc.o: $(LIB_OBJ) $(BUILD)/libblobc.dll
+	$(LD) -r -o $@.tmp $(LIB_OBJ)
+	sed -n 's/^    \([A-Za-z_][A-Za-z_0-9]*\).*/\1/p' $(BUILD)/libblobc.def >$@.syms
+	$(OBJCOPY) --keep-global-symbols=$@.syms $@.tmp $@
+	@rm -f $@.tmp $@.syms
+else
 $(BUILD)/libblobc.o: $(LIB_OBJ)
 	$(LD) -r -o $@.tmp $(LIB_OBJ)
 	$(OBJCOPY) --localize-hidden $@.tmp $@
 	@rm -f $@.tmp
+endif
 
 $(LIBA): $(BUILD)/libblobc.o
 	@rm -f $@
@@ -248,7 +258,8 @@ $(LIBSO): $(LIB_OBJ)
 # libblobc.dll with its import library; the objects export exactly the
 # BLOBC_API functions (blobc/api.h).
 $(BUILD)/libblobc.dll: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ -Wl,--out-implib,$(BUILD)/libblobc.dll.a $(LIB_OBJ) $(LIBS)
+	$(CC) -shared $(LDFLAGS) -o $@ -Wl,--out-implib,$(BUILD)/libblobc.dll.a \
+	  -Wl,--output-def,$(BUILD)/libblobc.def $(LIB_OBJ) $(LIBS)
 
 install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PCDIR)" \

@@ -8,20 +8,16 @@
  * followed by the output bytes, so a file put under the wrong name, cut
  * short or replaced is caught before its payload is even verified.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
 #include "cache/cache_internal.h"
+#include "platform/platform.h"
 
 #define ENTRY_MAGIC "BLOBCCE1"
 #define ENTRY_HEAD 32u
@@ -75,12 +71,14 @@ static bool is_url(const char *s) {
 
 static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
     while (n > 1 && spec[n - 1] == '/') n--;
-    if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
+    if (!(t->root = malloc(n + 1))) return blobc_err_nomem(err);
+    memcpy(t->root, spec, n);
+    t->root[n] = '\0';
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
     if (t->http) return blobc_curl_load(&t->curl, err);
-    if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
-        return blobc_err_io(err, "create the cache directory", t->root, errno);
+    int e = blobc_os_mkdir(t->root);
+    if (e && e != EEXIST) return blobc_err_io(err, "create the cache directory", t->root, e);
     return BLOBC_OK;
 }
 
@@ -125,20 +123,17 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
  * that no two writers ever share a file (NFS has no reliable append). */
 static void record_counts(const tier *c, uint64_t h, uint64_t m) {
     if (c->http || (h == 0 && m == 0)) return;
-    size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.XXXXXX";
+    size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.0123456789abcdef";
     char *path = malloc(n);
     if (!path) return;
     snprintf(path, n, "%s/%s", c->root, STATS_DIR);
-    (void)mkdir(path, 0777);
-    snprintf(path, n, "%s/%s/p.XXXXXX", c->root, STATS_DIR);
-    int fd = mkstemp(path);
-    if (fd >= 0) {
-        char line[64];
-        int len = snprintf(line, sizeof line, "%llu %llu\n", (unsigned long long)h,
-                           (unsigned long long)m);
-        if (write(fd, line, (size_t)len) != len) (void)unlink(path);
-        close(fd);
-    }
+    (void)blobc_os_mkdir(path);
+    snprintf(path, n, "%s/%s/p.%016llx", c->root, STATS_DIR, (unsigned long long)blobc_os_unique());
+    char line[64];
+    int len = snprintf(line, sizeof line, "%llu %llu\n", (unsigned long long)h,
+                       (unsigned long long)m);
+    blobc_error ignored;
+    (void)blobc_write_file_atomic(path, line, (size_t)len, &ignored);
     free(path);
 }
 
@@ -225,12 +220,12 @@ static int fetch(tier *c, const char *name, blobc_file_view *e, blobc_buffer *bo
         *e = (blobc_file_view){body->data, body->len, false};
         return 1;
     }
-    struct stat st;
-    if (stat(name, &st) != 0) return 0;
+    blobc_os_info st;
+    if (blobc_os_stat(name, &st) != 0) return 0;
     if (blobc_file_map(name, e, warn) != BLOBC_OK) return 0;
     /* Touched, so that pruning drops what is used least recently even
      * where the file system does not keep access times. */
-    (void)utimensat(AT_FDCWD, name, NULL, 0);
+    (void)blobc_os_touch(name);
     return 1;
 }
 
@@ -304,24 +299,29 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
 }
 
-static bool make_prefix_dir(const char *name) {
+/* 0 or an errno value. */
+static int make_prefix_dir(const char *name) {
     const char *slash = strrchr(name, '/');
-    char *dir = strndup(name, (size_t)(slash - name));
-    if (!dir) return false;
-    bool ok = mkdir(dir, 0777) == 0 || errno == EEXIST;
+    size_t n = (size_t)(slash - name);
+    char *dir = malloc(n + 1);
+    if (!dir) return ENOMEM;
+    memcpy(dir, name, n);
+    dir[n] = '\0';
+    int e = blobc_os_mkdir(dir);
     free(dir);
-    return ok;
+    return e == EEXIST ? 0 : e;
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
     if (c->http && atomic_load(&c->down)) return;
     char *name = entry_name(c, key);
+    int de;
     if (!name) {
         blobc_err_nomem(warn);
     } else if (c->http) {
         if (blobc_http_put(&c->curl, name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
-    } else if (!make_prefix_dir(name)) {
-        blobc_err_io(warn, "create the cache directory for", name, errno);
+    } else if ((de = make_prefix_dir(name)) != 0) {
+        blobc_err_io(warn, "create the cache directory for", name, de);
     } else {
         /* A temporary file renamed into place: readers on any machine see
          * no entry or a whole one, and writers of one key race harmlessly. */
@@ -358,7 +358,7 @@ void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *by
 typedef struct entry_info {
     char *path;
     uint64_t size;
-    time_t used;
+    int64_t used;
 } entry_info;
 
 typedef struct entry_list {
@@ -372,7 +372,7 @@ static bool is_hex(const char *s, size_t n) {
     return s[n] == '\0';
 }
 
-static bool list_add(entry_list *l, const char *path, const struct stat *st) {
+static bool list_add(entry_list *l, const char *path, const blobc_os_info *st) {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 256;
         entry_info *v = realloc(l->v, cap * sizeof *v);
@@ -382,8 +382,8 @@ static bool list_add(entry_list *l, const char *path, const struct stat *st) {
     }
     char *p = strdup(path);
     if (!p) return false;
-    time_t used = st->st_atime > st->st_mtime ? st->st_atime : st->st_mtime;
-    l->v[l->n++] = (entry_info){p, (uint64_t)st->st_size, used};
+    int64_t used = st->atime > st->mtime ? st->atime : st->mtime;
+    l->v[l->n++] = (entry_info){p, st->size, used};
     return true;
 }
 
@@ -395,45 +395,48 @@ static void list_free(entry_list *l) {
 /* Every entry of the cache at dir. Temporary files of writers killed
  * midway (".name.XXXXXX", an hour old or more) are removed on the way. */
 static blobc_status list_entries(const char *dir, entry_list *l, blobc_error *err) {
-    DIR *top = opendir(dir);
-    if (!top) return blobc_err_io(err, "open the cache directory", dir, errno);
+    blobc_os_dir *top;
+    int e = blobc_os_dir_open(dir, &top);
+    if (e) return blobc_err_io(err, "open the cache directory", dir, e);
     char path[4096];
-    time_t now = time(NULL);
-    struct dirent *d;
+    int64_t now = blobc_os_now();
+    const char *d;
     blobc_status st = BLOBC_OK;
-    while (!st && (d = readdir(top))) {
-        if (!is_hex(d->d_name, 2)) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
-        DIR *sub = opendir(path);
-        if (!sub) continue;
-        struct dirent *f;
-        while (!st && (f = readdir(sub))) {
-            struct stat sb;
-            int n = snprintf(path, sizeof path, "%s/%s/%s", dir, d->d_name, f->d_name);
-            if (n < 0 || (size_t)n >= sizeof path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+    while (!st && (d = blobc_os_dir_next(top))) {
+        if (!is_hex(d, 2)) continue;
+        char prefix[3] = {d[0], d[1], '\0'};
+        snprintf(path, sizeof path, "%s/%s", dir, prefix);
+        blobc_os_dir *sub;
+        if (blobc_os_dir_open(path, &sub) != 0) continue;
+        const char *f;
+        while (!st && (f = blobc_os_dir_next(sub))) {
+            blobc_os_info sb;
+            int n = snprintf(path, sizeof path, "%s/%s/%s", dir, prefix, f);
+            if (n < 0 || (size_t)n >= sizeof path || blobc_os_stat(path, &sb) != 0 ||
+                sb.kind != BLOBC_OS_REGULAR)
                 continue;
-            if (f->d_name[0] == '.') {
-                if (now - sb.st_mtime > 3600) (void)unlink(path);
-            } else if (is_hex(f->d_name, 32) && !list_add(l, path, &sb)) {
+            if (f[0] == '.') {
+                if (now - sb.mtime > 3600) (void)blobc_os_remove(path);
+            } else if (is_hex(f, 32) && !list_add(l, path, &sb)) {
                 st = blobc_err_nomem(err);
             }
         }
-        closedir(sub);
+        blobc_os_dir_close(sub);
     }
-    closedir(top);
+    blobc_os_dir_close(top);
     return st;
 }
 
 static void sum_counts(const char *dir, blobc_cache_stats *s) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, STATS_DIR);
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *f;
-    while ((f = readdir(d))) {
-        if (f->d_name[0] == '.') continue;
-        int n = snprintf(path, sizeof path, "%s/%s/%s", dir, STATS_DIR, f->d_name);
-        FILE *fp = n > 0 && (size_t)n < sizeof path ? fopen(path, "r") : NULL;
+    blobc_os_dir *d;
+    if (blobc_os_dir_open(path, &d) != 0) return;
+    const char *f;
+    while ((f = blobc_os_dir_next(d))) {
+        if (f[0] == '.') continue;
+        int n = snprintf(path, sizeof path, "%s/%s/%s", dir, STATS_DIR, f);
+        FILE *fp = n > 0 && (size_t)n < sizeof path ? blobc_os_fopen(path, "r") : NULL;
         if (!fp) continue;
         unsigned long long h, m;
         if (fscanf(fp, "%llu %llu", &h, &m) == 2) {
@@ -442,7 +445,7 @@ static void sum_counts(const char *dir, blobc_cache_stats *s) {
         }
         fclose(fp);
     }
-    closedir(d);
+    blobc_os_dir_close(d);
 }
 
 blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *s, blobc_error *err) {
@@ -476,7 +479,8 @@ blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t
     for (size_t i = 0; i < l.n; i++) total += l.v[i].size;
     if (l.n) qsort(l.v, l.n, sizeof *l.v, by_use);
     for (size_t i = 0; !st && i < l.n && total > max_bytes; i++) {
-        if (unlink(l.v[i].path) == 0 || errno == ENOENT) {
+        int e = blobc_os_remove(l.v[i].path);
+        if (e == 0 || e == ENOENT) {
             total -= l.v[i].size;
             n++;
         }

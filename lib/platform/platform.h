@@ -45,7 +45,8 @@ typedef struct blobc_os_info {
     blobc_os_kind kind;
     uint64_t size;
     uint64_t dev, ino;
-    int64_t mtime;  /* seconds since 1970 */
+    int64_t mtime;  /* last modification, seconds since 1970 */
+    int64_t atime;  /* last access (where the file system keeps it) */
     unsigned mode;  /* permission bits, kept by a replacement (0 on Windows) */
 } blobc_os_info;
 
@@ -123,10 +124,12 @@ int blobc_os_resolve_links(const char *path, char **target);
  * ".name.XXXXXX" is written and renamed (MoveFileExW on Windows, write
  * through). EBUSY when another process holds the target open so that it
  * cannot be replaced (Windows); the old file is then left as it was. */
+/* On failure *stage says which step failed, for the message: "create",
+ * "write" or "replace" (and "open" for blobc_os_write_in_place). */
 int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
-                     bool named_temp, const blobc_os_temp_hooks *hooks);
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage);
 /* Writes data to an existing device, FIFO or console in place. */
-int blobc_os_write_in_place(const char *path, const void *data, size_t len);
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage);
 
 /* ---- threads ---- */
 

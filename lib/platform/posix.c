@@ -40,6 +40,7 @@ static void info_of(const struct stat *st, blobc_os_info *info) {
     info->dev = (uint64_t)st->st_dev;
     info->ino = (uint64_t)st->st_ino;
     info->mtime = (int64_t)st->st_mtime;
+    info->atime = (int64_t)st->st_atime;
     info->mode = (unsigned)(st->st_mode & 07777);
 }
 
@@ -234,10 +235,12 @@ static void hook(const blobc_os_temp_hooks *h, bool created, const char *tmp) {
 }
 
 /* Gives the finished temporary file `tmp` the target's name. */
-static int put_in_place(const char *target, char *tmp, const blobc_os_temp_hooks *h) {
+static int put_in_place(const char *target, char *tmp, const blobc_os_temp_hooks *h,
+                        const char **stage) {
     int e = 0;
     if (rename(tmp, target) != 0) {
         e = errno;
+        *stage = "replace";
         unlink(tmp);
     }
     hook(h, false, tmp);
@@ -246,7 +249,8 @@ static int put_in_place(const char *target, char *tmp, const blobc_os_temp_hooks
 }
 
 static int write_named_temp(const char *target, const void *data, size_t len,
-                            const blobc_os_info *old, const blobc_os_temp_hooks *h) {
+                            const blobc_os_info *old, const blobc_os_temp_hooks *h,
+                            const char **stage) {
     char *tmp = NULL;
     int fd = -1;
     for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
@@ -259,6 +263,7 @@ static int write_named_temp(const char *target, const void *data, size_t len,
     if (fd < 0) {
         int e = errno;
         free(tmp);
+        *stage = "create";
         return e;
     }
     hook(h, true, tmp);
@@ -270,9 +275,10 @@ static int write_named_temp(const char *target, const void *data, size_t len,
         unlink(tmp);
         hook(h, false, tmp);
         free(tmp);
+        *stage = "write";
         return e;
     }
-    return put_in_place(target, tmp, h);
+    return put_in_place(target, tmp, h, stage);
 }
 
 #ifdef O_TMPFILE
@@ -281,7 +287,7 @@ static int write_named_temp(const char *target, const void *data, size_t len,
  * (link cannot replace). Returns -1 when linking is not possible here
  * (no /proc), so the caller falls back to a named temporary. */
 static int link_tmpfile(const char *target, bool exists, int fd, int *res,
-                        const blobc_os_temp_hooks *h) {
+                        const blobc_os_temp_hooks *h, const char **stage) {
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     if (!exists) {
@@ -299,7 +305,7 @@ static int link_tmpfile(const char *target, bool exists, int fd, int *res,
         }
         if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
             hook(h, true, tmp);
-            *res = put_in_place(target, tmp, h);
+            *res = put_in_place(target, tmp, h, stage);
             return 0;
         }
         int e = errno;
@@ -312,7 +318,8 @@ static int link_tmpfile(const char *target, bool exists, int fd, int *res,
 /* 1 when the unnamed-file route was taken (*res is its result), 0 when the
  * file system cannot do it. */
 static int write_tmpfile(const char *target, const void *data, size_t len,
-                         const blobc_os_info *old, int *res, const blobc_os_temp_hooks *h) {
+                         const blobc_os_info *old, int *res, const blobc_os_temp_hooks *h,
+                         const char **stage) {
     size_t dirlen = blobc_os_dir_len(target);
     char *dir = dirlen ? strndup(target, dirlen) : strdup(".");
     if (!dir) {
@@ -326,10 +333,11 @@ static int write_tmpfile(const char *target, const void *data, size_t len,
     if (e) {
         close(fd);
         *res = e;
+        *stage = "write";
         return 1;
     }
     if (old) (void)fchmod(fd, (mode_t)old->mode);
-    if (link_tmpfile(target, old != NULL, fd, res, h) != 0) {
+    if (link_tmpfile(target, old != NULL, fd, res, h, stage) != 0) {
         close(fd);
         return 0;
     }
@@ -341,19 +349,22 @@ static int write_tmpfile(const char *target, const void *data, size_t len,
 #endif
 
 int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
-                     bool named_temp, const blobc_os_temp_hooks *hooks) {
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
+    *stage = "replace";
 #ifdef O_TMPFILE
     int res = 0;
-    if (!named_temp && write_tmpfile(target, data, len, old, &res, hooks)) return res;
+    if (!named_temp && write_tmpfile(target, data, len, old, &res, hooks, stage)) return res;
 #else
     (void)named_temp;
 #endif
-    return write_named_temp(target, data, len, old, hooks);
+    return write_named_temp(target, data, len, old, hooks, stage);
 }
 
-int blobc_os_write_in_place(const char *path, const void *data, size_t len) {
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+    *stage = "open";
     int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return errno;
+    *stage = "write";
     int e = write_all(fd, data, len);
     if (close(fd) != 0 && !e) e = errno;
     return e;

@@ -130,6 +130,7 @@ int blobc_os_fstat(blobc_os_fd fd, blobc_os_info *info) {
     info->dev = bi.dwVolumeSerialNumber;
     info->ino = ((uint64_t)bi.nFileIndexHigh << 32) | bi.nFileIndexLow;
     info->mtime = unix_time(bi.ftLastWriteTime);
+    info->atime = unix_time(bi.ftLastAccessTime);
     return 0;
 }
 
@@ -397,25 +398,32 @@ static int move_over(const char *tmp, const char *target) {
 }
 
 int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
-                     bool named_temp, const blobc_os_temp_hooks *hooks) {
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
     (void)old;
     (void)named_temp;
     char *tmp = NULL;
+    *stage = "create";
     HANDLE h = create_temp(target, &tmp);
     if (h == INVALID_HANDLE_VALUE) return last_errno();
     hook(hooks, true, tmp);
+    *stage = "write";
     int e = write_all(h, data, len);
     if (!CloseHandle(h) && !e) e = last_errno();
-    if (!e) e = move_over(tmp, target);
+    if (!e) {
+        *stage = "replace";
+        e = move_over(tmp, target);
+    }
     if (e) blobc_os_remove(tmp);
     hook(hooks, false, tmp);
     free(tmp);
     return e;
 }
 
-int blobc_os_write_in_place(const char *path, const void *data, size_t len) {
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+    *stage = "open";
     HANDLE h = open_w(path, GENERIC_WRITE, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
     if (h == INVALID_HANDLE_VALUE) return last_errno();
+    *stage = "write";
     int e = write_all(h, data, len);
     if (!CloseHandle(h) && !e) e = last_errno();
     return e;
