@@ -40,12 +40,17 @@ for t in "$win"/tools/*.exe; do wrap "$t" "$run/tools/$(basename "$t" .exe)"; do
 # The DLLs blobc.exe loads (libcurl) sit next to it, as in the zip.
 cp "$win/libcurl-4.dll" "$win/tests/" 2>/dev/null
 cp "$win/libcurl-4.dll" "$win/tools/" 2>/dev/null
+mkdir -p "$run/samples"
+[ -f "$win/samples/reader.exe" ] && wrap "$win/samples/reader.exe" "$run/samples/reader"
+# What the suites link programs against (tests/cli/lib.sh: LIB_CC).
+ln -s ../libblobc.a "$run/libblobc.a"
+ln -s ../config.mk "$run/config.mk"
 # Linux's build, for the byte-for-byte comparison of tests/windows/golden.sh.
 export LINUX_BLOBC="${LINUX_BLOBC:-$top/build/blobc}"
-export WIN_BUILD="$win"
+export WIN_BUILD="$win" TARGET_OS=windows
 
 # Suites that cannot run under Wine, and why.
 SKIP_SUITES="install: installs Linux's shared library and pkg-config file (make install); not a Windows step
 locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/cases.sh sets a German Windows locale instead"
 export SKIP_SUITES
-SUITES_EXTRA=tests/windows BUILD="$run" JOBS="${JOBS:-2}" sh tests/run.sh
+SUITES_EXTRA=tests/windows BUILD="$BUILD/wine-run" JOBS="${JOBS:-2}" sh tests/run.sh

@@ -71,6 +71,7 @@ FILE *blobc_os_fopen(const char *path, const char *mode);
 /* 0, or an errno value: EEXIST when the directory is already there. */
 int blobc_os_mkdir(const char *path);
 int blobc_os_remove(const char *path);
+int blobc_os_rmdir(const char *path);
 /* Sets the file's modification time to now (a cache entry's last use). */
 int blobc_os_touch(const char *path);
 /* The directory part of path with its separator ("dir/"), or "" when it

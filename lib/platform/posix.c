@@ -106,6 +106,8 @@ int blobc_os_mkdir(const char *path) { return mkdir(path, 0777) == 0 ? 0 : errno
 
 int blobc_os_remove(const char *path) { return unlink(path) == 0 ? 0 : errno; }
 
+int blobc_os_rmdir(const char *path) { return rmdir(path) == 0 ? 0 : errno; }
+
 int blobc_os_touch(const char *path) {
     return utimensat(AT_FDCWD, path, NULL, 0) == 0 ? 0 : errno;
 }

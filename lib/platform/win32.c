@@ -219,6 +219,14 @@ int blobc_os_remove(const char *path) {
     return e;
 }
 
+int blobc_os_rmdir(const char *path) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) return ENOENT;
+    int e = RemoveDirectoryW(w) ? 0 : last_errno();
+    free(w);
+    return e;
+}
+
 int blobc_os_touch(const char *path) {
     HANDLE h = open_w(path, FILE_WRITE_ATTRIBUTES, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
     if (h == INVALID_HANDLE_VALUE) return last_errno();

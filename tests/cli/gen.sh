@@ -41,6 +41,7 @@ if nm "$BUILD/libblobc.a" 2>/dev/null | grep -q '__asan_'; then
     SAN="-fsanitize=address,undefined"
 fi
 LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash 2>/dev/null) -lm"
+windows_build && LIBS="$(sed -n 's/^DEP_LIBS := //p' "$BUILD/config.mk") -lm"
 
 # --- every schema's header compiles, with and without the library part ---
 printf '#include "gen.h"\nint main(void) { return 0; }\n' >"$T/use.c"
@@ -166,8 +167,9 @@ else
 fi
 
 # --- the checked open, linking the library ---
-if $CC1 -std=c11 $WARN $SAN -DBLOBC_WITH_LIBRARY -I"$INC" -I"$T" "$G/read_all.c" -o "$T/read_all_lib" \
-    "$BUILD/libblobc.a" $LIBS 2>"$T/cc.log"; then
+if ${LIB_CC:-$CC1} -std=c11 $WARN $SAN -DBLOBC_WITH_LIBRARY -I"$INC" -I"$T" "$G/read_all.c" \
+    -o "$T/read_all_lib" "$BUILD/libblobc.a" $LIBS 2>"$T/cc.log"; then
+    as_program "$T/read_all_lib"
     pass read_all_builds_with_library
     expect read_all_checked 0 "$T/read_all_lib" "$T/all.blob" checked
     expect read_all_checked_stripped 0 "$T/read_all_lib" "$T/all-stripped.blob" checked

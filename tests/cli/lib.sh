@@ -13,6 +13,18 @@ pass() { echo "PASS $SUITE.$1"; }
 fail() { echo "FAIL $SUITE.$1: $2"; }
 # skip NAME WHY : a check that cannot run here; counted and printed, never silent.
 skip() { echo "SKIP $SUITE.$1: $2"; }
+# True when $BLOBC is the Windows build run under Wine (make check-windows).
+windows_build() { [ "${TARGET_OS:-}" = windows ]; }
+# The compiler for programs that link $BUILD/libblobc.a: the host's for the
+# Linux build, mingw-w64 for the Windows one, whose programs as_program
+# then runs under Wine.
+if windows_build; then LIB_CC=${CROSS:-x86_64-w64-mingw32-}gcc; else LIB_CC=""; fi
+# as_program PROG : after LIB_CC built PROG.exe, PROG starts it under Wine.
+as_program() {
+    windows_build && [ -f "$1.exe" ] || return 0
+    printf '#!/bin/sh\nexec wine "%s.exe" "$@"\n' "$1" >"$1"
+    chmod +x "$1"
+}
 
 # run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
 run() {

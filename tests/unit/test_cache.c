@@ -2,7 +2,6 @@
  * test_cache.c - bake plans (schema and root found without baking, the
  * cache key) and the directory cache used from many threads at once.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -105,13 +104,13 @@ typedef struct worker_arg {
     int bad;
 } worker_arg;
 
-static void *worker(void *p) {
+static void worker(void *p) {
     worker_arg *w = p;
     blobc_cache *c;
     blobc_error err;
     if (blobc_cache_open(w->dir, &c, &err) != BLOBC_OK) {
         w->bad++;
-        return NULL;
+        return;
     }
     for (int round = 0; round < 20; round++) {
         char data[64];
@@ -139,31 +138,28 @@ static void *worker(void *p) {
         blobc_bake_plan_free(&plan);
     }
     blobc_cache_close(c);
-    return NULL;
 }
 
 TEST(dir_cache_many_threads) {
     char dir[] = "/tmp/blobc-cache-test.XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(test_mkdtemp(dir) != NULL);
     blobc_schema *s = schema_of(schema_text);
     CHECK(s != NULL);
-    pthread_t t[16];
+    blobc_os_thread t[16];
     worker_arg args[16];
     for (int i = 0; i < 16; i++) {
         args[i] = (worker_arg){dir, s, i, 0};
-        pthread_create(&t[i], NULL, worker, &args[i]);
+        blobc_os_thread_start(&t[i], worker, &args[i]);
     }
     int bad = 0;
     for (int i = 0; i < 16; i++) {
-        pthread_join(t[i], NULL);
+        blobc_os_thread_join(&t[i]);
         bad += args[i].bad;
     }
     blobc_cache_stats st;
     blobc_error err;
     blobc_status sst = blobc_cache_dir_stats(dir, &st, &err);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) bad++;
+    test_rm_rf(dir);
     blobc_schema_free(s);
     CHECK_EQ_I(bad, 0);
     CHECK_EQ_I(sst, BLOBC_OK);
