@@ -331,9 +331,27 @@ void blobc_os_dir_close(blobc_os_dir *d) {
 
 /* ---- atomic replacement ---- */
 
-/* MoveFileExW replaces a symbolic link itself, not its target; blobc
- * replaces the path it is given. */
+/* MoveFileExW would replace a symbolic link or junction itself: the file
+ * it finally names is asked of the file system (a "\\?\" path, which the
+ * wide API takes at any length). A path that names nothing yet is kept. */
 int blobc_os_resolve_links(const char *path, char **target) {
+    HANDLE h = open_w(path, 0, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
+    if (h != INVALID_HANDLE_VALUE) {
+        wchar_t small[MAX_PATH];
+        DWORD n = GetFinalPathNameByHandleW(h, small, MAX_PATH, 0);
+        wchar_t *w = n && n < MAX_PATH ? small : n ? malloc((n + 1) * sizeof *w) : NULL;
+        if (w && w != small && !GetFinalPathNameByHandleW(h, w, n + 1, 0)) {
+            free(w);
+            w = NULL;
+        }
+        CloseHandle(h);
+        char *u = w ? blobc_win_utf8(w) : NULL;
+        if (w != small) free(w);
+        if (u) {
+            *target = u;
+            return 0;
+        }
+    }
     return (*target = _strdup(path)) ? 0 : ENOMEM;
 }
 
