@@ -35,8 +35,15 @@ EXE     :=
 # (make windows sets WINDOWS=1 and BUILD=build-win). The libraries come
 # from tools/windeps.sh, built from Debian's sources into build-win/deps;
 # mingw-w64's C99 printf and strtod, Windows 7 and later.
+# On Windows itself (MSYS2's MINGW64 shell: OS is Windows_NT) the compiler
+# is MSYS2's gcc and the libraries are MSYS2's packages, found with
+# pkg-config as on Linux.
 WINDOWS ?= 0
 ifeq ($(WINDOWS),1)
+ifeq ($(OS),Windows_NT)
+CROSS   ?=
+WIN_NATIVE := 1
+endif
 CROSS   ?= x86_64-w64-mingw32-
 CC      := $(CROSS)gcc
 AR      := $(CROSS)ar
@@ -74,7 +81,14 @@ ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
 include $(BUILD)/config.mk
 endif
 DEPS_MODE := $(if $(filter check,$(MAKECMDGOALS)),--install all,$(if $(filter sample,$(MAKECMDGOALS)),--install build,--check))
-ifeq ($(WINDOWS),1)
+ifeq ($(WINDOWS)$(WIN_NATIVE),11)
+WIN_DEPS := $(BUILD)/deps
+$(BUILD)/config.mk: Makefile
+	@mkdir -p $(BUILD)
+	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
+	  "$$(pkg-config --cflags $(PKGS)) -DCJSON_IMPORT_SYMBOLS" "$$(pkg-config --libs $(LINK_PKGS))" > $@.tmp
+	@mv $@.tmp $@
+else ifeq ($(WINDOWS),1)
 WIN_DEPS := $(BUILD)/deps
 $(BUILD)/config.mk: Makefile tools/deps.sh tools/windeps.sh
 	@mkdir -p $(BUILD)
@@ -305,7 +319,7 @@ windows:
 windows-all: $(BLOBC) $(LIBA) $(SO_GOAL)
 	@mkdir -p $(BUILD)/include/blobc
 	@cp $(PUBLIC_H) $(BUILD)/include/blobc/
-	@cp $(WIN_DEPS)/bin/libcurl-4.dll $(BUILD)/
+	@[ ! -f $(WIN_DEPS)/bin/libcurl-4.dll ] || cp $(WIN_DEPS)/bin/libcurl-4.dll $(BUILD)/
 	@echo "make windows: $(BLOBC), $(SO_GOAL) $(BUILD)/libblobc.dll.a, $(LIBA), $(BUILD)/include/"
 
 # make windows-dist: the zip a studio installs from (tools/windist.sh).

@@ -51,6 +51,6 @@ export WIN_BUILD="$win" TARGET_OS=windows
 
 # Suites that cannot run under Wine, and why.
 SKIP_SUITES="install: installs Linux's shared library and pkg-config file (make install); not a Windows step
-locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/cases.sh sets a German Windows locale instead"
+locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/windows.sh sets a German Windows locale instead"
 export SKIP_SUITES
 SUITES_EXTRA=tests/windows BUILD="$BUILD/wine-run" JOBS="${JOBS:-2}" sh tests/run.sh

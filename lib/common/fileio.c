@@ -144,7 +144,8 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
     bool is_stdin = strcmp(path, "-") == 0;
     blobc_os_fd fd = blobc_os_stdin();
     int oe = is_stdin ? 0 : blobc_os_open_read(path, &fd);
-    if (oe) return blobc_err_io(err, "open", path, oe);
+    /* Windows cannot open a directory to read it; POSIX fails the read. */
+    if (oe) return blobc_err_io(err, oe == EISDIR ? "read" : "open", path, oe);
     reader r = {fd, opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
                 opts && opts->blob, opts ? opts->text : NULL, false, false, {0}, 0, 0};
     size_t hint = 0;

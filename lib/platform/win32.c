@@ -331,26 +331,44 @@ void blobc_os_dir_close(blobc_os_dir *d) {
 
 /* ---- atomic replacement ---- */
 
+/* The final path of an open file ("\\?\C:\..."), malloc'd; NULL when
+ * the file system cannot say. */
+static wchar_t *final_path(HANDLE h) {
+    DWORD n = GetFinalPathNameByHandleW(h, NULL, 0, 0);
+    wchar_t *w = n ? malloc((n + 1) * sizeof *w) : NULL;
+    if (w && !GetFinalPathNameByHandleW(h, w, n + 1, 0)) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+/* Whether the final path names the same place as `given` does spelt out
+ * in full (so no link was on the way). */
+static bool same_place(const wchar_t *final, const char *given) {
+    wchar_t *w = blobc_win_wide(given), full[MAX_PATH * 4];
+    DWORD n = w ? GetFullPathNameW(w, MAX_PATH * 4, full, NULL) : 0;
+    free(w);
+    if (!n || n >= MAX_PATH * 4) return false;
+    if (wcsncmp(final, L"\\\\?\\UNC\\", 8) == 0)
+        return full[0] == '\\' && _wcsicmp(final + 7, full + 1) == 0;
+    if (wcsncmp(final, L"\\\\?\\", 4) == 0) final += 4;
+    return _wcsicmp(final, full) == 0;
+}
+
 /* MoveFileExW would replace a symbolic link or junction itself: the file
  * it finally names is asked of the file system (a "\\?\" path, which the
- * wide API takes at any length). A path that names nothing yet is kept. */
+ * wide API takes at any length). A path with no link on the way, or that
+ * names nothing yet, is kept as given. */
 int blobc_os_resolve_links(const char *path, char **target) {
     HANDLE h = open_w(path, 0, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
-    if (h != INVALID_HANDLE_VALUE) {
-        wchar_t small[MAX_PATH];
-        DWORD n = GetFinalPathNameByHandleW(h, small, MAX_PATH, 0);
-        wchar_t *w = n && n < MAX_PATH ? small : n ? malloc((n + 1) * sizeof *w) : NULL;
-        if (w && w != small && !GetFinalPathNameByHandleW(h, w, n + 1, 0)) {
-            free(w);
-            w = NULL;
-        }
-        CloseHandle(h);
-        char *u = w ? blobc_win_utf8(w) : NULL;
-        if (w != small) free(w);
-        if (u) {
-            *target = u;
-            return 0;
-        }
+    wchar_t *w = h != INVALID_HANDLE_VALUE ? final_path(h) : NULL;
+    if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    char *u = w && !same_place(w, path) ? blobc_win_utf8(w) : NULL;
+    free(w);
+    if (u) {
+        *target = u;
+        return 0;
     }
     return (*target = _strdup(path)) ? 0 : ENOMEM;
 }
