@@ -138,7 +138,7 @@ ifeq ($(WINDOWS),1)
 SO_GOAL  := $(if $(filter 1,$(SHARED)),$(BUILD)/libblobc.dll)
 endif
 
-.PHONY: all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean \
+.PHONY: FORCE all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean \
         windows windows-all windows-dist windows-zip check-windows check-windows-run
 all: $(BLOBC) $(LIBA) $(SO_GOAL)
 
@@ -164,6 +164,17 @@ $(LIB_OBJ): ALL_CFLAGS += -DBLOBC_BUILDING
 else
 $(LIB_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
 endif
+
+# The cache key covers the code that bakes, not only its version number
+# (docs/PIPELINE.md): a checksum of the library's sources, kept in a file
+# rewritten only when it changes, so that only plan.c is compiled again.
+SOURCE_ID := $(shell cat $(sort $(wildcard lib/*/*.c lib/*/*.h lib/include/blobc/*.h)) | cksum | cut -d' ' -f1)
+$(BUILD)/source-id: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SOURCE_ID)' | cmp -s - $@ || echo '$(SOURCE_ID)' >$@
+$(BUILD)/lib/bake/plan.o: $(BUILD)/source-id
+$(BUILD)/lib/bake/plan.o: ALL_CFLAGS += -DBLOBC_SOURCE_ID=\"$(SOURCE_ID)\"
+FORCE:
 
 # Windows objects have no visibility: there the names libblobc.dll exports
 # are the ones kept global.

@@ -452,44 +452,70 @@ void free_inputs(void) {
     inputs = NULL;
 }
 
-/* Named temporary files that exist right now (there are none where the
- * file system has O_TMPFILE), for the signal handler to remove. Slots are
- * claimed and released with atomics, so outputs written on several
- * threads can register; the handler only reads. */
-#define TEMP_SLOTS 64
-#define TEMP_PATH_MAX 4096
-static char temp_path[TEMP_SLOTS][TEMP_PATH_MAX];
-static atomic_int temp_state[TEMP_SLOTS]; /* 0 free, 1 being filled, 2 live */
+/* Named temporary files of the output rules, for the signal handler. A
+ * thread about to have one (temp_created) blocks the fatal signals, so
+ * that the handler never runs on it meanwhile, and registers the name; it
+ * unregisters and unblocks once the temporary is gone (temp_gone). The
+ * handler, on another thread, marks the run as dying, waits a bounded time
+ * for every registered temporary to be gone (with O_TMPFILE that is two
+ * system calls away), removes whatever is left and ends the process. A
+ * thread that registers once the handler has started never goes on, so
+ * its temporary never appears: registering, then reading `dying`, against
+ * the handler's setting `dying`, then reading the slots, means one of the
+ * two sees the other. */
+#define TEMP_SLOTS 1100 /* more than the threads of bake -j 1024 */
+static _Atomic(char *) temp_slot[TEMP_SLOTS];
+static atomic_int dying;
+static _Thread_local int my_slot = -1; /* -1: none registered */
 
 static void temp_created(void *ctx, const char *path) {
     (void)ctx;
-    size_t n = strlen(path);
-    if (n >= TEMP_PATH_MAX) return;
-    for (int i = 0; i < TEMP_SLOTS; i++) {
-        int expect = 0;
-        if (atomic_compare_exchange_strong(&temp_state[i], &expect, 1)) {
-            memcpy(temp_path[i], path, n + 1);
-            atomic_store(&temp_state[i], 2);
-            return;
+    blobc_os_interrupts_block();
+    my_slot = -1;
+    char *copy = strdup(path);
+    /* Out of memory: the temporary goes unregistered, as it always did
+     * where a signal could not be caught. */
+    for (int i = 0; copy; i = (i + 1) % TEMP_SLOTS) {
+        char *expect = NULL;
+        if (atomic_compare_exchange_strong(&temp_slot[i], &expect, copy)) {
+            my_slot = i;
+            break;
         }
+        if (i == TEMP_SLOTS - 1) blobc_os_yield();
     }
+    if (!atomic_load(&dying)) return;
+    if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
+    blobc_os_wait_forever(); /* the process is ending; the signals stay blocked here */
 }
 
 static void temp_gone(void *ctx, const char *path) {
     (void)ctx;
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == 2 && strcmp(temp_path[i], path) == 0) {
-            atomic_store(&temp_state[i], 0);
-            return;
-        }
+    (void)path;
+    /* The handler may have taken the slot (and removed the file) after
+     * its wait ran out; then it owns the copy. */
+    if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
+    my_slot = -1;
+    blobc_os_interrupts_unblock();
 }
 
-static void remove_temps(void) {
+static bool temps_live(void) {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == 2) blobc_os_remove_now(temp_path[i]);
+        if (atomic_load(&temp_slot[i])) return true;
+    return false;
 }
 
-void install_signal_handlers(void) { blobc_os_on_interrupt(remove_temps); }
+/* The platform then ends the process as the signal or console event would
+ * have. */
+static void on_interrupt(void) {
+    atomic_store(&dying, 1);
+    for (int waited = 0; waited < 2000 && temps_live(); waited++) blobc_os_sleep_ms(1);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        char *left = atomic_exchange(&temp_slot[i], NULL);
+        if (left) blobc_os_remove_now(left);
+    }
+}
+
+void install_signal_handlers(void) { blobc_os_on_interrupt(on_interrupt); }
 
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;

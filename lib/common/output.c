@@ -1,14 +1,18 @@
 /*
  * output.c - the output rules every command that writes a file follows,
- * and the set of a run's inputs that an output must never replace.
+ * and the sets of a run's inputs and outputs by identity.
  *
  *  - A regular file, or a path that does not exist yet, is written to a
- *    temporary file in the same directory and given its name only when
- *    every byte was written: other processes see the old file or the
- *    whole new one (blobc_os_replace: an unnamed O_TMPFILE file on Linux,
- *    so a killed process leaves nothing visible; elsewhere a hidden named
- *    temporary, announced through the caller's hooks so that a signal or
- *    console handler can remove it).
+ *    temporary file in the same directory and given the name in one step
+ *    (blobc_os_replace, lib/platform/). On Linux the temporary is unnamed
+ *    (O_TMPFILE): a new file is then linked under its name, so even
+ *    SIGKILL leaves nothing behind; a file that is replaced is linked as
+ *    ".NAME.blobc-tmp" (locked while live) and renamed over NAME by the
+ *    very next call. Elsewhere a hidden ".NAME.XXXXXX" is written and
+ *    renamed (moved, on Windows). Either way the caller's hooks hear of a
+ *    named temporary before it can appear and after it is gone, so that a
+ *    signal or console handler can hold off or remove it.
+ *  - Missing directories above the output are created, as mkdir -p does.
  *  - A character device, FIFO or socket is written in place, never
  *    replaced (`-o /dev/null` stays a device, a FIFO keeps its reader).
  *  - A symbolic link is followed: its target is written, the link stays.
@@ -24,83 +28,212 @@
 #include <stdlib.h>
 
 #include "blobc/blobfile.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 #include "platform/platform.h"
 
-/* ---- the inputs of a run: file identity -> name, open addressing ---- */
+/* ---- the files of a run, by identity ----
+ * An input is its (device, inode). An output is the directory it goes in
+ * (device, inode) and its name there, so that a file not written yet has
+ * an identity too: "x/a.blob", "./x/a.blob" and "link-to-x/a.blob" are
+ * one output. */
 
-typedef struct input_slot {
+typedef struct file_entry {
     uint64_t dev, ino;
-    char *name; /* NULL: empty slot */
-} input_slot;
+    char *name;  /* outputs: the name in directory (dev, ino); inputs: NULL */
+    char *given; /* the path as the caller gave it */
+} file_entry;
+
+typedef struct fileset {
+    blobc_hashtab tab;
+    file_entry *items;
+    size_t count, cap;
+} fileset;
 
 struct blobc_inputs {
-    input_slot *slots;
-    size_t cap, count; /* cap is a power of two, at most half full */
+    fileset s;
+};
+struct blobc_outputs {
+    fileset s;
 };
 
-static size_t slot_of(const blobc_inputs *s, uint64_t dev, uint64_t ino) {
-    uint64_t x = (dev * 0x9E3779B97F4A7C15ull) ^ (ino * 0xC2B2AE3D27D4EB4Full);
-    size_t i = (size_t)(x ^ (x >> 29)) & (s->cap - 1);
-    while (s->slots[i].name && (s->slots[i].dev != dev || s->slots[i].ino != ino))
-        i = (i + 1) & (s->cap - 1);
-    return i;
+static uint64_t id_hash(uint64_t dev, uint64_t ino, const char *name) {
+    uint64_t h = blobc_hash_u64(blobc_hash_u64((uint64_t)dev) ^ (uint64_t)ino);
+    return name ? h ^ blobc_hash_bytes(name, strlen(name)) : h;
 }
 
-static bool inputs_grow(blobc_inputs *s) {
-    size_t ncap = s->cap ? s->cap * 2 : 16;
-    if (ncap > SIZE_MAX / sizeof(input_slot)) return false;
-    blobc_inputs grown = {calloc(ncap, sizeof(input_slot)), ncap, s->count};
-    if (!grown.slots) return false;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i].name) grown.slots[slot_of(&grown, s->slots[i].dev, s->slots[i].ino)] = s->slots[i];
-    free(s->slots);
-    *s = grown;
-    return true;
+static const file_entry *set_find(const fileset *s, uint64_t dev, uint64_t ino, const char *name) {
+    blobc_hprobe p;
+    for (uint32_t k = blobc_hashtab_first(&s->tab, id_hash(dev, ino, name), &p); k;
+         k = blobc_hashtab_next(&s->tab, &p)) {
+        const file_entry *e = &s->items[k - 1];
+        if (e->dev == dev && e->ino == ino &&
+            (name ? e->name && strcmp(e->name, name) == 0 : !e->name))
+            return e;
+    }
+    return NULL;
+}
+
+/* Records the identity as entry number s->count; *first: the number of
+ * the entry that had it before (its name is the one found), or SIZE_MAX. */
+static blobc_status set_add(fileset *s, uint64_t dev, uint64_t ino, const char *name, const char *given,
+                            size_t *first, blobc_error *err) {
+    const file_entry *old = set_find(s, dev, ino, name);
+    bool known = old != NULL;
+    *first = known ? (size_t)(old - s->items) : SIZE_MAX;
+    file_entry e = {dev, ino, name ? strdup(name) : NULL, strdup(given)};
+    if (s->count >= UINT32_MAX - 1 || !e.given || (name && !e.name) ||
+        !blobc_grow((void **)&s->items, &s->cap, s->count + 1, sizeof *s->items) ||
+        (!known && !blobc_hashtab_add(&s->tab, id_hash(dev, ino, name), (uint32_t)s->count + 1))) {
+        free(e.name);
+        free(e.given);
+        return blobc_err_nomem(err);
+    }
+    s->items[s->count++] = e;
+    return BLOBC_OK;
+}
+
+static void set_free(fileset *s) {
+    for (size_t i = 0; i < s->count; i++) {
+        free(s->items[i].name);
+        free(s->items[i].given);
+    }
+    free(s->items);
+    blobc_hashtab_free(&s->tab);
 }
 
 blobc_inputs *blobc_inputs_new(void) { return calloc(1, sizeof(blobc_inputs)); }
 
-void blobc_inputs_free(blobc_inputs *s) {
-    if (!s) return;
-    for (size_t i = 0; i < s->cap; i++) free(s->slots[i].name);
-    free(s->slots);
-    free(s);
+void blobc_inputs_free(blobc_inputs *set) {
+    if (!set) return;
+    set_free(&set->s);
+    free(set);
 }
 
-blobc_status blobc_inputs_add(blobc_inputs *s, const char *path, blobc_error *err) {
+blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!set || !path) return blobc_err_arg(err, __func__, "set or path is NULL");
     blobc_os_info st;
     bool is_stdin = strcmp(path, "-") == 0;
     /* A missing input is reported by whoever reads it. */
     if ((is_stdin ? blobc_os_fstat(blobc_os_stdin(), &st) : blobc_os_stat(path, &st)) != 0)
         return BLOBC_OK;
-    if ((s->count + 1) * 2 > s->cap && !inputs_grow(s)) return blobc_err_nomem(err);
-    size_t i = slot_of(s, st.dev, st.ino);
-    if (s->slots[i].name) return BLOBC_OK; /* the first name given is kept */
-    size_t n = strlen(path);
-    char *name = malloc(n + 1);
-    if (!name) return blobc_err_nomem(err);
-    memcpy(name, path, n + 1);
-    s->slots[i] = (input_slot){st.dev, st.ino, name};
-    s->count++;
-    return BLOBC_OK;
+    size_t first;
+    return set_add(&set->s, st.dev, st.ino, NULL, path, &first, err);
 }
 
-static const char *inputs_find_stat(const blobc_inputs *s, const blobc_os_info *st) {
-    if (!s || !s->count) return NULL;
-    return s->slots[slot_of(s, st->dev, st->ino)].name;
+static const char *inputs_find_stat(const blobc_inputs *set, const blobc_os_info *st) {
+    if (!set) return NULL;
+    const file_entry *e = set_find(&set->s, st->dev, st->ino, NULL);
+    return e ? e->given : NULL;
 }
 
-const char *blobc_inputs_find(const blobc_inputs *s, const char *path) {
+const char *blobc_inputs_find(const blobc_inputs *set, const char *path) {
     blobc_os_info st;
-    if (!s || strcmp(path, "-") == 0 || blobc_os_stat(path, &st) != 0) return NULL;
-    return inputs_find_stat(s, &st);
+    if (!set || !path || strcmp(path, "-") == 0 || blobc_os_stat(path, &st) != 0) return NULL;
+    return inputs_find_stat(set, &st);
+}
+
+bool blobc_writes_over(const char *output, const char *path) {
+    blobc_os_info so, sp;
+    if (!output || !path || strcmp(output, "-") == 0) return false;
+    if (strcmp(output, path) == 0) return true;
+    if (blobc_os_stat(output, &so) != 0 || blobc_os_stat(path, &sp) != 0) return false;
+    return blobc_os_same_file(&so, &sp);
+}
+
+/* The directory part of `target` (a new string: "." when it has none). */
+static char *dir_of(const char *target) {
+    size_t n = blobc_os_dir_len(target);
+    if (!n) n = 2, target = "./";
+    if (n > 1) n--; /* "/" itself stays */
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, target, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static const char *base_of(const char *target) { return target + blobc_os_dir_len(target); }
+
+blobc_outputs *blobc_outputs_new(void) { return calloc(1, sizeof(blobc_outputs)); }
+
+void blobc_outputs_free(blobc_outputs *set) {
+    if (!set) return;
+    set_free(&set->s);
+    free(set);
+}
+
+blobc_status blobc_outputs_add(blobc_outputs *set, const char *path, size_t *first,
+                               blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!set || !path || !first) return blobc_err_arg(err, __func__, "set, path or first is NULL");
+    /* Standard output is a name of its own (a directory's never holds '/'
+     * in a name, so no file is keyed like it). */
+    if (strcmp(path, "-") == 0) return set_add(&set->s, 0, 0, "/-", path, first, err);
+    char *target = NULL, *dir = NULL;
+    int e = blobc_os_resolve_links(path, &target);
+    if (e) return e == ENOMEM ? blobc_err_nomem(err) : blobc_err_io(err, "open", path, e);
+    if (!(dir = dir_of(target))) {
+        free(target);
+        return blobc_err_nomem(err);
+    }
+    /* A directory still to be made has no identity yet: the whole path
+     * stands for itself. */
+    blobc_os_info st;
+    const char *base = base_of(target);
+    bool known = base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
+                 blobc_os_stat(dir, &st) == 0 && st.kind == BLOBC_OS_DIRECTORY;
+    blobc_status s = known ? set_add(&set->s, st.dev, st.ino, base, path, first, err)
+                           : set_add(&set->s, 0, 0, target, path, first, err);
+    free(dir);
+    free(target);
+    return s;
 }
 
 /* ---- writing ---- */
 
 static blobc_status out_error(blobc_error *err, const char *what, const char *path, int e) {
     return blobc_err_io(err, what, path, e);
+}
+
+typedef struct out_ctx {
+    const char *path;   /* as given, for messages */
+    const char *target; /* after following links */
+    const blobc_output_options *opts;
+    bool exists;        /* target is an existing regular file */
+    blobc_os_info old;  /* then: what it is (its permissions are kept) */
+} out_ctx;
+
+/* Creates the missing directories above the target, as mkdir -p does
+ * (0777 less the umask). A directory that cannot be looked at for another
+ * reason is left to the write to report. */
+static blobc_status make_parents(const out_ctx *c, blobc_error *err) {
+    char *dir = dir_of(c->target);
+    if (!dir) return blobc_err_nomem(err);
+    blobc_os_info st;
+    blobc_status s = BLOBC_OK;
+    if (blobc_os_stat(dir, &st) == ENOENT) {
+        /* Each prefix that ends before a separator, then the whole; not a
+         * bare root, drive or doubled separator ("/", "C:", "a//"). */
+        size_t n = strlen(dir);
+        for (size_t i = 1; i <= n; i++) {
+            char sep[2] = {dir[i], '\0'};
+            if (i < n && blobc_os_dir_len(sep) != 1) continue;
+            dir[i] = '\0';
+            int e = blobc_os_dir_len(dir) == i ? 0 : blobc_os_mkdir(dir);
+            if (e && e != EEXIST) {
+                s = out_error(err, "create the directory", dir, e);
+                break;
+            }
+            dir[i] = sep[0];
+        }
+    }
+    free(dir);
+    return s;
 }
 
 static blobc_status write_stdout(const void *data, size_t len, blobc_error *err) {
@@ -112,16 +245,40 @@ static blobc_status write_stdout(const void *data, size_t len, blobc_error *err)
                      blobc_errno_text(e, why, sizeof why));
 }
 
-/* Writes over an existing regular file or a new name, atomically. */
-static blobc_status replace(const char *path, const char *target, const void *data, size_t len,
-                            const blobc_os_info *old, const blobc_output_options *opts,
-                            blobc_error *err) {
-    blobc_os_temp_hooks hooks = {opts ? opts->temp_created : NULL, opts ? opts->temp_gone : NULL,
-                                 opts ? opts->hook_ctx : NULL};
-    const char *stage = "replace";
-    int e = blobc_os_replace(target, data, len, old, opts && opts->named_temp, &hooks, &stage);
-    if (e == ENOMEM) return blobc_err_nomem(err);
-    return e ? out_error(err, stage, path, e) : BLOBC_OK;
+static blobc_status refuse_input(const char *in, const char *path, blobc_error *err) {
+    blobc_err_file(err, path);
+    if (strcmp(in, path) == 0)
+        return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", in);
+    return blobc_err(err, BLOBC_EIO,
+                     "refusing to overwrite input file '%s' (the output '%s' is the same file)",
+                     strcmp(in, "-") == 0 ? "<stdin>" : in, path);
+}
+
+/* What is at the target decides the route: 1 when the write is done (or
+ * refused; *st says), 0 when a regular file is to be written. */
+static int classify(out_ctx *c, const void *data, size_t len, blobc_status *st,
+                    blobc_error *err) {
+    blobc_os_info sb;
+    if (blobc_os_stat(c->target, &sb) != 0) {
+        *st = make_parents(c, err);
+        return *st != BLOBC_OK;
+    }
+    const char *in = c->opts ? inputs_find_stat(c->opts->inputs, &sb) : NULL;
+    if (in) {
+        *st = refuse_input(in, c->path, err);
+    } else if (sb.kind == BLOBC_OS_DIRECTORY) {
+        *st = out_error(err, "replace", c->path, EISDIR);
+    } else if (sb.kind == BLOBC_OS_OTHER) {
+        /* Devices, FIFOs and sockets are written where they are. */
+        const char *stage = "open";
+        int e = blobc_os_write_in_place(c->target, data, len, &stage);
+        *st = e ? out_error(err, stage, c->path, e) : BLOBC_OK;
+    } else {
+        c->exists = true;
+        c->old = sb;
+        return 0;
+    }
+    return 1;
 }
 
 blobc_status blobc_write_output(const char *path, const void *data, size_t len,
@@ -131,31 +288,21 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
     if (strcmp(path, "-") == 0) return write_stdout(data, len, err);
+    out_ctx c = {path, NULL, opts, false, {0}};
     char *target = NULL;
     int e = blobc_os_resolve_links(path, &target);
     if (e == ENOMEM) return blobc_err_nomem(err);
     if (e) return out_error(err, "open", path, e);
+    c.target = target;
     blobc_status st = BLOBC_OK;
-    blobc_os_info sb;
-    bool exists = blobc_os_stat(target, &sb) == 0;
-    const char *in = exists && opts ? inputs_find_stat(opts->inputs, &sb) : NULL;
-    if (in) {
-        blobc_err_file(err, path);
-        if (strcmp(in, path) == 0)
-            st = blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", in);
-        else
-            st = blobc_err(err, BLOBC_EIO,
-                           "refusing to overwrite input file '%s' (the output '%s' is the same file)",
-                           strcmp(in, "-") == 0 ? "<stdin>" : in, path);
-    } else if (exists && sb.kind == BLOBC_OS_DIRECTORY) {
-        st = out_error(err, "replace", path, EISDIR);
-    } else if (exists && sb.kind == BLOBC_OS_OTHER) {
-        /* Devices, FIFOs and sockets are written where they are. */
-        const char *stage = "open";
-        e = blobc_os_write_in_place(target, data, len, &stage);
-        if (e) st = out_error(err, stage, path, e);
-    } else {
-        st = replace(path, target, data, len, exists ? &sb : NULL, opts, err);
+    if (!classify(&c, data, len, &st, err)) {
+        blobc_os_temp_hooks hooks = {opts ? opts->temp_created : NULL,
+                                     opts ? opts->temp_gone : NULL, opts ? opts->hook_ctx : NULL};
+        const char *stage = "replace";
+        e = blobc_os_replace(target, data, len, c.exists ? &c.old : NULL, opts && opts->named_temp,
+                             &hooks, &stage);
+        if (e == ENOMEM) st = blobc_err_nomem(err);
+        else if (e) st = out_error(err, stage, path, e);
     }
     free(target);
     return st;

@@ -103,6 +103,9 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). In fileio.c. */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+/* True when writing `output` would replace the file `path`: the same
+ * name, or the same existing file under another. In output.c. */
+bool blobc_writes_over(const char *output, const char *path);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
 

@@ -185,6 +185,8 @@ int blobc_os_fmt_g(char *buf, size_t cap, int prec, double v);
 
 /* Seconds since 1970. */
 int64_t blobc_os_now(void);
+/* Seconds on a clock that only moves forward (intervals). */
+double blobc_os_monotonic(void);
 /* A value unlikely to repeat: the clock's nanoseconds and the process id,
  * mixed (names of temporary files). */
 uint64_t blobc_os_unique(void);
@@ -208,6 +210,15 @@ const char *blobc_os_getenv(const char *name);
 void blobc_os_on_interrupt(void (*cleanup)(void));
 /* Removes a file from within cleanup (async-signal-safe on POSIX). */
 void blobc_os_remove_now(const char *path);
+/* While a thread holds a named temporary: the interrupt handler never runs
+ * on it (POSIX blocks those signals on the thread; Windows runs its handler
+ * on a thread of its own, so there is nothing to do). Not nested. */
+void blobc_os_interrupts_block(void);
+void blobc_os_interrupts_unblock(void);
+/* Lets other threads run; sleeps; waits for the process to end. */
+void blobc_os_yield(void);
+void blobc_os_sleep_ms(unsigned ms);
+_Noreturn void blobc_os_wait_forever(void);
 /* A FILE that collects what is written to it in memory (open_memstream
  * on POSIX, a temporary file on Windows). */
 typedef struct blobc_os_memstream {

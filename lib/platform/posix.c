@@ -5,13 +5,14 @@
  * behind; elsewhere a hidden named temporary file and rename(2).
  */
 #ifndef _WIN32
-#define _GNU_SOURCE /* O_TMPFILE, linkat's AT_SYMLINK_FOLLOW, MAP_POPULATE, MADV_HUGEPAGE */
+#define _GNU_SOURCE /* O_TMPFILE, O_PATH, linkat's AT_SYMLINK_FOLLOW, MAP_POPULATE, MADV_HUGEPAGE */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -214,21 +215,14 @@ int blobc_os_resolve_links(const char *path, char **out) {
     return 0;
 }
 
-/* "dir/.name.XXXXXX" with a fresh suffix: in the target's directory, so
- * the rename cannot cross file systems; hidden and without the target's
- * extension, so a glob over the directory's blobs never sees it. */
-static char *temp_name(const char *target, unsigned attempt) {
-    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    size_t dirlen = blobc_os_dir_len(target), total = strlen(target) + 9;
-    char *tmp = malloc(total);
-    if (!tmp) return NULL;
-    uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)tmp) + attempt * 0x9E3779B97F4A7C15ull;
-    char suffix[7];
-    for (int i = 0; i < 6; i++, x /= 36) suffix[i] = digits[x % 36];
-    suffix[6] = '\0';
-    snprintf(tmp, total, "%.*s.%s.%s", (int)dirlen, target, target + dirlen, suffix);
-    return tmp;
+/* The directory part of `target` (a new string: "." when it has none). */
+static char *dir_of(const char *target) {
+    size_t n = blobc_os_dir_len(target);
+    if (!n) return strdup(".");
+    return strndup(target, n == 1 ? 1 : n - 1);
 }
+
+static const char *base_of(const char *target) { return target + blobc_os_dir_len(target); }
 
 static void hook(const blobc_os_temp_hooks *h, bool created, const char *tmp) {
     if (!h) return;
@@ -236,130 +230,207 @@ static void hook(const blobc_os_temp_hooks *h, bool created, const char *tmp) {
     if (fn) fn(h->ctx, tmp);
 }
 
-/* Gives the finished temporary file `tmp` the target's name. */
-static int put_in_place(const char *target, char *tmp, const blobc_os_temp_hooks *h,
-                        const char **stage) {
-    int e = 0;
-    if (rename(tmp, target) != 0) {
-        e = errno;
-        *stage = "replace";
-        unlink(tmp);
-    }
-    hook(h, false, tmp);
-    free(tmp);
+/* "dir/.name.suffix": in the target's directory, so the rename cannot
+ * cross file systems; hidden and without the target's extension, so a
+ * glob over the directory's blobs never sees it. A long name is cut so
+ * the temporary's still fits NAME_MAX. */
+static char *temp_name(const char *target, const char *suffix) {
+    const char *base = base_of(target);
+    size_t dirlen = (size_t)(base - target), n = strlen(base), sn = strlen(suffix);
+    if (n + sn + 2 > 255) n = 255 - sn - 2;
+    size_t total = dirlen + n + sn + 3;
+    char *tmp = malloc(total);
+    if (tmp) snprintf(tmp, total, "%.*s.%.*s.%s", (int)dirlen, target, (int)n, base, suffix);
+    return tmp;
+}
+
+/* A temporary name with a fresh random suffix. */
+static char *random_temp_name(const char *target, unsigned attempt) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)&attempt) + attempt * 0x9E3779B97F4A7C15ull;
+    char suffix[7];
+    for (int i = 0; i < 6; i++, x /= 36) suffix[i] = digits[x % 36];
+    suffix[6] = '\0';
+    return temp_name(target, suffix);
+}
+
+/* The replacement under way: the target, the file it replaces (NULL: none)
+ * and the caller's hooks; *stage names the step that failed. */
+typedef struct out_ctx {
+    const char *target;
+    const blobc_os_info *old;
+    const blobc_os_temp_hooks *hooks;
+    const char **stage;
+} out_ctx;
+
+static int fail_at(const out_ctx *c, const char *stage, int e) {
+    *c->stage = stage;
     return e;
 }
 
-static int write_named_temp(const char *target, const void *data, size_t len,
-                            const blobc_os_info *old, const blobc_os_temp_hooks *h,
-                            const char **stage) {
+/* Gives the finished temporary file `tmp` the target's name. */
+static int put_in_place(const out_ctx *c, const char *tmp) {
+    if (rename(tmp, c->target) == 0) return 0;
+    int e = errno;
+    unlink(tmp);
+    return fail_at(c, "replace", e);
+}
+
+/* A hidden named temporary file, for file systems without O_TMPFILE. The
+ * hooks hear of it before it can appear and after it is gone. */
+static int write_named_temp(const out_ctx *c, const void *data, size_t len) {
     char *tmp = NULL;
     int fd = -1;
     for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        if (tmp) hook(c->hooks, false, tmp);
         free(tmp);
-        if (!(tmp = temp_name(target, attempt))) return ENOMEM;
+        if (!(tmp = random_temp_name(c->target, attempt))) return fail_at(c, "create", ENOMEM);
+        hook(c->hooks, true, tmp);
         /* 0666 so the umask applies as for a plain create. */
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) break;
     }
+    int res;
     if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        *stage = "create";
-        return e;
+        res = fail_at(c, "create", errno);
+    } else {
+        int e = write_all(fd, data, len);
+        /* Best effort: some file systems have no permission bits to set. */
+        if (!e && c->old) (void)fchmod(fd, (mode_t)c->old->mode);
+        if (close(fd) != 0 && !e) e = errno;
+        if (e) unlink(tmp);
+        res = e ? fail_at(c, "write", e) : put_in_place(c, tmp);
     }
-    hook(h, true, tmp);
-    int e = write_all(fd, data, len);
-    /* Best effort: some file systems have no permission bits to set. */
-    if (!e && old) (void)fchmod(fd, (mode_t)old->mode);
-    if (close(fd) != 0 && !e) e = errno;
-    if (e) {
-        unlink(tmp);
-        hook(h, false, tmp);
-        free(tmp);
-        *stage = "write";
-        return e;
-    }
-    return put_in_place(target, tmp, h, stage);
+    hook(c->hooks, false, tmp);
+    free(tmp);
+    return res;
 }
 
 #ifdef O_TMPFILE
-/* Links the unnamed file fd into the directory: straight to the target
- * when it does not exist, else under a temporary name renamed over it
- * (link cannot replace). Returns -1 when linking is not possible here
- * (no /proc), so the caller falls back to a named temporary. */
-static int link_tmpfile(const char *target, bool exists, int fd, int *res,
-                        const blobc_os_temp_hooks *h, const char **stage) {
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    if (!exists) {
-        if (linkat(AT_FDCWD, proc, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0) {
+/* The unnamed file being written, and the directory it goes into. */
+typedef struct unnamed {
+    int fd, dirfd;
+    char proc[40]; /* /proc/self/fd/N: what linkat links */
+} unnamed;
+
+/* Removes the temporary `name` in dirfd when it is provably a leftover:
+ * a regular file that nobody holds the lock on (its writer is gone) and
+ * is still the file found. False when it is anything else. */
+static bool reclaim(int dirfd, const char *name) {
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT; /* gone meanwhile: link again */
+    struct stat a, b;
+    bool gone = fstat(fd, &a) == 0 && S_ISREG(a.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+                fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino && unlinkat(dirfd, name, 0) == 0;
+    close(fd);
+    return gone;
+}
+
+/* Links the file as `tmp` and renames it over the target at once, the
+ * hooks told around the two calls: 0, or the errno of a link that failed
+ * (nothing done). */
+static int link_over(const out_ctx *c, const unnamed *u, const char *tmp, int *res) {
+    const char *t = base_of(tmp);
+    int e = 0;
+    hook(c->hooks, true, tmp);
+    if (linkat(AT_FDCWD, u->proc, u->dirfd, t, AT_SYMLINK_FOLLOW) != 0) {
+        e = errno;
+    } else if (renameat(u->dirfd, t, u->dirfd, base_of(c->target)) != 0) {
+        *res = fail_at(c, "replace", errno);
+        unlinkat(u->dirfd, t, 0);
+    } else {
+        *res = 0;
+    }
+    hook(c->hooks, false, tmp);
+    return e;
+}
+
+/* Puts the finished file in place of the existing target through
+ * ".NAME.blobc-tmp", which the lock on the file marks as live (a leftover
+ * there is removed first); under a random name when the lock cannot be
+ * had or another writer holds that name. 0, or -1 when linking is not
+ * possible here (no /proc). */
+static int publish_over(const out_ctx *c, const unnamed *u, int *res) {
+    int e = EEXIST;
+    if (flock(u->fd, LOCK_EX | LOCK_NB) == 0) {
+        char *tmp = temp_name(c->target, "blobc-tmp");
+        if (!tmp) {
+            *res = fail_at(c, "create", ENOMEM);
+            return 0;
+        }
+        e = link_over(c, u, tmp, res);
+        if (e == EEXIST && reclaim(u->dirfd, base_of(tmp))) e = link_over(c, u, tmp, res);
+        free(tmp);
+    }
+    for (unsigned attempt = 0; e == EEXIST && attempt < 100; attempt++) {
+        char *tmp = random_temp_name(c->target, attempt);
+        if (!tmp) {
+            *res = fail_at(c, "create", ENOMEM);
+            return 0;
+        }
+        e = link_over(c, u, tmp, res);
+        free(tmp);
+    }
+    return e ? -1 : 0;
+}
+
+/* Gives the finished unnamed file its name: 0, or -1 when linking is not
+ * possible here. A new file is linked under the name itself; one that
+ * appeared meanwhile is replaced like any other. */
+static int publish(const out_ctx *c, const unnamed *u, int *res) {
+    if (!c->old) {
+        if (linkat(AT_FDCWD, u->proc, u->dirfd, base_of(c->target), AT_SYMLINK_FOLLOW) == 0) {
             *res = 0;
             return 0;
         }
         if (errno != EEXIST) return -1;
     }
-    for (unsigned attempt = 0; attempt < 100; attempt++) {
-        char *tmp = temp_name(target, attempt);
-        if (!tmp) {
-            *res = ENOMEM;
-            return 0;
-        }
-        if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
-            hook(h, true, tmp);
-            *res = put_in_place(target, tmp, h, stage);
-            return 0;
-        }
-        int e = errno;
-        free(tmp);
-        if (e != EEXIST) return -1;
-    }
-    return -1;
+    return publish_over(c, u, res);
 }
 
 /* 1 when the unnamed-file route was taken (*res is its result), 0 when the
  * file system cannot do it. */
-static int write_tmpfile(const char *target, const void *data, size_t len,
-                         const blobc_os_info *old, int *res, const blobc_os_temp_hooks *h,
-                         const char **stage) {
-    size_t dirlen = blobc_os_dir_len(target);
-    char *dir = dirlen ? strndup(target, dirlen) : strdup(".");
+static int write_tmpfile(const out_ctx *c, const void *data, size_t len, int *res) {
+    char *dir = dir_of(c->target);
     if (!dir) {
-        *res = ENOMEM;
+        *res = fail_at(c, "create", ENOMEM);
         return 1;
     }
-    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    unnamed u = {-1, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), ""};
     free(dir);
-    if (fd < 0) return 0;
-    int e = write_all(fd, data, len);
-    if (e) {
-        close(fd);
-        *res = e;
-        *stage = "write";
-        return 1;
+    if (u.dirfd < 0) return 0;
+    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    int taken = u.fd >= 0;
+    if (taken) {
+        snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);
+        int e = write_all(u.fd, data, len);
+        if (e) {
+            *res = fail_at(c, "write", e);
+        } else {
+            if (c->old) (void)fchmod(u.fd, (mode_t)c->old->mode);
+            taken = publish(c, &u, res) == 0;
+        }
+        /* The data reached the file system with the writes; a failing
+         * close of a local file has nothing left to lose. */
+        close(u.fd);
     }
-    if (old) (void)fchmod(fd, (mode_t)old->mode);
-    if (link_tmpfile(target, old != NULL, fd, res, h, stage) != 0) {
-        close(fd);
-        return 0;
-    }
-    /* The data reached the file system with the writes; a failing close
-     * of a local file has nothing left to lose. */
-    close(fd);
-    return 1;
+    close(u.dirfd);
+    return taken;
 }
 #endif
 
 int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
                      bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
+    out_ctx c = {target, old, hooks, stage};
     *stage = "replace";
 #ifdef O_TMPFILE
     int res = 0;
-    if (!named_temp && write_tmpfile(target, data, len, old, &res, hooks, stage)) return res;
+    if (!named_temp && write_tmpfile(&c, data, len, &res)) return res;
 #else
     (void)named_temp;
 #endif
-    return write_named_temp(target, data, len, old, hooks, stage);
+    return write_named_temp(&c, data, len);
 }
 
 int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
@@ -375,6 +446,12 @@ int blobc_os_write_in_place(const char *path, const void *data, size_t len, cons
 /* ---- time ---- */
 
 int64_t blobc_os_now(void) { return (int64_t)time(NULL); }
+
+double blobc_os_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 uint64_t blobc_os_unique(void) {
     struct timespec ts;

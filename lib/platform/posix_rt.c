@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <locale.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -150,6 +152,13 @@ bool blobc_os_stderr_colours(void) { return blobc_os_stderr_is_terminal(); }
 const char *blobc_os_getenv(const char *name) { return getenv(name); }
 
 static void (*on_interrupt)(void);
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+
+static void fatal_set(sigset_t *set) {
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        sigaddset(set, fatal_signals[i]);
+}
 
 static void on_fatal_signal(int sig) {
     if (on_interrupt) on_interrupt();
@@ -158,21 +167,41 @@ static void on_fatal_signal(int sig) {
 }
 
 void blobc_os_on_interrupt(void (*cleanup)(void)) {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
     on_interrupt = cleanup;
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
+        fatal_set(&sa.sa_mask);
         struct sigaction old;
         /* A signal ignored by whoever started us stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(sigs[i], &sa, NULL);
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(fatal_signals[i], &sa, NULL);
     }
 }
 
 void blobc_os_remove_now(const char *path) { unlink(path); }
+
+static _Thread_local sigset_t saved_mask;
+
+void blobc_os_interrupts_block(void) {
+    sigset_t block;
+    fatal_set(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &saved_mask);
+}
+
+void blobc_os_interrupts_unblock(void) { pthread_sigmask(SIG_SETMASK, &saved_mask, NULL); }
+
+void blobc_os_yield(void) { sched_yield(); }
+
+void blobc_os_sleep_ms(unsigned ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+void blobc_os_wait_forever(void) {
+    for (;;) pause();
+}
 
 FILE *blobc_os_memstream_open(blobc_os_memstream *m) {
     m->text = NULL;

@@ -481,6 +481,13 @@ int64_t blobc_os_now(void) {
     return unix_time(ft);
 }
 
+double blobc_os_monotonic(void) {
+    LARGE_INTEGER c, f;
+    QueryPerformanceCounter(&c);
+    QueryPerformanceFrequency(&f);
+    return (double)c.QuadPart / (double)f.QuadPart;
+}
+
 uint64_t blobc_os_unique(void) {
     LARGE_INTEGER c;
     QueryPerformanceCounter(&c);

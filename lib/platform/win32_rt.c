@@ -243,6 +243,15 @@ void blobc_os_on_interrupt(void (*cleanup)(void)) {
     SetConsoleCtrlHandler(on_console_event, TRUE);
 }
 
+void blobc_os_interrupts_block(void) {}
+void blobc_os_interrupts_unblock(void) {}
+void blobc_os_yield(void) { SwitchToThread(); }
+void blobc_os_sleep_ms(unsigned ms) { Sleep(ms); }
+
+void blobc_os_wait_forever(void) {
+    for (;;) Sleep(INFINITE);
+}
+
 void blobc_os_remove_now(const char *path) {
     static wchar_t w[32768];
     if (MultiByteToWideChar(CP_UTF8, 0, path, -1, w, 32768) > 0) DeleteFileW(w);

@@ -26,6 +26,22 @@ as_program() {
     chmod +x "$1"
 }
 
+# free_port : a free TCP port on 127.0.0.1 (python3).
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_port PORT : waits up to 10 s for a server to take connections on
+# 127.0.0.1:PORT (python3); fails when none does.
+wait_port() {
+    for _ in $(seq 40); do
+        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" \
+            2>/dev/null && return 0
+        sleep 0.25
+    done
+    return 1
+}
+
 # run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
 run() {
     "$@" >"$T/out" 2>"$T/err"
