@@ -393,22 +393,24 @@ static char *temp_name(const char *target, unsigned attempt) {
     return tmp;
 }
 
-static HANDLE create_temp(const char *target, char **name) {
+/* Creates a new hidden temporary beside target; the hooks hear of each
+ * name before it can appear and of a name not taken after. */
+static HANDLE create_temp(const char *target, char **name, const blobc_os_temp_hooks *hooks) {
     HANDLE h = INVALID_HANDLE_VALUE;
-    for (unsigned attempt = 0; h == INVALID_HANDLE_VALUE && attempt < 100; attempt++) {
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
         if (!(*name = temp_name(target, attempt))) {
             SetLastError(ERROR_NOT_ENOUGH_MEMORY);
             return h;
         }
+        hook(hooks, true, *name);
         h = open_w(*name, GENERIC_WRITE, CREATE_NEW, FILE_ATTRIBUTE_NORMAL);
-        if (h != INVALID_HANDLE_VALUE) break;
+        if (h != INVALID_HANDLE_VALUE) return h;
         DWORD e = GetLastError();
+        hook(hooks, false, *name);
         free(*name);
         *name = NULL;
-        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
-            SetLastError(e);
-            break;
-        }
+        SetLastError(e);
+        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) break;
     }
     return h;
 }
@@ -441,23 +443,43 @@ static int move_over(const char *tmp, const char *target) {
     return e;
 }
 
+/* Whether the file at path holds exactly data: then a replacement that the
+ * file's being in use prevented has nothing to change (a cache entry that
+ * another thread maps, written again by a writer that raced it). */
+static bool holds(const char *path, const uint8_t *data, size_t len) {
+    HANDLE h = open_w(path, GENERIC_READ, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+    if (h == INVALID_HANDLE_VALUE) return false;
+    LARGE_INTEGER size;
+    bool same = GetFileSizeEx(h, &size) && (uint64_t)size.QuadPart == len;
+    uint8_t buf[65536];
+    for (size_t at = 0; same && at < len;) {
+        DWORD want = len - at < sizeof buf ? (DWORD)(len - at) : (DWORD)sizeof buf, got = 0;
+        same = ReadFile(h, buf, want, &got, NULL) && got == want && memcmp(buf, data + at, got) == 0;
+        at += got;
+    }
+    CloseHandle(h);
+    return same;
+}
+
 int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
                      bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
     (void)old;
     (void)named_temp;
     char *tmp = NULL;
     *stage = "create";
-    HANDLE h = create_temp(target, &tmp);
+    HANDLE h = create_temp(target, &tmp, hooks);
     if (h == INVALID_HANDLE_VALUE) return last_errno();
-    hook(hooks, true, tmp);
     *stage = "write";
     int e = write_all(h, data, len);
     if (!CloseHandle(h) && !e) e = last_errno();
+    bool moved = false;
     if (!e) {
         *stage = "replace";
         e = move_over(tmp, target);
+        moved = !e;
+        if (e == EBUSY && holds(target, data, len)) e = 0;
     }
-    if (e) blobc_os_remove(tmp);
+    if (!moved) blobc_os_remove(tmp);
     hook(hooks, false, tmp);
     free(tmp);
     return e;
