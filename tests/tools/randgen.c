@@ -33,7 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "platform/platform.h" /* mkdir on every platform */
 
 #ifdef __MINGW32__
 #define FMT_PRINTF gnu_printf
@@ -2719,7 +2720,7 @@ static void write_mutant(unsigned long long seed, const mutation *m, int idx, co
     char d[4096], imp[4200], name[16];
     sfmt(d, sizeof d, "%s/%d", dir, idx);
     sfmt(imp, sizeof imp, "%s/imp", d);
-    if ((mkdir(d, 0777) != 0 || mkdir(imp, 0777) != 0)) die("cannot create a mutant's directory");
+    if (blobc_os_mkdir(d) != 0 || blobc_os_mkdir(imp) != 0) die("cannot create a mutant's directory");
     buf schema = {0};
     if (m && strcmp(m->kind, "neutral-comment") == 0) bput(&schema, "// an added comment\n");
     uint64_t r = mix(seed, 0x5c4e3a + (uint64_t)reorder);
