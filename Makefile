@@ -5,7 +5,7 @@
 #   make tsan       the threaded tests under -fsanitize=thread
 #   make deps       install what the build and the tests need (Debian/Ubuntu)
 #   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
-#   make bench      run the benchmarks
+#   make bench      run the benchmarks (FLATCC_SRC=DIR adds flatcc as a peer)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make windows    cross-build for Windows into build-win/ (mingw-w64)
 #   make windows-dist   build-win/blobc-VERSION-windows-x86_64.zip
@@ -250,7 +250,8 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz
 
 # Benchmarks (bench/README.md): the programs in bench/ with the same flags,
-# then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test.
+# then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test;
+# FLATCC_SRC names flatcc's source directory for its peer steps.
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 

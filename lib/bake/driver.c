@@ -14,6 +14,7 @@
 
 #include "bake/bake_internal.h"
 #include "blobc/blobfile.h"
+#include "common/stream.h"
 #include "platform/platform.h"
 
 /* ---- format detection ---- */
@@ -253,6 +254,27 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     return st;
 }
 
+blobc_status blobc_bake_stream(blobc_stream_pull *pull, void *ctx, const blobc_bake_options *opts,
+                               const char *file, const char *schema_name, blobc_buffer *out,
+                               blobc_error *err) {
+    blobc_error_clear(err);
+    out->len = 0;
+    bk k;
+    bk_init(&k, file, opts, err);
+    k.resolve_root = resolve_root;
+    blobc_status st = BLOBC_OK;
+    if (schema_name && !(k.meta_schema = blobc_arena_strndup(&k.arena, schema_name,
+                                                             strlen(schema_name))))
+        st = blobc_err_nomem(err);
+    bk_pos pos = {0, 0, 0};
+    if (!st) st = bk_resolve_root(&k, &pos);
+    if (!st) st = bk_fill_stream(&k, pull, ctx);
+    if (!st) st = finish(&k, out);
+    bk_free(&k);
+    if (st) out->len = 0;
+    return st;
+}
+
 blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
                              blobc_input_format fmt) {
     if (fmt == BLOBC_INPUT_AUTO) fmt = by_extension(filename);
@@ -406,7 +428,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have,
+        /* The JSON reader needs the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
         uint64_t bad_at;

@@ -178,6 +178,9 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
+/* Writes code point cp (<= U+10FFFF) as UTF-8 at o: 1 to 4 bytes, their
+ * number returned. */
+size_t blobc_utf8_put(char *o, uint32_t cp);
 
 /* ---- text or binary ----
  * Authoring inputs are text; one with a NUL byte is a binary file, reported

@@ -1,7 +1,8 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
  * order. The header field by field; then every payload the verifying walk
- * placed (the walker's table is in address order), each element broken down
+ * placed (in address order: the walker's table, or for a Unity file its
+ * any_sorted list), each element broken down
  * to its fields with offset, size, raw bytes, schema path and value, the
  * padding between them, each offset field's absolute target, and the gaps
  * between payloads; then a summary of the type section.
@@ -209,7 +210,8 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
         if (k != SIZE_MAX && k != m->cur && m->parent[k] == NONE32 && k != 0) {
             m->parent[k] = (uint32_t)m->cur;
             m->refpos[k] = (uint32_t)p;
-        } else if (k != SIZE_MAX && k < m->cur) {
+        } else if (k != SIZE_MAX && (m->w->any_order ? m->parent[k] != m->cur || m->refpos[k] != p
+                                                     : k < m->cur)) {
             mputs(m, " (shared)");
         }
     }
@@ -365,9 +367,42 @@ static void payload_path(mapper *m, size_t k) {
     }
 }
 
+/* A Unity file's payloads are listed by start, which need not put a
+ * referrer before what it refers to: the referrers are found first, in
+ * the walk's order (a referrer's own), by listing every payload into a
+ * scratch buffer. */
+static void find_referrers(mapper *m) {
+    blobc_buffer scratch = {0}, *out = m->out;
+    const blobc_error *fail = m->fail;
+    m->out = &scratch;
+    m->fail = NULL;
+    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+        blobc_wpayload pv = blobc_walk_payload(m->w, k);
+        uint32_t esz;
+        const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
+        m->cur = k;
+        for (uint32_t i = 0; t && i < pv.count && !m->oom; i++) {
+            list_value(m, t, pv.start + (size_t)i * esz);
+            scratch.len = 0;
+            path_truncate(m, 0);
+        }
+    }
+    blobc_buffer_free(&scratch);
+    m->out = out;
+    m->fail = fail;
+}
+
 static void list_payloads(mapper *m) {
     size_t prev_end = 0;
-    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+    if (m->w->any_order) {
+        if (!m->w->any_sorted) {
+            m->oom = true;
+            return;
+        }
+        find_referrers(m);
+    }
+    for (size_t at = 0; at < m->w->ntab && !m->oom; at++) {
+        size_t k = m->w->any_order ? m->w->any_sorted[at] : at;
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         const blobc_wpayload *pl = &pv;
         uint32_t esz;

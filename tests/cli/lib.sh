@@ -124,3 +124,24 @@ js_agree() {
     if [ "$brc" -ne "$bwant" ]; then fail "$name" "bake exit $brc, want $bwant: $(head -c 300 "$T/e")"; return; fi
     pass "$name"
 }
+
+# find_compilers: CCS, the C compilers to try (the build's, gcc, clang) and
+# CXXS, the C++ ones (g++, clang++), where installed, each once (cc is
+# often gcc); fails without a C compiler, skips (counted) without C++.
+find_compilers() {
+    seen=""
+    CCS=$(pick_installed "${CC:-cc}" gcc clang)
+    seen=""
+    CXXS=$(pick_installed g++ clang++)
+    [ -n "$CCS" ] || fail c_compiler "no C compiler found"
+    [ -n "$CXXS" ] || skip cxx_compiler "no C++ compiler (g++ or clang++): the C++ compiles are skipped"
+}
+pick_installed() {
+    for c in "$@"; do
+        path=$(command -v "$c" 2>/dev/null) || continue
+        real=$(readlink -f "$path" 2>/dev/null || echo "$path")
+        case " $seen " in *" $real "*) continue ;; esac
+        seen="$seen $real"
+        echo "$c"
+    done
+}

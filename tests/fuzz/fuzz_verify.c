@@ -1,7 +1,9 @@
 /*
- * fuzz_verify.c - libFuzzer target: verification of hostile bytes, both as
- * a whole .blob file (hash checks bypassed so mutations reach the walker)
- * and as a raw data section of a fixed recursive schema.
+ * fuzz_verify.c - libFuzzer target: verification of hostile bytes, as a
+ * whole .blob file (hash checks bypassed so mutations reach the walker),
+ * as a raw data section of a fixed recursive schema (the canonical rule),
+ * and as the data of a Unity file of that schema (wrapped with a valid
+ * header and hash, so every input reaches the any-order walk).
  */
 #include "fuzz_common.h"
 
@@ -21,5 +23,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blobc_error_clear(&err);
     (void)blobc_verify_data(copy, size, blobc_schema_root(fuzz_schema()), &err);
     free(copy);
+
+    blobc_buffer unity = {0};
+    blobc_unity_options uo = {0};
+    unity.data = size ? malloc(size) : NULL;
+    if (unity.data) {
+        memcpy(unity.data, data, size);
+        unity.len = unity.cap = size;
+    }
+    if (unity.data && blobc_unity_wrap(size, &uo, &unity, NULL) == BLOBC_OK) {
+        vo.flags = 0;
+        vo.schema = fuzz_schema();
+        vo.unity = &uo;
+        blobc_error_clear(&err);
+        (void)blobc_verify_blob(unity.data, unity.len, &vo, &err);
+    }
+    blobc_buffer_free(&unity);
     return 0;
 }

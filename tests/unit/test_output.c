@@ -495,6 +495,26 @@ TEST(binary_text_scan) {
     CHECK(blobc_textscan_run(&sc, (const uint8_t *)"\x01\0", 2, &bad, &byte));
     CHECK_EQ_U(bad, 8);
     CHECK_EQ_U(byte, 1);
+    /* Long runs of plain text are scanned a word at a time: the first
+     * non-text byte and the NUL are still found at every offset, and a
+     * UTF-8 sequence or a newline inside a word still counts. */
+    for (size_t at = 0; at < 40; at++) {
+        char buf[64];
+        memset(buf, 'a', sizeof buf);
+        buf[5] = '\n';
+        buf[at] = '\x01';
+        buf[50] = '\0';
+        blobc_textscan s2 = {0};
+        CHECK(blobc_textscan_run(&s2, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, at);
+        CHECK_EQ_U(byte, 1);
+        memcpy(buf + at, "\xc3\xa9", 2); /* valid UTF-8 now: the NUL is first */
+        blobc_textscan s3 = {0};
+        CHECK(blobc_textscan_run(&s3, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, 50);
+        blobc_textscan s4 = {0};
+        CHECK(!blobc_textscan_run(&s4, (const uint8_t *)buf, 50, &bad, &byte));
+    }
     /* A source line never carries control bytes. */
     blobc_err_source_line(&err, "a\x1b[31mred", 9, 0);
     CHECK_STR(err.source_line, "a?[31mred");

@@ -78,11 +78,10 @@ typedef struct blobc_bake_options {
  * image (or raw data section) replaces the contents of `out`; on any error
  * `out` is left empty. The rules for the data are in docs/AUTHORING.md.
  *
- * JSON is read mostly by the bake itself, with cJSON for the rest; cJSON
- * allocates through whatever hooks the program installed (malloc by
- * default). The bake never installs hooks, so it may run on any number of
- * threads next to the program's own use of cJSON. A YAML text of 1 MiB or
- * more is parsed on a second thread unless opts->one_thread is set. */
+ * JSON is read by the bake's own tokenizer (no JSON library is involved,
+ * so the program's own use of cJSON is not disturbed). A YAML text of
+ * 1 MiB or more is parsed on a second thread unless opts->one_thread is
+ * set. */
 BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                          const blobc_bake_options *opts, blobc_buffer *out,
                                          blobc_error *err);
