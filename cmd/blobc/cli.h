@@ -55,8 +55,6 @@ void usage_error(const char *cmd, const char *fmt, ...);
 /* "<file>: error: <message>" the way report() prints library errors. */
 CLI_PRINTF(2, 3)
 void report_msg(const char *file, const char *fmt, ...);
-/* "<input>: error: refusing to overwrite input file '<output>'". */
-void report_refusal(const char *input, const char *output);
 /* "blobc: error: ..." for errors of the command line itself. */
 CLI_PRINTF(1, 2)
 void cli_error(const char *fmt, ...);

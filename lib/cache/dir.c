@@ -29,6 +29,31 @@
  * still to be written (docs/PORTABILITY.md). The Windows build says so
  * when a cache names a directory; an HTTP cache works there.
  */
+#include <stdio.h>
+
+#include "blobc/blobc.h"
+#include "blobc/cache.h"
+#include "cache/cache_internal.h"
+
+/* Entries are named by their key, and refused with one message, in this
+ * store and the HTTP one alike (cache.c). */
+void blobc_cache_key_hex(const uint8_t key[16], char hex[33]) {
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) {
+        hex[2 * i] = digits[key[i] >> 4];
+        hex[2 * i + 1] = digits[key[i] & 15];
+    }
+    hex[32] = '\0';
+}
+
+bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why, const blobc_error *e) {
+    blobc_error_clear(warn);
+    blobc_err_file(warn, name);
+    blobc_err(warn, BLOBC_EINPUT, "cache entry rejected (%s%s%s); baking instead", why,
+              e ? ": " : "", e ? e->message : "");
+    return false;
+}
+
 #ifndef _WIN32
 #include <dirent.h>
 #include <errno.h>
@@ -39,10 +64,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "blobc/blobc.h"
-#include "blobc/cache.h"
-#include "cache/cache_internal.h"
 
 #define TEMP_AGE 3600     /* seconds: a temporary file this old lost its writer */
 #define ENTRY_SUFFIX 6    /* ".<key hex>.<6>": the temporary files of entries */
@@ -596,11 +617,6 @@ blobc_status blobc_cache_dir_prune(const char *root, uint64_t max_bytes, uint64_
     return st;
 }
 #else
-#include <stdio.h>
-
-#include "blobc/cache.h"
-#include "cache/cache_internal.h"
-
 static blobc_status no_dir(blobc_error *err, const char *root) {
     blobc_err_file(err, root);
     return blobc_err(err, BLOBC_EIO,
