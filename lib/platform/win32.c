@@ -71,6 +71,30 @@ int blobc_win_errno(unsigned long e) {
 
 static int last_errno(void) { return blobc_win_errno(GetLastError()); }
 
+/* last_errno for a call on path: a path that a file stands in the way of
+ * (a file where a directory of the path should be) is ENOTDIR, as POSIX
+ * says, not "not found". */
+static int path_errno(const char *path) {
+    DWORD e = GetLastError();
+    int r = blobc_win_errno(e);
+    size_t n = e == ERROR_PATH_NOT_FOUND ? blobc_os_dir_len(path) : 0;
+    char *p = n > 1 ? malloc(n) : NULL;
+    while (p && n > 1) {
+        memcpy(p, path, n - 1); /* the parent, without its separator */
+        p[n - 1] = '\0';
+        wchar_t *w = blobc_win_wide(p);
+        DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+        free(w);
+        if (a != INVALID_FILE_ATTRIBUTES) {
+            if (!(a & FILE_ATTRIBUTE_DIRECTORY)) r = ENOTDIR;
+            break;
+        }
+        n = blobc_os_dir_len(p);
+    }
+    free(p);
+    return r;
+}
+
 /* The words glibc uses, so that messages read the same on every platform
  * (the C runtime's differ), and a plain one for a file in use. */
 const char *blobc_os_error_text(int e, char *buf, size_t cap) {
@@ -138,7 +162,7 @@ int blobc_os_stat(const char *path, blobc_os_info *info) {
     /* No access asked: attributes only, so a file locked by another
      * process still answers; BACKUP_SEMANTICS opens directories too. */
     HANDLE h = open_w(path, 0, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
-    if (h == INVALID_HANDLE_VALUE) return last_errno();
+    if (h == INVALID_HANDLE_VALUE) return path_errno(path);
     int e = blobc_os_fstat((blobc_os_fd)h, info);
     CloseHandle(h);
     return e;
@@ -154,7 +178,7 @@ blobc_os_fd blobc_os_stdin(void) { return (blobc_os_fd)GetStdHandle(STD_INPUT_HA
 int blobc_os_open_read(const char *path, blobc_os_fd *fd) {
     HANDLE h = open_w(path, GENERIC_READ, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
     if (h == INVALID_HANDLE_VALUE) {
-        int e = last_errno();
+        int e = path_errno(path);
         blobc_os_info info;
         /* A directory cannot be opened for reading: say so, as POSIX does. */
         if (e == EACCES && blobc_os_stat(path, &info) == 0 && info.kind == BLOBC_OS_DIRECTORY)
@@ -206,7 +230,7 @@ FILE *blobc_os_fopen(const char *path, const char *mode) {
 int blobc_os_mkdir(const char *path) {
     wchar_t *w = blobc_win_wide(path);
     if (!w) return ENOENT;
-    int e = CreateDirectoryW(w, NULL) ? 0 : last_errno();
+    int e = CreateDirectoryW(w, NULL) ? 0 : path_errno(path);
     free(w);
     return e;
 }
@@ -468,7 +492,7 @@ int blobc_os_replace(const char *target, const void *data, size_t len, const blo
     char *tmp = NULL;
     *stage = "create";
     HANDLE h = create_temp(target, &tmp, hooks);
-    if (h == INVALID_HANDLE_VALUE) return last_errno();
+    if (h == INVALID_HANDLE_VALUE) return path_errno(target);
     *stage = "write";
     int e = write_all(h, data, len);
     if (!CloseHandle(h) && !e) e = last_errno();

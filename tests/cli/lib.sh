@@ -18,7 +18,14 @@ windows_build() { [ "${TARGET_OS:-}" = windows ]; }
 # The compiler for programs that link $BUILD/libblobc.a: the host's for the
 # Linux build, mingw-w64 for the Windows one, whose programs as_program
 # then runs under Wine.
-if windows_build; then LIB_CC=${CROSS:-x86_64-w64-mingw32-}gcc; else LIB_CC=""; fi
+# Linked with mingw-w64's binmode.o, so that their printf writes "\n" as
+# on Linux; mingw-w64's signbit() converts to float in a branch it never
+# takes, which -Wconversion would refuse.
+if windows_build; then
+    LIB_CC="${CROSS:-x86_64-w64-mingw32-}gcc -Wno-float-conversion $(${CROSS:-x86_64-w64-mingw32-}gcc -print-file-name=binmode.o)"
+else
+    LIB_CC=""
+fi
 # as_program PROG : after LIB_CC built PROG.exe, PROG starts it under Wine.
 as_program() {
     windows_build && [ -f "$1.exe" ] || return 0

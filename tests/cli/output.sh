@@ -169,8 +169,12 @@ for second in ./x/a.json x//a.json y/a.json y/../x/a.json "$T/id/x/a.json"; do
 done
 cp "$T/id/x/a.json" "$T/id/x/b.json"
 ln -s a.blob "$T/id/o/b.blob"
-expect_err same_output_through_link 2 "would both be written to '$T/id/o/a.blob' (also named '$T/id/o/b.blob')" \
-    "$BLOBC" bake -o "$T/id/o" "$T/id/x/a.yaml" "$T/id/x/b.json"
+if windows_build; then
+    skip same_output_through_link "a link to an output not written yet has no final path on Windows"
+else
+    expect_err same_output_through_link 2 "would both be written to '$T/id/o/a.blob' (also named '$T/id/o/b.blob')" \
+        "$BLOBC" bake -o "$T/id/o" "$T/id/x/a.yaml" "$T/id/x/b.json"
+fi
 expect different_outputs_one_directory 0 "$BLOBC" bake "$T/id/x/a.yaml" "$T/id/y/b.json"
 
 # ---- missing directories above an output are made ----

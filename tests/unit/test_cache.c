@@ -153,6 +153,7 @@ TEST(key_same_on_every_thread) {
 
 /* ---- many threads, one directory cache ---- */
 
+#ifndef _WIN32
 typedef struct worker_arg {
     const char *dir;
     const blobc_schema *schema;
@@ -230,6 +231,7 @@ TEST(dir_cache_many_threads) {
     CHECK_EQ_U(st.hits + st.misses, 16 * 20);
     CHECK(st.hits >= 16 * 20 - 16 * 8);
 }
+#endif
 
 /* The error contract (blobc/error.h) on the functions of this area. */
 TEST(error_contract) {
@@ -270,5 +272,9 @@ RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
 RUN(key_same_on_every_thread);
+#ifndef _WIN32
 RUN(dir_cache_many_threads);
+#else
+SKIP_TEST(dir_cache_many_threads, "the cache in a directory is not in the Windows build yet");
+#endif
 TEST_MAIN_END
