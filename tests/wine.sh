@@ -54,7 +54,8 @@ SKIP_SUITES="install: installs Linux's shared library and pkg-config file (make 
 locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/windows.sh sets a German Windows locale instead
 depfile: its names (with : \\ * ? \" < > | and control characters) cannot be Windows file names; tests/windows/windows.sh checks a depfile with drive letters
 cache: the cache in a directory is not in the Windows build yet (docs/PORTABILITY.md); tests/cli/http.sh covers the HTTP cache
-cache_key: it keys entries of a cache in a directory, which is not in the Windows build yet"
+cache_key: it keys entries of a cache in a directory, which is not in the Windows build yet
+cache_shared: the trust rules of a cache directory, which is not in the Windows build yet"
 export SKIP_SUITES
 # The seeded suites (random, cache_key) run 10 seeds here, not 40: each
 # seed is dozens of blobc.exe starts, and the Linux run covers all 40.

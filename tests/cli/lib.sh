@@ -18,18 +18,20 @@ windows_build() { [ "${TARGET_OS:-}" = windows ]; }
 # The compiler for programs that link $BUILD/libblobc.a: the host's for the
 # Linux build, mingw-w64 for the Windows one, whose programs as_program
 # then runs under Wine.
-# Linked with mingw-w64's binmode.o, so that their printf writes "\n" as
-# on Linux; mingw-w64's signbit() converts to float in a branch it never
-# takes, which -Wconversion would refuse.
+# (mingw-w64's signbit() converts to float in a branch it never takes,
+# which -Wconversion would refuse.)
 if windows_build; then
-    LIB_CC="${CROSS:-x86_64-w64-mingw32-}gcc -Wno-float-conversion $(${CROSS:-x86_64-w64-mingw32-}gcc -print-file-name=binmode.o)"
+    LIB_CC="${CROSS:-x86_64-w64-mingw32-}gcc -Wno-float-conversion"
 else
     LIB_CC=""
 fi
-# as_program PROG : after LIB_CC built PROG.exe, PROG starts it under Wine.
+# as_program PROG : after LIB_CC built PROG.exe, PROG starts it under Wine,
+# its standard output without the CR that Windows' text mode puts before
+# each "\n" (its exit status kept).
 as_program() {
     windows_build && [ -f "$1.exe" ] || return 0
-    printf '#!/bin/sh\nexec wine "%s.exe" "$@"\n' "$1" >"$1"
+    printf '#!/bin/sh\n{ wine "%s.exe" "$@"; echo $? >"%s.rc"; } | tr -d "\\r"\nexit "$(cat "%s.rc")"\n' \
+        "$1" "$1" "$1" >"$1"
     chmod +x "$1"
 }
 
