@@ -5,6 +5,8 @@
 #                                 which packages and `make deps`; exit 1.
 #   tools/deps.sh --install build install the missing build dependencies
 #   tools/deps.sh --install all   ... and the tools the tests use
+#   tools/deps.sh --install windows   what make windows needs: the mingw-w64
+#                                 cross compiler and dpkg-dev (apt-get source)
 #
 # Only `make deps`, `make sample` and `make check` install (apt-get, on
 # Debian/Ubuntu); a plain `make` only checks. Every check is a pkg-config
@@ -25,17 +27,26 @@ xxhsum:xxhash python3:python3 strace:strace"
 # Python module, Debian package: what the tests' Python imports.
 PY_DEPS="jsonschema:python3-jsonschema yaml:python3-yaml"
 
+# command, Debian package: the Windows build (make windows, windows-dist)
+# and its tests under Wine (make check-windows).
+WINDOWS_DEPS="x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 dpkg-source:dpkg-dev zip:zip"
+
 missing=""  # Debian packages
 add() { case " $missing " in *" $1 "*) ;; *) missing="${missing:+$missing }$1" ;; esac; }
 
-if command -v pkg-config >/dev/null 2>&1; then
+if [ "$what" = windows ]; then
+    for d in $WINDOWS_DEPS; do command -v "${d%%:*}" >/dev/null 2>&1 || add "${d#*:}"; done
+    build_missing=$missing
+elif command -v pkg-config >/dev/null 2>&1; then
     for d in $BUILD_DEPS; do pkg-config --exists "${d%%:*}" || add "${d#*:}"; done
 else
     add pkg-config
     for d in $BUILD_DEPS; do add "${d#*:}"; done
 fi
-command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || add gcc
-build_missing=$missing
+if [ "$what" != windows ]; then
+    command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || add gcc
+    build_missing=$missing
+fi
 
 if [ "$what" = all ]; then
     for d in $TEST_DEPS; do
@@ -48,6 +59,9 @@ if [ "$what" = all ]; then
     done
     # tests/cli/locale.sh builds a German locale from its source.
     [ -f /usr/share/i18n/locales/de_DE ] || add locales
+    for d in $WINDOWS_DEPS; do command -v "${d%%:*}" >/dev/null 2>&1 || add "${d#*:}"; done
+    command -v wine >/dev/null 2>&1 || add wine
+    [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null 2>&1 || add wine64
 fi
 
 if [ "$mode" = --check ]; then
