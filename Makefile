@@ -209,6 +209,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
 PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h))
+# The Python module goes where that Python looks for packages under PREFIX
+# (sysconfig's purelib: lib/python3.X/site-packages, or dist-packages on
+# Debian's own Python); empty when there is no Python, and then skipped.
+PYTHON     ?= python3
+PYTHONDIR  ?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))' 2>/dev/null)
+PYTHON_SRC := $(sort $(wildcard python/blobc/*.py))
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
@@ -228,6 +234,11 @@ ifeq ($(SHARED),1)
 	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
 	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/libblobc.so"
 endif
+ifneq ($(PYTHONDIR),)
+	install -d "$(DESTDIR)$(PYTHONDIR)/blobc"
+	install -m 644 $(PYTHON_SRC) "$(DESTDIR)$(PYTHONDIR)/blobc"
+	ln -sf "$(LIBDIR)/$(SONAME)" "$(DESTDIR)$(PYTHONDIR)/blobc/$(SONAME)"
+endif
 
 # Removes exactly what install put there, and the blobc include directory
 # when that leaves it empty; shared directories (bin, lib, ...) stay.
@@ -238,6 +249,11 @@ uninstall:
 	  "$(DESTDIR)$(MANDIR)/man1/blobc.1" \
 	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
 	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" 2>/dev/null || true
+ifneq ($(PYTHONDIR),)
+	rm -f $(foreach f,$(notdir $(PYTHON_SRC)) $(SONAME),"$(DESTDIR)$(PYTHONDIR)/blobc/$(f)")
+	rm -rf "$(DESTDIR)$(PYTHONDIR)/blobc/__pycache__"
+	rmdir "$(DESTDIR)$(PYTHONDIR)/blobc" 2>/dev/null || true
+endif
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-fuzz
