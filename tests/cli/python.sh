@@ -53,7 +53,7 @@ $PY "$CHECK" api "$T/level.blob"
 
 # BLOBC_LIBRARY names the one file to load: a wrong one is an ImportError
 # saying what was tried, not a silent fallback
-run env BLOBC_LIBRARY=$T/nope.so PYTHONPATH="$TOP/python" python3 -B -c 'import blobc'
+run env BLOBC_LIBRARY="$T/nope.so" PYTHONPATH="$TOP/python" python3 -B -c 'import blobc'
 if [ "$RC" -ne 0 ] && grep -q "ImportError: blobc: cannot load the blobc library; tried: $T/nope.so (no such file)" "$T/err"; then
     pass library_env_wrong
 else
