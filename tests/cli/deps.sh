@@ -11,7 +11,7 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 0
 fi
 
-if python3 "$AUDIT" tools/deps.sh tests/run.sh tests/cli/*.sh tests/tools/*.sh tests/tools/*.py \
+if python3 "$AUDIT" tools/deps.sh tests/run.sh tests/cli/*.sh tests/tools/*.sh tests/tools/*.py $(ls tests/python/*.py 2>/dev/null) \
     samples/pipeline/gen-ninja.sh >"$T/out" 2>&1; then
     pass commands_installed
 else

@@ -8,8 +8,8 @@ Essential packages (what every Debian or Ubuntu system has), a C compiler,
 make and pkg-config. Every other command a script runs must be installed by
 `make deps` (TEST_DEPS in tools/deps.sh), and the script must also report
 `skip NAME "... COMMAND ..."` for when it is missing (another system, no
-root). Python modules the scripts import likewise: the standard library, or
-one of PY_DEPS in tools/deps.sh.
+root). Python modules the scripts import likewise: the standard library, the
+project's own (python/NAME), or one of PY_DEPS in tools/deps.sh.
 
 Prints one line per problem, "SCRIPT: COMMAND: why", and exits 1 when
 there is one; with --list, prints "SCRIPT COMMAND" for every command found.
@@ -17,6 +17,7 @@ The shell is read by a small tokenizer, not a full parser: it knows
 quotes, $( ), here-documents, case patterns, functions, and the wrappers
 that run another command (env, timeout, xargs, sh -c, script -c, the
 helpers of tests/cli/lib.sh)."""
+import os
 import re
 import sys
 
@@ -287,7 +288,8 @@ def wrapped(cmd, args, functions):
             return []
         rest = list(args)
         while rest and (rest[0].startswith("-") or ASSIGN.match(rest[0])):
-            rest.pop(0)
+            # env -u NAME, env -C DIR, nice -n N: an option with a value
+            rest = rest[2:] if rest[0] in ("-u", "-C", "-n", "-S") else rest[1:]
     elif cmd == "timeout":
         rest = list(args)
         while rest and rest[0].startswith("-"):
@@ -346,12 +348,26 @@ def python_sources(text):
     return found
 
 
+def local_modules(paths):
+    """The project's own Python packages (python/NAME/__init__.py) and the
+    modules beside each Python file audited."""
+    mods = set()
+    if os.path.isdir("python"):
+        mods |= {d for d in os.listdir("python") if os.path.isfile(f"python/{d}/__init__.py")}
+    for p in paths:
+        if p.endswith(".py"):
+            d = os.path.dirname(p) or "."
+            mods |= {f[:-3] for f in os.listdir(d) if f.endswith(".py")}
+    return mods
+
+
 def main(argv):
     listing = argv[1:2] == ["--list"]
     if listing:
         argv = argv[1:]
     test_deps, py_deps = deps(argv[1])
     stdlib = set(getattr(sys, "stdlib_module_names", ())) or {"sys", "os", "json", "socket", "time"}
+    stdlib |= local_modules(argv[2:])
     problems = []
     # Functions of any script (lib.sh's are everyone's) are no commands.
     functions = set()
