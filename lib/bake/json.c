@@ -337,6 +337,12 @@ static blobc_status parse_unit(bk *k, jstate *js, size_t off, cJSON **out) {
     cJSON *v = jparse(js, off, js->len - off, &end);
     size_t stop = end ? off + (size_t)(end - (t + off)) : js->len;
     if (!v) return syntax_error(k, stop);
+    /* cJSON takes more than JSON (any control byte is white space to
+     * it); the lockstep walk over this value trusts its text to be JSON,
+     * so the value is held to JSON's syntax before anything walks it. */
+    char msg[200];
+    size_t at;
+    if (!bk_json_syntax(t + off, stop - off, &at, msg, sizeof msg)) return syntax_error(k, off + at);
     js->unit_end = stop;
     *out = v;
     return BLOBC_OK;
@@ -489,6 +495,23 @@ static size_t value_end(const jstate *js, size_t off) {
     return i;
 }
 
+/* Does the token at tok start the kind of value cJSON parsed as c? The
+ * walk reads lengths and number text from tokens: one out of step with
+ * cJSON must stop the bake, not be read. */
+static bool in_step(const jstate *js, const cJSON *c, const jtok *tok) {
+    if (tok->off >= js->len || tok->end <= tok->off) return false;
+    char ch = js->text[tok->off];
+    switch (c->type & 0xff) {
+    case cJSON_Object: return ch == '{';
+    case cJSON_Array: return ch == '[';
+    case cJSON_String: return ch == '"' && (tok->end - tok->off >= 2 || (tok->flags & JT_OPEN));
+    case cJSON_Number: return ch == '-' || (ch >= '0' && ch <= '9');
+    case cJSON_True: return ch == 't';
+    case cJSON_False: return ch == 'f';
+    default: return ch == 'n';
+    }
+}
+
 /* Puts value c, whose token is tok, into slot: a scalar is stored, an
  * object or array opens a tree frame over its children. */
 static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const jtok *tok) {
@@ -496,6 +519,9 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
     bk_scalar v;
     blobc_status st;
     memset(&v, 0, sizeof v);
+    if (!in_step(js, c, tok))
+        return bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+                       "internal error: JSON token stream out of step");
     switch (c->type & 0xff) {
     case cJSON_Object:
     case cJSON_Array: {
@@ -524,9 +550,15 @@ static blobc_status put(bk *k, jstate *js, const cJSON *c, bk_slot *slot, const 
                                            "invalid JSON: a control character in a string "
                                            "must be escaped")));
         v.tok = BK_TOK_JSTRING;
-        v.s = c->valuestring;
-        /* Without escapes the value is its source text. */
-        v.n = tok->flags & (JT_ESC | JT_OPEN) ? strlen(c->valuestring) : tok->end - tok->off - 2;
+        /* Without escapes the value is its source text: pointer and length
+         * both come from the token, so neither can outrun the other. */
+        if (tok->flags & (JT_ESC | JT_OPEN)) {
+            v.s = c->valuestring;
+            v.n = strlen(c->valuestring);
+        } else {
+            v.s = js->text + tok->off + 1;
+            v.n = tok->end - tok->off - 2;
+        }
         v.has_nul = (tok->flags & JT_NUL) != 0;
         v.check_utf8 = (tok->flags & JT_HIGH) != 0;
         break;
