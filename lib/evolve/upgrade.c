@@ -200,7 +200,10 @@ blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_op
         d.format = plan.ndropped ? BLOBC_DUMP_JSON : BLOBC_DUMP_YAML;
         d.schema = o->from;
         d.type_name = o->from ? old_root->name : NULL;
-        d.schema_name = o->schema_name ? o->schema_name : blobc_schema_filename(o->schema);
+        /* a schema decoded from a blob has no file name: the old blob's
+         * recorded name stays */
+        const char *file = blobc_schema_filename(o->schema);
+        d.schema_name = o->schema_name ? o->schema_name : file[0] ? file : NULL;
         st = blobc_dump(bytes, len, &d, &text, err);
     }
     const blobc_buffer *src = &text;

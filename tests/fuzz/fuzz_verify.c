@@ -1,11 +1,20 @@
 /*
  * fuzz_verify.c - libFuzzer target: verification of hostile bytes, both as
  * a whole .blob file (hash checks bypassed so mutations reach the walker)
- * and as a raw data section of a fixed recursive schema.
+ * and as a raw data section of a fixed recursive schema. Whatever verifies
+ * must dump and bake back to the same bytes (roundtrip.h).
  */
-#include "fuzz_common.h"
+#include "roundtrip.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_roundtrip(const uint8_t *copy, size_t size, bool raw) {
+    char why[512];
+    if (fuzz_roundtrip(copy, size, raw, why, sizeof why) == RT_FAIL) {
+        fprintf(stderr, "round trip: %s\n", why);
+        abort();
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blobc_error err;
@@ -19,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!copy) return 0;
     if (size) memcpy(copy, data, size);
     blobc_error_clear(&err);
-    (void)blobc_verify_data(copy, size, blobc_schema_root(fuzz_schema()), &err);
+    if (blobc_verify_data(copy, size, blobc_schema_root(fuzz_schema()), &err) == BLOBC_OK)
+        check_roundtrip(copy, size, true);
+    check_roundtrip(copy, size, false);
     free(copy);
     return 0;
 }
