@@ -61,10 +61,12 @@ bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 /* Appends n zero bytes. */
 bool blobc_buf_zeros(blobc_buffer *b, size_t n);
-/* Appends valid UTF-8 s[0..n) quoted: as a JSON string (RFC 8259) when
- * json, else as a YAML double-quoted scalar, escaping what a YAML reader
- * would not take literally (controls, DEL, C1, the Unicode line and
- * paragraph separators, BOM and the noncharacters U+FFFE/FFFF). */
+/* Appends s[0..n) quoted: as a JSON string (RFC 8259) when json, else as
+ * a YAML double-quoted scalar, escaping what a YAML reader would not take
+ * literally (controls, DEL, C1, the Unicode line and paragraph
+ * separators, BOM and the noncharacters U+FFFE/FFFF). Both must be UTF-8:
+ * a byte that is not part of valid UTF-8 (a file name can hold any) is
+ * written as "\ufffd", U+FFFD, one per byte. */
 bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json);
 
 /* ---- errors ---- */
@@ -182,6 +184,9 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
+/* The length (1 to 4) of the valid UTF-8 sequence s starts with, its code
+ * point in *cp; 0 when s[0..n) does not start with one. n > 0. */
+size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp);
 
 /* ---- text or binary ----
  * Authoring inputs are text; one with a NUL byte is a binary file, reported
