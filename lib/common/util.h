@@ -181,6 +181,9 @@ size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n);
 size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
 /* The error for a non-regular input that went past the maximum input size. */
 blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
+/* The error for text (`what`: "schema text") longer than its own limit. */
+blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char *what,
+                                  uint64_t max);
 
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
