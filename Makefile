@@ -5,7 +5,7 @@
 #   make tsan       the threaded tests under -fsanitize=thread
 #   make deps       install what the build and the tests need (Debian/Ubuntu)
 #   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
-#   make bench      run the benchmarks
+#   make bench      run the benchmarks (FLATCC_SRC=DIR adds flatcc as a peer)
 #   make install    PREFIX=/usr/local DESTDIR=
 CC      ?= cc
 OBJCOPY ?= objcopy
@@ -78,7 +78,7 @@ SO_GOAL  := $(if $(filter 1,$(SHARED)),$(LIBSO))
 BLOBC    := $(BUILD)/blobc
 READER   := $(BUILD)/samples/reader
 
-.PHONY: all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean
+.PHONY: FORCE all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean
 all: $(BLOBC) $(LIBA) $(SO_GOAL)
 
 # The README's first command: build, bake the sample level, print it back.
@@ -99,6 +99,17 @@ $(BUILD)/%.o: %.c $(BUILD)/config.mk
 # made local, so a program linking it statically sees the blobc_ API and
 # nothing else to collide with (tests/cli/install.sh checks both with nm).
 $(LIB_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
+
+# The cache key covers the code that bakes, not only its version number
+# (docs/PIPELINE.md): a checksum of the library's sources, kept in a file
+# rewritten only when it changes, so that only plan.c is compiled again.
+SOURCE_ID := $(shell cat $(sort $(wildcard lib/*/*.c lib/*/*.h lib/include/blobc/*.h)) | cksum | cut -d' ' -f1)
+$(BUILD)/source-id: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SOURCE_ID)' | cmp -s - $@ || echo '$(SOURCE_ID)' >$@
+$(BUILD)/lib/bake/plan.o: $(BUILD)/source-id
+$(BUILD)/lib/bake/plan.o: ALL_CFLAGS += -DBLOBC_SOURCE_ID=\"$(SOURCE_ID)\"
+FORCE:
 
 $(BUILD)/libblobc.o: $(LIB_OBJ)
 	$(LD) -r -o $@.tmp $(LIB_OBJ)
@@ -174,7 +185,8 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh build-fuzz
 
 # Benchmarks (bench/README.md): the programs in bench/ with the same flags,
-# then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test.
+# then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test;
+# FLATCC_SRC names flatcc's source directory for its peer steps.
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 

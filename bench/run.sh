@@ -3,14 +3,17 @@
 # benchmark level (bench/gen_level.c) into $BUILD/bench, times blobc's bake,
 # dump and verify against the parsers' own floors (cJSON alone, libyaml
 # events alone, XXH3 and memcpy of the blob) and against flatc and capnp on
-# the same data, checks how the times scale with the room count, and ends
+# the same data (and against the code flatcc generates for it, when
+# FLATCC_SRC names flatcc's source: bench/flatcc.sh builds it), checks how
+# the times scale with the room count, and ends
 # with the goal ratios, each marked met or missed; then bench/pipeline.sh
 # (batches against flatc's, a cache hit, a ninja no-op build). It only reports: no
 # number here ever fails the build; the exit status is non-zero only when a
 # command fails to run. See bench/README.md.
 #
 # Environment: BUILD (default build), BLOBC (default $BUILD/blobc), CC (for
-# the report), BENCH_QUICK=1
+# the report and flatcc), FLATCC_SRC (flatcc's source directory; without
+# it the flatcc steps are reported as not run), BENCH_QUICK=1
 # (one size, one run: a smoke test), BENCH_ROOMS (the main size),
 # BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
 # flatc/capnp step, default 3), BENCH_MS_RUNS (runs of verify, a step of
@@ -99,6 +102,22 @@ if command -v capnp >/dev/null 2>&1; then
 else
     say "- peer: capnp not installed, its steps are skipped (Debian: apt-get install capnproto)"
 fi
+# flatcc is no package: it is built from a source directory when one is
+# named. Its steps are counted as not run otherwise.
+FLATCC=""
+NOT_RUN=0
+if [ -n "${FLATCC_SRC:-}" ]; then
+    echo "bench: building flatcc from $FLATCC_SRC" >&2
+    if FLATCC=$(BUILD=$BUILD CC=$CC sh bench/flatcc.sh); then
+        say "- peer: flatcc $("$B/flatcc/build/bin/flatcc" --version 2>/dev/null | sed -n 's/^version: *//p' | head -1) (built from $FLATCC_SRC by bench/flatcc.sh; its generated JSON parser, printer and verifier, -O3)"
+    else
+        FLATCC=""
+        FAILED=1
+        say "- peer: flatcc did not build from FLATCC_SRC=$FLATCC_SRC (see above); its 3 steps are not run"
+    fi
+else
+    say "- peer: flatcc not run (FLATCC_SRC is not set; FLATCC_SRC=/path/to/flatcc make bench runs it); its 3 steps are not run"
+fi
 say "- runs: median of $RUNS (flatc, capnp: $SLOW_RUNS; verify: $MS_RUNS); side by side: $PAIR_ROUNDS rounds; level: $MAIN rooms; sizes: $SIZES"
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 say "- load average at the start: $load"
@@ -154,6 +173,12 @@ measure() {
 
 skip() {
     say "| $1 | skipped: $2 ||||||"
+}
+
+# A step of a peer that is not there at all: counted, and named at the end.
+not_run() {
+    NOT_RUN=$((NOT_RUN + 1))
+    say "| $1 | not run: $2 ||||||"
 }
 
 have() {
@@ -238,6 +263,27 @@ if [ "$HAVE_CAPNP" = 1 ]; then
 else
     skip "capnp convert json:binary" "capnp not installed"
     skip "capnp convert binary:json" "capnp not installed"
+fi
+
+FCC_BIN=$B/out/level_$MAIN.flatcc.bin
+rm -f "$FCC_BIN"
+if [ -n "$FLATCC" ]; then
+    measure flatcc_parse "flatcc generated JSON parser" "$RUNS" "$JSON_BYTES" "input" \
+        -- "$FLATCC" parse "$JSON" "$FCC_BIN"
+    if [ -s "$FCC_BIN" ]; then
+        FCC_BYTES=$(size_of "$FCC_BIN")
+        measure flatcc_print "flatcc generated JSON printer" "$RUNS" "$FCC_BYTES" "flatcc binary" \
+            -o "$B/out/flatcc_$MAIN.json" -- "$FLATCC" print "$FCC_BIN"
+        measure flatcc_verify "flatcc generated verifier" "$MS_RUNS" "$FCC_BYTES" "flatcc binary" \
+            -- "$FLATCC" verify "$FCC_BIN"
+    else
+        skip "flatcc generated JSON printer" "the parser made no binary"
+        skip "flatcc generated verifier" "the parser made no binary"
+    fi
+else
+    for s in "flatcc generated JSON parser" "flatcc generated JSON printer" "flatcc generated verifier"; do
+        not_run "$s" "FLATCC_SRC not set"
+    done
 fi
 
 measure cjson "limit: cJSON parse alone" "$RUNS" "$JSON_BYTES" "input" -- "$B/limit_cjson" "$JSON"
@@ -366,6 +412,10 @@ once() {
     bake_json) set -- -- "$BLOBC" bake -s "$SCHEMA" -o "$BLOB" "$JSON" ;;
     bake_yaml) set -- -- "$BLOBC" bake -s "$SCHEMA" -o "$B/out/level_$MAIN.yaml.blob" "$YAML" ;;
     dump_json) set -- -o "$B/out/dump_$MAIN.json" -- "$BLOBC" dump --json "$BLOB" ;;
+    verify) set -- -- "$BLOBC" verify "$BLOB" ;;
+    flatcc_parse) set -- -- "$FLATCC" parse "$JSON" "$FCC_BIN" ;;
+    flatcc_print) set -- -o "$B/out/flatcc_$MAIN.json" -- "$FLATCC" print "$FCC_BIN" ;;
+    flatcc_verify) set -- -- "$FLATCC" verify "$FCC_BIN" ;;
     cjson) set -- -- "$B/limit_cjson" "$JSON" ;;
     libyaml) set -- -- "$B/limit_yaml" "$YAML" ;;
     flatc_b) set -- -- flatc -b -o "$B/fb" "$FBS" "$JSON" ;;
@@ -397,13 +447,16 @@ paired() {
     ratio=$(awk '{ print $1 / $2 }' "$out.rounds" | med)
     ta=$(awk '{ print $1 }' "$out.rounds" | med)
     tb=$(awk '{ print $2 }' "$out.rounds" | med)
-    echo "$ratio $ta $tb $PAIR_ROUNDS" >"$out"
+    echo "$ratio $ta $tb $PAIR_ROUNDS $1 $2" >"$out"
 }
 
 paired cjson bake_json
 paired flatc_b bake_json
 paired libyaml bake_yaml
 paired flatc_json dump_json
+paired flatcc_parse bake_json
+paired flatcc_print dump_json
+paired flatcc_verify verify
 if ls "$B"/res/pair_* >/dev/null 2>&1 && [ "$PAIR_ROUNDS" -gt 0 ]; then
     say "## Side by side"
     say ""
@@ -413,10 +466,8 @@ if ls "$B"/res/pair_* >/dev/null 2>&1 && [ "$PAIR_ROUNDS" -gt 0 ]; then
     say "|---|---|---:|---:|---:|---:|"
     for f in "$B"/res/pair_*; do
         case $f in *.rounds) continue ;; esac
-        k=${f#"$B"/res/pair_}
-        awk -v k="$k" '{
-            split(k, p, "_(bake|dump)_"); peer = p[1]; step = substr(k, length(peer) + 2)
-            printf "| %s | %s | %d | %.4f | %.4f | %.2fx |\n", peer, step, $4, $2, $3, $1
+        awk '{
+            printf "| %s | %s | %d | %.4f | %.4f | %.2fx |\n", $5, $6, $4, $2, $3, $1
         }' "$f" | tee -a "$REPORT"
     done
     say ""
@@ -479,6 +530,17 @@ ratio_goal "bake JSON speed vs cJSON parse alone" ">= 0.8x" 0.8 cjson bake_json
 ratio_goal "bake JSON speed vs flatc -b" ">= 2x" 2 flatc_b bake_json
 ratio_goal "bake YAML speed vs libyaml events alone" ">= 0.8x" 0.8 libyaml bake_yaml
 ratio_goal "dump --json speed vs flatc --json" ">= 3x" 3 flatc_json dump_json
+if [ -n "$FLATCC" ]; then
+    ratio_goal "bake JSON speed vs flatcc's generated parser" ">= 1.2x" 1.2 flatcc_parse bake_json
+    ratio_goal "dump --json speed vs flatcc's generated printer" ">= 1.0x" 1.0 flatcc_print dump_json
+    ratio_goal "verify speed vs flatcc's generated verifier" ">= 2x" 2 flatcc_verify verify
+else
+    for g in "bake JSON speed vs flatcc's generated parser:>= 1.2x" \
+        "dump --json speed vs flatcc's generated printer:>= 1.0x" \
+        "verify speed vs flatcc's generated verifier:>= 2x"; do
+        goal "${g%%:*}" "${g#*:}" "-" "not run (FLATCC_SRC not set)"
+    done
+fi
 if have verify && [ "$BLOB_BYTES" -gt 0 ]; then
     r=$(awk -v b="$BLOB_BYTES" -v t="$(field verify 1)" 'BEGIN { printf "%.0f", b / t / 1e6 }')
     v=$(awk -v r="$r" 'BEGIN { print (r >= 1000) ? "met" : "missed" }')
@@ -520,6 +582,9 @@ say ""
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
 say ""
 say "Speed ratios are the peer's median time over blobc's: 2x means blobc takes half as long."
+if [ "$NOT_RUN" -gt 0 ]; then
+    say "Not run: $NOT_RUN steps of peers that are not there (see the rows marked \"not run\")."
+fi
 say "Total benchmark time: $(($(date +%s) - START)) s. Report: $REPORT"
 
 if [ "$FAILED" != 0 ]; then

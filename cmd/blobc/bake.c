@@ -21,8 +21,9 @@ static const char bake_help[] =
     "\n"
     "  -s, --schema SCHEMA   schema file (overrides the data's $schema)\n"
     "  -t, --type TYPE       root type (overrides $type and the schema's root)\n"
-    "  -o, --output OUT      output file ('-' for stdout); with several inputs,\n"
-    "                        an existing directory to write into\n"
+    "  -o, --output OUT      output file ('-' for stdout), or the directory to\n"
+    "                        write into: one that exists, a name ending in '/',\n"
+    "                        or any name with several inputs\n"
     "      --format FMT      blob (default), raw (the data section alone), or\n"
     "                        unity (what BlobAssetReference<T>.TryRead loads)\n"
     "      --unity-version N the int32 version the loader passes to TryRead\n"
@@ -41,7 +42,8 @@ static const char bake_help[] =
     "      --depfiles        with several inputs: OUT.d beside every OUT\n"
     "      --cache DIR|URL   take outputs from, and put them into, a cache: a\n"
     "                        directory or an HTTP server, or 'DIR URL' to ask a\n"
-    "                        local directory first (default: $BLOBC_CACHE)\n"
+    "                        local directory first (default: $BLOBC_CACHE); a\n"
+    "                        server's user name and password: in ~/.netrc\n"
     "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n"
     "      --max-errors N    report up to N errors per input, in document order\n"
     "                        (default 20; 0: no limit); a syntax error comes alone\n"
@@ -51,17 +53,36 @@ static const char bake_help[] =
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
     ".bytes for --format unity).\n"
     "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
-    "A file is written to a temporary file and renamed into place on success;\n"
+    "A file is written to a temporary file and renamed into place on success\n"
+    "(missing directories above it are made);\n"
     "a device or FIFO is written in place; an output that is an input of the\n"
     "run is refused (blobc(1), OUTPUT FILES).\n"
     "With several inputs, every input is baked (failures are reported in input\n"
     "order and the others still written; exit 1 if any failed), and inputs that\n"
-    "would be written to the same output are refused before anything is baked.\n"
+    "would be written to the same file (under any spelling) are refused before\n"
+    "anything is baked.\n"
     "On a terminal, a progress line shows how many inputs are done.\n";
 
-static bool is_dir(const char *p) {
+/* Whether -o names a directory to write into: one that exists, a name
+ * ending in '/', or any name with several inputs (a directory that does
+ * not exist yet is made by the first write). 0 or an exit code. */
+static int output_dir(const char *output, int ninputs, const char **outdir) {
+    if (!output) return 0;
+    size_t n = strlen(output);
     struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    bool exists = stat(output, &st) == 0, dir = exists && S_ISDIR(st.st_mode);
+    if (strcmp(output, "-") == 0 || !(dir || ninputs > 1 || (n && output[n - 1] == '/'))) {
+        if (ninputs == 1) return 0;
+        usage_error("bake", "with several inputs, -o names a directory, not '-'");
+        return EXIT_USAGE;
+    }
+    if (!dir && (exists || errno != ENOENT)) {
+        usage_error("bake", "-o '%s' is not a directory (with several inputs, or a name "
+                            "ending in '/', -o names the directory to write into)", output);
+        return EXIT_USAGE;
+    }
+    *outdir = output;
+    return 0;
 }
 
 /* "dir/level.yaml" -> "<outdir or dir>/level.blob" */
@@ -120,55 +141,22 @@ static bool parse_count(const char *s, unsigned *out) {
     return true;
 }
 
-/* Writes a path escaped for make and ninja depfiles: a space and '#' get
- * a '\' before them, '$' is doubled. */
-static void put_dep_path(FILE *f, const char *p) {
-    for (; *p; p++) {
-        if (*p == ' ' || *p == '#') putc('\\', f);
-        else if (*p == '$') putc('$', f);
-        putc(*p, f);
-    }
-}
-
-/* "OUT: INPUT SCHEMA..." and an empty rule per schema file (as gcc -MP
- * writes), so that a deleted or renamed schema does not stop make. */
-static int write_depfile(const char *path, const char *out, const char *in,
-                         const blobc_schema *schema) {
-    size_t n = blobc_schema_file_count(schema);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
+/* The depfile of one output into dep (its path: --depfile, or OUT.d);
+ * 0 or an exit code after reporting a name make or ninja cannot read. */
+static int make_depfile(const bake_run *r, const char *out, const char *in,
+                        const blobc_schema *schema, char **dep, blobc_buffer *text) {
+    *dep = r->depfile ? strdup(r->depfile) : malloc(strlen(out) + 3);
+    if (!*dep) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_USAGE;
     }
-    put_dep_path(f, out);
-    fputc(':', f);
-    if (strcmp(in, "-") != 0) {
-        fputc(' ', f);
-        put_dep_path(f, in);
-    }
-    for (size_t i = 0; i < n; i++) {
-        const char *file = blobc_schema_file(schema, i);
-        if (!file || !file[0]) continue;
-        fputs(" \\\n  ", f);
-        put_dep_path(f, file);
-    }
-    fputc('\n', f);
-    for (size_t i = 0; i < n; i++) {
-        const char *file = blobc_schema_file(schema, i);
-        if (!file || !file[0]) continue;
-        fputc('\n', f);
-        put_dep_path(f, file);
-        fputs(":\n", f);
-    }
-    int rc = EXIT_USAGE;
-    if (fclose(f) == 0) {
-        blobc_buffer b = {(uint8_t *)text, len, len};
-        rc = write_output(path, &b);
-    }
-    free(text);
-    return rc;
+    if (!r->depfile) sprintf(*dep, "%s.d", out);
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (blobc_depfile(out, in, schema, text, &err) == BLOBC_OK) return 0;
+    snprintf(err.file, sizeof err.file, "%s", *dep);
+    report(&err);
+    return exit_code(err.status);
 }
 
 static void warn(FILE *msg, const blobc_error *w) {
@@ -256,7 +244,9 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
     blobc_status st = r->cache || r->depfile || r->depfiles
                           ? bake_with_plan(r, in, &bo, &res, &err, msg)
                           : blobc_bake_file(in, &bo, &res.buf, &err);
-    int rc;
+    int rc = 0;
+    char *dep = NULL;
+    blobc_buffer deptext = {0};
     if (st != BLOBC_OK) {
         /* the sink printed the errors of the data; others come here */
         if (printed == 0) report(&err);
@@ -267,93 +257,55 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
                     err.file[0] ? err.file : in, sink.suppressed);
         rc = exit_code(st);
     } else {
-        rc = write_output(out, &res.buf);
+        /* A depfile that cannot be written stops the output too: a build
+         * tool would take the output for up to date. */
+        if (res.planned && (r->depfile || r->depfiles))
+            rc = make_depfile(r, out, in, res.plan.schema, &dep, &deptext);
+        if (!rc) rc = write_output(out, &res.buf);
         if (!rc && r->verbose)
             fprintf(msg, "%s: %s %s\n", in, res.cached ? "cached" : "baked", out);
+        if (!rc && dep) rc = write_output(dep, &deptext);
     }
-    if (!rc && res.planned && (r->depfile || r->depfiles)) {
-        char *dep = r->depfile ? NULL : malloc(strlen(out) + 3);
-        if (dep) sprintf(dep, "%s.d", out);
-        rc = dep || r->depfile ? write_depfile(dep ? dep : r->depfile, out, in, res.plan.schema)
-                               : EXIT_USAGE;
-        free(dep);
-    }
+    free(dep);
+    blobc_buffer_free(&deptext);
     result_free(&res);
     return rc;
 }
 
 /* ---- the checks made before anything is baked ---- */
 
-typedef struct file_id {
-    dev_t dev;
-    ino_t ino;
-} file_id;
-
-static int cmp_id(const void *a, const void *b) {
-    const file_id *x = a, *y = b;
-    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
-    return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
-/* Marks every output that is one of the inputs, or a file of the schema
- * given with -s, through any name: their (device, inode) pairs are
- * collected once and each output is looked up with one stat, so the check
- * is n log n, not n^2. */
-static bool mark_over_input(bake_run *r) {
-    size_t nfiles = r->bo.schema ? blobc_schema_file_count(r->bo.schema) : 0;
-    file_id *ids = malloc((r->n + nfiles + 1) * sizeof *ids);
-    if (!ids) return false;
-    size_t m = 0;
-    struct stat st;
-    for (size_t i = 0; i < r->n + nfiles; i++) {
-        const char *p = i < r->n ? r->inputs[i] : blobc_schema_file(r->bo.schema, i - r->n);
-        if (p && p[0] && strcmp(p, "-") != 0 && stat(p, &st) == 0)
-            ids[m++] = (file_id){st.st_dev, st.st_ino};
-    }
-    qsort(ids, m, sizeof *ids, cmp_id);
-    for (size_t i = 0; i < r->n; i++) {
-        const char *out = r->outputs[i];
-        if (strcmp(out, "-") == 0 || stat(out, &st) != 0) continue;
-        file_id k = {st.st_dev, st.st_ino};
-        r->over_input[i] = bsearch(&k, ids, m, sizeof *ids, cmp_id) != NULL;
-    }
-    free(ids);
-    return true;
-}
-
-typedef struct named_out {
-    const char *out;
-    size_t i;
-} named_out;
-
-static int cmp_out(const void *a, const void *b) {
-    const named_out *x = a, *y = b;
-    int c = strcmp(x->out, y->out);
-    if (c) return c;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* Two inputs written to one output name would leave only the last one's
- * blob: refuse the batch, naming both, before anything is written.
- * Returns 0, or an exit code after printing every clash. */
-static int refuse_clashes(const bake_run *r) {
-    named_out *v = malloc((r->n ? r->n : 1) * sizeof *v);
-    if (!v) {
+/* Marks every output that is one of the run's inputs (the data files and
+ * the files of the -s schema, through any name), and refuses the batch
+ * when two inputs would be written to one file, however the two outputs
+ * are spelled ("x/a.blob", "./x/a.blob", a path through a link): only the
+ * last blob would be left. Returns 0, or an exit code after printing
+ * every clash. */
+static int check_outputs(bake_run *r) {
+    blobc_outputs *seen = blobc_outputs_new();
+    if (!seen) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_USAGE;
     }
-    for (size_t i = 0; i < r->n; i++) v[i] = (named_out){r->outputs[i], i};
-    qsort(v, r->n, sizeof *v, cmp_out);
     int rc = 0;
-    for (size_t i = 1; i < r->n; i++) {
-        if (strcmp(v[i].out, v[i - 1].out) != 0 || strcmp(v[i].out, "-") == 0) continue;
-        size_t first = i - 1;
-        while (first > 0 && strcmp(v[first - 1].out, v[i].out) == 0) first--;
-        fprintf(stderr, "%s bake: error: inputs '%s' and '%s' would both be written to '%s'\n",
-                prog, r->inputs[v[first].i], r->inputs[v[i].i], v[i].out);
+    for (size_t i = 0; i < r->n; i++) {
+        const char *out = r->outputs[i];
+        size_t first;
+        blobc_error err;
+        blobc_error_clear(&err);
+        r->over_input[i] = input_of(out) != NULL;
+        if (blobc_outputs_add(seen, out, &first, &err) != BLOBC_OK) {
+            report(&err);
+            rc = exit_code(err.status);
+            break;
+        }
+        if (first == SIZE_MAX) continue;
+        fprintf(stderr, "%s bake: error: inputs '%s' and '%s' would both be written to '%s'",
+                prog, r->inputs[first], r->inputs[i], r->outputs[first]);
+        if (strcmp(r->outputs[first], out) != 0) fprintf(stderr, " (also named '%s')", out);
+        fputc('\n', stderr);
         rc = EXIT_USAGE;
     }
-    free(v);
+    blobc_outputs_free(seen);
     return rc;
 }
 
@@ -374,11 +326,7 @@ static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
             return EXIT_USAGE;
         }
     }
-    if (!mark_over_input(r)) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_USAGE;
-    }
-    return refuse_clashes(r);
+    return check_outputs(r);
 }
 
 /* Opens the cache named by --cache or BLOBC_CACHE (none when spec is NULL
@@ -493,16 +441,7 @@ int cmd_bake(int argc, char **argv) {
         goto done;
     }
     const char *outdir = NULL;
-    if (a.noperands > 1 && output) {
-        if (!is_dir(output)) {
-            usage_error("bake", "with several inputs, -o must name an existing directory");
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        outdir = output;
-    } else if (output && is_dir(output)) {
-        outdir = output;
-    }
+    if ((rc = output_dir(output, a.noperands, &outdir))) goto done;
     r.n = (size_t)a.noperands;
     r.inputs = a.operands;
     r.outputs = calloc(r.n, sizeof *r.outputs);

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -451,55 +454,90 @@ void free_inputs(void) {
     inputs = NULL;
 }
 
-/* Named temporary files that exist right now (there are none where the
- * file system has O_TMPFILE), for the signal handler to remove. Slots are
- * claimed and released with atomics, so outputs written on several
- * threads can register; the handler only reads. */
-#define TEMP_SLOTS 64
-static char temp_path[TEMP_SLOTS][PATH_MAX];
-static atomic_int temp_state[TEMP_SLOTS]; /* 0 free, 1 being filled, 2 live */
+/* Named temporary files of the output rules, for the signal handler. A
+ * thread about to have one (temp_created) blocks the fatal signals, so
+ * that the handler never runs on it meanwhile, and registers the name; it
+ * unregisters and unblocks once the temporary is gone (temp_gone). The
+ * handler, on another thread, marks the run as dying, waits a bounded time
+ * for every registered temporary to be gone (with O_TMPFILE that is two
+ * system calls away), removes whatever is left and ends the process. A
+ * thread that registers once the handler has started never goes on, so
+ * its temporary never appears: registering, then reading `dying`, against
+ * the handler's setting `dying`, then reading the slots, means one of the
+ * two sees the other. */
+#define TEMP_SLOTS 1100 /* more than the threads of bake -j 1024 */
+static _Atomic(char *) temp_slot[TEMP_SLOTS];
+static atomic_int dying;
+static _Thread_local int my_slot = -1; /* -1: none registered */
+static _Thread_local sigset_t my_mask;
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+
+static void fatal_set(sigset_t *set) {
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        sigaddset(set, fatal_signals[i]);
+}
 
 static void temp_created(void *ctx, const char *path) {
     (void)ctx;
-    size_t n = strlen(path);
-    if (n >= PATH_MAX) return;
-    for (int i = 0; i < TEMP_SLOTS; i++) {
-        int expect = 0;
-        if (atomic_compare_exchange_strong(&temp_state[i], &expect, 1)) {
-            memcpy(temp_path[i], path, n + 1);
-            atomic_store(&temp_state[i], 2);
-            return;
+    sigset_t block;
+    fatal_set(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &my_mask);
+    my_slot = -1;
+    char *copy = strdup(path);
+    /* Out of memory: the temporary goes unregistered, as it always did
+     * where a signal could not be caught. */
+    for (int i = 0; copy; i = (i + 1) % TEMP_SLOTS) {
+        char *expect = NULL;
+        if (atomic_compare_exchange_strong(&temp_slot[i], &expect, copy)) {
+            my_slot = i;
+            break;
         }
+        if (i == TEMP_SLOTS - 1) sched_yield();
     }
+    if (!atomic_load(&dying)) return;
+    if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
+    for (;;) pause(); /* the process is ending; the signals stay blocked here */
 }
 
 static void temp_gone(void *ctx, const char *path) {
     (void)ctx;
+    (void)path;
+    /* The handler may have taken the slot (and removed the file) after
+     * its wait ran out; then it owns the copy. */
+    if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
+    my_slot = -1;
+    pthread_sigmask(SIG_SETMASK, &my_mask, NULL);
+}
+
+static bool temps_live(void) {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == 2 && strcmp(temp_path[i], path) == 0) {
-            atomic_store(&temp_state[i], 0);
-            return;
-        }
+        if (atomic_load(&temp_slot[i])) return true;
+    return false;
 }
 
 static void on_fatal_signal(int sig) {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == 2) unlink(temp_path[i]);
+    atomic_store(&dying, 1);
+    struct timespec ms = {0, 1000000};
+    for (int waited = 0; waited < 2000 && temps_live(); waited++) nanosleep(&ms, NULL);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        char *left = atomic_exchange(&temp_slot[i], NULL);
+        if (left) unlink(left);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 void install_signal_handlers(void) {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
+        fatal_set(&sa.sa_mask);
         struct sigaction old;
         /* A signal ignored by whoever started us stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(sigs[i], &sa, NULL);
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(fatal_signals[i], &sa, NULL);
     }
 }
 

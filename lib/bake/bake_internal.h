@@ -27,7 +27,7 @@
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING
-/* ... and of JSON brackets (cJSON's CJSON_NESTING_LIMIT). */
+/* ... and of JSON brackets (as cJSON's CJSON_NESTING_LIMIT). */
 #define BK_JSON_NESTING ((int)BLOBC_JSON_MAX_NESTING)
 
 /* A position in the input. YAML fills line/col (1-based, characters);
@@ -63,8 +63,10 @@ typedef struct bk_scalar {
     bk_tok tok;
     bool check_utf8;   /* JSON strings with bytes >= 0x80: validate */
     bool has_nul;      /* the source spelled a NUL (JSON "\u0000") */
-    bool has_d;        /* JSON number: d is strtod of the same text */
+    bool has_d;        /* JSON number: d is its value, as strtod of the same text */
+    bool has_u;        /* JSON number: a non-negative integer, u its value */
     double d;
+    uint64_t u;
 } bk_scalar;
 
 /* BK_UNION: the single-key mapping of a union value ({Member: {...}});
@@ -75,7 +77,6 @@ typedef struct bk_frame {
     const blobc_type *type;   /* the container's type */
     const blobc_field *field; /* STRUCT, UNION: the field or member being filled, NULL
                                  before the first key */
-    const void *fe;           /* the front end's cursor (JSON: next child) */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
     bk_pos pos;               /* where the container starts */
@@ -264,11 +265,6 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
 
 /* ---- front ends ---- */
-
-/* The first syntax error of JSON text, at the offending token: false with
- * its offset and message (json_syntax.c); true when the text is valid as
- * cJSON reads it. */
-bool bk_json_syntax(const char *t, size_t len, size_t *off, char *msg, size_t cap);
 
 /* Bakes JSON text (in memory). */
 blobc_status bk_bake_json(bk *k, const char *text, size_t len);

@@ -52,16 +52,6 @@ static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
 
 /* ---- schema and root ---- */
 
-/* True when the caller's output would replace `path`: the same name, or
- * the same existing file under another name. */
-static bool writes_over(const char *output, const char *path) {
-    struct stat so, sp;
-    if (!output || !path || strcmp(output, "-") == 0) return false;
-    if (strcmp(output, path) == 0) return true;
-    if (stat(output, &so) != 0 || stat(path, &sp) != 0) return false;
-    return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
-}
-
 static blobc_status refuse_overwrite(blobc_error *err, const char *input, const char *output) {
     blobc_err_file(err, input);
     return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", output);
@@ -90,7 +80,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
         return BLOBC_OK;
     }
     if (o->schema_path) {
-        if (writes_over(o->output_path, o->schema_path))
+        if (blobc_writes_over(o->output_path, o->schema_path))
             return refuse_overwrite(k->err, k->filename, o->output_path);
         blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
                                                     k->err);
@@ -103,7 +93,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
                        "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
     char *path = schema_path_for(k, k->meta_schema);
     if (!path) return blobc_err_nomem(k->err);
-    if (writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
+    if (blobc_writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
@@ -368,7 +358,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
-    if (!is_stdin && writes_over(opts->output_path, path))
+    if (!is_stdin && blobc_writes_over(opts->output_path, path))
         return refuse_overwrite(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
@@ -417,7 +407,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
 
     blobc_status st;
     if (fmt == BLOBC_INPUT_JSON) {
-        /* cJSON needs the whole text: read the rest after what we have,
+        /* The JSON reader needs the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
         uint64_t bad_at;

@@ -636,9 +636,10 @@ static bool f32_from_double(double d, double *out) {
     return true;
 }
 
-/* JSON float fast path: cJSON already ran strtod over the same text, so
- * only an infinity (an overflow, which blobc_parse_float reports) or an
- * f32 that double rounding could get wrong needs the slow path. */
+/* JSON float fast path: the reader converted the text exactly already
+ * (json_lex.c), so only an infinity (an overflow, which blobc_parse_float
+ * reports) or an f32 that double rounding could get wrong needs the slow
+ * path. */
 static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
     double d = v->d;
     if (!isfinite(d)) return false;
@@ -796,6 +797,10 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         }
         default: {
             /* integers */
+            if (v->has_u && v->u <= blobc_int_max(kind)) {
+                blobc_store_scalar(bk_ptr(k, s), kind, v->u, 0);
+                return BLOBC_OK;
+            }
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_JNUMBER)
                 return type_error(k, t, v, pos, NULL);
             uint64_t bits;

@@ -29,6 +29,9 @@
  * header and type section are far smaller than the rest of 4 GiB. */
 #define ENTRY_MAX ((size_t)0xffffffffu)
 #define STATS_DIR "stats"
+/* The most memory HTTP bodies may hold at once, across every thread of a
+ * cache: a server declaring huge entries costs no more than this. */
+#define HTTP_HELD_MAX ((size_t)512 << 20)
 
 /* Most caches one spec may list (a local directory before a server). */
 #define MAX_TIERS 4
@@ -37,13 +40,16 @@ typedef struct tier {
     char *root;          /* directory, or URL without a trailing '/' */
     bool http;
     atomic_bool down;    /* the server did not answer: stop asking */
+    atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
+    atomic_uint_least64_t hits, misses; /* lookups this tier answered */
 } tier;
 
 struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
-    atomic_uint_least64_t hits, misses;
+    atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
+    atomic_size_t held;  /* bytes of HTTP bodies held now: HTTP_HELD_MAX at most */
 };
 
 /* ---- names ---- */
@@ -78,7 +84,10 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
-    if (t->http) return blobc_curl_load(&t->curl, err);
+    atomic_init(&t->no_put, false);
+    atomic_init(&t->hits, 0);
+    atomic_init(&t->misses, 0);
+    if (t->http) return blobc_curl_load(&t->curl, t->root, err);
     if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
         return blobc_err_io(err, "create the cache directory", t->root, errno);
     return BLOBC_OK;
@@ -97,12 +106,13 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     if (!c) return blobc_err_nomem(err);
     atomic_init(&c->hits, 0);
     atomic_init(&c->misses, 0);
+    atomic_init(&c->held, 0);
     bool list = strstr(spec, "://") != NULL;
     blobc_status st = BLOBC_OK;
     for (const char *p = spec; *p && !st;) {
         size_t n = list ? strcspn(p, " \t") : strlen(p);
         if (n && c->n == MAX_TIERS)
-            st = blobc_err(err, BLOBC_EIO, "more than %d caches in '%s'", MAX_TIERS, spec);
+            st = blobc_err(err, BLOBC_EIO, "more than %d caches in the cache list", MAX_TIERS);
         else if (n)
             st = open_tier(&c->t[c->n++], p, n, err);
         p += n;
@@ -123,7 +133,8 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
 
 /* Each process records its counts in a file of its own in stats/, so
  * that no two writers ever share a file (NFS has no reliable append). */
-static void record_counts(const tier *c, uint64_t h, uint64_t m) {
+static void record_counts(const tier *c) {
+    uint64_t h = atomic_load(&c->hits), m = atomic_load(&c->misses);
     if (c->http || (h == 0 && m == 0)) return;
     size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.XXXXXX";
     char *path = malloc(n);
@@ -145,7 +156,7 @@ static void record_counts(const tier *c, uint64_t h, uint64_t m) {
 void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
-        record_counts(&c->t[i], atomic_load(&c->hits), atomic_load(&c->misses));
+        record_counts(&c->t[i]);
         blobc_curl_unload(&c->t[i].curl);
         free(c->t[i].root);
     }
@@ -167,14 +178,20 @@ static bool reject(blobc_error *warn, const char *name, const char *why, const b
     return false;
 }
 
+/* Why an entry's head is not one of this key, or NULL. */
+static const char *head_problem(const uint8_t *e, const uint8_t key[16]) {
+    if (memcmp(e, ENTRY_MAGIC, 8) != 0) return "not a cache entry";
+    if (memcmp(e + 8, key, 16) != 0) return "it holds another key";
+    return NULL;
+}
+
 /* The head must name this key and the payload length; the payload must
  * verify in full as the plan's root type, in the output form asked for. */
 static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
                      const blobc_bake_options *opts, const char *name, blobc_error *warn) {
-    if (n < ENTRY_HEAD || memcmp(e, ENTRY_MAGIC, 8) != 0)
-        return reject(warn, name, "not a cache entry", NULL);
-    if (memcmp(e + 8, plan->key, 16) != 0)
-        return reject(warn, name, "it holds another key", NULL);
+    if (n < ENTRY_HEAD) return reject(warn, name, "not a cache entry", NULL);
+    const char *bad = head_problem(e, plan->key);
+    if (bad) return reject(warn, name, bad, NULL);
     if (blobc_ld64(e + 24) != n - ENTRY_HEAD)
         return reject(warn, name, "its length is wrong", NULL);
     const uint8_t *p = e + ENTRY_HEAD;
@@ -204,30 +221,92 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
     if (blobc_blob_open(p, len, BLOBC_OPEN_NO_HASH, &b, &ve) != BLOBC_OK)
         return reject(warn, name, "verification failed", &ve);
     bool stripped = b.header.types_offset == 0;
+    /* The verifier checks the layout, not the names: a forged entry could
+     * carry other type and field names, which dump would then print. */
+    bool same_types = !stripped && b.header.types_size == plan->types_.len &&
+                      memcmp(p + b.header.types_offset, plan->types_.data, plan->types_.len) == 0;
     blobc_blob_close(&b);
     if (stripped != (opts && opts->strip))
         return reject(warn, name, stripped ? "stripped" : "not stripped", NULL);
+    if (!stripped && !same_types)
+        return reject(warn, name, "its type description is not the one this bake writes", NULL);
     return true;
 }
 
 /* ---- get, put ---- */
 
-/* Fetches the entry `name` into *e: 1 found, 0 absent or unreachable
- * (a warning in warn for the latter). A directory entry is mapped, not
- * copied: it is verified where it lies and copied once, into the output. */
-static int fetch(tier *c, const char *name, blobc_file_view *e, blobc_buffer *body,
-                 blobc_error *warn) {
-    if (c->http) {
-        if (atomic_load(&c->down)) return 0;
-        http_result r = blobc_http_get(&c->curl, name, ENTRY_MAX, body, warn);
-        if (r == HTTP_DOWN) atomic_store(&c->down, true);
-        if (r != HTTP_FOUND) return 0;
-        *e = (blobc_file_view){body->data, body->len, false};
+/* ---- memory held by HTTP bodies ---- */
+
+static bool hold(blobc_cache *c, size_t n) {
+    size_t was = atomic_load(&c->held);
+    do {
+        if (n > HTTP_HELD_MAX - was) return false;
+    } while (!atomic_compare_exchange_weak(&c->held, &was, was + n));
+    return true;
+}
+
+/* A GET in flight: its answer judged by the head as it arrives, and the
+ * memory the head declares counted before any of it is taken. */
+typedef struct lookup {
+    http_entry h;
+    blobc_cache *cache;
+    const uint8_t *key;
+    size_t held;
+} lookup;
+
+static size_t judge_head(http_entry *h, const uint8_t *head) {
+    lookup *l = h->ctx;
+    const char *bad = head_problem(head, l->key);
+    uint64_t len = blobc_ld64(head + 24);
+    if (!bad && len > ENTRY_MAX - ENTRY_HEAD) bad = "its length is wrong";
+    if (bad) {
+        snprintf(h->why, sizeof h->why, "%s", bad);
+        return 0;
+    }
+    size_t total = (size_t)len + ENTRY_HEAD;
+    if (!hold(l->cache, total)) {
+        snprintf(h->why, sizeof h->why,
+                 "its %zu bytes would take the HTTP entries held in memory past %zu MiB", total,
+                 HTTP_HELD_MAX >> 20);
+        return 0;
+    }
+    l->held = total;
+    return total;
+}
+
+/* Marks a tier with flag after a failed request; only the first thread to
+ * do so keeps its warning, so a run says it once. */
+static void mark(atomic_bool *flag, blobc_error *warn) {
+    if (atomic_exchange(flag, true)) blobc_error_clear(warn);
+}
+
+static int fetch_http(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
+                      blobc_cache_entry *out, blobc_error *warn) {
+    if (atomic_load(&c->down)) return 0;
+    lookup l = {.h = {.head = ENTRY_HEAD, .judge = judge_head}, .cache = owner, .key = key};
+    l.h.ctx = &l;
+    http_result r = blobc_http_get(&c->curl, name, &l.h, &out->body_, warn);
+    if (r == HTTP_FOUND) {
+        out->cache_ = owner;
+        out->held_ = l.held;
+        out->file_ = (blobc_file_view){out->body_.data, out->body_.len, false};
         return 1;
     }
+    if (l.held) atomic_fetch_sub(&owner->held, l.held);
+    if (r == HTTP_REJECTED) reject(warn, name, l.h.why, NULL);
+    if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(&c->down, warn);
+    return 0;
+}
+
+/* Fetches the entry `name` into out: 1 found, 0 absent or unreachable
+ * (a warning in warn for the latter). A directory entry is mapped, not
+ * copied: it is verified where it lies and copied once, into the output. */
+static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
+                 blobc_cache_entry *out, blobc_error *warn) {
+    if (c->http) return fetch_http(owner, c, key, name, out, warn);
     struct stat st;
     if (stat(name, &st) != 0) return 0;
-    if (blobc_file_map(name, e, warn) != BLOBC_OK) return 0;
+    if (blobc_file_map(name, &out->file_, warn) != BLOBC_OK) return 0;
     /* Touched, so that pruning drops what is used least recently even
      * where the file system does not keep access times. */
     (void)utimensat(AT_FDCWD, name, NULL, 0);
@@ -247,13 +326,13 @@ static bool make_entry(const uint8_t key[16], const void *bytes, size_t len, blo
 }
 
 /* Looks in one tier; true on a verified hit, left where it lies in *out. */
-static bool get_tier(tier *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_cache_entry *out, blobc_error *warn) {
+static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
+                     const blobc_bake_options *opts, blobc_cache_entry *out, blobc_error *warn) {
     char *name = entry_name(c, plan->key);
     bool hit = false;
     if (!name) {
         blobc_err_nomem(warn);
-    } else if (fetch(c, name, &out->file_, &out->body_, warn) &&
+    } else if (fetch(owner, c, plan->key, name, out, warn) &&
                entry_ok(out->file_.data, out->file_.len, plan, opts, name, warn)) {
         out->data = out->file_.data + ENTRY_HEAD;
         out->len = out->file_.len - ENTRY_HEAD;
@@ -269,6 +348,7 @@ void blobc_cache_entry_free(blobc_cache_entry *e) {
     /* An HTTP body is viewed by file_, not mapped: freed once, as the body. */
     if (e->file_.data && e->file_.data != e->body_.data) blobc_file_unmap(&e->file_);
     blobc_buffer_free(&e->body_);
+    if (e->held_) atomic_fetch_sub(&e->cache_->held, e->held_);
     memset(e, 0, sizeof *e);
 }
 
@@ -287,19 +367,21 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     size_t i;
     for (i = 0; i < c->n && !*hit; i++) {
         blobc_error_clear(&w);
-        *hit = get_tier(&c->t[i], plan, opts, out, &w);
+        *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        /* Counted where it was answered: a miss in each tier asked, a hit
+         * only in the one that held the entry. */
+        atomic_fetch_add(*hit ? &c->t[i].hits : &c->t[i].misses, 1);
     }
-    /* Found further out: keep a copy nearer (the local directory). */
+    /* Found further out: keep a copy nearer (the local directory), of
+     * the entry as found, head and all, so the body is not copied. */
     if (*hit) {
-        blobc_buffer e = {0};
-        if (i > 1 && make_entry(plan->key, out->data, out->len, &e))
-            for (size_t j = 0; j + 1 < i; j++) {
-                blobc_error_clear(&w);
-                put_tier(&c->t[j], plan->key, &e, &w);
-                if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
-            }
-        blobc_buffer_free(&e);
+        blobc_buffer e = {(uint8_t *)out->file_.data, out->file_.len, out->file_.len};
+        for (size_t j = 0; j + 1 < i; j++) {
+            blobc_error_clear(&w);
+            put_tier(&c->t[j], plan->key, &e, &w);
+            if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
+        }
     }
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
 }
@@ -314,12 +396,13 @@ static bool make_prefix_dir(const char *name) {
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
-    if (c->http && atomic_load(&c->down)) return;
+    if (c->http && (atomic_load(&c->down) || atomic_load(&c->no_put))) return;
     char *name = entry_name(c, key);
     if (!name) {
         blobc_err_nomem(warn);
     } else if (c->http) {
-        if (blobc_http_put(&c->curl, name, e->data, e->len, warn) == HTTP_DOWN) atomic_store(&c->down, true);
+        http_result r = blobc_http_put(&c->curl, name, e->data, e->len, warn);
+        if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(r == HTTP_DOWN ? &c->down : &c->no_put, warn);
     } else if (!make_prefix_dir(name)) {
         blobc_err_io(warn, "create the cache directory for", name, errno);
     } else {

@@ -42,7 +42,7 @@ const char *blobc_int_range_text(blobc_kind kind) {
 
 /* Largest magnitude of a kind: max for positive values, and for signed
  * kinds the magnitude of the minimum is one more. */
-static uint64_t kind_max(blobc_kind kind) {
+uint64_t blobc_int_max(blobc_kind kind) {
     switch (kind) {
     case BLOBC_KIND_I8: return 0x7f;
     case BLOBC_KIND_U8: return 0xff;
@@ -94,7 +94,7 @@ static bool accumulate(const char *s, size_t i, size_t n, unsigned base, bool un
 
 bool blobc_parse_int(const char *s, size_t n, blobc_kind kind, blobc_syntax syn, uint64_t *bits,
                      char *msg, size_t cap) {
-    uint64_t max = kind_max(kind);
+    uint64_t max = blobc_int_max(kind);
     if (max == 0) {
         if (msg && cap) snprintf(msg, cap, "internal error: %s is not an integer type",
                                  blobc_kind_name(kind));

@@ -23,6 +23,9 @@ typedef enum blobc_syntax {
 #define BLOBC_F32_NAN_BITS 0x7fc00000u
 #define BLOBC_F64_NAN_BITS 0x7ff8000000000000ull
 
+/* The largest value of an integer kind; 0 for any other kind. */
+uint64_t blobc_int_max(blobc_kind kind);
+
 /* Parses an integer literal for an integer kind (I8..U64), checked exactly
  * against the kind's range over all 64 bits. *bits receives the two's
  * complement value sign-extended to 64 bits. On failure writes a one-line

@@ -432,6 +432,29 @@ bool blobc_utf8_valid(const uint8_t *s, size_t n) {
     return true;
 }
 
+size_t blobc_utf8_put(char *o, uint32_t cp) {
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 #ifndef BLOBC_VERSION
 #define BLOBC_VERSION "0.0.0"
 #endif
@@ -529,6 +552,15 @@ bool blobc_textscan_run(blobc_textscan *s, const uint8_t *p, size_t n, uint64_t 
         s->off = UINT64_MAX; /* UTF-16 with a BOM: left to the parser */
     if (s->off == UINT64_MAX) return false;
     for (size_t i = 0; i < n; i++) {
+        /* Eight bytes at a time while they are printable ASCII, which is
+         * nearly all of a text file; anything else takes the byte path. */
+        while (!s->need && n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if ((w | ((w - 0x2020202020202020ull) & ~w)) & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
         uint8_t c = p[i];
         bool ok;
         if (s->need) {

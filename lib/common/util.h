@@ -100,6 +100,9 @@ static inline blobc_error *blobc_err_or(blobc_error *err, blobc_error *scratch) 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). In fileio.c. */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+/* True when writing `output` would replace the file `path`: the same
+ * name, or the same existing file under another. In output.c. */
+bool blobc_writes_over(const char *output, const char *path);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
 
@@ -190,6 +193,9 @@ bool blobc_utf8_valid(const uint8_t *s, size_t n);
 /* The length (1 to 4) of the valid UTF-8 sequence s starts with, its code
  * point in *cp; 0 when s[0..n) does not start with one. n > 0. */
 size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp);
+/* Writes code point cp (<= U+10FFFF) as UTF-8 at o: 1 to 4 bytes, their
+ * number returned. */
+size_t blobc_utf8_put(char *o, uint32_t cp);
 
 /* ---- text or binary ----
  * Authoring inputs are text; one with a NUL byte is a binary file, reported

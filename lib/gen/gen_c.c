@@ -144,7 +144,7 @@ static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
 }
 
 /* A schema doc comment as a C comment: one line stays one line, more make a
- * block. "*" "/" inside would end the comment early and is split. */
+ * block; blobc_gen_doc_line keeps each line inside it. */
 static void emit_doc(gen *g, const char *indent, const char *doc) {
     if (!doc) return;
     bool multi = strchr(doc, '\n') != NULL;
@@ -152,10 +152,7 @@ static void emit_doc(gen *g, const char *indent, const char *doc) {
     for (const char *p = doc; *p;) {
         size_t n = strcspn(p, "\n");
         if (multi) emit(g, "%s *%s", indent, n ? " " : "");
-        for (size_t i = 0; i < n; i++) {
-            emit(g, "%c", p[i]);
-            if (p[i] == '*' && i + 1 < n && p[i + 1] == '/') emit(g, " ");
-        }
+        if (g->ok) g->ok = blobc_gen_doc_line(g->out, p, n, BLOBC_GEN_DOC_C);
         if (multi) emit(g, "\n");
         p += n;
         if (*p) p++;

@@ -21,7 +21,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-/* C#'s reserved keywords: such a schema name is written @name. */
+/* C#'s keywords, contextual ones included (`await` is one inside an
+ * expression, `value__` names an enum's storage): such a schema name is
+ * written @name, which C# reads as the plain identifier everywhere. */
 static const char *const cs_keywords[] = {
     "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
     "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else",
@@ -32,6 +34,21 @@ static const char *const cs_keywords[] = {
     "sizeof", "stackalloc", "static", "string", "struct", "switch", "this", "throw", "true",
     "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort", "using", "virtual",
     "void", "volatile", "while",
+    /* contextual */
+    "add", "alias", "and", "args", "ascending", "async", "await", "by", "descending", "dynamic",
+    "equals", "file", "from", "get", "global", "group", "init", "into", "join", "let", "managed",
+    "nameof", "nint", "not", "notnull", "nuint", "on", "or", "orderby", "partial", "record",
+    "remove", "required", "scoped", "select", "set", "unmanaged", "value", "var", "when", "where",
+    "with", "yield",
+    /* undocumented, but reserved by every compiler */
+    "__arglist", "__makeref", "__reftype", "__refvalue",
+};
+
+/* Members every struct inherits from object (and ValueType): a field of
+ * that name would hide one (CS0108/CS0114), so it gets a `_` behind, as
+ * does a field `UnmanagedType` (see local_names). */
+static const char *const object_members[] = {
+    "Equals", "Finalize", "GetHashCode", "GetType", "MemberwiseClone", "ReferenceEquals", "ToString",
 };
 
 /* Names the output uses from Unity and the base library: a schema type
@@ -39,6 +56,9 @@ static const char *const cs_keywords[] = {
 static const char *const used_names[] = {
     "BlobArray", "BlobPtr", "BlobString", "BlobAssetReference", "UnsafeUtility", "Unity",
     "System", "StructLayout", "LayoutKind", "FieldOffset", "MarshalAs", "UnmanagedType",
+    /* an attribute [X] is also looked up as XAttribute */
+    "StructLayoutAttribute", "FieldOffsetAttribute", "MarshalAsAttribute", "MayOnlyLiveInBlobStorage",
+    "MayOnlyLiveInBlobStorageAttribute",
 };
 
 /* Unity.Mathematics vector types ([T; 2..4] of these elements). */
@@ -58,10 +78,13 @@ static bool is_keyword(const char *s) {
 
 typedef struct cs_type_info {
     const char *name;           /* C# name, '@' included */
-    const char **members;       /* struct: per field */
+    const char **members;       /* struct: per field; union: per member, its As property */
+    const char **values;        /* enum: per value; union: per member, its Tag */
+    const char *tag_enum, *tag_field, *offset_field; /* union: Tag, tag, offset */
     uint32_t natural;           /* struct: the alignment C# gives it */
     uint32_t comp;              /* struct: strongly connected component */
     bool explicit_layout;
+    bool blob_only;             /* struct: holds offsets, valid only in blob storage */
 } cs_type_info;
 
 /* A struct the output adds for a [T; N] that is itself an element. */
@@ -89,10 +112,32 @@ typedef struct csgen {
     bool *cyclic_comp;          /* per component: it has a cycle */
     cs_helper *helpers;
     size_t nhelpers, helpers_cap;
-    bool any_raw;               /* UnsafeUtility is used */
 } csgen;
 
 #define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
+
+/* Names from outside are written in full from global::, so that no
+ * schema name (a field `UnsafeUtility`, a namespace `Game.System`) can
+ * stand in their way. */
+#define AS_REF "global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef"
+
+/* A schema doc comment as an XML doc comment, `extra` deeper than the
+ * current indent; blobc_gen_doc_line keeps each line inside it. */
+static void emit_doc(csgen *c, const char *extra, const char *doc) {
+    if (!doc || !*doc) return;
+    bool multi = strchr(doc, '\n') != NULL;
+    emit(c, "%s%s/// <summary>%s", c->indent, extra, multi ? "\n" : "");
+    for (const char *p = doc; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (multi) emit(c, "%s%s///%s", c->indent, extra, n ? " " : "");
+        if (c->ok) c->ok = blobc_gen_doc_line(c->out, p, n, BLOBC_GEN_DOC_CS);
+        if (multi) emit(c, "\n");
+        p += n;
+        if (*p) p++;
+    }
+    if (multi) emit(c, "%s%s/// </summary>\n", c->indent, extra);
+    else emit(c, "</summary>\n");
+}
 
 static cs_type_info *info_of(const csgen *c, const blobc_type *t) {
     size_t i = blobc_typemap_find(&c->map, t);
@@ -123,6 +168,67 @@ static const char *escaped(csgen *c, const char *s) {
 /* The name without its @, to build other names from. */
 static const char *bare(const char *s) { return s[0] == '@' ? s + 1 : s; }
 
+/* A type's own names start from its name (CS0542) and what it inherits:
+ * an enum's `value__` (CS0076), a struct's object members (CS0108). */
+static bool local_names(blobc_nameset *local, const char *type_name, blobc_kind kind) {
+    if (!blobc_nameset_add(local, type_name)) return false;
+    if (kind == BLOBC_KIND_ENUM) return strcmp(type_name, "value__") == 0 || blobc_nameset_add(local, "value__");
+    for (size_t k = 0; k < sizeof object_members / sizeof object_members[0]; k++)
+        if (!blobc_nameset_has(local, object_members[k]) && !blobc_nameset_add(local, object_members[k]))
+            return false;
+    /* [MarshalAs(UnmanagedType.U1)] on a bool field looks the name up in the struct */
+    return blobc_nameset_has(local, "UnmanagedType") || blobc_nameset_add(local, "UnmanagedType");
+}
+
+/* `base` (a C# name, @ kept) with `prefix` in front of its bare form,
+ * unique in `set`. */
+static const char *unique_with(csgen *c, blobc_nameset *set, const char *prefix, const char *base) {
+    c->tmp.len = 0;
+    if (!blobc_buf_printf(&c->tmp, "%s%s", prefix, *prefix ? bare(base) : base)) return NULL;
+    return unique_in(c, set, arena_str(c, &c->tmp));
+}
+
+/* The names inside named type i: a struct's fields; an enum's values; a
+ * union's Tag enum, tag and offset fields and As properties, and the
+ * Tag's values. */
+static bool member_names(csgen *c, size_t i, blobc_nameset *local) {
+    const blobc_type *t = blobc_schema_at(c->schema, i);
+    cs_type_info *ti = &c->info[i];
+    if (t->kind == BLOBC_KIND_ENUM) {
+        if (!(ti->values = blobc_arena_array(&c->arena, t->nvalues ? t->nvalues : 1, sizeof(char *))))
+            return false;
+        for (uint32_t v = 0; v < t->nvalues; v++)
+            if (!(ti->values[v] = unique_in(c, local, escaped(c, t->values[v].name)))) return false;
+        return true;
+    }
+    uint32_t n = t->nfields ? t->nfields : 1;
+    if (!(ti->members = blobc_arena_array(&c->arena, n, sizeof(char *)))) return false;
+    if (t->kind == BLOBC_KIND_STRUCT) {
+        for (uint32_t f = 0; f < t->nfields; f++)
+            if (!(ti->members[f] = unique_in(c, local, escaped(c, t->fields[f].name)))) return false;
+        return true;
+    }
+    /* the member types are named inside the union: nothing there may
+     * hide one (a member struct `Tag` would make the enum Tag_) */
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        const char *mn = info_of(c, t->fields[m].type->elem)->name;
+        if (!blobc_nameset_has(local, mn) && !blobc_nameset_add(local, mn)) return false;
+    }
+    if (!(ti->values = blobc_arena_array(&c->arena, n, sizeof(char *))) ||
+        !(ti->tag_enum = unique_in(c, local, "Tag")) || !(ti->tag_field = unique_in(c, local, "tag")) ||
+        !(ti->offset_field = unique_in(c, local, "offset")))
+        return false;
+    blobc_nameset tags = {0};
+    bool ok = blobc_nameset_add(&tags, ti->tag_enum) && blobc_nameset_add(&tags, "value__") &&
+              blobc_nameset_add(&tags, "None");
+    for (uint32_t m = 0; ok && m < t->nfields; m++) {
+        const char *mn = info_of(c, t->fields[m].type->elem)->name;
+        ok = (ti->members[m] = unique_with(c, local, "As", mn)) && (ti->values[m] = unique_in(c, &tags, mn));
+    }
+    blobc_nameset_free(&tags);
+    return ok;
+}
+
 static bool assign_names(csgen *c) {
     for (size_t i = 0; i < sizeof used_names / sizeof used_names[0]; i++)
         if (!blobc_nameset_add(&c->globals, used_names[i])) return false;
@@ -137,15 +243,10 @@ static bool assign_names(csgen *c) {
         if (!(c->info[i].name = unique_in(c, &c->globals, escaped(c, blobc_schema_at(c->schema, i)->name))))
             return false;
     for (size_t i = 0; i < c->ninfo; i++) {
-        const blobc_type *t = blobc_schema_at(c->schema, i);
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        c->info[i].members = blobc_arena_array(&c->arena, t->nfields, sizeof(char *));
-        if (!c->info[i].members) return false;
-        /* C# forbids a member named like its struct (CS0542) */
+        /* C# forbids a member named like its type (CS0542) */
         blobc_nameset local = {0};
-        bool ok = blobc_nameset_add(&local, c->info[i].name);
-        for (uint32_t f = 0; ok && f < t->nfields; f++)
-            ok = (c->info[i].members[f] = unique_in(c, &local, escaped(c, t->fields[f].name))) != NULL;
+        bool ok = local_names(&local, c->info[i].name, blobc_schema_at(c->schema, i)->kind) &&
+                  member_names(c, i, &local);
         blobc_nameset_free(&local);
         if (!ok) return false;
     }
@@ -379,6 +480,20 @@ static uint32_t cs_align(const csgen *c, const blobc_type *t) {
     }
 }
 
+/* Whether a value of type t holds an offset (inline structs after their
+ * own layout_all turn). */
+static bool holds_offsets(const csgen *c, const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
+    switch (t->kind) {
+    case BLOBC_KIND_STRING:
+    case BLOBC_KIND_ARRAY:
+    case BLOBC_KIND_PTR:
+    case BLOBC_KIND_UNION: return true;
+    case BLOBC_KIND_STRUCT: return info_of(c, t)->blob_only;
+    default: return false;
+    }
+}
+
 static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 /* Whether C#'s sequential layout puts every field where blobc does and
@@ -392,6 +507,7 @@ static void compute_layout(csgen *c, size_t i) {
     bool same = true;
     for (uint32_t f = 0; f < t->nfields; f++) {
         const blobc_type *ft = t->fields[f].type;
+        c->info[i].blob_only = c->info[i].blob_only || holds_offsets(c, ft);
         uint32_t a = cs_align(c, ft);
         if (a > nat) nat = a;
         if (round_up(cur, a) != t->fields[f].offset) same = false;
@@ -445,11 +561,12 @@ static void emit_offset(csgen *c, bool explicit_layout, uint32_t off) {
 /* One C# field `name` of type t at `off`: typed, or as ints with a ref
  * property (needs_raw). */
 static void emit_slot(csgen *c, bool ex, const char *name, const blobc_type *t, uint32_t off,
-                      bool raw, blobc_nameset *local) {
+                      bool raw, blobc_nameset *local, const char *doc) {
     c->tmp.len = 0;
     if (!raw) {
         c->ok = c->ok && put_type(c, &c->tmp, t, false) && blobc_buf_putc(&c->tmp, '\0');
         if (!c->ok) return;
+        emit_doc(c, "    ", doc);
         emit(c, "%s    ", c->indent);
         emit_offset(c, ex, off);
         if (t->kind == BLOBC_KIND_BOOL) emit(c, "[MarshalAs(UnmanagedType.U1)] ");
@@ -473,7 +590,6 @@ static void emit_slot(csgen *c, bool ex, const char *name, const blobc_type *t, 
         c->ok = false;
         return;
     }
-    c->any_raw = true;
     emit(c, "%s    ", c->indent);
     emit_offset(c, ex, off);
     emit(c, "internal int %s;\n", off_name);
@@ -484,17 +600,21 @@ static void emit_slot(csgen *c, bool ex, const char *name, const blobc_type *t, 
     }
     c->ok = c->ok && blobc_buf_printf(&c->aliases, "%susing %s = ", c->indent, alias) &&
             put_type(c, &c->aliases, t, true) && blobc_buf_puts(&c->aliases, ";\n");
+    blobc_buffer *fields = c->out;
+    c->out = &c->props;   /* the doc goes with the property */
+    emit_doc(c, "    ", doc);
+    c->out = fields;
     c->ok = c->ok && blobc_buf_printf(&c->props,
                                       "%s    public ref %s %s { get { fixed (int* p = &%s) "
-                                      "{ return ref UnsafeUtility.AsRef<%s>(p); } } }\n",
+                                      "{ return ref " AS_REF "<%s>(p); } } }\n",
                                       c->indent, alias, name, off_name, alias);
 }
 
 /* A field of type t (any kind) at `off`, in a struct of component comp. */
 static void emit_field(csgen *c, bool ex, const char *name, const blobc_type *t, uint32_t off,
-                       uint32_t comp, blobc_nameset *local) {
+                       uint32_t comp, blobc_nameset *local, const char *doc) {
     if (t->kind != BLOBC_KIND_FIXED || math_name(c, t)) {
-        emit_slot(c, ex, name, t, off, needs_raw(c, t, comp), local);
+        emit_slot(c, ex, name, t, off, needs_raw(c, t, comp), local, doc);
         return;
     }
     const blobc_type *inner = t;
@@ -505,6 +625,7 @@ static void emit_field(csgen *c, bool ex, const char *name, const blobc_type *t,
     }
     if (scalar_name(inner->kind)) {
         /* nested [[i8; 2]; 3] -> one buffer of 6, row by row */
+        emit_doc(c, "    ", doc);
         emit(c, "%s    ", c->indent);
         emit_offset(c, ex, off);
         emit(c, "public fixed %s %s[%" PRIu32 "];\n", scalar_name(inner->kind), name, total);
@@ -521,11 +642,15 @@ static void emit_field(csgen *c, bool ex, const char *name, const blobc_type *t,
             return;
         }
         const blobc_type *e = t->elem;
-        emit_slot(c, ex, item, e, off + k * e->size, needs_raw(c, e, comp), local);
+        emit_slot(c, ex, item, e, off + k * e->size, needs_raw(c, e, comp), local, k ? NULL : doc);
     }
 }
 
-static void emit_struct_head(csgen *c, bool ex, uint32_t size, const char *name) {
+/* Unity's blob-safety analysis refuses a copy of a struct marked
+ * [MayOnlyLiveInBlobStorage]: a copy of one that holds offsets would read
+ * garbage, and an offset stored as plain ints is invisible to it. */
+static void emit_struct_head(csgen *c, bool ex, bool blob_only, uint32_t size, const char *name) {
+    if (blob_only) emit(c, "%s[MayOnlyLiveInBlobStorage]\n", c->indent);
     if (ex) emit(c, "%s[StructLayout(LayoutKind.Explicit, Size = %" PRIu32 ")]\n", c->indent, size);
     emit(c, "%spublic unsafe struct %s\n%s{\n", c->indent, name, c->indent);
 }
@@ -542,14 +667,15 @@ static void emit_struct(csgen *c, size_t i) {
     const cs_type_info *ti = &c->info[i];
     emit(c, "%s// struct %s: size %" PRIu32 ", alignment %" PRIu32 "%s\n", c->indent, t->name,
          t->size, t->align, ti->explicit_layout ? "; explicit: C#'s sequential layout differs" : "");
-    emit_struct_head(c, ti->explicit_layout, t->size, ti->name);
+    emit_doc(c, "", t->doc);
+    emit_struct_head(c, ti->explicit_layout, ti->blob_only, t->size, ti->name);
     c->owner = ti->name;
     blobc_nameset local = {0};
-    c->ok = c->ok && blobc_nameset_add(&local, ti->name);
+    c->ok = c->ok && local_names(&local, ti->name, BLOBC_KIND_STRUCT);
     for (uint32_t f = 0; c->ok && f < t->nfields; f++) c->ok = blobc_nameset_add(&local, ti->members[f]);
     for (uint32_t f = 0; c->ok && f < t->nfields; f++)
         emit_field(c, ti->explicit_layout, ti->members[f], t->fields[f].type, t->fields[f].offset,
-                   ti->comp, &local);
+                   ti->comp, &local, t->fields[f].doc);
     blobc_nameset_free(&local);
     emit_struct_tail(c);
 }
@@ -558,30 +684,25 @@ static void emit_struct(csgen *c, size_t i) {
  * as fields item_0, item_1, ... */
 static void emit_helper(csgen *c, const cs_helper *h) {
     emit(c, "%s// %s as an element: size %" PRIu32 "\n", c->indent, h->key, h->type->size);
-    emit_struct_head(c, true, h->type->size, h->name);
+    emit_struct_head(c, true, holds_offsets(c, h->type), h->type->size, h->name);
     c->owner = h->name;
     blobc_nameset local = {0};
-    c->ok = c->ok && blobc_nameset_add(&local, h->name);
-    emit_field(c, true, "item", h->type, 0, UINT32_MAX, &local);
+    c->ok = c->ok && local_names(&local, h->name, BLOBC_KIND_STRUCT) && blobc_nameset_add(&local, "item");
+    emit_field(c, true, "item", h->type, 0, UINT32_MAX, &local, NULL);
     blobc_nameset_free(&local);
     emit_struct_tail(c);
 }
 
 static void emit_enum(csgen *c, size_t i) {
     const blobc_type *t = blobc_schema_at(c->schema, i);
-    const char *name = c->info[i].name;
-    emit(c, "%spublic enum %s : %s\n%s{\n", c->indent, name, scalar_name(t->elem->kind), c->indent);
+    const cs_type_info *ti = &c->info[i];
+    emit_doc(c, "", t->doc);
+    emit(c, "%spublic enum %s : %s\n%s{\n", c->indent, ti->name, scalar_name(t->elem->kind), c->indent);
     bool is_signed = blobc_kind_is_signed(t->elem->kind);
     for (uint32_t v = 0; v < t->nvalues; v++) {
-        const char *m = escaped(c, t->values[v].name);
-        if (!m) {
-            c->ok = false;
-            return;
-        }
-        /* an enum member may not be named like its enum */
-        bool clash = strcmp(m, name) == 0;
         uint64_t bits = t->values[v].value;
-        emit(c, "%s    %s%s = ", c->indent, m, clash ? "_" : "");
+        emit_doc(c, "    ", t->values[v].doc);
+        emit(c, "%s    %s = ", c->indent, ti->values[v]);
         if (is_signed) emit(c, "%" PRId64 ",\n", (int64_t)bits);
         else emit(c, "%" PRIu64 ",\n", bits);
     }
@@ -592,25 +713,28 @@ static void emit_enum(csgen *c, size_t i) {
  * member's offset, and a ref property per member that checks the tag. */
 static void emit_union(csgen *c, size_t i) {
     const blobc_type *t = blobc_schema_at(c->schema, i);
-    const char *name = c->info[i].name, *in = c->indent;
+    const cs_type_info *ti = &c->info[i];
+    const char *in = c->indent;
     emit(c, "%s// union %s: size %" PRIu32 ", alignment %" PRIu32 "; tag 0 holds no member\n", in,
          t->name, t->size, t->align);
-    emit(c, "%spublic unsafe struct %s\n%s{\n", in, name, in);
-    emit(c, "%s    public enum Tag : uint\n%s    {\n%s        None = 0,\n", in, in, in);
+    emit_doc(c, "", t->doc);
+    emit(c, "%s[MayOnlyLiveInBlobStorage]\n%spublic unsafe struct %s\n%s{\n", in, in, ti->name, in);
+    emit(c, "%s    public enum %s : uint\n%s    {\n%s        None = 0,\n", in, ti->tag_enum, in, in);
     for (uint32_t m = 0; m < t->nfields; m++) {
-        const char *mn = info_of(c, t->fields[m].type->elem)->name;
-        emit(c, "%s        %s%s = %" PRIu32 ",\n", in, mn, strcmp(bare(mn), "None") ? "" : "_", m + 1);
+        emit_doc(c, "        ", t->fields[m].doc);
+        emit(c, "%s        %s = %" PRIu32 ",\n", in, ti->values[m], m + 1);
     }
-    emit(c, "%s    }\n\n%s    public Tag tag;\n%s    internal int offset;\n", in, in, in);
+    emit(c, "%s    }\n\n%s    public %s %s;\n%s    internal int %s;\n", in, in, ti->tag_enum, ti->tag_field, in,
+         ti->offset_field);
     for (uint32_t m = 0; m < t->nfields; m++) {
         const char *mn = info_of(c, t->fields[m].type->elem)->name;
-        const char *tag = strcmp(bare(mn), "None") ? mn : "None_";
-        emit(c, "%s    public ref %s As%s { get { if (tag != Tag.%s) throw new System.InvalidOperationException(\"%s holds another member\"); "
-                "fixed (int* p = &offset) { return ref UnsafeUtility.AsRef<%s>((byte*)p + offset); } } }\n",
-             in, mn, bare(mn), tag, bare(name), mn);
+        emit_doc(c, "    ", t->fields[m].doc);
+        emit(c, "%s    public ref %s %s { get { if (%s != %s.%s) throw new global::System.InvalidOperationException(\"%s holds another member\"); "
+                "fixed (int* p = &%s) { return ref " AS_REF "<%s>((byte*)p + %s); } } }\n",
+             in, mn, ti->members[m], ti->tag_field, ti->tag_enum, ti->values[m], bare(ti->name),
+             ti->offset_field, mn, ti->offset_field);
     }
     emit(c, "%s}\n\n", in);
-    c->any_raw = true;
 }
 
 static bool valid_namespace(const char *ns) {
@@ -648,7 +772,6 @@ static void generate(csgen *c) {
     }
     for (size_t h = 0; h < c->nhelpers && c->ok; h++) emit_helper(c, &c->helpers[h]);
     c->out = file;
-    if (c->any_raw) emit(c, "using Unity.Collections.LowLevel.Unsafe;\n");
     emit(c, "using Unity.Entities;\n");
     if (c->math) emit(c, "using Unity.Mathematics;\n");
     emit(c, "\n");

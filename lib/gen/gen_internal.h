@@ -53,6 +53,17 @@ bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out);
  * memory once). */
 void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) BLOBC_PRINTF(3, 4);
 
+/* Where a line of doc text goes. */
+typedef enum blobc_gen_doc_lang {
+    BLOBC_GEN_DOC_C,    /* inside a C block comment */
+    BLOBC_GEN_DOC_CS    /* after C#'s `///`, inside an XML doc element */
+} blobc_gen_doc_lang;
+
+/* Appends one line of a schema doc comment (n bytes, no '\n') so that it
+ * stays one line of text inside its comment, whatever it holds; false
+ * when out of memory. */
+bool blobc_gen_doc_line(blobc_buffer *out, const char *s, size_t n, blobc_gen_doc_lang lang);
+
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool blobc_gen_is_identifier(const char *s);
 

@@ -108,3 +108,47 @@ void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
     *ok = blobc_buf_vprintf(out, fmt, ap);
     va_end(ap);
 }
+
+/* Bytes that end a line somewhere: C0 controls and DEL (CR ends a line to
+ * every compiler), and the Unicode line ends C# knows (U+0085, U+2028,
+ * U+2029). Returns the length of the one at s (0: none). */
+static size_t line_break_at(const char *s, size_t n) {
+    unsigned char c = (unsigned char)s[0];
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return 1;
+    if (c == 0xc2 && n >= 2 && (unsigned char)s[1] == 0x85) return 2;
+    if (c == 0xe2 && n >= 3 && (unsigned char)s[1] == 0x80 &&
+        ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9))
+        return 3;
+    return 0;
+}
+
+/* Whether a C comment needs a space between s[0] and s[1]: a star and a
+ * slash either way round end or nest the comment, and a trigraph (two
+ * question marks and one of =(/)'<!>-) is read as another character by
+ * -std=c11: the backslash one joins two lines. */
+static bool c_split_after(const char *s, size_t n) {
+    if (n < 2) return false;
+    if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*')) return true;
+    return s[0] == '?' && s[1] == '?' && n >= 3 && s[2] && strchr("=(/)'<!>-", s[2]);
+}
+
+bool blobc_gen_doc_line(blobc_buffer *out, const char *s, size_t n, blobc_gen_doc_lang lang) {
+    for (size_t i = 0; i < n;) {
+        size_t k = line_break_at(s + i, n - i);
+        if (k) {
+            if (!blobc_buf_putc(out, ' ')) return false;
+            i += k;
+            continue;
+        }
+        char c = s[i];
+        bool ok;
+        if (lang == BLOBC_GEN_DOC_CS && (c == '&' || c == '<' || c == '>'))
+            ok = blobc_buf_puts(out, c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;");
+        else
+            ok = blobc_buf_putc(out, c);
+        if (ok && lang == BLOBC_GEN_DOC_C && c_split_after(s + i, n - i)) ok = blobc_buf_putc(out, ' ');
+        if (!ok) return false;
+        i++;
+    }
+    return true;
+}

@@ -605,6 +605,7 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
     blobc_walk w;
     blobc_walk_init(&w);
     w.end_align = src.end_align;
+    w.any_order = src.is_unity;
     if (st == BLOBC_OK) st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
     if (opts->format == BLOBC_DUMP_MAP) {
         blobc_status ms = blobc_dump_map(&src, &w, st, bytes, len, opts, out, err);

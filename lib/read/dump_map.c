@@ -1,7 +1,8 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
  * order. The header field by field; then every payload the verifying walk
- * placed (the walker's table is in address order), each element broken down
+ * placed (in address order: the walker's table, or for a Unity file its
+ * any_sorted list), each element broken down
  * to its fields with offset, size, raw bytes, schema path and value, the
  * padding between them, each offset field's absolute target, and the gaps
  * between payloads; then a summary of the type section.
@@ -41,6 +42,7 @@ typedef struct mapper {
     uint64_t base;           /* file offset of the data section */
     const blobc_walk *w;
     uint32_t *pathat;        /* per payload: 1 + where its path is in paths; 0 unseen */
+    uint32_t *refpos;        /* per payload: data offset of the field that first refers to it */
     blobc_buffer paths;      /* the payloads' paths as shown, each NUL-terminated */
     size_t cur;              /* payload being listed */
     const blobc_error *fail; /* the verification error, or NULL */
@@ -233,7 +235,7 @@ static void put_value(mapper *m, const blobc_type *t, const uint8_t *p) {
 
 /* Payload k is first seen from the field being listed: its path is that
  * field's, as shown (a bounded copy). */
-static void keep_path(mapper *m, size_t k) {
+static void keep_path(mapper *m, size_t k, size_t from) {
     size_t n;
     bool cut;
     const char *p = path_shown(m, &n, &cut);
@@ -244,6 +246,7 @@ static void keep_path(mapper *m, size_t k) {
         return;
     }
     m->pathat[k] = (uint32_t)at + 1;
+    m->refpos[k] = (uint32_t)from;
 }
 
 /* An offset field's line: where it leads. First sight of a payload
@@ -269,8 +272,10 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
     else {
         size_t k = blobc_walk_find(m->w, (uint32_t)tg);
-        if (k != SIZE_MAX && k != m->cur && m->pathat[k] == 0 && k != 0) keep_path(m, k);
-        else if (k != SIZE_MAX && k < m->cur) mputs(m, " (shared)");
+        if (k != SIZE_MAX && k != m->cur && m->pathat[k] == 0 && k != 0)
+            keep_path(m, k, p);
+        else if (k != SIZE_MAX && (m->w->any_order ? m->refpos[k] != p : k < m->cur))
+            mputs(m, " (shared)");
     }
     line_end(m, m->base + p, fsz);
 }
@@ -401,9 +406,53 @@ static void payload_path(mapper *m, size_t k) {
     path_add(m, m->pathat[k] ? (const char *)m->paths.data + m->pathat[k] - 1 : "?");
 }
 
+/* A Unity file's payloads are listed by start, which need not put a
+ * referrer before what it refers to: the paths are found first, in the
+ * walk's order (a referrer's own first), by listing every payload into a
+ * scratch buffer. */
+static void find_referrers(mapper *m) {
+    blobc_buffer scratch = {0}, *out = m->out;
+    const blobc_error *fail = m->fail;
+    const blobc_dump_options *opts = m->opts;
+    m->out = &scratch;
+    m->fail = NULL;
+    m->opts = NULL; /* nothing of this goes to the writer */
+    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+        blobc_wpayload pv = blobc_walk_payload(m->w, k);
+        uint32_t esz;
+        const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
+        m->cur = k;
+        payload_path(m, k);
+        size_t plen = m->path.len;
+        bool arr = !(pv.flags & BLOBC_WP_PTR);
+        for (uint32_t i = 0; t && i < pv.count && !m->oom; i++) {
+            path_truncate(m, plen);
+            if (arr) {
+                char idx[32];
+                snprintf(idx, sizeof idx, "[%" PRIu32 "]", i);
+                path_add(m, idx);
+            }
+            list_value(m, t, pv.start + (size_t)i * esz);
+            scratch.len = 0;
+        }
+    }
+    blobc_buffer_free(&scratch);
+    m->out = out;
+    m->fail = fail;
+    m->opts = opts;
+}
+
 static void list_payloads(mapper *m) {
     size_t prev_end = 0;
-    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+    if (m->w->any_order) {
+        if (!m->w->any_sorted) {
+            m->oom = true;
+            return;
+        }
+        find_referrers(m);
+    }
+    for (size_t at = 0; at < m->w->ntab && !m->oom; at++) {
+        size_t k = m->w->any_order ? m->w->any_sorted[at] : at;
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         const blobc_wpayload *pl = &pv;
         uint32_t esz;
@@ -570,7 +619,8 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     mprintf(&m, "## data: %zu bytes at 0x%08" PRIx64 ", root %s\n", m.size, m.base, ty);
     if (w->ntab) {
         m.pathat = calloc(w->ntab, sizeof *m.pathat);
-        if (!m.pathat) m.oom = true;
+        m.refpos = calloc(w->ntab, sizeof *m.refpos);
+        if (!m.pathat || !m.refpos) m.oom = true;
         else list_payloads(&m);
     }
     if (m.fail) {
@@ -582,6 +632,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
         list_types(&m, src);
     }
     free(m.pathat);
+    free(m.refpos);
     blobc_buffer_free(&m.paths);
     blobc_buffer_free(&m.path);
     flush(&m, true);

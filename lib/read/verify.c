@@ -33,6 +33,7 @@ blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify
         blobc_walk w;
         blobc_walk_init(&w);
         w.end_align = src.end_align;
+        w.any_order = src.is_unity;
         st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
         blobc_walk_free(&w);
     }

@@ -1,6 +1,6 @@
 /*
- * walk.h - the canonical-order walker of a data section, shared by verify
- * and dump. Private.
+ * walk.h - the walker of a data section, shared by verify and dump.
+ * Private.
  *
  * The walker visits the data section exactly in the order the builder
  * placed it (docs/FORMAT.md, "The data section"), checking every value on
@@ -8,6 +8,11 @@
  * (sorted by construction: each new payload starts at the cursor). Verify
  * uses it for the checks alone; dump reads the table afterwards to know
  * which payloads are shared (YAML anchors) and where a map must stop.
+ *
+ * With any_order (Unity files, walk_anyorder.c) payloads may lie in any
+ * order: the table is then in the order the walk reached them (which is
+ * the canonical order's, and the order dump reads them in), and any_sorted
+ * lists them by start.
  */
 #ifndef BLOBC_WALK_H
 #define BLOBC_WALK_H
@@ -50,7 +55,10 @@ typedef struct blobc_walk {
     uint64_t work;          /* op and element visits, for the linear-work tests */
     uint32_t end_align;     /* set before a run: the data may end with zero bytes
                                up to the next multiple of this after the last
-                               payload (Unity pads to 16); 0: it ends there */
+                               payload (Unity pads to 16); 0: it ends there.
+                               With any_order, nonzero: every byte outside the
+                               payloads is zero; 0: those bytes are not read */
+    bool any_order;         /* set before a run: payloads placed anywhere (Unity) */
 
     /* placed payloads, by increasing start: the starts, and beside them
      * flags | tid << 4 | count << 16 (ids or counts too big for that are
@@ -63,6 +71,13 @@ typedef struct blobc_walk {
     size_t tab_map_len;
     void *big;
     size_t nbig, big_cap;
+
+    /* any_order: payloads by start, after the run (walk_anyorder.c) */
+    uint32_t *any_sorted;
+    uint64_t *any_cover;    /* bytes covered by payloads */
+    uint32_t *any_win;      /* per 8 bytes: the chain of payloads starting there */
+    uint32_t *any_next;     /* per payload: the next in its chain */
+    size_t any_cap;
 
     /* everything below is the walker's own */
     blobc_arena arena;

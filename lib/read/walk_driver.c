@@ -28,6 +28,7 @@ void blobc_walk_free(blobc_walk *w) {
         free(s);
     }
     blobc_walk_tab_release(w);
+    blobc_walk_any_release(w);
     free(w->big);
     free(w->infos);
     blobc_ptrset_free(&w->ptypes);
@@ -72,8 +73,9 @@ static blobc_status walk_ops(blobc_walk *w, bool *pushed, blobc_error *err) {
     return BLOBC_OK;
 }
 
-blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
-                            uint64_t err_base, blobc_error *err) {
+static blobc_status walk_all(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
+                             uint64_t err_base, blobc_error *err) {
+    blobc_walk_any_release(w); /* (a run before may have left them) */
     w->data = data;
     w->size = size;
     w->err_base = err_base;
@@ -102,9 +104,12 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                                size, name, ri->size);
     }
     w->nbig = 0;
-    if (!blobc_walk_tab_reserve(w, size) || !tab_put(w, 0, 1, rid, BLOBC_WP_PTR))
+    size_t any_hit;
+    if (!blobc_walk_tab_reserve(w, size) ||
+        (w->any_order && (!blobc_walk_any_init(w) || !blobc_walk_any_claim(w, 0, 0, ri->size, &any_hit))) ||
+        !tab_put(w, 0, 1, rid, BLOBC_WP_PTR))
         return blobc_err_nomem(err);
-    w->cursor = ri->size;
+    w->cursor = w->any_order ? ANY_CURSOR : ri->size;
     if (!blobc_walk_push_frame(w, rid, 0, 1, 0, false)) return blobc_err_nomem(err);
     w->frames[0].fast = 1;
 
@@ -128,6 +133,14 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
         w->work += (uint64_t)f->n * w->infos[f->tid].nops;
         w->nframes--;
     }
+    return BLOBC_OK;
+}
+
+blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, const blobc_type *root,
+                            uint64_t err_base, blobc_error *err) {
+    blobc_status st = walk_all(w, data, size, root, err_base, err);
+    if (w->any_order) return blobc_walk_any_finish(w, st, err);
+    if (st != BLOBC_OK) return st;
     size_t end = w->cursor;
     if (w->end_align && end < size && size % w->end_align == 0 && size - end < w->end_align) {
         for (; end < size; end++)

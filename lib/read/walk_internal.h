@@ -215,6 +215,29 @@ HOT bool tab_put(blobc_walk *w, size_t t, size_t count, uint32_t tid, uint32_t f
     return true;
 }
 
+/* ---- payloads in any order (walk_anyorder.c) ---- */
+
+/* The cursor while any_order: past any data offset and aligned, so that
+ * no fast path of walk_refs.c (a new payload at the cursor) ever applies
+ * and every offset field goes through visit_slow. */
+#define ANY_CURSOR (SIZE_MAX & ~(size_t)15)
+
+/* Sets up the structures for w->size bytes and w->tab_cap payloads. */
+bool blobc_walk_any_init(blobc_walk *w);
+/* Room for payload indexes below n. */
+bool blobc_walk_any_room(blobc_walk *w, size_t n);
+/* Index of the payload starting at t, or SIZE_MAX. */
+size_t blobc_walk_any_find(const blobc_walk *w, size_t t);
+/* Claims bytes [t, t + n) (n >= 1) for payload k, or false with *hit the
+ * first byte another payload covers. */
+bool blobc_walk_any_claim(blobc_walk *w, size_t k, size_t t, size_t n, size_t *hit);
+/* Index of the payload covering byte `at`, or SIZE_MAX (error path). */
+size_t blobc_walk_any_containing(const blobc_walk *w, size_t at);
+/* After the run that ended with st: lists the payloads by start, and when
+ * st is BLOBC_OK checks the bytes outside them (end_align). */
+blobc_status blobc_walk_any_finish(blobc_walk *w, blobc_status st, blobc_error *err);
+void blobc_walk_any_release(blobc_walk *w);
+
 /* ---- check rules (walk_checks.c) ---- */
 
 /* Runs check op `op` over n items from data offset p. Returns 0, or the

@@ -139,7 +139,7 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
         !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0))
         return blobc_err_nomem(err);
     size_t esz = w->infos[tid].size;
-    w->cursor = t + cnt * esz;
+    if (!w->any_order) w->cursor = t + cnt * esz;
     w->work++;
     const blobc_winfo *in = &w->infos[tid];
     if (in->nops == 0) {
@@ -193,6 +193,51 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
     w->frames[w->nframes - 1].fast = 1;
     *pushed = true;
     return BLOBC_OK;
+}
+
+/* A reference to payload k, placed before: the same payload (type and
+ * count), finished (else the reference closes a cycle); marks it shared. */
+static blobc_status revisit(blobc_walk *w, const wop *op, size_t p, size_t t, int64_t cnt,
+                            uint32_t tid, const char *what, size_t k, blobc_error *err) {
+    blobc_wpayload e = blobc_walk_payload(w, k);
+    if (e.tid != tid || e.count != (uint64_t)cnt) {
+        char want[96], have[96];
+        blobc_walk_spell_tid(w, tid, want, sizeof want);
+        blobc_walk_spell_tid(w, e.tid, have, sizeof have);
+        return blobc_walk_fail(w, err, BLOBC_V_OVERLAP, p, p,
+                     "%s target 0x%" PRIx64 " (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
+                     " x %s)",
+                     what, AT(t), cnt, want, e.count, have);
+    }
+    if (!(e.flags & BLOBC_WP_DONE))
+        return blobc_walk_fail(w, err, BLOBC_V_CYCLE, p, p,
+                     "%s target 0x%" PRIx64 " is a payload that contains this field (a cycle)",
+                     what, AT(t));
+    w->tinfo[k] |= BLOBC_WP_SHARED;
+    if (op->code != OP_STR && ((e.flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
+        w->tinfo[k] |= BLOBC_WP_MIXED;
+    return BLOBC_OK;
+}
+
+/* A target of a Unity file (any_order), in bounds and aligned: a payload
+ * placed before, or a new one that covers no byte another covers. */
+static blobc_status visit_anywhere(blobc_walk *w, const wop *op, size_t p, size_t t, int64_t cnt,
+                                   uint32_t tid, const char *what, bool *pushed, blobc_error *err) {
+    size_t k = blobc_walk_any_find(w, t);
+    if (k != SIZE_MAX) return revisit(w, op, p, t, cnt, tid, what, k, err);
+    size_t bytes = (size_t)cnt * w->infos[tid].size, hit = 0;
+    if (!blobc_walk_any_room(w, w->ntab + 1)) return blobc_err_nomem(err);
+    if (!blobc_walk_any_claim(w, w->ntab, t, bytes, &hit)) {
+        char want[96];
+        blobc_walk_spell_tid(w, tid, want, sizeof want);
+        size_t c = blobc_walk_any_containing(w, hit);
+        return blobc_walk_fail(w, err, BLOBC_V_OVERLAP, p, p,
+                     "%s target 0x%" PRIx64 " (%" PRId64 " x %s) overlaps the payload at 0x%" PRIx64,
+                     what, AT(t), cnt, want, AT(c != SIZE_MAX ? w->tstart[c] : hit));
+    }
+    blobc_status st = place(w, op, p, t, (size_t)cnt, tid, pushed, err);
+    w->cursor = ANY_CURSOR;
+    return st;
 }
 
 /* Every check of an offset field, in the documented order, for the cases
@@ -269,6 +314,7 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
                      " does not fit in the data section",
                      what, cnt, esz, AT(t));
     }
+    if (BLOBC_UNLIKELY(w->any_order)) return visit_anywhere(w, op, p, t, cnt, tid, what, pushed, err);
     if (t < w->cursor) {
         size_t k = blobc_walk_find_cached(w, (uint32_t)t);
         if (k == SIZE_MAX) {
@@ -281,24 +327,7 @@ static blobc_status visit_slow(blobc_walk *w, const wop *op, size_t p, bool *pus
                          "%s target 0x%" PRIx64 " points back into padding, not at a payload", what,
                          AT(t));
         }
-        blobc_wpayload e = blobc_walk_payload(w, k);
-        if (e.tid != tid || e.count != (uint64_t)cnt) {
-            char want[96], have[96];
-            blobc_walk_spell_tid(w, tid, want, sizeof want);
-            blobc_walk_spell_tid(w, e.tid, have, sizeof have);
-            return blobc_walk_fail(w, err, BLOBC_V_OVERLAP, p, p,
-                         "%s target 0x%" PRIx64 " (%" PRId64 " x %s) overlaps the payload there (%" PRIu32
-                         " x %s)",
-                         what, AT(t), cnt, want, e.count, have);
-        }
-        if (!(e.flags & BLOBC_WP_DONE))
-            return blobc_walk_fail(w, err, BLOBC_V_CYCLE, p, p,
-                         "%s target 0x%" PRIx64 " is a payload that contains this field (a cycle)",
-                         what, AT(t));
-        w->tinfo[k] |= BLOBC_WP_SHARED;
-        if (op->code != OP_STR && ((e.flags & BLOBC_WP_PTR) != 0) != (op->code == OP_PTR))
-            w->tinfo[k] |= BLOBC_WP_MIXED;
-        return BLOBC_OK;
+        return revisit(w, op, p, t, cnt, tid, what, k, err);
     }
     size_t at = (w->cursor + (size_t)align - 1) & ~((size_t)align - 1);
     if (t != at)

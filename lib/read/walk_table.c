@@ -1,6 +1,7 @@
 /*
  * walk_table.c - the table of payloads the walker placed, by increasing
- * start (sorted by construction: each new payload starts at the cursor).
+ * start (sorted by construction: each new payload starts at the cursor;
+ * a Unity file's, in the order the walk reached them: walk_anyorder.c).
  * Verify uses it to tell a back reference from an overlap; dump reads it
  * afterwards to know which payloads are shared and where a map must stop.
  */
@@ -114,6 +115,7 @@ bool blobc_walk_tab_reserve(blobc_walk *w, size_t size) {
 }
 
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start) {
+    if (w->any_order) return blobc_walk_any_find(w, start);
     size_t lo = 0, hi = w->ntab;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

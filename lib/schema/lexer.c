@@ -97,29 +97,6 @@ static int hexval(int c) {
     return -1;
 }
 
-static size_t put_utf8(char *o, uint32_t cp) {
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* \u{X...} (1 to 6 hex digits) or \uXXXX; the lexer is just past the 'u'. */
 static blobc_status lex_unicode(blobc_lexer *lx, blobc_pos esc, uint32_t *cp, blobc_error *err) {
     uint32_t v = 0;
@@ -196,7 +173,7 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
             case 'u':
                 adv(lx);
                 if (lex_unicode(lx, esc, &cp, err) != BLOBC_OK) return BLOBC_EINPUT;
-                n += put_utf8(out + n, cp);
+                n += blobc_utf8_put(out + n, cp);
                 break;
             case '0':
                 return blobc_schema_err(lx->s, esc, err,

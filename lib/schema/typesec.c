@@ -11,6 +11,9 @@
  * anonymous types that refers back to itself). Sizes and offsets are not
  * stored; the schema layout engine recomputes them and rejects what no
  * schema could declare (inline self-containment, oversized types).
+ *
+ * The same encoder, with the fields' defaults after the section, is the
+ * canonical description of a schema as a bake uses it (the cache key).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,12 +326,46 @@ static void encoder_free(encoder *e) {
     free(e->chain);
 }
 
-blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
-                                blobc_buffer *out, blobc_error *err) {
+static bool put64(blobc_buffer *b, uint64_t v) {
+    uint8_t w[8];
+    blobc_st64(w, v);
+    return blobc_buf_append(b, w, 8);
+}
+
+/* A field's default as the bake stores it: the value's bits (a float's
+ * as the double it is held in), a string's bytes; a union's is null. */
+static bool put_default(const blobc_field *f, blobc_buffer *out) {
+    const blobc_default *d = &f->def;
+    if (!blobc_buf_putc(out, d->present ? 1 : 0)) return false;
+    if (!d->present || f->type->kind == BLOBC_KIND_UNION) return true;
+    if (f->type->kind == BLOBC_KIND_STRING)
+        return put64(out, d->str_len) && blobc_buf_append(out, d->str, d->str_len);
+    uint64_t v = d->bits;
+    if (f->type->kind == BLOBC_KIND_F32 || f->type->kind == BLOBC_KIND_F64) memcpy(&v, &d->f, 8);
+    return put64(out, v);
+}
+
+/* What the section leaves out but a bake reads: every field's default,
+ * struct and union records in the section's order. */
+static bool write_defaults(const encoder *e, blobc_buffer *out) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < e->ntypes; i++) {
+        const blobc_type *t = e->types[i];
+        if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_UNION) continue;
+        for (uint32_t f = 0; ok && f < t->nfields; f++) ok = put_default(&t->fields[f], out);
+    }
+    return ok;
+}
+
+/* The type section into out, and with `defaults` the defaults after it;
+ * *section_len (may be NULL) gets the section's length. */
+static blobc_status encode(const char *fn, const blobc_type *root, const char *schema_name,
+                           bool defaults, blobc_buffer *out, size_t *section_len,
+                           blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
-    if (!root) return blobc_err_arg(err, __func__, "root is NULL");
-    if (!out) return blobc_err_arg(err, __func__, "out is NULL");
+    if (!root) return blobc_err_arg(err, fn, "root is NULL");
+    if (!out) return blobc_err_arg(err, fn, "out is NULL");
     if (root->kind != BLOBC_KIND_STRUCT)
         return blobc_err(err, BLOBC_EINPUT, "the root type must be a struct");
     if (schema_name) {
@@ -355,13 +392,25 @@ blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
         e.nstrs = n;
         uint32_t sn = schema_name ? str_index(&e, schema_name) : TS_NONE;
         size_t start = out->len;
-        if (!write_section(&e, sn, out)) {
+        bool ok = write_section(&e, sn, out);
+        if (ok && section_len) *section_len = out->len - start;
+        if (!ok || (defaults && !write_defaults(&e, out))) {
             out->len = start;
             st = blobc_err_nomem(err);
         }
     }
     encoder_free(&e);
     return st;
+}
+
+blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
+                                blobc_buffer *out, blobc_error *err) {
+    return encode(__func__, root, schema_name, false, out, NULL, err);
+}
+
+blobc_status blobc_types_describe(const blobc_type *root, const char *schema_name,
+                                  blobc_buffer *out, size_t *section_len, blobc_error *err) {
+    return encode(__func__, root, schema_name, true, out, section_len, err);
 }
 
 /* ================= decoding ================= */

@@ -70,6 +70,49 @@ same_file truncated_output "$T/c.blob" "$T/want.blob"
 cp "$other" "$entry"
 expect_err wrong_key_warns 0 "it holds another key" "$BLOBC" bake --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
 same_file wrong_key_output "$T/c.blob" "$T/want.blob"
+# Forged entries: the right key and head, a blob that verifies against the
+# schema's layout, but other names in its type description (a field, a
+# type, an enum member, the recorded schema name). The verifier checks the
+# layout only, so the type section must equal the one this bake writes,
+# byte for byte, or dump would print the forged names.
+# entry_of BLOB OUT : an entry of BLOB under the real entry's key (its
+# magic and key, then BLOB's length and bytes).
+entry_of() {
+    len=$(wc -c <"$1")
+    {
+        head -c 24 "$T/entry.good"
+        i=0
+        while [ $i -lt 8 ]; do
+            # shellcheck disable=SC2059
+            printf "\\$(printf %o $(((len >> (8 * i)) & 255)))"
+            i=$((i + 1))
+        done
+        cat "$1"
+    } >"$2"
+}
+# forge NAME SCHEMA_EDIT DATA_EDIT : the real entry replaced by the blob of
+# the edited schema and data (same layout, same data section).
+forge() {
+    mkdir -p "$T/forge"
+    sed -e "$2" "$T/level.schema" >"$T/forge/level.schema"
+    sed -e 's|^\$schema:.*|$schema: level.schema|' -e "$3" "$T/level.yaml" >"$T/forge/level.yaml"
+    if ! "$BLOBC" bake "$T/forge/level.yaml" -o "$T/forge/f.blob" 2>"$T/forge/err" ||
+        cmp -s "$T/forge/f.blob" "$T/want.blob"; then
+        fail "forged_$1_setup" "no forged blob: $(cat "$T/forge/err")"
+        return
+    fi
+    entry_of "$T/forge/f.blob" "$entry"
+    expect_err "forged_$1_warns" 0 "cache entry rejected (its type description is not the one this bake writes)" \
+        "$BLOBC" bake -v --cache "$C1" "$T/level.yaml" -o "$T/c.blob"
+    verbose_is "forged_$1_baked" baked
+    same_file "forged_$1_output" "$T/c.blob" "$T/want.blob"
+    cmp -s "$entry" "$T/entry.good" && pass "forged_$1_entry_replaced" || fail "forged_$1_entry_replaced" "entry not rewritten"
+}
+forge field 's/gravity/gravitz/' 's/^gravity:/gravitz:/'
+forge type 's/Vec3/Vec4/g' ''
+forge member 's/stairs/stairz/' 's/kind: stairs/kind: stairz/'
+forge schema_name '' 's|^\$schema:.*|$schema: ../forge/level.schema|'
+
 # A cache that cannot be written is a warning, never a failed bake.
 expect_err unwritable_cache 0 "warning" "$BLOBC" bake --cache /proc/blobc-cache "$T/level.yaml" -o "$T/u.blob"
 same_file unwritable_output "$T/u.blob" "$T/want.blob"

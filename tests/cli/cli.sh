@@ -81,7 +81,8 @@ sed -i "s|\"../schemas/level.schema\"|\"$SCH\"|" "$T/copy2.json"
 expect bake_many 0 "$BLOBC" bake "$T/copy.yaml" "$T/copy2.json" -o "$T/outdir"
 [ -f "$T/outdir/copy.blob" ] && [ -f "$T/outdir/copy2.blob" ] && pass bake_many_outputs ||
     fail bake_many_outputs "$(ls "$T/outdir")"
-expect_err bake_many_not_dir 2 "existing directory" "$BLOBC" bake "$T/copy.yaml" "$T/copy2.json" -o "$T/nodir"
+expect_err bake_many_not_dir 2 "-o '$T/copy.yaml' is not a directory" \
+    "$BLOBC" bake "$T/copy.yaml" "$T/copy2.json" -o "$T/copy.yaml"
 
 # Output to stdout.
 "$BLOBC" bake "$S/level.yaml" -o - >"$T/stdout.blob" 2>"$T/err"
@@ -111,7 +112,9 @@ same_file bad_value_keeps_existing "$T/existing.blob" "$S/level.blob"
 ls "$T" | grep -q '\.tmp' && fail no_temp_left "$(ls "$T")" || pass no_temp_left
 
 # --- an unwritable output is an I/O error ---
-expect_err unwritable_output 2 "error" "$BLOBC" bake "$S/level.yaml" -o "$T/no/such/dir/x.blob"
+# (a missing directory is made; a file in the way of one is an error)
+: >"$T/plain"
+expect_err unwritable_output 2 "Not a directory" "$BLOBC" bake "$S/level.yaml" -o "$T/plain/dir/x.blob"
 
 # --- verify and dump of the golden sample ---
 expect verify_sample 0 "$BLOBC" verify "$S/level.blob"

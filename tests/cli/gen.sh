@@ -13,25 +13,7 @@ WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -W
 CWARN="$WARN -Wstrict-prototypes -Wmissing-prototypes"
 CXXWARN="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
 
-# The compilers to try: the build's C compiler, gcc and clang, and g++ and
-# clang++, where installed, each once (cc is often gcc).
-seen=""
-pick() {
-    for c in "$@"; do
-        path=$(command -v "$c" 2>/dev/null) || continue
-        real=$(readlink -f "$path" 2>/dev/null || echo "$path")
-        case " $seen " in *" $real "*) continue ;; esac
-        seen="$seen $real"
-        echo "$c"
-    done
-}
-CCS=$(pick "${CC:-cc}" gcc clang)
-seen=""
-CXXS=$(pick g++ clang++)
-[ -n "$CCS" ] || fail c_compiler "no C compiler found"
-# Without a C++ compiler (make deps installs g++) the C++17 checks are
-# skipped, each counted and printed.
-[ -n "$CXXS" ] || skip cxx_compiler "no C++ compiler (g++ or clang++): the C++17 compiles are skipped"
+find_compilers
 CC1=$(echo "$CCS" | head -1)
 CXX1=$(echo "$CXXS" | head -1)
 
@@ -141,6 +123,38 @@ for cxx in $CXXS; do
 done >>"$T/n.fail"
 [ -s "$T/n.fail" ] && fail names_compile_and_run "$(cat "$T/n.fail")" || pass names_compile_and_run
 
+# --- hostile doc comments: golden, and compiled where trigraphs are on
+# (-std=c11, -trigraphs, C++14) with every comment warning ---
+expect gen_hostile_docs 0 "$BLOBC" gen c "$G/hostile_docs.schema" -o "$T/hostile_docs.h"
+same_file gen_hostile_docs_golden "$T/hostile_docs.h" "$G/hostile_docs.h.expect"
+printf '#define BLOBC_WITH_LIBRARY\n#include "hostile_docs.h"\nint main(void) { return 0; }\n' >"$T/docs.c"
+for cc in $CCS; do
+    for std in "-std=c11" "-std=gnu11 -trigraphs"; do
+        $cc $std $CWARN -Wcomment -Wtrigraphs -I"$INC" -I"$T" -fsyntax-only "$T/docs.c" 2>"$T/cc.log" ||
+            echo "$cc $std: $(head -c 600 "$T/cc.log")"
+    done
+done >"$T/d.fail"
+for cxx in $CXXS; do
+    for std in c++14 c++17; do
+        $cxx -std=$std $CXXWARN -Wcomment -Wtrigraphs -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/docs.c" \
+            2>"$T/cc.log" || echo "$cxx -std=$std: $(head -c 600 "$T/cc.log")"
+    done
+done >>"$T/d.fail"
+[ -s "$T/d.fail" ] && fail hostile_docs_compile "$(cat "$T/d.fail")" || pass hostile_docs_compile
+
+# --- the hostile names corpus also in GNU modes (GCC predefines linux, unix) ---
+expect gen_hostile_names 0 "$BLOBC" gen c "$G/hostile_names.schema" -o "$T/hostile_names.h"
+printf '#define BLOBC_WITH_LIBRARY\n#include "hostile_names.h"\nint main(void) { return 0; }\n' >"$T/hn.c"
+for cc in $CCS; do
+    $cc -std=gnu11 $CWARN -I"$INC" -I"$T" -fsyntax-only "$T/hn.c" 2>"$T/cc.log" ||
+        echo "$cc -std=gnu11: $(head -c 600 "$T/cc.log")"
+done >"$T/hn.fail"
+for cxx in $CXXS; do
+    $cxx -std=gnu++17 $CXXWARN -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/hn.c" 2>"$T/cc.log" ||
+        echo "$cxx -std=gnu++17: $(head -c 600 "$T/cc.log")"
+done >>"$T/hn.fail"
+[ -s "$T/hn.fail" ] && fail hostile_names_gnu "$(cat "$T/hn.fail")" || pass hostile_names_gnu
+
 # --- every value of all.yaml, read through the accessors ---
 expect bake_all 0 "$BLOBC" bake "$G/all.yaml" -o "$T/all.blob"
 expect bake_all_raw 0 "$BLOBC" bake --format raw "$G/all.yaml" -o "$T/all.raw"
@@ -228,7 +242,8 @@ expect_err gen_bad_schema 1 "bad.schema:1:15: error: unknown type 'B'" "$BLOBC" 
 [ ! -s "$T/out" ] && pass gen_bad_schema_no_output || fail gen_bad_schema_no_output "$(head -c 200 "$T/out")"
 expect_err gen_missing_schema 2 "nope.schema" "$BLOBC" gen c "$T/nope.schema"
 expect_err gen_no_language 2 "gen c SCHEMA" "$BLOBC" gen
-expect_err gen_unwritable 2 "no/such/dir" "$BLOBC" gen c "$G/all.schema" -o "$T/no/such/dir/x.h"
+: >"$T/plain"
+expect_err gen_unwritable 2 "plain/dir" "$BLOBC" gen c "$G/all.schema" -o "$T/plain/dir/x.h"
 
 # --prefix names every type; doc comments become C comments (golden).
 expect gen_prefix 0 "$BLOBC" gen c "$G/docs.schema" --prefix my_

@@ -39,11 +39,7 @@ if [ ! -x "$NGINX" ]; then
 fi
 N=$T/nginx
 mkdir -p "$N/root" "$N/tmp"
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
-        echo $((20000 + $$ % 20000))
-}
-PORT=$(free_port)
+PORT=$(free_port 2>/dev/null || echo $((20000 + $$ % 20000)))
 for p in body proxy fastcgi uwsgi scgi; do mkdir -p "$N/tmp/$p"; done
 cat >"$N/nginx.conf" <<CONF
 daemon off;
@@ -139,6 +135,10 @@ grep -q ': cached ' "$T/err" && pass http_layered_cached || fail http_layered_ca
 same_file http_layered_identical "$T/m3/level.blob" "$T/want.blob"
 [ "$(find "$T/local" -path '*/[0-9a-f][0-9a-f]/*' -type f | wc -l)" -eq 1 ] && pass http_layered_kept_locally ||
     fail http_layered_kept_locally "$(find "$T/local" -type f)"
+# The hit happened on the server: the directory counts a miss, not a hit.
+expect http_layered_stats 0 "$BLOBC" cache stats "$T/local"
+grep -q '^hits: 0$' "$T/out" && grep -q '^misses: 1$' "$T/out" && pass http_layered_counted_where_found ||
+    fail http_layered_counted_where_found "$(tr '\n' ' ' <"$T/out")"
 
 # The server goes down: a warning, the bake succeeds, one warning only
 # for a whole batch (the server is not asked again).
@@ -155,3 +155,6 @@ same_file http_down_output "$T/down/a.blob" "$T/down/want.blob"
 expect http_down_local_hit 0 "$BLOBC" bake -v --cache "$T/local $URL" "$S/level.yaml" -o "$T/m3/again.blob"
 grep -q ': cached ' "$T/err" && ! grep -q warning "$T/err" && pass http_down_local_hit_quiet ||
     fail http_down_local_hit_quiet "$(cat "$T/err")"
+expect http_local_hit_stats 0 "$BLOBC" cache stats "$T/local"
+grep -q '^hits: 1$' "$T/out" && grep -q '^misses: 1$' "$T/out" && pass http_local_hit_counted ||
+    fail http_local_hit_counted "$(tr '\n' ' ' <"$T/out")"

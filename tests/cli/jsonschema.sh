@@ -89,3 +89,35 @@ invalid union_unknown_member "is not valid under any of the given schemas" "$U" 
 invalid union_two_members "is not valid under any of the given schemas" "$U" set main '{"Circle": {"r": 1}, "Box": {"w": 1, "h": 2}}'
 invalid union_null_not_allowed "None is not valid under any of the given schemas" "$U" set main null
 invalid union_member_field_misspelt "is not valid under any of the given schemas" "$U" set main '{"Circle": {"radius": 1}}'
+
+# Every schema of the tree with a root, the hostile names and doc comments
+# among them: the output is a valid JSON Schema (Draft 2020-12's
+# metaschema), and in the names corpus every field keeps its own name.
+n=0
+bad=""
+for s in "$TOP"/schemas/*.schema "$TOP"/tests/data/*/*.schema; do
+    "$BLOBC" check "$s" >/dev/null 2>&1 || continue
+    "$BLOBC" gen jsonschema "$s" -o "$T/any.json" 2>"$T/err" || {
+        grep -q 'has no root' "$T/err" || bad="$bad $s(gen: $(head -c 200 "$T/err"))"
+        continue
+    }
+    python3 -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator.check_schema(json.load(open(sys.argv[1], encoding="utf-8")))' \
+        "$T/any.json" >"$T/v" 2>&1 || bad="$bad $s($(tail -1 "$T/v" | head -c 200))"
+    n=$((n + 1))
+done
+if [ -z "$bad" ] && [ "$n" -ge 10 ]; then pass "every_schema_valid_json_schema_$n"; else
+    fail every_schema_valid_json_schema "$n checked;$bad"
+fi
+"$BLOBC" gen jsonschema "$TOP/tests/data/gen/hostile_names.schema" -o "$T/names.json"
+"$BLOBC" check "$TOP/tests/data/gen/hostile_names.schema" |
+    awk '/^struct Fields /{on=1; next} /^[^ ]/{on=0} on && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print f }' |
+    LC_ALL=C sort >"$T/want"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+defs = d.get("$defs", {})
+print("\n".join(sorted(k for k in defs["Fields"]["properties"] if k != "$type")))' "$T/names.json" |
+    LC_ALL=C sort >"$T/got" 2>&1
+if [ "$(wc -l <"$T/want")" -ge 200 ] && cmp -s "$T/want" "$T/got"; then pass hostile_names_properties; else
+    fail hostile_names_properties "$(diff "$T/want" "$T/got" | head -5)"
+fi

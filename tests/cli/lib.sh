@@ -14,6 +14,22 @@ fail() { echo "FAIL $SUITE.$1: $2"; }
 # skip NAME WHY : a check that cannot run here; counted and printed, never silent.
 skip() { echo "SKIP $SUITE.$1: $2"; }
 
+# free_port : a free TCP port on 127.0.0.1 (python3).
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_port PORT : waits up to 10 s for a server to take connections on
+# 127.0.0.1:PORT (python3); fails when none does.
+wait_port() {
+    for _ in $(seq 40); do
+        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" \
+            2>/dev/null && return 0
+        sleep 0.25
+    done
+    return 1
+}
+
 # run NAME CMD... : runs CMD, keeping stdout in $T/out, stderr in $T/err, exit code in $RC.
 run() {
     "$@" >"$T/out" 2>"$T/err"
@@ -95,4 +111,25 @@ js_agree() {
     brc=$?
     if [ "$brc" -ne "$bwant" ]; then fail "$name" "bake exit $brc, want $bwant: $(head -c 300 "$T/e")"; return; fi
     pass "$name"
+}
+
+# find_compilers: CCS, the C compilers to try (the build's, gcc, clang) and
+# CXXS, the C++ ones (g++, clang++), where installed, each once (cc is
+# often gcc); fails without a C compiler, skips (counted) without C++.
+find_compilers() {
+    seen=""
+    CCS=$(pick_installed "${CC:-cc}" gcc clang)
+    seen=""
+    CXXS=$(pick_installed g++ clang++)
+    [ -n "$CCS" ] || fail c_compiler "no C compiler found"
+    [ -n "$CXXS" ] || skip cxx_compiler "no C++ compiler (g++ or clang++): the C++ compiles are skipped"
+}
+pick_installed() {
+    for c in "$@"; do
+        path=$(command -v "$c" 2>/dev/null) || continue
+        real=$(readlink -f "$path" 2>/dev/null || echo "$path")
+        case " $seen " in *" $real "*) continue ;; esac
+        seen="$seen $real"
+        echo "$c"
+    done
 }

@@ -1,7 +1,8 @@
 # Outputs and diagnostics a user can trust: the output rules (devices,
 # FIFOs and links, an output that is an input), checked standard output,
 # bounded reads of inputs that are not regular files, binary input, colour,
-# and no temporary file left by a killed bake.
+# no temporary file left by a signal, outputs known by identity, and the
+# directories made for them.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 BUILD=${BUILD:-build}
@@ -143,26 +144,116 @@ fi
 expect_err color_bad_value 2 "invalid --color 'sometimes'" "$BLOBC" verify --color=sometimes "$T/level.blob"
 expect_err color_on_bake 1 "${E}[01;31m" "$BLOBC" bake --color -s "$SCHEMA" "$T/image.yaml" -o "$T/img.blob"
 
-# ---- a killed bake leaves no temporary file (O_TMPFILE) ----
-mkdir "$T/kill"
-if "$BUILD/tools/tmpfile_probe" "$T/kill"; then
-    printf 'struct P { xs: [u32]; name: string; }\nroot P;\n' >"$T/kill/big.schema"
-    awk 'BEGIN { printf "{\"name\": \"big\", \"xs\": ["; for (i = 0; i < 1500000; i++) printf "%s%d", (i ? "," : ""), i; print "]}" }' \
-        >"$T/kill/big.json"
-    "$BLOBC" bake -s "$T/kill/big.schema" "$T/kill/big.json" -o "$T/kill/big.blob"
-    cp "$T/kill/big.blob" "$T/big.ref"
-    kills=0
-    for d in $(awk 'BEGIN { srand(); for (i = 0; i < 8; i++) printf "%.2f ", rand() * 0.8 }'); do
-        "$BLOBC" bake -s "$T/kill/big.schema" "$T/kill/big.json" -o "$T/kill/big.blob" &
-        pid=$!
-        sleep "$d"
-        kill -KILL $pid 2>/dev/null && kills=$((kills + 1))
-        wait $pid 2>/dev/null
+# ---- one output under two spellings is one output ----
+# Inputs whose outputs are one file, however spelled (./x, x//, a
+# symbolic link to x, y/../x, an absolute path, a link at the output), are
+# refused before anything is written.
+mkdir -p "$T/id/x" "$T/id/o"
+ln -s x "$T/id/y"
+printf 'struct P { n: u32; }\nroot P;\n' >"$T/id/p.schema"
+printf '$schema: ../p.schema\nn: 1\n' >"$T/id/x/a.yaml"
+printf '{"$schema": "../p.schema", "n": 2}' >"$T/id/x/a.json"
+for second in ./x/a.json x//a.json y/a.json y/../x/a.json "$T/id/x/a.json"; do
+    label=$(printf '%s' "$second" | tr -c 'a-z' '_')
+    expect_err "same_output_$label" 2 "inputs 'x/a.yaml' and '$second' would both be written to 'x/a.blob'" \
+        sh -c 'cd "$0" && exec "$@"' "$T/id" "$BLOBC" bake x/a.yaml "$second"
+    absent "same_output_${label}_nothing_written" "$T/id/x/a.blob"
+done
+cp "$T/id/x/a.json" "$T/id/x/b.json"
+ln -s a.blob "$T/id/o/b.blob"
+expect_err same_output_through_link 2 "would both be written to '$T/id/o/a.blob' (also named '$T/id/o/b.blob')" \
+    "$BLOBC" bake -o "$T/id/o" "$T/id/x/a.yaml" "$T/id/x/b.json"
+expect different_outputs_one_directory 0 "$BLOBC" bake "$T/id/x/a.yaml" "$T/id/y/b.json"
+
+# ---- missing directories above an output are made ----
+expect mkdir_for_output_file 0 "$BLOBC" bake samples/level.yaml -o "$T/mk/a/b/level.blob"
+same_file mkdir_output_file_written "$T/mk/a/b/level.blob" "$T/level.blob"
+expect mkdir_trailing_slash 0 "$BLOBC" bake samples/level.yaml -o "$T/mk/dir/"
+same_file mkdir_trailing_slash_written "$T/mk/dir/level.blob" "$T/level.blob"
+expect mkdir_for_batch 0 "$BLOBC" bake -o "$T/mk/batch" samples/level.yaml "$T/id/x/a.yaml"
+[ -f "$T/mk/batch/level.blob" ] && [ -f "$T/mk/batch/a.blob" ] && pass mkdir_batch_written ||
+    fail mkdir_batch_written "$(ls -R "$T/mk" 2>&1)"
+expect mkdir_for_depfile 0 "$BLOBC" bake samples/level.yaml -o "$T/mk/d.blob" --depfile "$T/mk/deps/d.d"
+[ -f "$T/mk/deps/d.d" ] && pass mkdir_depfile_written || fail mkdir_depfile_written "no depfile"
+expect mkdir_for_dump 0 "$BLOBC" dump "$T/level.blob" -o "$T/mk/dump/level.yaml"
+expect mkdir_for_gen 0 "$BLOBC" gen c "$SCHEMA" -o "$T/mk/gen/level.h"
+expect_err mkdir_not_for_failed_bake 1 "error" "$BLOBC" bake -s "$SCHEMA" "$T/image.yaml" -o "$T/mk/failed/x.blob"
+absent mkdir_failed_bake_makes_nothing "$T/mk/failed"
+expect_err mkdir_file_in_the_way 2 "Not a directory" "$BLOBC" bake samples/level.yaml -o "$T/level.blob/x.blob"
+expect_err mkdir_several_into_file 2 "-o '$T/level.blob' is not a directory" \
+    "$BLOBC" bake -o "$T/level.blob" samples/level.yaml "$T/id/x/a.yaml"
+
+# ---- a signal during a batch leaves no temporary file ----
+# leftovers DIR: the hidden files in DIR.
+leftovers() { ls -A "$1" | grep '^\.' ; }
+mkdir -p "$T/sig/in" "$T/sig/out"
+printf 'struct P { n: u32; name: string; }\nroot P;\n' >"$T/sig/p.schema"
+i=0
+while [ $i -lt 150 ]; do printf 'n: %d\nname: x\n' $i >"$T/sig/in/a$i.yaml"; i=$((i + 1)); done
+bake_all() { "$BLOBC" bake -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml; }
+if "$BUILD/tools/tmpfile_probe" "$T/sig"; then
+    bake_all
+    # kills SIGNAL RUNS FRESH [PREFIX...] : RUNS batches, each ended by
+    # SIGNAL once it has written a random number of its outputs, up to
+    # half (FRESH: with no outputs there before). Sets $landed (batches the
+    # signal ended) and $dirty (batches that left a hidden file; the names
+    # kept in $T/left).
+    kills() {
+        sig=$1 runs=$2 fresh=$3
+        shift 3
+        landed=0 dirty=0
+        : >"$T/left"
+        for k in $(awk -v n="$runs" 'BEGIN { srand(); for (i = 0; i < n; i++) printf "%d ", 1 + int(rand() * 75) }'); do
+            [ "$fresh" = fresh ] && rm -rf "$T/sig/out"
+            "$@" "$BLOBC" bake -v -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml 2>"$T/written" &
+            pid=$!
+            # -v names each output once written; bounded if none comes.
+            polls=0
+            while [ $polls -lt 5000 ] && [ "$(wc -l <"$T/written")" -lt "$k" ]; do polls=$((polls + 1)); done
+            kill -"$sig" $pid 2>/dev/null
+            wait $pid 2>/dev/null
+            [ $? -gt 128 ] && landed=$((landed + 1))
+            if [ -d "$T/sig/out" ] && [ -n "$(leftovers "$T/sig/out")" ]; then
+                dirty=$((dirty + 1))
+                leftovers "$T/sig/out" >>"$T/left"
+                [ "$sig" = KILL ] || rm -f "$T/sig/out"/.a*.blob.*
+            fi
+        done
+    }
+    for sig in TERM HUP INT; do
+        prefix=""
+        if [ $sig = INT ]; then
+            # A shell starts a background command with SIGINT ignored.
+            if env --default-signal=INT true 2>/dev/null; then prefix="env --default-signal=INT"; else
+                skip signal_INT_leaves_nothing "env --default-signal is not available (coreutils 8.31)"
+                continue
+            fi
+        fi
+        bake_all
+        # shellcheck disable=SC2086
+        kills $sig 6 existing $prefix
+        if [ $landed -eq 0 ]; then fail "signal_${sig}_leaves_nothing" "no signal landed mid-batch"
+        elif [ $dirty -eq 0 ]; then pass "signal_${sig}_leaves_nothing"
+        else fail "signal_${sig}_leaves_nothing" "$dirty of $landed batches left $(head -3 "$T/left")"; fi
     done
-    left=$(ls -A "$T/kill" | grep -v -x -e big.schema -e big.json -e big.blob)
-    if [ -z "$left" ]; then pass "killed_bakes_leave_nothing"; else
-        fail killed_bakes_leave_nothing "after $kills kills: $left"; fi
-    same_file killed_bakes_keep_the_output "$T/kill/big.blob" "$T/big.ref"
+    # SIGKILL while replacing: only a .NAME.blobc-tmp caught between its two
+    # system calls can be left, and the next write of NAME removes it.
+    bake_all
+    kills KILL 6 existing
+    if [ $landed -eq 0 ]; then fail sigkill_leaves_only_fixed_temps "no signal landed mid-batch"
+    elif grep -qv '^\..*\.blob\.blobc-tmp$' "$T/left"; then
+        fail sigkill_leaves_only_fixed_temps "$(grep -v 'blobc-tmp$' "$T/left" | head -3)"
+    else
+        pass sigkill_leaves_only_fixed_temps
+    fi
+    bake_all
+    if [ -z "$(leftovers "$T/sig/out")" ]; then pass sigkill_leftovers_removed_by_next_write; else
+        fail sigkill_leftovers_removed_by_next_write "$(leftovers "$T/sig/out" | head -3)"; fi
+    expect killed_batches_outputs_whole 0 "$BLOBC" verify -s "$T/sig/p.schema" "$T/sig/out"/*.blob
+    # SIGKILL: a new output never has another name, so nothing is left.
+    kills KILL 4 fresh
+    if [ $landed -gt 0 ] && [ $dirty -eq 0 ]; then pass sigkill_new_outputs_leave_nothing; else
+        fail sigkill_new_outputs_leave_nothing "$dirty of $landed batches left $(head -3 "$T/left")"; fi
 else
-    skip killed_bakes_leave_nothing "the file system of $T has no O_TMPFILE"
+    skip signals_leave_nothing "the file system of $T has no O_TMPFILE"
 fi

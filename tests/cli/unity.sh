@@ -144,6 +144,69 @@ head -c 30 "$G" >"$T/short.bytes"
 expect_err short_file 1 "shorter than the 36 bytes" \
     "$BLOBC" verify --format unity -s "$U/small.schema" "$T/short.bytes"
 
+# --- payloads in other orders than blobc's: Unity's BlobBuilder lays them
+# out in the order a baker allocates them. Sound files are read whatever the
+# order; overlapping, misaligned or hidden bytes are refused; .blob files and
+# raw sections keep the canonical rule. ---
+L=$T/layouts
+mkdir -p "$L"
+LAYOUTS=${BUILD:-build}/tools/unity_layouts
+if "$LAYOUTS" "$L" 200000 2>"$T/err"; then
+    O=$U/order.schema
+    run "$BLOBC" bake --format unity --unity-version 1 "$U/order.yaml" -o "$T/order.bytes"
+    same_file layouts_canonical_is_bake "$L/canonical.bytes" "$T/order.bytes"
+    run "$BLOBC" dump -s "$O" "$T/order.bytes"
+    cp "$T/out" "$T/order.yaml"
+    for n in reverse bfs interleaved; do
+        expect "order_${n}_verifies" 0 "$BLOBC" verify -s "$O" "$L/$n.bytes"
+        expect "order_${n}_dumps" 0 "$BLOBC" dump -s "$O" "$L/$n.bytes"
+        same_file "order_${n}_same_values" "$T/out" "$T/order.yaml"
+        # the map lists the data by address: every line's offset after the last
+        run "$BLOBC" dump --map -s "$O" "$L/$n.bytes"
+        if [ "$RC" -eq 0 ] && awk '/^0x/ { a = $1 ""; if (a < last) bad = 1; last = a }
+            END { exit bad }' "$T/out" && grep -q 'title: string bytes = "orders"' "$T/out"; then
+            pass "order_${n}_map_by_address"
+        else
+            fail "order_${n}_map_by_address" "exit $RC: $(head -c 300 "$T/err")"
+        fi
+    done
+    expect order_shared_verifies 0 "$BLOBC" verify -s "$O" "$L/shared.bytes"
+    run "$BLOBC" dump -s "$O" "$L/shared.bytes"
+    if grep -q '^tags: \["x", \*a1, "zzz"\]$' "$T/out" && grep -q '^  vals: \*a2$' "$T/out"; then
+        pass order_shared_dump_aliases; else fail order_shared_dump_aliases "$(cat "$T/out")"
+    fi
+    cp "$T/out" "$T/shared.yaml"
+    run "$BLOBC" bake --format unity --unity-version 1 -s "$O" "$T/shared.yaml" -o "$T/shared-again.bytes"
+    run "$BLOBC" dump -s "$O" "$T/shared-again.bytes"
+    same_file order_shared_bakes_back "$T/out" "$T/shared.yaml"
+    expect_err order_overlap_refused 1 \
+        "offset 0x8c (tags[1]): error: overlap: string target 0x41 (3 x string byte) overlaps the payload at 0x40" \
+        "$BLOBC" verify -s "$O" "$L/overlap.bytes"
+    expect_err order_inside_refused 1 \
+        "offset 0x34 (best): error: overlap: pointer target 0x5c (1 x Item) overlaps the payload at 0x48" \
+        "$BLOBC" verify -s "$O" "$L/inside.bytes"
+    expect_err order_misaligned_refused 1 "misaligned: array target 0x8b is not aligned to 2" \
+        "$BLOBC" verify -s "$O" "$L/misaligned.bytes"
+    expect_err order_gap_byte_refused 1 "padding: nonzero byte 0x5a outside every payload" \
+        "$BLOBC" verify -s "$O" "$L/gap.bytes"
+    expect order_gap_byte_exact_rule 0 "$BLOBC" verify --unity-length exact -s "$O" "$L/gap.bytes"
+    run "$BLOBC" dump --map -s "$O" "$L/overlap.bytes"
+    if [ "$RC" -eq 1 ] && grep -q '<-- overlap: string target 0x41' "$T/out"; then pass order_overlap_map; else
+        fail order_overlap_map "exit $RC: $(tail -3 "$T/out")"
+    fi
+    # the same data as a raw section (or in a .blob) must be canonical
+    len=$(u32le "$L/reverse.bytes" 12)
+    tail -c +37 "$L/reverse.bytes" | head -c "$len" >"$T/reverse.raw"
+    expect_err order_raw_is_canonical 1 "string target 0x98 is not where the next payload goes (0x1c)" \
+        "$BLOBC" dump --raw -s "$O" "$T/reverse.raw"
+    # 200,000 strings laid out backwards, and 200,000 references to one
+    # string: linear work (tests/unit/test_anyorder.c counts it)
+    expect order_many_reverse 0 "$BLOBC" verify -s "$O" "$L/many-reverse.bytes"
+    expect order_many_shared 0 "$BLOBC" verify -s "$O" "$L/many-shared.bytes"
+else
+    fail layouts_tool "$(head -3 "$T/err")"
+fi
+
 # --- the bake cache keeps Unity files apart by version and length rule ---
 run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 1 "$U/small.yaml" -o "$T/c1.bytes"
 run "$BLOBC" bake --cache "$T/cache" -v --format unity --unity-version 1 "$U/small.yaml" -o "$T/c2.bytes"
@@ -196,17 +259,22 @@ if $MCS -target:library -out:"$T/standin.dll" "$CS/UnityStandIn.cs" >"$T/mcs.log
 else
     fail standin_compiles "$(head -5 "$T/mcs.log")"
 fi
-mcs -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 || fail layout_tool "$(head -5 "$T/mcs.log")"
+mcs -r:"$T/standin.dll" -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 ||
+    fail layout_tool "$(head -5 "$T/mcs.log")"
 
-# blobc check's layout as "Type size N" / "Type.field offset" lines
+# blobc check's layout as "Type size N" / "Type.field offset" lines, names
+# without trailing `_`s as Layout.cs prints them (a schema type named like
+# gen cs's helpers, Fixed_*, is left out, as they are)
 check_layout() {
     "$BLOBC" check "$1" | awk '
+function plain(s) { t = s; sub(/_+$/, "", t); return t == "" ? "_" : t }
 /^(@align\([0-9]+\) )?struct / { n = ($1 == "struct") ? $2 : $3; s = $0
-    sub(/.*\(size /, "", s); sub(/,.*/, "", s); print n " size " s; next }
-/^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); print $2 " size " s
-    print $2 ".tag 0"; print $2 ".offset 4"; n = ""; next }
+    sub(/.*\(size /, "", s); sub(/,.*/, "", s); n = plain(n); if (n ~ /^Fixed_/) { n = ""; next }
+    print n " size " s; next }
+/^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); u = plain($2); print u " size " s
+    print u ".tag 0"; print u ".offset 4"; n = ""; next }
 /^[^ ]/ { n = "" }
-n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." f " " $1 }' | LC_ALL=C sort
+n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." plain(f) " " $1 }' | LC_ALL=C sort
 }
 
 # one schema in one variant: gen cs, mcs, and the layout the runtime gives
@@ -242,13 +310,25 @@ for s in schemas/*.schema tests/data/*/*.schema; do
     name=$(echo "$s" | tr '/.' '__')
     # the variants side by side: mcs is the slow part
     one_variant "$s" "$name" plain "$T/v.plain" >"$T/v.plain.out" &
-    one_variant "$s" "$name" ns "$T/v.ns" --namespace Blob.Test >"$T/v.ns.out" &
+    one_variant "$s" "$name" ns "$T/v.ns" --namespace Game.System.Unity >"$T/v.ns.out" &
     one_variant "$s" "$name" nomath "$T/v.nomath" --no-mathematics >"$T/v.nomath.out"
     wait
     cat "$T/v.plain.out" "$T/v.ns.out" "$T/v.nomath.out"
     ncs=$((ncs + 1))
 done
 if [ $ncs -ge 5 ]; then pass gen_cs_every_schema; else fail gen_cs_every_schema "only $ncs schemas"; fi
+
+# doc comments that hold what ends a comment or a line: golden, and
+# well-formed XML documentation (mcs -doc makes every malformed one a
+# warning, and warnings are errors)
+G=tests/data/gen
+run "$BLOBC" gen cs "$G/hostile_docs.schema"
+same_file gen_cs_hostile_docs_golden "$T/out" "$G/hostile_docs.cs.expect"
+cp "$T/out" "$T/docs.cs"
+if $MCS -nowarn:1591 -doc:"$T/docs.xml" -target:library -r:"$T/standin.dll" -out:"$T/docs.dll" \
+    "$T/docs.cs" >"$T/mcs.log" 2>&1; then pass gen_cs_hostile_docs_xml; else
+    fail gen_cs_hostile_docs_xml "$(grep -m3 -E 'error|warning' "$T/mcs.log")"
+fi
 
 # a DOTS-style reader: TryRead, then every value through the generated structs
 "$BLOBC" bake --format unity --unity-version 7 "$U/level.yaml" -o "$T/level.bytes" 2>"$T/err" ||

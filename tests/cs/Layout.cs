@@ -2,9 +2,12 @@
 // `blobc gen cs` output, in the form tests/cli/unity.sh makes of
 // `blobc check`: "Type size N" and "Type.field offset", with the names
 // the schema uses (an item-per-field array by its first item, an untyped
-// BlobArray/BlobPtr by its offset int). Sizes are checked twice: as the
+// BlobArray/BlobPtr by its offset int, without the `_`s that keep a name
+// clear of another). Sizes are checked twice: as the
 // runtime lays the struct out in memory (unsafe, through a Span of bytes)
 // and as Marshal sees it, which must agree for blob data to be readable.
+// And every struct that holds an offset, and no other, must be marked
+// [MayOnlyLiveInBlobStorage].
 // Usage: mono Layout.exe ASSEMBLY
 using System;
 using System.Collections.Generic;
@@ -18,23 +21,57 @@ static class Layout
         return MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
     }
 
+    // A name without the `_`s gen cs appends to keep it clear of another
+    // (docs/UNITY.md, "Names"); unity.sh strips them from blobc check's.
+    static string Plain(string n)
+    {
+        string p = n.TrimEnd('_');
+        return p.Length > 0 ? p : "_";
+    }
+
     static string SchemaName(Type t, FieldInfo f, out bool skip)
     {
         string n = f.Name;
         skip = false;
         BindingFlags all = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
+        // the internal ints of an untyped BlobArray/BlobPtr: P_offset and
+        // P_length (each with `_`s behind when taken), read through the
+        // ref property P
+        if (!f.IsPublic && f.FieldType == typeof(int))
+        {
+            foreach (PropertyInfo p in t.GetProperties(all))
+            {
+                if (!p.PropertyType.IsByRef || !n.StartsWith(p.Name + "_")) continue;
+                string rest = Plain(n.Substring(p.Name.Length));
+                if (rest == "_offset") return Plain(p.Name);
+                if (rest == "_length") { skip = true; return n; }
+            }
+        }
         int us = n.LastIndexOf('_');
         string stem = us > 0 ? n.Substring(0, us) : n;
         int k;
-        if (n.EndsWith("_offset") && t.GetProperty(stem, all) != null) n = stem;
-        else if (n.EndsWith("_length") && t.GetProperty(stem, all) != null) skip = true;
-        else if (us > 0 && int.TryParse(n.Substring(us + 1), out k) && t.GetField(stem + "_0", all) != null)
+        if (us > 0 && int.TryParse(n.Substring(us + 1), out k) && t.GetField(stem + "_0", all) != null)
         {
             skip = k != 0;
             n = stem;
         }
-        if (n == t.Name + "_") n = t.Name; // a member named like its struct
-        return n;
+        return Plain(n);
+    }
+
+    // Whether a value of type t holds an offset, valid only where it lies
+    // in blob storage: a BlobArray, BlobPtr or BlobString, an offset kept
+    // as an internal int (untyped views, a union's), or a struct holding one.
+    static bool HoldsOffsets(Type t)
+    {
+        if (t.IsGenericType && t.Namespace == "Unity.Entities") return true;
+        if (t == typeof(Unity.Entities.BlobString)) return true;
+        if (!t.IsValueType || t.IsPrimitive || t.IsEnum) return false;
+        foreach (FieldInfo f in t.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
+        {
+            if (!f.IsPublic && f.FieldType == typeof(int)) return true;
+            if (f.FieldType != t && HoldsOffsets(f.FieldType)) return true;
+        }
+        return false;
     }
 
     static int Main(string[] args)
@@ -44,8 +81,18 @@ static class Layout
         int bad = 0;
         foreach (Type t in Assembly.LoadFrom(args[0]).GetTypes())
         {
-            if (!t.IsValueType || t.IsEnum || t.IsNested || t.Name.StartsWith("Fixed_")) continue;
+            if (!t.IsValueType || t.IsEnum || t.IsNested) continue;
             if (t.Namespace != null && t.Namespace.StartsWith("Unity")) continue;
+            // copied out of blob storage, such a struct reads garbage:
+            // Unity's analysis refuses the copy when it is marked
+            bool marked = t.IsDefined(typeof(Unity.Entities.MayOnlyLiveInBlobStorageAttribute), false);
+            if (marked != HoldsOffsets(t))
+            {
+                Console.Error.WriteLine(t.Name + (marked ? " is marked [MayOnlyLiveInBlobStorage] but holds no offset"
+                                                         : " holds offsets but lacks [MayOnlyLiveInBlobStorage]"));
+                bad++;
+            }
+            if (t.Name.StartsWith("Fixed_")) continue;
             int mem = (int)size.MakeGenericMethod(t).Invoke(null, null);
             int marshal = Marshal.SizeOf(t);
             if (mem != marshal)
@@ -53,12 +100,12 @@ static class Layout
                 Console.Error.WriteLine(t.Name + ": " + mem + " bytes in memory, " + marshal + " for Marshal");
                 bad++;
             }
-            lines.Add(t.Name + " size " + mem);
+            lines.Add(Plain(t.Name) + " size " + mem);
             foreach (FieldInfo f in t.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
             {
                 bool skip;
                 string n = SchemaName(t, f, out skip);
-                if (!skip) lines.Add(t.Name + "." + n + " " + Marshal.OffsetOf(t, f.Name));
+                if (!skip) lines.Add(Plain(t.Name) + "." + n + " " + Marshal.OffsetOf(t, f.Name));
             }
         }
         lines.Sort(string.CompareOrdinal);

@@ -33,6 +33,12 @@ namespace Unity.Entities
 {
     using Unity.Collections.LowLevel.Unsafe;
 
+    // Unity's blob-safety analysis refuses copies of structs marked with
+    // it; here it only has to exist (Layout.cs checks where it is).
+    public class MayOnlyLiveInBlobStorageAttribute : Attribute
+    {
+    }
+
     public unsafe struct BlobPtr<T> where T : struct
     {
         internal int m_OffsetPtr;

@@ -1,8 +1,11 @@
 /*
- * fuzz_verify.c - libFuzzer target: verification of hostile bytes, both as
- * a whole .blob file (hash checks bypassed so mutations reach the walker)
- * and as a raw data section of a fixed recursive schema. Whatever verifies
- * must dump and bake back to the same bytes (roundtrip.h).
+ * fuzz_verify.c - libFuzzer target: verification of hostile bytes, as a
+ * whole .blob file (hash checks bypassed so mutations reach the walker),
+ * as a raw data section of a fixed recursive schema (the canonical rule),
+ * and as the data of a Unity file of that schema (wrapped with a valid
+ * header and hash, so every input reaches the any-order walk). Whatever
+ * verifies as a .blob or a raw section must dump and bake back to the same
+ * bytes (roundtrip.h).
  */
 #include "roundtrip.h"
 
@@ -32,5 +35,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_roundtrip(copy, size, true);
     check_roundtrip(copy, size, false);
     free(copy);
+
+    blobc_buffer unity = {0};
+    blobc_unity_options uo = {0};
+    unity.data = size ? malloc(size) : NULL;
+    if (unity.data) {
+        memcpy(unity.data, data, size);
+        unity.len = unity.cap = size;
+    }
+    if (unity.data && blobc_unity_wrap(size, &uo, &unity, NULL) == BLOBC_OK) {
+        vo.flags = 0;
+        vo.schema = fuzz_schema();
+        vo.unity = &uo;
+        blobc_error_clear(&err);
+        (void)blobc_verify_blob(unity.data, unity.len, &vo, &err);
+    }
+    blobc_buffer_free(&unity);
     return 0;
 }

@@ -156,7 +156,10 @@ TEST(null_error_on_failure) {
     uint8_t *data;
     size_t len;
     CHECK_EQ_I(blobc_read_file("/nonexistent/p", &data, &len, NULL), BLOBC_EIO);
-    CHECK_EQ_I(blobc_write_file_atomic("/nonexistent/dir/p", "x", 1, NULL), BLOBC_EIO);
+    CHECK_EQ_I(blobc_write_file_atomic("/dev/null/p", "x", 1, NULL), BLOBC_EIO);
+    blobc_buffer dep = {0};
+    CHECK_EQ_I(blobc_depfile("a|b", NULL, NULL, &dep, NULL), BLOBC_EIO);
+    CHECK_EQ_U(dep.len, 0);
     blobc_schema *s = NULL;
     CHECK_EQ_I(blobc_schema_parse("struct {", 8, "bad.schema", &s, NULL), BLOBC_EINPUT);
     CHECK(s == NULL);
@@ -224,6 +227,11 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_read_file("p", NULL, &len, &e_), "blobc_read_file");
     CHECK_ARG(blobc_write_file_atomic(NULL, "x", 1, &e_), "blobc_write_file_atomic");
     CHECK_ARG(blobc_write_file_atomic("p", NULL, 1, &e_), "blobc_write_file_atomic");
+    CHECK_ARG(blobc_depfile(NULL, "in", NULL, &out, &e_), "blobc_depfile");
+    CHECK_ARG(blobc_depfile("out", "in", NULL, NULL, &e_), "blobc_depfile");
+    size_t first;
+    CHECK_ARG(blobc_outputs_add(NULL, "p", &first, &e_), "blobc_outputs_add");
+    CHECK_ARG(blobc_inputs_add(NULL, "p", &e_), "blobc_inputs_add");
 
     CHECK_ARG(blobc_schema_parse(schema_text, strlen(schema_text), "p", NULL, &e_),
               "blobc_schema_parse");
@@ -263,6 +271,10 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_types_encode(NULL, NULL, &out, &e_), "blobc_types_encode");
     CHECK_ARG(blobc_types_encode(blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_types_encode");
+    CHECK_ARG(blobc_types_describe(NULL, NULL, &out, NULL, &e_), "blobc_types_describe");
+    CHECK_ARG(blobc_types_describe(blobc_schema_root(g_schema), NULL, NULL, NULL, &e_),
+              "blobc_types_describe");
+    CHECK_EQ_I(blobc_types_describe(NULL, NULL, &out, NULL, NULL), BLOBC_EARG);
     CHECK_ARG(blobc_types_decode("x", 1, NULL, NULL, &e_), "blobc_types_decode");
     CHECK_ARG(blobc_blob_write("xxxx", 4, blobc_schema_root(g_schema), NULL, NULL, &e_),
               "blobc_blob_write");

@@ -463,11 +463,18 @@ TEST(write_failures_leave_nothing) {
     blobc_error err;
     blobc_error_clear(&err);
     char p[600];
-    snprintf(p, sizeof p, "%s/no/such/dir/x.blob", g_dir);
+    /* A file where a directory must be made. */
+    snprintf(p, sizeof p, "%s/plain", g_dir);
+    FILE *plain = fopen(p, "w");
+    CHECK(plain != NULL);
+    fclose(plain);
+    snprintf(p, sizeof p, "%s/plain/dir/x.blob", g_dir);
     CHECK_EQ_I(blobc_write_file_atomic(p, "x", 1, &err), BLOBC_EIO);
     CHECK_CONTAINS(err.message, "cannot create '");
-    CHECK_CONTAINS(err.message, "x.blob': No such file or directory");
+    CHECK_CONTAINS(err.message, "x.blob': Not a directory");
     CHECK_STR(err.file, p);
+    snprintf(p, sizeof p, "%s/plain", g_dir);
+    CHECK(unlink(p) == 0);
 
     /* The destination is a directory: written fully, then the rename fails. */
     const char *d = tmp_path("adir");

@@ -94,6 +94,63 @@ TEST(key_covers_what_decides_the_bytes) {
     CHECK(key_of("x: 1\nnom: a\ntags: [b]\n", "struct P { x: u32; nom: string; tags: [string]; }\nroot P;\n",
                  false, false, k2));
     CHECK(memcmp(k, k2, 16) != 0);
+    /* A default is in the key: with x left out, = 3 and = 4 bake apart, and
+     * without one the bake fails. */
+    const char *nox = "name: a\ntags: [b]\n";
+    CHECK(key_of(nox, "struct P { x: u32 = 3; name: string; tags: [string]; }\nroot P;\n", false,
+                 false, k));
+    CHECK(key_of(nox, "struct P { x: u32 = 4; name: string; tags: [string]; }\nroot P;\n", false,
+                 false, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+    CHECK(key_of(nox, schema_text, false, false, k2));
+    CHECK(memcmp(k, k2, 16) != 0);
+}
+
+/* ---- the key is the same on every thread ----
+ * Nothing the key reads may be shared scratch (a library's version
+ * formatted into a static buffer, say): threads planning at once would
+ * then see torn keys, and a batch would miss entries it holds. */
+
+typedef struct key_arg {
+    const blobc_schema *schema;
+    const uint8_t *want;
+    int bad;
+} key_arg;
+
+static void *key_worker(void *p) {
+    key_arg *a = p;
+    const char *data = "x: 1\nname: a\ntags: [b]\n";
+    for (int i = 0; i < 10000; i++) {
+        blobc_bake_options o = {0};
+        o.schema = a->schema;
+        blobc_bake_plan plan;
+        blobc_error err;
+        if (blobc_bake_plan_memory(data, strlen(data), "d.yaml", &o, &plan, &err) != BLOBC_OK ||
+            memcmp(plan.key, a->want, 16) != 0)
+            a->bad++;
+        blobc_bake_plan_free(&plan);
+    }
+    return NULL;
+}
+
+TEST(key_same_on_every_thread) {
+    uint8_t want[16];
+    CHECK(key_of("x: 1\nname: a\ntags: [b]\n", schema_text, false, false, want));
+    blobc_schema *s = schema_of(schema_text);
+    CHECK(s != NULL);
+    pthread_t t[8];
+    key_arg args[8];
+    for (int i = 0; i < 8; i++) {
+        args[i] = (key_arg){s, want, 0};
+        pthread_create(&t[i], NULL, key_worker, &args[i]);
+    }
+    int bad = 0;
+    for (int i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        bad += args[i].bad;
+    }
+    blobc_schema_free(s);
+    CHECK_EQ_I(bad, 0);
 }
 
 /* ---- many threads, one directory cache ---- */
@@ -210,5 +267,6 @@ RUN(error_contract);
 RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
+RUN(key_same_on_every_thread);
 RUN(dir_cache_many_threads);
 TEST_MAIN_END

@@ -4,9 +4,11 @@
  * inputs refused), bounded reads of non-regular inputs, binary input, the
  * did-you-mean every message shares, and the batch layout hash.
  */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,6 +230,174 @@ TEST(hooks_pair_up) {
     unlink(out);
 }
 
+/* True when the file system of dir can make unnamed files (O_TMPFILE). */
+static bool have_tmpfile(void) {
+#ifdef O_TMPFILE
+    int fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+    if (fd >= 0) close(fd);
+    return fd >= 0;
+#else
+    return false;
+#endif
+}
+
+TEST(outputs_by_identity) {
+    CHECK(mkdir(path_in("x"), 0755) == 0);
+    CHECK(symlink("x", path_in("y")) == 0);
+    CHECK(symlink("a.blob", path_in("x/l.blob")) == 0);
+    static const struct {
+        const char *name; /* in dir; NULL: standard output */
+        size_t first;     /* the earlier call it is the same as */
+    } cases[] = {
+        {"x/a.blob", SIZE_MAX}, {"./x/a.blob", 0},     {"x//a.blob", 0},
+        {"y/a.blob", 0},        {"y/../x/a.blob", 0},  {"x/l.blob", 0},
+        {"x/b.blob", SIZE_MAX}, {"new/a.blob", SIZE_MAX}, {"new/a.blob", 7},
+        {"new/./a.blob", SIZE_MAX}, {NULL, SIZE_MAX},  {NULL, 10},
+        {"x/-", SIZE_MAX},
+    };
+    blobc_outputs *set = blobc_outputs_new();
+    CHECK(set != NULL);
+    blobc_error err;
+    blobc_error_clear(&err);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t first = 99;
+        const char *p = cases[i].name ? path_in(cases[i].name) : "-";
+        CHECK_EQ_U(blobc_outputs_add(set, p, &first, &err), BLOBC_OK);
+        if (first != cases[i].first)
+            FAILF("%s: same as call %zu, want %zu", p, first, cases[i].first);
+    }
+    blobc_outputs_free(set);
+    unlink(path_in("x/l.blob"));
+    unlink(path_in("y"));
+    rmdir(path_in("x"));
+}
+
+TEST(missing_directories_made) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    CHECK_EQ_U(blobc_write_output(path_in("m/n/o.blob"), "deep", 4, NULL, &err), BLOBC_OK);
+    CHECK_STR(slurp(path_in("m/n/o.blob")), "deep");
+    /* A file where a directory must go: an error, nothing made. */
+    put(path_in("f"), "file");
+    CHECK_EQ_U(blobc_write_output(path_in("f/g/h.blob"), "x", 1, NULL, &err), BLOBC_EIO);
+    CHECK_CONTAINS(err.message, "Not a directory");
+    CHECK_STR(slurp(path_in("f")), "file");
+    unlink(path_in("m/n/o.blob"));
+    rmdir(path_in("m/n"));
+    rmdir(path_in("m"));
+    unlink(path_in("f"));
+}
+
+TEST(temporaries_of_a_killed_writer) {
+    if (!have_tmpfile()) {
+        printf("SKIP output.temporaries_of_a_killed_writer: no O_TMPFILE in %s\n", dir);
+        return;
+    }
+    const char *out = path_in("r.blob"), *tmp = path_in(".r.blob.blobc-tmp");
+    blobc_output_options o = {NULL, on_temp, on_temp, NULL, false};
+    blobc_error err;
+    blobc_error_clear(&err);
+    /* A new file is linked under its own name: no temporary at all. */
+    hook_events = 0;
+    CHECK_EQ_U(blobc_write_output(out, "new", 3, &o, &err), BLOBC_OK);
+    CHECK_EQ_I(hook_events, 0);
+    /* A replacement passes through the fixed name. */
+    CHECK_EQ_U(blobc_write_output(out, "newer", 5, &o, &err), BLOBC_OK);
+    CHECK_EQ_I(hook_events, 2);
+    CHECK_STR(seen_temp, tmp);
+    /* A leftover nobody holds is removed by the next write. */
+    put(tmp, "left by a killed writer");
+    CHECK_EQ_U(blobc_write_output(out, "third", 5, NULL, &err), BLOBC_OK);
+    CHECK_STR(slurp(out), "third");
+    CHECK_EQ_I(stray_files(1), 0);
+    /* One a live writer holds stays; the write goes through another name. */
+    put(tmp, "live");
+    int fd = open(tmp, O_RDONLY);
+    CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+    CHECK_EQ_U(blobc_write_output(out, "fourth", 6, NULL, &err), BLOBC_OK);
+    CHECK_STR(slurp(out), "fourth");
+    CHECK_STR(slurp(tmp), "live");
+    CHECK_EQ_I(stray_files(2), 0);
+    close(fd);
+    /* Not a regular file: never touched. */
+    unlink(tmp);
+    CHECK(mkfifo(tmp, 0600) == 0);
+    CHECK_EQ_U(blobc_write_output(out, "fifth", 5, NULL, &err), BLOBC_OK);
+    struct stat sb;
+    CHECK(lstat(tmp, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    unlink(tmp);
+    unlink(out);
+}
+
+/* The depfile of output `out` with input `in`, no schema. */
+static const char *depfile_of(const char *out, const char *in, blobc_status *st, blobc_error *err) {
+    static blobc_buffer b;
+    *st = blobc_depfile(out, in, NULL, &b, err);
+    blobc_buf_putc(&b, '\0');
+    return (const char *)b.data;
+}
+
+TEST(depfile_spelling) {
+    static const struct {
+        const char *name, *spelled;
+    } ok[] = {
+        {"plain.yaml", "plain.yaml"}, {"a b", "a\\ b"},     {"a\\ b", "a\\\\\\ b"},
+        {"a\\\\ b", "a\\\\\\\\\\ b"}, {"a#b", "a\\#b"},     {"a$b", "a$$b"},
+        {"a:b", "a\\:b"},             {":a", "\\:a"},       {"a\\b", "a\\b"},
+        {" a", "\\ a"},               {"(a)", "(a)"},       {"a~b", "a~b"},
+        {"a!@{}]+,.-_b", "a!@{}]+,.-_b"}, {"caf\xc3\xa9", "caf\xc3\xa9"},
+    };
+    blobc_error err;
+    blobc_status st;
+    char want[256];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        const char *got = depfile_of("o.blob", ok[i].name, &st, &err);
+        snprintf(want, sizeof want, "o.blob: %s\n", ok[i].spelled);
+        if (st != BLOBC_OK || strcmp(got, want) != 0)
+            FAILF("'%s': got '%s' (%s), want '%s'", ok[i].name, got, err.message, want);
+    }
+    static const char *const refused[] = {"~a", "a\\", "a:", "a ", "a\\#b", "a\\:b", "a\\$b",
+                                          "lib(member)", "x/a(b)"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        depfile_of("o.blob", refused[i], &st, &err);
+        if (st != BLOBC_EIO) FAILF("'%s' not refused", refused[i]);
+        CHECK_CONTAINS(err.message, "make and ninja cannot both read such a name back");
+    }
+    /* Every byte in the middle of a name: spelled, or refused by name. */
+    for (int c = 1; c < 256; c++) {
+        char name[4] = {'a', (char)c, 'b', 0};
+        bool bad = c < 0x20 || c == 0x7f || (c < 0x80 && strchr("\"&'*?;<>^`|=%[", c));
+        depfile_of("o.blob", name, &st, &err);
+        if (st != (bad ? BLOBC_EIO : BLOBC_OK)) FAILF("byte 0x%02x: status %d", c, (int)st);
+        if (bad && !strstr(err.message, "it holds \"")) FAILF("byte 0x%02x: %s", c, err.message);
+    }
+    /* The output is a name too; standard input is not listed. */
+    depfile_of("o|p.blob", "in.yaml", &st, &err);
+    CHECK_EQ_U(st, BLOBC_EIO);
+    CHECK_STR(depfile_of("o.blob", "-", &st, &err), "o.blob:\n");
+}
+
+TEST(depfile_lists_schema_files) {
+    const char *base = path_in("base #1.schema"), *main_ = path_in("main.schema");
+    put(base, "struct V { x: f32; }\n");
+    put(main_, "import \"base #1.schema\";\nstruct P { v: V; }\nroot P;\n");
+    blobc_schema *s = NULL;
+    blobc_error err;
+    blobc_error_clear(&err);
+    CHECK_EQ_U(blobc_schema_load(main_, &s, &err), BLOBC_OK);
+    blobc_buffer b = {0};
+    CHECK_EQ_U(blobc_depfile("o.blob", "in.yaml", s, &b, &err), BLOBC_OK);
+    blobc_buf_putc(&b, '\0');
+    char want[1024];
+    snprintf(want, sizeof want, "o.blob: in.yaml \\\n  %s \\\n  %s/base\\ \\#1.schema\n\n%s:\n\n%s/base\\ \\#1.schema:\n",
+             main_, dir, main_, dir);
+    CHECK_STR((const char *)b.data, want);
+    blobc_buffer_free(&b);
+    blobc_schema_free(s);
+    unlink(base);
+    unlink(main_);
+}
+
 TEST(directory_is_refused) {
     blobc_error err;
     blobc_error_clear(&err);
@@ -316,6 +486,26 @@ TEST(binary_text_scan) {
     CHECK(blobc_textscan_run(&sc, (const uint8_t *)"\x01\0", 2, &bad, &byte));
     CHECK_EQ_U(bad, 8);
     CHECK_EQ_U(byte, 1);
+    /* Long runs of plain text are scanned a word at a time: the first
+     * non-text byte and the NUL are still found at every offset, and a
+     * UTF-8 sequence or a newline inside a word still counts. */
+    for (size_t at = 0; at < 40; at++) {
+        char buf[64];
+        memset(buf, 'a', sizeof buf);
+        buf[5] = '\n';
+        buf[at] = '\x01';
+        buf[50] = '\0';
+        blobc_textscan s2 = {0};
+        CHECK(blobc_textscan_run(&s2, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, at);
+        CHECK_EQ_U(byte, 1);
+        memcpy(buf + at, "\xc3\xa9", 2); /* valid UTF-8 now: the NUL is first */
+        blobc_textscan s3 = {0};
+        CHECK(blobc_textscan_run(&s3, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, 50);
+        blobc_textscan s4 = {0};
+        CHECK(!blobc_textscan_run(&s4, (const uint8_t *)buf, 50, &bad, &byte));
+    }
     /* A source line never carries control bytes. */
     blobc_err_source_line(&err, "a\x1b[31mred", 9, 0);
     CHECK_STR(err.source_line, "a?[31mred");
@@ -469,6 +659,11 @@ RUN(inputs_are_refused);
 RUN(many_inputs);
 RUN(hooks_pair_up);
 RUN(directory_is_refused);
+RUN(outputs_by_identity);
+RUN(missing_directories_made);
+RUN(temporaries_of_a_killed_writer);
+RUN(depfile_spelling);
+RUN(depfile_lists_schema_files);
 RUN(bounded_read);
 RUN(blob_read_stops_at_file_size);
 RUN(binary_text_scan);

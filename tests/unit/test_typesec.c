@@ -1,6 +1,7 @@
 /*
  * test_typesec.c - the type section: golden bytes, canonical and
- * deterministic encoding, round trips through the decoder (structure,
+ * deterministic encoding, the bake's description (the section and the
+ * defaults), round trips through the decoder (structure,
  * names, layout and schema hash), interning, and hostile sections that
  * must fail cleanly with a precise message.
  */
@@ -89,6 +90,74 @@ TEST(declaration_order_does_not_matter) {
     blobc_buffer_free(&eb);
     blobc_schema_free(a);
     blobc_schema_free(b);
+}
+
+/* ---- the bake's description: the section, then every default ---- */
+
+static bool describe(const char *schema, blobc_buffer *out, size_t *section) {
+    blobc_schema *s = parse(schema);
+    blobc_error err;
+    bool ok = s && blobc_types_describe(blobc_schema_root(s), "s", out, section, &err) == BLOBC_OK;
+    blobc_schema_free(s);
+    return ok;
+}
+
+/* Every kind of default changes the description, never the section in
+ * front of it, but for `= null` on a union field: the section marks the
+ * union fields that may not hold none (docs/FORMAT.md), which verify
+ * holds blobs to. What no bake sees (comments, order, unused types)
+ * changes neither. */
+TEST(description_covers_defaults) {
+    static const char *const variants[] = {
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16 = 3; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16 = 4; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32 = 1.5; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64 = -0.0; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K = b; s: string; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string = \"\"; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string = \"x\"; b: bool; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string; b: bool = false; u: U; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string; b: bool; u: U = null; }\nroot R;\n",
+        "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8 = 1; }\n"
+        "struct R { i: u16; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
+    };
+    enum { N = sizeof variants / sizeof variants[0], MAY_BE_NONE = 9 };
+    blobc_buffer d[N] = {{0}};
+    size_t sec[N];
+    for (int i = 0; i < N; i++) CHECK(describe(variants[i], &d[i], &sec[i]));
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++) {
+            CHECK(d[i].len != d[j].len || memcmp(d[i].data, d[j].data, d[i].len) != 0);
+            bool same = sec[i] == sec[j] && memcmp(d[i].data, d[j].data, sec[i]) == 0;
+            CHECK(same == (i != MAY_BE_NONE && j != MAY_BE_NONE));
+        }
+    /* The section is blobc_types_encode's, byte for byte. */
+    blobc_schema *s = parse(variants[1]);
+    blobc_buffer e = {0};
+    CHECK(s && encode(s, "s", &e));
+    CHECK(e.len == sec[1] && memcmp(e.data, d[1].data, e.len) == 0);
+    blobc_buffer_free(&e);
+    blobc_schema_free(s);
+    blobc_buffer same = {0};
+    size_t n;
+    CHECK(describe("// a comment\nstruct Unused { q: u8 = 9; }\n"
+                   "struct R { i: u16 = 3; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\n"
+                   "struct R2 { z: u8; } union U { R2 } enum K : u8 { a, b } root R;\n",
+                   &same, &n));
+    CHECK(same.len == d[1].len && memcmp(same.data, d[1].data, same.len) == 0);
+    blobc_buffer_free(&same);
+    for (int i = 0; i < N; i++) blobc_buffer_free(&d[i]);
 }
 
 /* ---- round trips ---- */
@@ -544,6 +613,7 @@ TEST(truncations_and_flips) {
 TEST_MAIN_BEGIN("typesec")
 RUN(golden_bytes);
 RUN(declaration_order_does_not_matter);
+RUN(description_covers_defaults);
 RUN(round_trip);
 RUN(decoded_types_are_interned);
 RUN(deep_anonymous_chain);

@@ -84,11 +84,10 @@ typedef struct blobc_bake_options {
  * image (or raw data section) replaces the contents of `out`; on any error
  * `out` is left empty. The rules for the data are in docs/AUTHORING.md.
  *
- * JSON is read mostly by the bake itself, with cJSON for the rest; cJSON
- * allocates through whatever hooks the program installed (malloc by
- * default). The bake never installs hooks, so it may run on any number of
- * threads next to the program's own use of cJSON. A YAML text of 1 MiB or
- * more is parsed on a second thread unless opts->one_thread is set. */
+ * JSON is read by the bake's own tokenizer (no JSON library is involved,
+ * so the program's own use of cJSON is not disturbed). A YAML text of
+ * 1 MiB or more is parsed on a second thread unless opts->one_thread is
+ * set. */
 BLOBC_API blobc_status blobc_bake_memory(const char *text, size_t len, const char *filename,
                                          const blobc_bake_options *opts, blobc_buffer *out,
                                          blobc_error *err);
@@ -105,11 +104,17 @@ typedef struct blobc_bake_plan {
     const blobc_type *root;       /* its root type for this input */
     blobc_input_format input;     /* the input's format */
     uint8_t key[16];              /* XXH3-128 (canonical, big-endian) of everything
-                                     that decides the output bytes: library and
-                                     format version, the options that change bytes,
-                                     the root's canonical type description (with
-                                     names) and layout hash, and the input bytes */
+                                     that decides the output bytes and whether the
+                                     bake succeeds: the library (version and source
+                                     checksum) and its parsers' versions, the format
+                                     version, the options that change bytes, the input
+                                     format, the schema as the bake uses it
+                                     (blobc_types_describe: names, layout, defaults)
+                                     and the input bytes */
     blobc_schema *owned_schema;   /* the schema when the plan loaded it */
+    blobc_buffer types_;          /* private: the type section the output embeds
+                                     (empty when it embeds none), which a cache
+                                     entry's must equal */
 } blobc_bake_plan;
 
 /* Finds the schema and root type a bake of `text` would use, without
@@ -124,6 +129,16 @@ BLOBC_API blobc_status blobc_bake_plan_memory(const char *text, size_t len, cons
                                     const blobc_bake_options *opts, blobc_bake_plan *plan,
                                     blobc_error *err);
 BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
+
+/* The make/ninja depfile of a bake into `out` (replacing its contents):
+ * "OUTPUT: INPUT SCHEMA-FILES..." and an empty rule per schema file, as
+ * gcc -MP writes (input NULL or "-": not listed; schema NULL: no schema
+ * files). Each name is written so that GNU make and ninja both read it
+ * back exactly; a name that has no such spelling (a tab, ';', '|', '=',
+ * ...: blobc(1), --depfile) is refused with BLOBC_EIO, nothing written. */
+BLOBC_API blobc_status blobc_depfile(const char *output, const char *input,
+                                     const blobc_schema *schema, blobc_buffer *out,
+                                     blobc_error *err);
 
 #ifdef __cplusplus
 }

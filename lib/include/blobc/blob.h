@@ -267,8 +267,11 @@ static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
 /* With the library linked in (define BLOBC_WITH_LIBRARY), the checked open
  * that generated headers call from <Type>_open_checked. Outside the main
  * include guard so that it appears even when blob.h was included before
- * BLOBC_WITH_LIBRARY was defined. */
-#if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_H_WITH_LIBRARY)
+ * BLOBC_WITH_LIBRARY was defined, or first by a library header
+ * (blobfile.h, builder.h), which is itself incomplete at that point and
+ * holds this part back with BLOBC_RT_IN_LIBRARY_HEADER. */
+#if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_H_WITH_LIBRARY) && \
+    !defined(BLOBC_RT_IN_LIBRARY_HEADER)
 #define BLOBC_BLOB_H_WITH_LIBRARY
 
 #include "blobc.h"

@@ -13,7 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
+ * header complete, so it is held back here and comes with blob.h's next
+ * inclusion (a generated header's). */
+#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
+#else
+#define BLOBC_RT_IN_LIBRARY_HEADER
+#include "blob.h"
+#undef BLOBC_RT_IN_LIBRARY_HEADER
+#endif
 #include "error.h"
 #include "schema.h"
 
@@ -49,6 +58,19 @@ typedef struct blobc_header {
  * (may be NULL) is recorded so dump can print `$schema`. */
 BLOBC_API blobc_status blobc_types_encode(const blobc_type *root, const char *schema_name,
                                           blobc_buffer *out, blobc_error *err);
+
+/* The canonical description of everything a bake of `root` takes from its
+ * schema: the type section blobc_types_encode writes (schema_name as
+ * there), then every field's default, which the section leaves out, in
+ * the section's record order. Comments, positions, doc comments and types
+ * the root does not reach are not in it. Baking the same data against two
+ * roots with equal descriptions gives the same bytes or the same failure;
+ * the cache key of a bake (blobc/bake.h) is built on it. Appended to
+ * `out`; *section_len (may be NULL) gets the length of the type section
+ * it starts with. */
+BLOBC_API blobc_status blobc_types_describe(const blobc_type *root, const char *schema_name,
+                                            blobc_buffer *out, size_t *section_len,
+                                            blobc_error *err);
 
 /* Decodes and fully validates a type section from untrusted bytes: every
  * index in range, names valid identifiers, no inline self-containment, and
@@ -154,11 +176,13 @@ BLOBC_API void blobc_file_unmap(blobc_file_view *view);
  * The rules every command that writes a file follows (blobc(1), "OUTPUT
  * FILES"): a regular file or a new path is written to a temporary file in
  * the same directory and renamed over it once complete (an unnamed
- * O_TMPFILE where the file system has it, so a killed process leaves no
- * temporary file); a character device, FIFO or socket is written in
- * place, never replaced; a symbolic link is followed and its target
- * written; an output that is one of the run's inputs is refused before
- * anything is written. */
+ * O_TMPFILE where the file system has it: a new file is then linked under
+ * its name, so no other name ever exists; a replaced one is linked as
+ * ".NAME.blobc-tmp" and renamed over NAME by the next call); missing
+ * directories above it are created; a character device, FIFO or socket is
+ * written in place, never replaced; a symbolic link is followed and its
+ * target written; an output that is one of the run's inputs is refused
+ * before anything is written. */
 
 /* The files a run reads, by device and inode; lookups are O(1). */
 typedef struct blobc_inputs blobc_inputs;
@@ -171,12 +195,29 @@ BLOBC_API blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blo
  * or NULL when it is not an input (or set is NULL). */
 BLOBC_API const char *blobc_inputs_find(const blobc_inputs *set, const char *path);
 
+/* The files a run writes, by identity: the directory an output goes in
+ * (device and inode, after following the output's own links, as the
+ * write does) and its name there. "x/a.blob", "./x/a.blob" and
+ * "link-to-x/a.blob" are one output; an output whose directory does not
+ * exist yet is known by its spelling. Lookups are O(1). */
+typedef struct blobc_outputs blobc_outputs;
+BLOBC_API blobc_outputs *blobc_outputs_new(void); /* NULL when out of memory */
+BLOBC_API void blobc_outputs_free(blobc_outputs *set);
+/* Records output `path` ("-": standard output); the calls are numbered
+ * 0, 1, 2... When an output recorded before is the same file, *first is
+ * the number of the call that recorded it first; else SIZE_MAX. */
+BLOBC_API blobc_status blobc_outputs_add(blobc_outputs *set, const char *path, size_t *first,
+                                         blobc_error *err);
+
 typedef struct blobc_output_options {
     const blobc_inputs *inputs; /* refused as outputs; may be NULL */
-    /* Called when a named temporary file appears and when it is gone again
-     * (renamed or removed), so that a program can remove it from a signal
-     * handler. Named temporaries exist only where O_TMPFILE is missing, and
-     * for the instant between linking the finished file and renaming it. */
+    /* Named temporary files: temp_created is called before one may appear
+     * at temp_path, temp_gone once it is gone again (renamed or removed),
+     * both on the writing thread and always in pairs, so that a program
+     * can hold off or remove it from a signal handler. Named temporaries
+     * exist only where O_TMPFILE is missing (for the whole write), and for
+     * the two system calls that link a finished file and rename it over
+     * the file it replaces. */
     void (*temp_created)(void *hook_ctx, const char *temp_path);
     void (*temp_gone)(void *hook_ctx, const char *temp_path);
     void *hook_ctx;

@@ -3,14 +3,16 @@
  * any number of threads, processes and machines.
  *
  * An entry is named by a bake plan's key (blobc/bake.h): the hash of
- * everything that decides the output bytes. A cache is a directory (local
+ * everything that decides the output bytes and whether the bake succeeds. A cache is a directory (local
  * or on a network file system; every write is a temporary file renamed
  * into place) or an HTTP server that takes GET and PUT of URL/<2 hex>/<key
  * hex> (nginx WebDAV, ccache's HTTP storage layout, bazel-remote's /cas/).
  * docs/PIPELINE.md has the entry format and the deployment.
  *
  * A cache is a trust boundary: every entry read is checked against its
- * key and verified in full (blobc/verify.h) before it is handed out. A bad
+ * key, verified in full (blobc/verify.h), and its type section compared
+ * with the one the plan's bake writes, byte for byte (the verifier checks
+ * the layout, not the names), before it is handed out. A bad
  * entry, an unreachable or failing server, or a full disk is a warning:
  * the caller bakes as if the entry were not there, never fails.
  *
@@ -47,17 +49,24 @@ typedef struct blobc_cache blobc_cache;
 BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
 
 /* Ends the use: a directory cache records this process's hits and misses
- * (one small file per process, so no two writers share a file). */
+ * (one small file per process, so no two writers share a file), each
+ * lookup where it was answered: a hit in the cache that held the entry, a
+ * miss in every cache asked before it. */
 BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
 /* A hit: the output bytes, checked against the key and verified, where
  * they lie (a directory entry mapped read-only, or the body an HTTP
- * server sent): nothing is copied. Valid until blobc_cache_entry_free. */
+ * server sent): nothing is copied. Valid until blobc_cache_entry_free,
+ * which must come before blobc_cache_close. HTTP bodies held at once by
+ * one cache take at most 512 MiB together, whatever the threads: a
+ * lookup whose entry would pass that is a warning and a miss. */
 typedef struct blobc_cache_entry {
     const uint8_t *data;
     size_t len;
     blobc_file_view file_;    /* private */
     blobc_buffer body_;       /* private */
+    struct blobc_cache *cache_; /* private: whose memory bound body_ counts against */
+    size_t held_;             /* private */
 } blobc_cache_entry;
 
 /* Looks up the output for `plan` baked with `opts`. On a hit, *out holds

@@ -4,7 +4,6 @@
 // Root type: Level, schema hash 0x4daa53349da714e8.
 
 using System.Runtime.InteropServices;
-using Unity.Collections.LowLevel.Unsafe;
 using Unity.Entities;
 using Unity.Mathematics;
 
@@ -13,9 +12,11 @@ namespace Game.Data
     using Node_kids = global::Unity.Entities.BlobArray<global::Game.Data.Node>;
     using Node_next = global::Unity.Entities.BlobPtr<global::Game.Data.Node>;
 
+    /// <summary>What a tile is made of.</summary>
     public enum Kind : byte
     {
         floor = 0,
+        /// <summary>Blocks the way &lt;always&gt;.</summary>
         wall = 2,
         door = 3,
     }
@@ -33,8 +34,13 @@ namespace Game.Data
     }
 
     // struct Item: size 20, alignment 4
+    /// <summary>
+    /// A thing on the floor;
+    /// its position &amp; kind.
+    /// </summary>
     public unsafe struct Item
     {
+        /// <summary>The kind &amp; nothing else.</summary>
         public Kind kind;
         public float3 pos;
         public ushort count;
@@ -50,17 +56,20 @@ namespace Game.Data
     }
 
     // struct Node: size 16, alignment 4
+    [MayOnlyLiveInBlobStorage]
     public unsafe struct Node
     {
         public int id;
         internal int kids_offset;
         internal int kids_length;
         internal int next_offset;
-        public ref Node_kids kids { get { fixed (int* p = &kids_offset) { return ref UnsafeUtility.AsRef<Node_kids>(p); } } }
-        public ref Node_next next { get { fixed (int* p = &next_offset) { return ref UnsafeUtility.AsRef<Node_next>(p); } } }
+        public ref Node_kids kids { get { fixed (int* p = &kids_offset) { return ref global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef<Node_kids>(p); } } }
+        public ref Node_next next { get { fixed (int* p = &next_offset) { return ref global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef<Node_next>(p); } } }
     }
 
     // union Prop: size 8, alignment 4; tag 0 holds no member
+    /// <summary>A prop: an item or a box.</summary>
+    [MayOnlyLiveInBlobStorage]
     public unsafe struct Prop
     {
         public enum Tag : uint
@@ -72,11 +81,12 @@ namespace Game.Data
 
         public Tag tag;
         internal int offset;
-        public ref Item AsItem { get { if (tag != Tag.Item) throw new System.InvalidOperationException("Prop holds another member"); fixed (int* p = &offset) { return ref UnsafeUtility.AsRef<Item>((byte*)p + offset); } } }
-        public ref Bounds AsBounds { get { if (tag != Tag.Bounds) throw new System.InvalidOperationException("Prop holds another member"); fixed (int* p = &offset) { return ref UnsafeUtility.AsRef<Bounds>((byte*)p + offset); } } }
+        public ref Item AsItem { get { if (tag != Tag.Item) throw new global::System.InvalidOperationException("Prop holds another member"); fixed (int* p = &offset) { return ref global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef<Item>((byte*)p + offset); } } }
+        public ref Bounds AsBounds { get { if (tag != Tag.Bounds) throw new global::System.InvalidOperationException("Prop holds another member"); fixed (int* p = &offset) { return ref global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef<Bounds>((byte*)p + offset); } } }
     }
 
     // struct Level: size 288, alignment 16; explicit: C#'s sequential layout differs
+    [MayOnlyLiveInBlobStorage]
     [StructLayout(LayoutKind.Explicit, Size = 288)]
     public unsafe struct Level
     {
