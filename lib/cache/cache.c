@@ -1,22 +1,18 @@
 /*
  * cache.c - the content-addressed cache of baked outputs: entry naming
- * and format, the checks every entry read must pass, and the directory
- * store with its statistics and pruning. HTTP transfers are in http.c.
+ * and format, the checks every entry read must pass, the memory entries
+ * may hold, and the tiers a lookup asks in turn. A directory's files are
+ * in dir.c (entries, statistics, pruning), HTTP transfers in http.c.
  *
  * An entry is stored at <root>/<first 2 hex digits of the key>/<32 hex
  * digits> as a 32-byte head (magic, the key again, the payload length)
  * followed by the output bytes, so a file put under the wrong name, cut
  * short or replaced is caught before its payload is even verified.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "blobc/blobc.h"
@@ -28,10 +24,10 @@
 /* The largest entry: a blob's data section is at most 2 GiB - 1, and its
  * header and type section are far smaller than the rest of 4 GiB. */
 #define ENTRY_MAX ((size_t)0xffffffffu)
-#define STATS_DIR "stats"
-/* The most memory HTTP bodies may hold at once, across every thread of a
- * cache: a server declaring huge entries costs no more than this. */
-#define HTTP_HELD_MAX ((size_t)512 << 20)
+/* The most memory entries read (HTTP bodies, directory files) may hold at
+ * once, across every thread of a cache: a server or a user of a shared
+ * directory declaring huge entries costs no more than this. */
+#define HELD_MAX ((size_t)512 << 20)
 
 /* Most caches one spec may list (a local directory before a server). */
 #define MAX_TIERS 4
@@ -39,6 +35,7 @@
 typedef struct tier {
     char *root;          /* directory, or URL without a trailing '/' */
     bool http;
+    int fd;              /* the directory, opened once; -1 for a URL */
     atomic_bool down;    /* the server did not answer: stop asking */
     atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
@@ -49,24 +46,15 @@ struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
     atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
-    atomic_size_t held;  /* bytes of HTTP bodies held now: HTTP_HELD_MAX at most */
+    atomic_size_t held;  /* bytes of entries held now: HELD_MAX at most */
 };
 
 /* ---- names ---- */
 
-static void key_hex(const uint8_t key[16], char hex[33]) {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 16; i++) {
-        hex[2 * i] = digits[key[i] >> 4];
-        hex[2 * i + 1] = digits[key[i] & 15];
-    }
-    hex[32] = '\0';
-}
-
 /* "<root>/ab/ab12...": malloc'd, or NULL. */
 static char *entry_name(const tier *c, const uint8_t key[16]) {
     char hex[33];
-    key_hex(key, hex);
+    blobc_cache_key_hex(key, hex);
     size_t n = strlen(c->root) + 2 + 2 + 32 + 1;
     char *p = malloc(n);
     if (p) snprintf(p, n, "%s/%.2s/%s", c->root, hex, hex);
@@ -81,6 +69,7 @@ static bool is_url(const char *s) {
 
 static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
     while (n > 1 && spec[n - 1] == '/') n--;
+    t->fd = -1;
     if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
@@ -88,9 +77,14 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     atomic_init(&t->hits, 0);
     atomic_init(&t->misses, 0);
     if (t->http) return blobc_curl_load(&t->curl, t->root, err);
-    if (!t->http && mkdir(t->root, 0777) != 0 && errno != EEXIST)
-        return blobc_err_io(err, "create the cache directory", t->root, errno);
-    return BLOBC_OK;
+    t->fd = blobc_dir_open(t->root, true, err);
+    return t->fd < 0 ? err->status : BLOBC_OK;
+}
+
+static void close_tier(tier *t) {
+    blobc_curl_unload(&t->curl);
+    if (t->fd >= 0) close(t->fd);
+    free(t->root);
 }
 
 /* One location, or (when a URL is among them) several separated by
@@ -120,10 +114,7 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     }
     if (!st && c->n == 0) st = blobc_err(err, BLOBC_EIO, "empty cache location");
     if (st) {
-        for (size_t i = 0; i < c->n; i++) {
-            blobc_curl_unload(&c->t[i].curl);
-            free(c->t[i].root);
-        }
+        for (size_t i = 0; i < c->n; i++) close_tier(&c->t[i]);
         free(c);
         return st;
     }
@@ -131,34 +122,12 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     return BLOBC_OK;
 }
 
-/* Each process records its counts in a file of its own in stats/, so
- * that no two writers ever share a file (NFS has no reliable append). */
-static void record_counts(const tier *c) {
-    uint64_t h = atomic_load(&c->hits), m = atomic_load(&c->misses);
-    if (c->http || (h == 0 && m == 0)) return;
-    size_t n = strlen(c->root) + sizeof "/" STATS_DIR "/p.XXXXXX";
-    char *path = malloc(n);
-    if (!path) return;
-    snprintf(path, n, "%s/%s", c->root, STATS_DIR);
-    (void)mkdir(path, 0777);
-    snprintf(path, n, "%s/%s/p.XXXXXX", c->root, STATS_DIR);
-    int fd = mkstemp(path);
-    if (fd >= 0) {
-        char line[64];
-        int len = snprintf(line, sizeof line, "%llu %llu\n", (unsigned long long)h,
-                           (unsigned long long)m);
-        if (write(fd, line, (size_t)len) != len) (void)unlink(path);
-        close(fd);
-    }
-    free(path);
-}
-
 void blobc_cache_close(blobc_cache *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
-        record_counts(&c->t[i]);
-        blobc_curl_unload(&c->t[i].curl);
-        free(c->t[i].root);
+        tier *t = &c->t[i];
+        if (!t->http) blobc_dir_record(t->fd, atomic_load(&t->hits), atomic_load(&t->misses));
+        close_tier(t);
     }
     free(c);
 }
@@ -169,14 +138,6 @@ void blobc_cache_counts(const blobc_cache *c, uint64_t *hits, uint64_t *misses) 
 }
 
 /* ---- checking an entry ---- */
-
-static bool reject(blobc_error *warn, const char *name, const char *why, const blobc_error *e) {
-    blobc_error_clear(warn);
-    blobc_err_file(warn, name);
-    blobc_err(warn, BLOBC_EINPUT, "cache entry rejected (%s%s%s); baking instead", why,
-              e ? ": " : "", e ? e->message : "");
-    return false;
-}
 
 /* Why an entry's head is not one of this key, or NULL. */
 static const char *head_problem(const uint8_t *e, const uint8_t key[16]) {
@@ -189,18 +150,18 @@ static const char *head_problem(const uint8_t *e, const uint8_t key[16]) {
  * verify in full as the plan's root type, in the output form asked for. */
 static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
                      const blobc_bake_options *opts, const char *name, blobc_error *warn) {
-    if (n < ENTRY_HEAD) return reject(warn, name, "not a cache entry", NULL);
+    if (n < ENTRY_HEAD) return blobc_entry_reject(warn, name, "not a cache entry", NULL);
     const char *bad = head_problem(e, plan->key);
-    if (bad) return reject(warn, name, bad, NULL);
+    if (bad) return blobc_entry_reject(warn, name, bad, NULL);
     if (blobc_ld64(e + 24) != n - ENTRY_HEAD)
-        return reject(warn, name, "its length is wrong", NULL);
+        return blobc_entry_reject(warn, name, "its length is wrong", NULL);
     const uint8_t *p = e + ENTRY_HEAD;
     size_t len = n - ENTRY_HEAD;
     blobc_error ve;
     blobc_error_clear(&ve);
     if (opts && opts->output == BLOBC_OUTPUT_RAW) {
         if (blobc_verify_data(p, len, plan->root, &ve) != BLOBC_OK)
-            return reject(warn, name, "verification failed", &ve);
+            return blobc_entry_reject(warn, name, "verification failed", &ve);
         return true;
     }
     if (opts && opts->output == BLOBC_OUTPUT_UNITY) {
@@ -211,15 +172,15 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
         blobc_verify_options uo = {.schema = plan->schema, .type_name = plan->root->name,
                                    .unity = &u};
         if (blobc_verify_blob(p, len, &uo, &ve) != BLOBC_OK)
-            return reject(warn, name, "verification failed", &ve);
+            return blobc_entry_reject(warn, name, "verification failed", &ve);
         return true;
     }
     blobc_verify_options vo = {.schema = plan->schema, .type_name = plan->root->name};
     if (blobc_verify_blob(p, len, &vo, &ve) != BLOBC_OK)
-        return reject(warn, name, "verification failed", &ve);
+        return blobc_entry_reject(warn, name, "verification failed", &ve);
     blobc_blob b; /* verified just now: the hashes need no second pass */
     if (blobc_blob_open(p, len, BLOBC_OPEN_NO_HASH, &b, &ve) != BLOBC_OK)
-        return reject(warn, name, "verification failed", &ve);
+        return blobc_entry_reject(warn, name, "verification failed", &ve);
     bool stripped = b.header.types_offset == 0;
     /* The verifier checks the layout, not the names: a forged entry could
      * carry other type and field names, which dump would then print. */
@@ -227,20 +188,20 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
                       memcmp(p + b.header.types_offset, plan->types_.data, plan->types_.len) == 0;
     blobc_blob_close(&b);
     if (stripped != (opts && opts->strip))
-        return reject(warn, name, stripped ? "stripped" : "not stripped", NULL);
+        return blobc_entry_reject(warn, name, stripped ? "stripped" : "not stripped", NULL);
     if (!stripped && !same_types)
-        return reject(warn, name, "its type description is not the one this bake writes", NULL);
+        return blobc_entry_reject(warn, name, "its type description is not the one this bake writes", NULL);
     return true;
 }
 
 /* ---- get, put ---- */
 
-/* ---- memory held by HTTP bodies ---- */
+/* ---- memory held by entries ---- */
 
 static bool hold(blobc_cache *c, size_t n) {
     size_t was = atomic_load(&c->held);
     do {
-        if (n > HTTP_HELD_MAX - was) return false;
+        if (n > HELD_MAX - was) return false;
     } while (!atomic_compare_exchange_weak(&c->held, &was, was + n));
     return true;
 }
@@ -248,13 +209,13 @@ static bool hold(blobc_cache *c, size_t n) {
 /* A GET in flight: its answer judged by the head as it arrives, and the
  * memory the head declares counted before any of it is taken. */
 typedef struct lookup {
-    http_entry h;
+    entry_judge h;
     blobc_cache *cache;
     const uint8_t *key;
     size_t held;
 } lookup;
 
-static size_t judge_head(http_entry *h, const uint8_t *head) {
+static size_t judge_head(entry_judge *h, const uint8_t *head) {
     lookup *l = h->ctx;
     const char *bad = head_problem(head, l->key);
     uint64_t len = blobc_ld64(head + 24);
@@ -266,8 +227,8 @@ static size_t judge_head(http_entry *h, const uint8_t *head) {
     size_t total = (size_t)len + ENTRY_HEAD;
     if (!hold(l->cache, total)) {
         snprintf(h->why, sizeof h->why,
-                 "its %zu bytes would take the HTTP entries held in memory past %zu MiB", total,
-                 HTTP_HELD_MAX >> 20);
+                 "its %zu bytes would take the cache entries held in memory past %zu MiB", total,
+                 HELD_MAX >> 20);
         return 0;
     }
     l->held = total;
@@ -280,37 +241,29 @@ static void mark(atomic_bool *flag, blobc_error *warn) {
     if (atomic_exchange(flag, true)) blobc_error_clear(warn);
 }
 
-static int fetch_http(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
-                      blobc_cache_entry *out, blobc_error *warn) {
-    if (atomic_load(&c->down)) return 0;
+/* Fetches the entry `name` into out: 1 found, 0 absent or unreachable
+ * (a warning in warn for the latter). From a server or a directory, the
+ * head is judged before the rest is taken, and the memory it declares is
+ * counted first. A directory entry is read, never mapped: a file that
+ * another user truncates under a mapping would kill the process (SIGBUS). */
+static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
+                 blobc_cache_entry *out, blobc_error *warn) {
+    if (c->http && atomic_load(&c->down)) return 0;
     lookup l = {.h = {.head = ENTRY_HEAD, .judge = judge_head}, .cache = owner, .key = key};
     l.h.ctx = &l;
-    http_result r = blobc_http_get(&c->curl, name, &l.h, &out->body_, warn);
-    if (r == HTTP_FOUND) {
+    http_result r = HTTP_MISSING;
+    bool found = c->http ? (r = blobc_http_get(&c->curl, name, &l.h, &out->body_, warn)) == HTTP_FOUND
+                         : blobc_dir_get(c->fd, c->root, key, &l.h, &out->body_, warn);
+    if (found) {
         out->cache_ = owner;
         out->held_ = l.held;
         out->file_ = (blobc_file_view){out->body_.data, out->body_.len, false};
         return 1;
     }
     if (l.held) atomic_fetch_sub(&owner->held, l.held);
-    if (r == HTTP_REJECTED) reject(warn, name, l.h.why, NULL);
+    if (r == HTTP_REJECTED) blobc_entry_reject(warn, name, l.h.why, NULL);
     if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(&c->down, warn);
     return 0;
-}
-
-/* Fetches the entry `name` into out: 1 found, 0 absent or unreachable
- * (a warning in warn for the latter). A directory entry is mapped, not
- * copied: it is verified where it lies and copied once, into the output. */
-static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
-                 blobc_cache_entry *out, blobc_error *warn) {
-    if (c->http) return fetch_http(owner, c, key, name, out, warn);
-    struct stat st;
-    if (stat(name, &st) != 0) return 0;
-    if (blobc_file_map(name, &out->file_, warn) != BLOBC_OK) return 0;
-    /* Touched, so that pruning drops what is used least recently even
-     * where the file system does not keep access times. */
-    (void)utimensat(AT_FDCWD, name, NULL, 0);
-    return 1;
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn);
@@ -345,8 +298,7 @@ static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
 
 void blobc_cache_entry_free(blobc_cache_entry *e) {
     if (!e) return;
-    /* An HTTP body is viewed by file_, not mapped: freed once, as the body. */
-    if (e->file_.data && e->file_.data != e->body_.data) blobc_file_unmap(&e->file_);
+    /* file_ views the body: freed once, as the body. */
     blobc_buffer_free(&e->body_);
     if (e->held_) atomic_fetch_sub(&e->cache_->held, e->held_);
     memset(e, 0, sizeof *e);
@@ -386,15 +338,6 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
 }
 
-static bool make_prefix_dir(const char *name) {
-    const char *slash = strrchr(name, '/');
-    char *dir = strndup(name, (size_t)(slash - name));
-    if (!dir) return false;
-    bool ok = mkdir(dir, 0777) == 0 || errno == EEXIST;
-    free(dir);
-    return ok;
-}
-
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
     if (c->http && (atomic_load(&c->down) || atomic_load(&c->no_put))) return;
     char *name = entry_name(c, key);
@@ -403,12 +346,8 @@ static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blob
     } else if (c->http) {
         http_result r = blobc_http_put(&c->curl, name, e->data, e->len, warn);
         if (r == HTTP_DOWN || r == HTTP_REFUSED) mark(r == HTTP_DOWN ? &c->down : &c->no_put, warn);
-    } else if (!make_prefix_dir(name)) {
-        blobc_err_io(warn, "create the cache directory for", name, errno);
     } else {
-        /* A temporary file renamed into place: readers on any machine see
-         * no entry or a whole one, and writers of one key race harmlessly. */
-        (void)blobc_write_file_atomic(name, e->data, e->len, warn);
+        blobc_dir_put(c->fd, c->root, key, e->data, e->len, warn);
     }
     free(name);
 }
@@ -434,137 +373,4 @@ void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *by
         }
     }
     blobc_buffer_free(&e);
-}
-
-/* ---- statistics and pruning ---- */
-
-typedef struct entry_info {
-    char *path;
-    uint64_t size;
-    time_t used;
-} entry_info;
-
-typedef struct entry_list {
-    entry_info *v;
-    size_t n, cap;
-} entry_list;
-
-static bool is_hex(const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return false;
-    return s[n] == '\0';
-}
-
-static bool list_add(entry_list *l, const char *path, const struct stat *st) {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        entry_info *v = realloc(l->v, cap * sizeof *v);
-        if (!v) return false;
-        l->v = v;
-        l->cap = cap;
-    }
-    char *p = strdup(path);
-    if (!p) return false;
-    time_t used = st->st_atime > st->st_mtime ? st->st_atime : st->st_mtime;
-    l->v[l->n++] = (entry_info){p, (uint64_t)st->st_size, used};
-    return true;
-}
-
-static void list_free(entry_list *l) {
-    for (size_t i = 0; i < l->n; i++) free(l->v[i].path);
-    free(l->v);
-}
-
-/* Every entry of the cache at dir. Temporary files of writers killed
- * midway (".name.XXXXXX", an hour old or more) are removed on the way. */
-static blobc_status list_entries(const char *dir, entry_list *l, blobc_error *err) {
-    DIR *top = opendir(dir);
-    if (!top) return blobc_err_io(err, "open the cache directory", dir, errno);
-    char path[4096];
-    time_t now = time(NULL);
-    struct dirent *d;
-    blobc_status st = BLOBC_OK;
-    while (!st && (d = readdir(top))) {
-        if (!is_hex(d->d_name, 2)) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
-        DIR *sub = opendir(path);
-        if (!sub) continue;
-        struct dirent *f;
-        while (!st && (f = readdir(sub))) {
-            struct stat sb;
-            int n = snprintf(path, sizeof path, "%s/%s/%s", dir, d->d_name, f->d_name);
-            if (n < 0 || (size_t)n >= sizeof path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-                continue;
-            if (f->d_name[0] == '.') {
-                if (now - sb.st_mtime > 3600) (void)unlink(path);
-            } else if (is_hex(f->d_name, 32) && !list_add(l, path, &sb)) {
-                st = blobc_err_nomem(err);
-            }
-        }
-        closedir(sub);
-    }
-    closedir(top);
-    return st;
-}
-
-static void sum_counts(const char *dir, blobc_cache_stats *s) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, STATS_DIR);
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *f;
-    while ((f = readdir(d))) {
-        if (f->d_name[0] == '.') continue;
-        int n = snprintf(path, sizeof path, "%s/%s/%s", dir, STATS_DIR, f->d_name);
-        FILE *fp = n > 0 && (size_t)n < sizeof path ? fopen(path, "r") : NULL;
-        if (!fp) continue;
-        unsigned long long h, m;
-        if (fscanf(fp, "%llu %llu", &h, &m) == 2) {
-            s->hits += h;
-            s->misses += m;
-        }
-        fclose(fp);
-    }
-    closedir(d);
-}
-
-blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *s, blobc_error *err) {
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!dir || !s) return blobc_err_arg(err, __func__, "dir or stats is NULL");
-    memset(s, 0, sizeof *s);
-    entry_list l = {0};
-    blobc_status st = list_entries(dir, &l, err);
-    for (size_t i = 0; i < l.n; i++) s->bytes += l.v[i].size;
-    s->entries = l.n;
-    list_free(&l);
-    if (!st) sum_counts(dir, s);
-    return st;
-}
-
-static int by_use(const void *a, const void *b) {
-    const entry_info *x = a, *y = b;
-    if (x->used != y->used) return x->used < y->used ? -1 : 1;
-    return strcmp(x->path, y->path);
-}
-
-blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
-                                   blobc_error *err) {
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!dir) return blobc_err_arg(err, __func__, "dir is NULL");
-    entry_list l = {0};
-    blobc_status st = list_entries(dir, &l, err);
-    uint64_t total = 0, n = 0;
-    for (size_t i = 0; i < l.n; i++) total += l.v[i].size;
-    if (l.n) qsort(l.v, l.n, sizeof *l.v, by_use);
-    for (size_t i = 0; !st && i < l.n && total > max_bytes; i++) {
-        if (unlink(l.v[i].path) == 0 || errno == ENOENT) {
-            total -= l.v[i].size;
-            n++;
-        }
-    }
-    list_free(&l);
-    if (removed) *removed = n;
-    return st;
 }

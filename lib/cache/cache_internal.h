@@ -1,6 +1,7 @@
 /*
- * cache_internal.h - what the cache front (cache.c: entries, checks,
- * directories) shares with its HTTP transport (http.c). Private.
+ * cache_internal.h - what the cache front (cache.c: entries, checks)
+ * shares with its two stores: a directory (dir.c) and an HTTP server
+ * (http.c). Private.
  */
 #ifndef BLOBC_CACHE_INTERNAL_H
 #define BLOBC_CACHE_INTERNAL_H
@@ -13,6 +14,46 @@
 
 #include "blobc/cache.h"
 #include "common/util.h"
+
+/* The 32 lowercase hex digits that name the entry of key (and a NUL).
+ * In dir.c, as the next. */
+void blobc_cache_key_hex(const uint8_t key[16], char hex[33]);
+/* Fills warn: the entry `name` was rejected, and why. Returns false. */
+bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why,
+                        const blobc_error *e);
+
+/* How a read (a GET, a file of a directory) judges an entry as it
+ * arrives: the head first, and then no more than the length the head
+ * declares is ever taken. */
+typedef struct entry_judge {
+    size_t head;  /* bytes of head, judged before the rest is taken */
+    /* The entry's whole length as the head declares it, or 0 to refuse it
+     * (saying why in e->why). */
+    size_t (*judge)(struct entry_judge *e, const uint8_t *head);
+    void *ctx;
+    char why[160]; /* why an entry was refused (HTTP_REJECTED for a GET) */
+} entry_judge;
+
+/* ---- a cache directory (dir.c) ----
+ * Nothing below the directory is followed through a symbolic link, opened
+ * when it is not a regular file, mapped, or removed unless its name and
+ * type are those of a file the cache writes. */
+
+/* A descriptor of the cache directory root (created first when asked),
+ * or -1 with err filled. */
+int blobc_dir_open(const char *root, bool create, blobc_error *err);
+/* Reads the entry of key into out (empty): true when it is a regular file
+ * of the cache whose head j accepts, declaring the file's size, and it was
+ * read in full; false when there is none (warn says why when one was
+ * there but refused). */
+bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], entry_judge *j,
+                   blobc_buffer *out, blobc_error *warn);
+/* Stores the entry bytes under key: a new file renamed over the name. */
+void blobc_dir_put(int dir, const char *root, const uint8_t key[16], const void *entry,
+                   size_t len, blobc_error *warn);
+/* Records a process's hits and misses in stats/, folding the files
+ * there into one when they become many. Best effort: never fails. */
+void blobc_dir_record(int dir, uint64_t hits, uint64_t misses);
 
 /* libcurl's calls, found with dlopen when a cache names a URL: a program
  * that never talks HTTP never loads libcurl and the thirty libraries
@@ -46,19 +87,8 @@ typedef enum http_result {
     HTTP_DOWN       /* no answer, or too slow: warn once, stop asking */
 } http_result;
 
-/* How a GET judges an answer as it arrives: the head first, and then no
- * more than the length the head declares is ever taken. */
-typedef struct http_entry {
-    size_t head;  /* bytes of head, judged before the rest is taken */
-    /* The entry's whole length as the head declares it, or 0 to refuse it
-     * (saying why in e->why). */
-    size_t (*judge)(struct http_entry *e, const uint8_t *head);
-    void *ctx;
-    char why[160]; /* why an answer was refused: HTTP_REJECTED */
-} http_entry;
-
 /* GETs url into out, judged by e as it arrives. */
-http_result blobc_http_get(const blobc_curl *api, const char *url, http_entry *e, blobc_buffer *out,
+http_result blobc_http_get(const blobc_curl *api, const char *url, entry_judge *e, blobc_buffer *out,
                            blobc_error *warn);
 /* PUTs len bytes to url. */
 http_result blobc_http_put(const blobc_curl *api, const char *url, const void *data, size_t len,

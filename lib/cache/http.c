@@ -47,7 +47,7 @@ typedef struct xfer {
     bool enough;           /* the body was not needed: left unread */
     const char *stop;      /* why the transfer was ended here, or NULL */
     http_result stop_as;
-    http_entry *entry;     /* GET: how the answer is judged */
+    entry_judge *entry;    /* GET: how the answer is judged */
     blobc_buffer *body;
     size_t want;           /* GET: the entry's length by its head; 0 before */
     const char *up;        /* PUT: what is left to send */
@@ -78,7 +78,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *data) {
  * transfer there, and the body is given exactly the room the head
  * declares, which it may not pass. */
 static size_t judge_head(xfer *x) {
-    http_entry *e = x->entry;
+    entry_judge *e = x->entry;
     x->want = e->judge(e, x->body->data);
     if (!x->want) return stop(x, HTTP_REJECTED, e->why);
     curl_off_t cl = -1;
@@ -334,7 +334,7 @@ static http_result finish(xfer *x, CURLcode rc, const char *errbuf, const char *
     return warn_as(warn, x->put && x->code == 413 ? HTTP_FAILED : HTTP_REFUSED, method, what);
 }
 
-http_result blobc_http_get(const blobc_curl *api, const char *url, http_entry *e, blobc_buffer *out,
+http_result blobc_http_get(const blobc_curl *api, const char *url, entry_judge *e, blobc_buffer *out,
                            blobc_error *warn) {
     char errbuf[CURL_ERROR_SIZE];
     xfer x = {.entry = e, .body = out};

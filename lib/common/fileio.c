@@ -27,6 +27,17 @@ const char *blobc_errno_text(int e, char *buf, size_t cap) {
     return buf;
 }
 
+size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at) {
+    size_t got = 0;
+    while (got < n && at + got <= (uint64_t)INT64_MAX) {
+        ssize_t r = pread(fd, (uint8_t *)buf + got, n - got, (off_t)(at + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e) {
     char why[128];
     blobc_errno_text(e, why, sizeof why);

@@ -242,7 +242,8 @@ static blobc_status out_error(blobc_error *err, const char *what, const char *pa
     return blobc_err_io(err, what, path, e);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n) {
+int blobc_write_all(int fd, const void *data, size_t n) {
+    const uint8_t *p = data;
     while (n) {
         ssize_t w = write(fd, p, n);
         if (w < 0) {
@@ -348,7 +349,7 @@ static blobc_status write_named_temp(const out_ctx *c, const void *data, size_t 
     if (fd < 0) {
         st = out_error(err, "create", c->path, errno);
     } else {
-        int e = write_all(fd, data, len);
+        int e = blobc_write_all(fd, data, len);
         /* Best effort: some file systems have no permission bits to set. */
         if (!e && c->exists) (void)fchmod(fd, c->mode);
         if (close(fd) != 0 && !e) e = errno;
@@ -460,7 +461,7 @@ static int write_tmpfile(const out_ctx *c, const void *data, size_t len, blobc_s
     int taken = u.fd >= 0;
     if (taken) {
         snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);
-        int e = write_all(u.fd, data, len);
+        int e = blobc_write_all(u.fd, data, len);
         if (e) {
             *st = out_error(err, "write", c->path, e);
         } else {
@@ -481,13 +482,13 @@ static blobc_status write_in_place(const out_ctx *c, const void *data, size_t le
                                    blobc_error *err) {
     int fd = open(c->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return out_error(err, "open", c->path, errno);
-    int e = write_all(fd, data, len);
+    int e = blobc_write_all(fd, data, len);
     if (close(fd) != 0 && !e) e = errno;
     return e ? out_error(err, "write", c->path, e) : BLOBC_OK;
 }
 
 static blobc_status write_stdout(const void *data, size_t len, blobc_error *err) {
-    int e = write_all(STDOUT_FILENO, data, len);
+    int e = blobc_write_all(STDOUT_FILENO, data, len);
     if (!e) return BLOBC_OK;
     char why[128];
     blobc_err_file(err, "<stdout>");

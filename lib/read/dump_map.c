@@ -26,7 +26,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "blob/unity_layout.h"
+#include "blobc/unity.h"
 #include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
@@ -36,7 +36,7 @@
 
 typedef struct mapper {
     blobc_buffer *out;
-    bool oom;
+    bool ok;                 /* false after the first failed append */
     const uint8_t *d;        /* data section */
     size_t size;
     uint64_t base;           /* file offset of the data section */
@@ -52,15 +52,13 @@ typedef struct mapper {
     size_t start;            /* where the map begins in out */
 } mapper;
 
-static void mput(mapper *m, const char *s, size_t n) {
-    if (!blobc_buf_append(m->out, s, n)) m->oom = true;
-}
+static void mput(mapper *m, const char *s, size_t n) { blobc_emit_bytes(m->out, &m->ok, s, n); }
 static void mputs(mapper *m, const char *s) { mput(m, s, strlen(s)); }
 static void mprintf(mapper *m, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void mprintf(mapper *m, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!blobc_buf_vprintf(m->out, fmt, ap)) m->oom = true;
+    blobc_vemit(m->out, &m->ok, fmt, ap);
     va_end(ap);
 }
 
@@ -94,7 +92,7 @@ static void line_head(mapper *m, uint64_t at, uint64_t size, const uint8_t *byte
 static void flush(mapper *m, bool all) {
     const blobc_dump_options *o = m->opts;
     size_t n = m->out->len - m->start;
-    if (!o || !o->write || m->oom || n == 0 || (!all && n < PIECE)) return;
+    if (!o || !o->write || !m->ok || n == 0 || (!all && n < PIECE)) return;
     o->write(o->write_ctx, m->out->data + m->start, n);
     m->out->len = m->start;
 }
@@ -170,7 +168,7 @@ static void path_truncate(mapper *m, size_t len) {
 
 static void path_add(mapper *m, const char *s) {
     if (!blobc_buf_puts(&m->path, s) || !blobc_buf_reserve(&m->path, 1)) {
-        m->oom = true;
+        m->ok = false;
         return;
     }
     m->path.data[m->path.len] = '\0';
@@ -242,7 +240,7 @@ static void keep_path(mapper *m, size_t k, size_t from) {
     size_t at = m->paths.len;
     if (at >= UINT32_MAX - PATH_SHOWN - 8 || (cut && !blobc_buf_append(&m->paths, "...", 3)) ||
         !blobc_buf_append(&m->paths, p, n) || !blobc_buf_putc(&m->paths, '\0')) {
-        m->oom = true;
+        m->ok = false;
         return;
     }
     m->pathat[k] = (uint32_t)at + 1;
@@ -345,14 +343,14 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             mprintf(m, ": %s", ty);
             line_end(m, m->base + p, 0);
             if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
-                m->oom = true;
+                m->ok = false;
                 break;
             }
             st[n++] = (mframe){t, p, 0, 0, m->path.len};
         }
         /* the next value: from the innermost unfinished aggregate */
         for (;;) {
-            if (!n || m->oom) {
+            if (!n || !m->ok) {
                 free(st);
                 return;
             }
@@ -417,7 +415,7 @@ static void find_referrers(mapper *m) {
     m->out = &scratch;
     m->fail = NULL;
     m->opts = NULL; /* nothing of this goes to the writer */
-    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+    for (size_t k = 0; k < m->w->ntab && m->ok; k++) {
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         uint32_t esz;
         const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
@@ -425,7 +423,7 @@ static void find_referrers(mapper *m) {
         payload_path(m, k);
         size_t plen = m->path.len;
         bool arr = !(pv.flags & BLOBC_WP_PTR);
-        for (uint32_t i = 0; t && i < pv.count && !m->oom; i++) {
+        for (uint32_t i = 0; t && i < pv.count && m->ok; i++) {
             path_truncate(m, plen);
             if (arr) {
                 char idx[32];
@@ -446,12 +444,12 @@ static void list_payloads(mapper *m) {
     size_t prev_end = 0;
     if (m->w->any_order) {
         if (!m->w->any_sorted) {
-            m->oom = true;
+            m->ok = false;
             return;
         }
         find_referrers(m);
     }
-    for (size_t at = 0; at < m->w->ntab && !m->oom; at++) {
+    for (size_t at = 0; at < m->w->ntab && m->ok; at++) {
         size_t k = m->w->any_order ? m->w->any_sorted[at] : at;
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         const blobc_wpayload *pl = &pv;
@@ -489,7 +487,7 @@ static void list_payloads(mapper *m) {
             if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
             line_end(m, m->base + start, 0);
         }
-        for (uint32_t i = 0; i < pl->count && !m->oom; i++) {
+        for (uint32_t i = 0; i < pl->count && m->ok; i++) {
             path_truncate(m, plen);
             if (arr) {
                 char idx[32];
@@ -535,9 +533,9 @@ static const hfield header_fields[] = {
 
 /* A Unity blob asset file's version and BlobAssetHeader (docs/UNITY.md). */
 static const hfield unity_fields[] = {
-    {BLOBC_U_VERSION, 4, "version", 0},   {BLOBC_U_VALIDATION_PTR, 8, "ValidationPtr", 1},
-    {BLOBC_U_LENGTH, 4, "Length", 0},     {BLOBC_U_ALLOCATOR, 4, "Allocator", 0},
-    {BLOBC_U_HASH, 8, "Hash", 1},         {BLOBC_U_PADDING, 8, "Padding", 1},
+    {BLOBC_UNITY_OFF_VERSION, 4, "version", 0},   {BLOBC_UNITY_OFF_VALIDATION_PTR, 8, "ValidationPtr", 1},
+    {BLOBC_UNITY_OFF_LENGTH, 4, "Length", 0},     {BLOBC_UNITY_OFF_ALLOCATOR, 4, "Allocator", 0},
+    {BLOBC_UNITY_OFF_HASH, 8, "Hash", 1},         {BLOBC_UNITY_OFF_PADDING, 8, "Padding", 1},
 };
 
 static void list_header(mapper *m, const uint8_t *f, size_t len, bool unity) {
@@ -595,6 +593,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
                             blobc_buffer *out, blobc_error *err) {
     mapper m;
     memset(&m, 0, sizeof m);
+    m.ok = true;
     m.out = out;
     m.opts = opts;
     m.start = out->len;
@@ -608,7 +607,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
                     m.fail->message);
         }
         flush(&m, true);
-        return m.oom ? blobc_err_nomem(err) : walk_st;
+        return !m.ok ? blobc_err_nomem(err) : walk_st;
     }
     m.d = src->data;
     m.size = src->size;
@@ -620,7 +619,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     if (w->ntab) {
         m.pathat = calloc(w->ntab, sizeof *m.pathat);
         m.refpos = calloc(w->ntab, sizeof *m.refpos);
-        if (!m.pathat || !m.refpos) m.oom = true;
+        if (!m.pathat || !m.refpos) m.ok = false;
         else list_payloads(&m);
     }
     if (m.fail) {
@@ -636,6 +635,6 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     blobc_buffer_free(&m.paths);
     blobc_buffer_free(&m.path);
     flush(&m, true);
-    if (m.oom) return blobc_err_nomem(err);
+    if (!m.ok) return blobc_err_nomem(err);
     return walk_st;
 }

@@ -14,7 +14,10 @@
  * with the one the plan's bake writes, byte for byte (the verifier checks
  * the layout, not the names), before it is handed out. A bad
  * entry, an unreachable or failing server, or a full disk is a warning:
- * the caller bakes as if the entry were not there, never fails.
+ * the caller bakes as if the entry were not there, never fails. A
+ * directory may be shared with users who plant links, FIFOs or other
+ * files in it: nothing below it is followed through a symbolic link,
+ * opened unless it is a regular file, or written in place.
  *
  * HTTP goes through libcurl (libcurl.so.4), loaded with dlopen only when a
  * cache names a URL, so programs that never use HTTP never load it. Its
@@ -49,17 +52,18 @@ typedef struct blobc_cache blobc_cache;
 BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
 
 /* Ends the use: a directory cache records this process's hits and misses
- * (one small file per process, so no two writers share a file), each
- * lookup where it was answered: a hit in the cache that held the entry, a
- * miss in every cache asked before it. */
+ * (one small file per process, so no two writers share a file; many are
+ * folded into one), each lookup where it was answered: a hit in the cache
+ * that held the entry, a miss in every cache asked before it. */
 BLOBC_API void blobc_cache_close(blobc_cache *cache);
 
-/* A hit: the output bytes, checked against the key and verified, where
- * they lie (a directory entry mapped read-only, or the body an HTTP
- * server sent): nothing is copied. Valid until blobc_cache_entry_free,
- * which must come before blobc_cache_close. HTTP bodies held at once by
- * one cache take at most 512 MiB together, whatever the threads: a
- * lookup whose entry would pass that is a warning and a miss. */
+/* A hit: the output bytes, checked against the key and verified where
+ * they lie: a directory entry read into memory (never mapped: another
+ * user could truncate the file under the mapping), or the body an HTTP
+ * server sent. Valid until blobc_cache_entry_free, which must come before
+ * blobc_cache_close. Entries held at once by one cache, from servers and
+ * directories alike, take at most 512 MiB together, whatever the threads:
+ * a lookup whose entry would pass that is a warning and a miss. */
 typedef struct blobc_cache_entry {
     const uint8_t *data;
     size_t len;
@@ -93,13 +97,18 @@ typedef struct blobc_cache_stats {
     uint64_t misses;
 } blobc_cache_stats;
 
-/* Counts a directory cache's entries and sums its recorded hits and misses. */
+/* Counts a directory cache's entries and sums its recorded hits and
+ * misses. Reads only. */
 BLOBC_API blobc_status blobc_cache_dir_stats(const char *dir, blobc_cache_stats *stats, blobc_error *err);
 
 /* Removes entries, least recently used first (the later of access and
  * modification time), until the entries take at most max_bytes. *removed
  * (may be NULL) gets the number removed. Safe while others use the cache:
- * a reader that loses an entry sees a miss. */
+ * a reader that loses an entry sees a miss. Only regular files named as
+ * the cache names its entries and temporary files are removed, and no
+ * symbolic link below dir is followed. BLOBC_EIO when dir cannot be
+ * written, or an entry could not be removed (the first is named; the
+ * others are still tried). */
 BLOBC_API blobc_status blobc_cache_dir_prune(const char *dir, uint64_t max_bytes, uint64_t *removed,
                                    blobc_error *err);
 
