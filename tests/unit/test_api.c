@@ -5,13 +5,9 @@
  * (a NULL pointer where one is required, an option out of its enum)
  * returns BLOBC_EARG with a message naming the function.
  */
-#define _DEFAULT_SOURCE 1 /* mkdtemp */
-#define _XOPEN_SOURCE 700 /* nftw */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
@@ -51,15 +47,10 @@ static void setup(void) {
     if (blobc_bake_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &g_blob, &err)) exit(1);
     o.strip = true;
     if (blobc_bake_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &g_stripped, &err)) exit(1);
-    snprintf(g_dir, sizeof g_dir, "%s/blobc-api-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(g_dir)) exit(1);
+    snprintf(g_dir, sizeof g_dir, "%s/blobc-api-XXXXXX", test_tmp());
+    if (!test_mkdtemp(g_dir)) exit(1);
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *f) {
-    (void)st;
-    (void)f;
-    return type == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 TEST(null_error_on_success) {
     blobc_bake_options o;
@@ -103,6 +94,8 @@ TEST(null_error_on_success) {
     CHECK(out.len > 0);
     out.len = 0;
     CHECK_EQ_I(blobc_gen_c(g_schema, NULL, &out, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_gen_cpp(g_schema, NULL, &out, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 0, ".h", &out, NULL), BLOBC_OK);
     out.len = 0;
     CHECK_EQ_I(blobc_gen_cs(g_schema, NULL, &out, NULL), BLOBC_OK);
     blobc_buffer u = {0};
@@ -184,8 +177,11 @@ TEST(null_error_on_failure) {
     CHECK_EQ_I(blobc_builder_finish_at(bd, &out, 0, 0, NULL), BLOBC_EARG);
     blobc_builder_free(bd);
 
-    blobc_gen_options g = {"not an identifier", NULL};
+    blobc_gen_options g = {"not an identifier", NULL, false};
     CHECK_EQ_I(blobc_gen_c(g_schema, &g, &out, NULL), BLOBC_EARG);
+    blobc_gen_cpp_options gcpp = {"a::", NULL, false};
+    CHECK_EQ_I(blobc_gen_cpp(g_schema, &gcpp, &out, NULL), BLOBC_EARG);
+    CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 7, ".h", &out, NULL), BLOBC_EARG);
     blobc_gen_cs_options gcs = {"Not.a namespace", false};
     CHECK_EQ_I(blobc_gen_cs(g_schema, &gcs, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_types_encode(blobc_builtin_type(BLOBC_KIND_U32), NULL, &out, NULL),
@@ -252,6 +248,10 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_gen_c(NULL, NULL, &out, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_c(g_schema, NULL, NULL, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_cs(NULL, NULL, &out, &e_), "blobc_gen_cs");
+    CHECK_ARG(blobc_gen_cpp(NULL, NULL, &out, &e_), "blobc_gen_cpp");
+    CHECK_ARG(blobc_gen_cpp(g_schema, NULL, NULL, &e_), "blobc_gen_cpp");
+    CHECK_ARG(blobc_gen_file_name_of(NULL, 0, ".h", &out, &e_), "blobc_gen_file_name_of");
+    CHECK_ARG(blobc_gen_file_name_of(g_schema, 9, ".h", &out, &e_), "blobc_gen_file_name_of");
     CHECK_ARG(blobc_gen_cs(g_schema, NULL, NULL, &e_), "blobc_gen_cs");
     CHECK_ARG(blobc_unity_wrap(4, NULL, NULL, &e_), "blobc_unity_wrap");
     blobc_unity_options uo = {0, false, (blobc_unity_length)9};
@@ -394,5 +394,5 @@ RUN(later_functions);
 blobc_schema_free(g_schema);
 blobc_buffer_free(&g_blob);
 blobc_buffer_free(&g_stripped);
-nftw(g_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+test_rm_rf(g_dir);
 TEST_MAIN_END
