@@ -19,6 +19,7 @@ LDFLAGS ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
+FUZZ_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 PKGS    := yaml-0.1 libcjson libxxhash libcurl
 # libcurl is compiled against but loaded with dlopen when an HTTP cache is
 # used, so it is not linked: every other command starts without it.
@@ -209,10 +210,21 @@ $(BUILD)/tests/%$(EXE): tests/unit/%.c tests/unit/test.h $(LIBI)
 $(BUILD)/tools/%$(EXE): tests/tools/%.c $(LIBI)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
+$(BUILD)/tools/gen_fuzz_corpus: tests/fuzz/fuzz_common.h
+
+# Each fuzz target as a plain program (tests/fuzz/replay.c): make check
+# replays its seeds and regression cases through it.
+FUZZ_SRC    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_DEPS   := tests/fuzz/fuzz_common.h tests/fuzz/roundtrip.h
+REPLAY_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(LIBI)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBI) $(LIBS)
 
 unit: $(UNIT_BIN)
 
-check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER)
+check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER) $(REPLAY_BIN)
 	@sh tools/deps.sh --install all
 	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
 
@@ -230,13 +242,12 @@ tsan:
 	@BUILD=build-tsan TESTS="$(TSAN_TESTS)" sh tests/run.sh
 
 # Fuzzing: libFuzzer targets in tests/fuzz/, built with clang under ASan
-# and UBSan in build-fuzz/, each run for FUZZ_SECONDS.
-FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+# and UBSan in build-fuzz/, each run for FUZZ_SECONDS, FUZZ_JOBS at a time.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
             -fno-sanitize-recover=all
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIBI)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS) $(LIBI)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(LIBI) $(LIBS)
 
@@ -247,7 +258,7 @@ fuzz:
 	  echo "make fuzz: clang not found; the fuzz targets need clang (apt-get install clang)"; \
 	  exit 0; fi; \
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_OPT)" fuzz-build && \
-	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh build-fuzz
 
 # Benchmarks (bench/README.md): the programs in bench/ with the same flags,
 # then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test;

@@ -364,7 +364,7 @@ int read_input(const char *path, uint8_t **bytes, size_t *len) {
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_read_options ro = {cli_max_input, blob, NULL};
+    blobc_read_options ro = {cli_max_input, blob, NULL, 0};
     if (blobc_read_file_ex(path, &ro, bytes, len, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
@@ -377,9 +377,15 @@ int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
     *is_blob = false;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = read_input(path, &bytes, &len);
-    if (rc) return rc;
     blobc_error err;
+    blobc_error_clear(&err);
+    /* From a pipe or a device: a blob up to its recorded size, or else
+     * schema text up to the first binary byte and a schema's size. */
+    blobc_read_options ro = {cli_max_input, true, "schema text or a blob", BLOBC_MAX_SCHEMA_SIZE};
+    if (blobc_read_file_ex(path, &ro, &bytes, &len, &err) != BLOBC_OK) {
+        report(&err);
+        return exit_code(err.status);
+    }
     blobc_error_clear(&err);
     blobc_status st;
     if (len >= BLOBC_MAGIC_SIZE && memcmp(bytes, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) == 0) {

@@ -407,7 +407,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (fmt == BLOBC_INPUT_JSON) {
         uint8_t *data;
         size_t len;
-        blobc_read_options ro = {max, false, TEXT_EXPECTED};
+        blobc_read_options ro = {max, false, TEXT_EXPECTED, 0};
         blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
         if (st) return st;
         source src = {(const char *)data, len, NULL, NULL, 0, NULL, true};

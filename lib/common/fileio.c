@@ -6,7 +6,8 @@
  * A regular file is read as large as it is. Standard input, pipes and
  * devices are read up to a limit (the maximum input size, 1 GiB unless the
  * caller says otherwise), so `/dev/zero` ends in an error, not in all of
- * memory; a blob read that way stops at the size its header records.
+ * memory; a blob read that way stops at the size its header records, text
+ * at its first byte that is not text and at its own limit (a schema's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,12 +42,20 @@ typedef struct reader {
     uint64_t max;
     bool blob;
     const char *text;    /* stop at the first byte that is not text */
+    uint64_t max_text;   /* text's own limit, or 0 */
     bool more;
     bool binary;
+    bool text_capped;    /* `more` is past max_text */
     blobc_textscan scan;
     uint64_t bad;
     uint8_t bad_byte;
 } reader;
+
+/* How far text is read: the input limit, or text's own when lower. */
+static uint64_t text_limit(reader *r) {
+    r->text_capped = r->max_text && r->max_text < r->max;
+    return r->text_capped ? r->max_text : r->max;
+}
 
 static int grow(void **buf, size_t n, size_t *cap) {
     size_t ncap;
@@ -67,9 +76,18 @@ static uint64_t blob_file_size(const uint8_t *p, size_t n) {
     return fs < BLOBC_HEADER_SIZE ? 0 : fs;
 }
 
+/* Blob or text: the bytes read so far are no blob header, so they and
+ * the rest are text. False when they hold binary data already. */
+static bool turn_to_text(reader *r, const uint8_t *buf, size_t n) {
+    r->blob = false;
+    if (blobc_textscan_run(&r->scan, buf, n, &r->bad, &r->bad_byte)) r->binary = true;
+    return !r->binary;
+}
+
 static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
     size_t cap = hint ? hint + 1 : 64 * 1024, n = 0;
-    uint64_t limit = r->blob ? BLOBC_HEADER_SIZE : r->max;
+    bool either = r->blob && r->text; /* a blob, or else text */
+    uint64_t limit = r->blob ? BLOBC_HEADER_SIZE : r->text ? text_limit(r) : r->max;
     bool header_done = !r->blob, capped = !r->blob; /* capped: limit is r->max */
     void *buf = blobc_os_alloc16(cap);
     if (!buf) return ENOMEM;
@@ -78,6 +96,12 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
             if (!header_done) {
                 header_done = true;
                 uint64_t fs = blob_file_size(buf, n);
+                if (!fs && either) {
+                    if (!turn_to_text(r, buf, n)) break;
+                    limit = text_limit(r);
+                    capped = true;
+                    continue;
+                }
                 capped = fs > r->max;
                 limit = !fs ? n : capped ? r->max : fs;
                 continue;
@@ -102,13 +126,15 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
             return e;
         }
         if (got == 0) break;
-        if (r->text && blobc_textscan_run(&r->scan, (uint8_t *)buf + n, got, &r->bad,
-                                          &r->bad_byte)) {
+        if (r->text && !r->blob &&
+            blobc_textscan_run(&r->scan, (uint8_t *)buf + n, got, &r->bad, &r->bad_byte)) {
             r->binary = true;
             break;
         }
         n += got;
     }
+    /* a short input that ended before a blob header could: text */
+    if (either && !header_done) (void)turn_to_text(r, buf, n);
     *data = buf;
     *len = n;
     return 0;
@@ -134,6 +160,15 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
                      size);
 }
 
+blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char *what,
+                                  uint64_t max) {
+    char size[48];
+    blobc_size_text(size, sizeof size, max);
+    blobc_err_file(err, name);
+    return blobc_err(err, BLOBC_EINPUT, "text of more than %s; expected %s (at most %s)", size,
+                     what, size);
+}
+
 blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
                                 size_t *len, blobc_error *err) {
     blobc_error scratch;
@@ -146,15 +181,22 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
     int oe = is_stdin ? 0 : blobc_os_open_read(path, &fd);
     /* Windows cannot open a directory to read it; POSIX fails the read. */
     if (oe) return blobc_err_io(err, oe == EISDIR ? "read" : "open", path, oe);
-    reader r = {fd, opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
-                opts && opts->blob, opts ? opts->text : NULL, false, false, {0}, 0, 0};
+    reader r = {fd,   opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
+                opts && opts->blob, opts ? opts->text : NULL, opts ? opts->max_text : 0,
+                false, false, false, {0}, 0, 0};
     size_t hint = 0;
     blobc_os_info st;
     bool regular = blobc_os_fstat(fd, &st) == 0 && st.kind == BLOBC_OS_REGULAR;
     if (regular) {
-        /* Bounded by its size; read all of it, even if it grew meanwhile. */
+        /* Bounded by its size; read all of it, even if it grew meanwhile.
+         * (Blob or text: the text's own checks come after the read.) */
         r.max = UINT64_MAX;
+        if (r.blob) r.text = NULL;
         r.blob = false;
+        if (r.text && r.max_text && st.size > r.max_text) {
+            if (!is_stdin) blobc_os_close(fd);
+            return blobc_text_too_large(err, is_stdin ? "<stdin>" : path, r.text, r.max_text);
+        }
         if (st.size > 0 && st.size < SIZE_MAX) hint = (size_t)st.size;
     }
     int e = read_all(&r, hint, data, len);
@@ -165,6 +207,8 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
         free(*data);
         *data = NULL;
         *len = 0;
+        if (r.more && r.text_capped)
+            return blobc_text_too_large(err, is_stdin ? "<stdin>" : path, r.text, r.max_text);
         if (r.more) return blobc_input_too_large(err, path, r.max);
         blobc_err_file(err, is_stdin ? "<stdin>" : path);
         return blobc_err_binary(err, r.bad, r.bad_byte, opts->text);

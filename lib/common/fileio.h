@@ -22,6 +22,9 @@ const char *blobc_errno_text(int e, char *buf, size_t cap);
 size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
 /* The error for a non-regular input that went past the maximum input size. */
 blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
+/* The error for text (`what`: "schema text") longer than its own limit. */
+blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char *what,
+                                  uint64_t max);
 /* True when writing `output` would replace the file `path`: the same
  * name, or the same existing file under another. In output.c. */
 bool blobc_writes_over(const char *output, const char *path);

@@ -744,7 +744,8 @@ static blobc_status open_import(parser *p, const blobc_token *at, const char *pa
     size_t len = 0;
     blobc_error rerr;
     blobc_error_clear(&rerr);
-    blobc_status rs = blobc_read_file(path, &data, &len, &rerr);
+    blobc_read_options ro = {0, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
+    blobc_status rs = blobc_read_file_ex(path, &ro, &data, &len, &rerr);
     if (rs != BLOBC_OK) {
         blobc_schema_err(p->s, at->pos, p->err, "cannot import \"%s\": %s", at->str,
                          rerr.message);
@@ -813,6 +814,9 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     *out = NULL;
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (text && !blobc_text_check(filename, text, len, "schema text", err)) return BLOBC_EINPUT;
+    if (len > BLOBC_MAX_SCHEMA_SIZE)
+        return blobc_text_too_large(err, filename ? filename : "", "schema text",
+                                    BLOBC_MAX_SCHEMA_SIZE);
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -861,7 +865,7 @@ blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blo
     err = blobc_err_or(err, &scratch);
     if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
-    blobc_read_options ro = {max_input, false, "schema text"};
+    blobc_read_options ro = {max_input, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
     blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
     if (st != BLOBC_OK) return st;
     st = blobc_schema_parse((const char *)data, len, path, out, err);

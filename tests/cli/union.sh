@@ -116,7 +116,8 @@ hostile() { # NAME AT BYTES CODE TEXT: main's tag is at 0, its offset at 4
         fail "$1_code" "want $4: $(tail -1 "$T/out")"
 }
 hostile tag_out_of_range 0 '\007' union 'union tag 7 names no member of Shape (1 to 3, or 0 for none)'
-hostile none_with_offset 0 '\000' union 'union holds no member (tag 0) but its offset is'
+hostile none_in_required_field 0 '\000' union 'union Shape holds no member (tag 0), which only a field declared'
+hostile none_with_offset 12 '\004' union 'union holds no member (tag 0) but its offset is'
 hostile member_without_payload 4 '\000\000\000\000' union 'union tag 1 (Circle) with offset 0'
 hostile payload_misaligned 4 '\002' misaligned 'pointer target'
 hostile payload_out_of_bounds 4 '\377\377\377\177' offset-range 'pointer offset 2147483647'

@@ -90,6 +90,9 @@ TEST(null_error_on_success) {
     CHECK_EQ_I(blobc_write_file_atomic(path, g_blob.data, g_blob.len, NULL), BLOBC_OK);
     CHECK_EQ_I(blobc_verify_file(path, NULL, NULL), BLOBC_OK);
     out.len = 0;
+    CHECK_EQ_I(blobc_verify_report_json(path, NULL, &out, NULL), BLOBC_OK);
+    CHECK(out.len > 0);
+    out.len = 0;
     CHECK_EQ_I(blobc_gen_c(g_schema, NULL, &out, NULL), BLOBC_OK);
     CHECK_EQ_I(blobc_gen_cpp(g_schema, NULL, &out, NULL), BLOBC_OK);
     CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 0, ".h", &out, NULL), BLOBC_OK);
@@ -240,6 +243,8 @@ TEST(argument_errors) {
     d.format = (blobc_dump_format)5;
     CHECK_ARG(blobc_dump(g_blob.data, g_blob.len, &d, &out, &e_), "blobc_dump");
     CHECK_ARG(blobc_verify_file(NULL, NULL, &e_), "blobc_verify_file");
+    CHECK_ARG(blobc_verify_report_json(NULL, NULL, &out, &e_), "blobc_verify_report_json");
+    CHECK_ARG(blobc_verify_report_json("f", NULL, NULL, &e_), "blobc_verify_report_json");
     CHECK_ARG(blobc_gen_c(NULL, NULL, &out, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_c(g_schema, NULL, NULL, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_cs(NULL, NULL, &out, &e_), "blobc_gen_cs");
