@@ -369,6 +369,15 @@ def main(argv):
     stdlib = set(getattr(sys, "stdlib_module_names", ())) or {"sys", "os", "json", "socket", "time"}
     stdlib |= local_modules(argv[2:])
     problems = []
+    # Files the scripts source by a plain path (". tests/fuzz/seeds.sh") are
+    # run by them: audited too.
+    paths = list(argv[2:])
+    for path in argv[2:]:
+        if not path.endswith(".py"):
+            for src in re.findall(r"^\s*\.\s+([\w./-]+)\s*$", open(path).read(), re.M):
+                if os.path.isfile(src) and src not in paths:
+                    paths.append(src)
+    argv = argv[:2] + paths
     # Functions of any script (lib.sh's are everyone's) are no commands.
     functions = set()
     for path in argv[2:]:
