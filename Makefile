@@ -109,7 +109,7 @@ $(BUILD)/config.mk: Makefile tools/deps.sh
 endif
 
 ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
-LIBS       := $(DEP_LIBS) -lm $(if $(filter 1,$(WINDOWS)),-lshell32,-pthread)
+LIBS       := $(DEP_LIBS) -lm $(if $(filter 1,$(WINDOWS)),-lshell32 -lws2_32,-pthread)
 
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -46,6 +46,7 @@ typedef struct blobc_os_info {
     uint64_t size;
     uint64_t dev, ino;
     int64_t mtime;  /* last modification, seconds since 1970 */
+    int32_t mtime_nsec; /* and nanoseconds past it (0 where not kept) */
     int64_t atime;  /* last access (where the file system keeps it) */
     unsigned mode;  /* permission bits, kept by a replacement (0 on Windows) */
 } blobc_os_info;
@@ -190,6 +191,48 @@ double blobc_os_monotonic(void);
 /* A value unlikely to repeat: the clock's nanoseconds and the process id,
  * mixed (names of temporary files). */
 uint64_t blobc_os_unique(void);
+
+/* ---- watching directories; a loopback server (blobc watch) ---- */
+
+/* A socket: a descriptor (POSIX) or a SOCKET (Windows). */
+typedef intptr_t blobc_os_socket;
+#define BLOBC_OS_NO_SOCKET ((blobc_os_socket)-1)
+
+/* Listens for TCP connections on the IPv4 address (dotted, "127.0.0.1")
+ * and *port (0: any free one; *port is then set to it). The socket does
+ * not block: blobc_os_accept answers EAGAIN when no one is waiting. */
+int blobc_os_listen(const char *ipv4, unsigned *port, blobc_os_socket *s);
+/* Takes a waiting connection (non-blocking, no delay for small writes). */
+int blobc_os_accept(blobc_os_socket listener, blobc_os_socket *c);
+/* Sends all of data, or fails: EAGAIN when the peer reads too slowly to
+ * take it now (part of it may be sent), EPIPE when it is gone. Never
+ * raises SIGPIPE. */
+int blobc_os_send(blobc_os_socket s, const void *data, size_t len);
+void blobc_os_socket_close(blobc_os_socket s);
+
+/* A watcher of directories' entries (not deeper): inotify on Linux,
+ * ReadDirectoryChangesW on Windows. With poll_ms (or on other systems,
+ * every 250 ms) the directories are listed instead every poll_ms and each
+ * entry's size, modification time and identity compared with the last
+ * listing: for file systems that send no events (some network mounts). */
+typedef struct blobc_os_watch blobc_os_watch;
+int blobc_os_watch_open(unsigned poll_ms, blobc_os_watch **w);
+/* Watches dir; one watched already (under this spelling) is looked at
+ * again, so a directory removed and made again is watched anew. */
+int blobc_os_watch_add(blobc_os_watch *w, const char *dir);
+/* A change: an entry of dir (spelled as given to blobc_os_watch_add) was
+ * created, written, renamed in or out, removed or its attributes changed;
+ * name NULL when changes were lost (too many at once): any entry may have
+ * changed. */
+typedef void (*blobc_os_watch_fn)(void *ctx, const char *dir, const char *name);
+/* Sleeps until a watched directory changes or a connection waits on
+ * listener (BLOBC_OS_NO_SOCKET: none), at most timeout_ms (negative: no
+ * limit); then reports the changes seen through fn, and sets *incoming
+ * when a connection waits. 0 (a timeout too) or an errno value; EINTR
+ * when a signal cut the wait short. */
+int blobc_os_watch_wait(blobc_os_watch *w, int timeout_ms, blobc_os_socket listener, bool *incoming,
+                        blobc_os_watch_fn fn, void *ctx);
+void blobc_os_watch_close(blobc_os_watch *w);
 
 /* ---- the command line's process (cmd/blobc) ---- */
 

@@ -41,6 +41,11 @@ static void info_of(const struct stat *st, blobc_os_info *info) {
     info->dev = (uint64_t)st->st_dev;
     info->ino = (uint64_t)st->st_ino;
     info->mtime = (int64_t)st->st_mtime;
+#ifdef __APPLE__
+    info->mtime_nsec = (int32_t)st->st_mtimespec.tv_nsec;
+#else
+    info->mtime_nsec = (int32_t)st->st_mtim.tv_nsec;
+#endif
     info->atime = (int64_t)st->st_atime;
     info->mode = (unsigned)(st->st_mode & 07777);
 }

@@ -154,6 +154,8 @@ int blobc_os_fstat(blobc_os_fd fd, blobc_os_info *info) {
     info->dev = bi.dwVolumeSerialNumber;
     info->ino = ((uint64_t)bi.nFileIndexHigh << 32) | bi.nFileIndexLow;
     info->mtime = unix_time(bi.ftLastWriteTime);
+    info->mtime_nsec = (int32_t)(((((uint64_t)bi.ftLastWriteTime.dwHighDateTime << 32) |
+                                   bi.ftLastWriteTime.dwLowDateTime) % 10000000u) * 100u);
     info->atime = unix_time(bi.ftLastAccessTime);
     return 0;
 }
