@@ -135,6 +135,7 @@ LIBSO    := $(BUILD)/libblobc.so.$(VERSION)
 SO_GOAL  := $(if $(filter 1,$(SHARED)),$(LIBSO))
 BLOBC    := $(BUILD)/blobc$(EXE)
 READER   := $(BUILD)/samples/reader$(EXE)
+HOTRELOAD := $(BUILD)/samples/hotreload$(EXE)
 ifeq ($(WINDOWS),1)
 SO_GOAL  := $(if $(filter 1,$(SHARED)),$(BUILD)/libblobc.dll)
 endif
@@ -224,7 +225,7 @@ $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(LIBI)
 
 unit: $(UNIT_BIN)
 
-check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER) $(REPLAY_BIN)
+check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER) $(HOTRELOAD) $(REPLAY_BIN)
 	@sh tools/deps.sh --install all
 	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
 
@@ -282,6 +283,11 @@ $(BUILD)/samples/level.h: schemas/level.schema $(BLOBC)
 
 $(READER): samples/reader/reader.c $(BUILD)/samples/level.h
 	$(CC) $(ALL_CFLAGS) -pedantic -I$(BUILD)/samples $(LDFLAGS) -o $@ $<
+
+# The hot-reload sample (samples/hotreload/): a game's frame loop that
+# swaps its mapped level when `blobc watch --notify` publishes a new one.
+$(HOTRELOAD): samples/hotreload/hotreload.c lib/include/blobc/notify.h $(BUILD)/samples/level.h
+	$(CC) $(ALL_CFLAGS) -pedantic -I$(BUILD)/samples $(LDFLAGS) -o $@ $< $(if $(filter 1,$(WINDOWS)),-lws2_32)
 
 reader: $(READER) $(BLOBC)
 	$(BLOBC) bake samples/level.yaml -o $(BUILD)/samples/level.blob
@@ -391,7 +397,7 @@ check-windows:
 	+@$(MAKE) --no-print-directory all
 	+@$(WIN_MAKE) check-windows-run
 
-check-windows-run: windows-all $(UNIT_BIN) $(TOOL_BIN) $(READER)
+check-windows-run: windows-all $(UNIT_BIN) $(TOOL_BIN) $(READER) $(HOTRELOAD)
 	@sh tools/deps.sh --install all
 	@BUILD=$(BUILD) sh tests/wine.sh
 
