@@ -436,8 +436,6 @@ int add_input(const char *path) {
     return 0;
 }
 
-const char *input_of(const char *path) { return blobc_inputs_find(inputs, path); }
-
 void free_inputs(void) {
     blobc_inputs_free(inputs);
     inputs = NULL;
@@ -530,10 +528,14 @@ void install_signal_handlers(void) {
     }
 }
 
+blobc_output_options cli_output_options(void) {
+    return (blobc_output_options){inputs, temp_created, temp_gone, NULL, false};
+}
+
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_output_options o = {inputs, temp_created, temp_gone, NULL, false};
+    blobc_output_options o = cli_output_options();
     if (blobc_write_output(path, buf->data, buf->len, &o, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);

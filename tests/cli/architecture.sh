@@ -34,6 +34,7 @@ allowed() {
     bake | read) echo "common schema blob" ;;
     gen) echo "common schema" ;;
     evolve | cache) echo "common schema blob bake read" ;;
+    pipeline) echo "common schema blob bake read cache" ;;
     *) echo "?" ;;
     esac
 }
