@@ -13,16 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
- * header complete, so it is held back here and comes with blob.h's next
- * inclusion (a generated header's). */
-#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
-#else
-#define BLOBC_RT_IN_LIBRARY_HEADER
-#include "blob.h"
-#undef BLOBC_RT_IN_LIBRARY_HEADER
-#endif
 #include "error.h"
 #include "schema.h"
 
@@ -230,6 +221,21 @@ BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, si
 /* blobc_write_output without inputs or hooks. */
 BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);
+
+/* The checked open that generated headers call from <Type>_open_checked
+ * (with BLOBC_WITH_LIBRARY): verifies a complete .blob file image with
+ * blobc_verify_blob as a blob of type `type_name` of the schema given as
+ * text (what generated headers embed), then opens it like blobc_rt_open.
+ * The layout comes from the text, not from the file, so stripped blobs
+ * verify too. Before verifying, the type's layout hash must equal
+ * expected_schema_hash: the text and the structs the caller reads with
+ * cannot disagree. Errors are the library's (verify codes in err->code);
+ * a refusal by the header check that follows carries the blobc_rt_status
+ * as its code. */
+BLOBC_API blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
+                                             size_t text_len, const char *type_name,
+                                             uint64_t expected_schema_hash, size_t root_size,
+                                             blobc_rt_view *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

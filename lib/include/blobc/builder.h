@@ -31,16 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
- * header complete, so it is held back here and comes with blob.h's next
- * inclusion (a generated header's). */
-#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
-#else
-#define BLOBC_RT_IN_LIBRARY_HEADER
-#include "blob.h"
-#undef BLOBC_RT_IN_LIBRARY_HEADER
-#endif
 #include "error.h"
 
 #ifdef __cplusplus
