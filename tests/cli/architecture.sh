@@ -109,6 +109,15 @@ bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blo
     grep -v '#include "cli\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
 
+# --- public headers say how settled they are ---
+bad=""
+for h in lib/include/blobc/*.h; do
+    grep -Eq '^ \* Stability: (stable|experimental): ' "$h" || bad="$bad $h"
+done
+if [ -z "$bad" ]; then pass public_headers_say_stability; else
+    fail public_headers_say_stability "no 'Stability: stable|experimental:' line in$bad"
+fi
+
 # --- file size: "about 900 lines", with a little room ---
 big=$(wc -l lib/*/*.c lib/*/*.h lib/include/blobc/*.h | awk '$2 != "total" && $1 > 950 { print $2 " " $1 }' | tr '\n' ';')
 if [ -z "$big" ]; then pass no_file_over_950_lines; else fail no_file_over_950_lines "$big"; fi

@@ -17,6 +17,9 @@
  *
  * Every name here starts with blobc_rt_ / BLOBC_RT_ so that it can be
  * included together with the library's headers (<blobc/blobc.h>).
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOB_H
 #define BLOBC_BLOB_H

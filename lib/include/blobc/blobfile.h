@@ -5,6 +5,9 @@
  * The byte layout is specified in docs/FORMAT.md. Readers refuse format
  * versions they do not know and never trust a length or offset in the
  * header before checking it against the file size.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOBFILE_H
 #define BLOBC_BLOBFILE_H
@@ -169,7 +172,7 @@ BLOBC_API void blobc_file_unmap(blobc_file_view *view);
  * target written; an output that is one of the run's inputs is refused
  * before anything is written. */
 
-/* The files a run reads, by device and inode; lookups are O(1). */
+/* The files a run reads, by device and inode. */
 typedef struct blobc_inputs blobc_inputs;
 BLOBC_API blobc_inputs *blobc_inputs_new(void); /* NULL when out of memory */
 BLOBC_API void blobc_inputs_free(blobc_inputs *set);
@@ -184,7 +187,7 @@ BLOBC_API const char *blobc_inputs_find(const blobc_inputs *set, const char *pat
  * (device and inode, after following the output's own links, as the
  * write does) and its name there. "x/a.blob", "./x/a.blob" and
  * "link-to-x/a.blob" are one output; an output whose directory does not
- * exist yet is known by its spelling. Lookups are O(1). */
+ * exist yet is known by its spelling. */
 typedef struct blobc_outputs blobc_outputs;
 BLOBC_API blobc_outputs *blobc_outputs_new(void); /* NULL when out of memory */
 BLOBC_API void blobc_outputs_free(blobc_outputs *set);

@@ -24,6 +24,9 @@
  * is not known until their last item) grow in a buffer of their own and may
  * move until closed, so callers address bytes by (ref, offset) and re-fetch
  * pointers with blobc_builder_ptr after growing.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BUILDER_H
 #define BLOBC_BUILDER_H

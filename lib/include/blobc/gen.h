@@ -2,6 +2,9 @@
  * blobc/gen.h - code generation from a schema: a C11 (and C++17) header
  * that reads baked blobs in place over the runtime in blobc/blob.h, and a
  * JSON Schema of the authoring data for editors and validators.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_GEN_H
 #define BLOBC_GEN_H

@@ -5,8 +5,8 @@
  * (blobc/blobfile.h), and every message handed to the caller in input
  * order, on the calling thread.
  *
- * EXPERIMENTAL: the names, fields and events may still change between
- * minor releases.
+ * Stability: experimental: the names, fields and events may still change
+ * between minor releases.
  */
 #ifndef BLOBC_PIPELINE_H
 #define BLOBC_PIPELINE_H
