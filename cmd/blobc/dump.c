@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -32,6 +31,12 @@ static const char dump_help[] =
     "                        BLOB itself; see blobc(1), OUTPUT FILES)\n"
     COMMON_HELP
     "  -h, --help            show this help\n";
+
+/* A map to standard output goes out as it is made. */
+static void to_stdout(void *ctx, const void *bytes, size_t len) {
+    (void)ctx;
+    write_stdout(bytes, len);
+}
 
 int cmd_dump(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL;
@@ -96,6 +101,7 @@ int cmd_dump(int argc, char **argv) {
     dopt.schema_name = schema;
     dopt.raw = raw;
     dopt.unity = rf.unity;
+    if (map && !output) dopt.write = to_stdout;
     blobc_status st = blobc_dump(bytes, len, &dopt, &buf, &err);
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -33,23 +32,6 @@ static const char verify_help[] =
     "                        -s and -t then apply to the bake)\n"
     COMMON_HELP
     "  -h, --help            show this help\n";
-
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\r': fputs("\\r", f); break;
-        default:
-            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-            else fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
 
 int cmd_verify(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *against = NULL;
@@ -111,23 +93,15 @@ int cmd_verify(int argc, char **argv) {
         blobc_error_clear(&err);
         blobc_status st = blobc_verify_file(path, &vo, &err);
         if (st != BLOBC_OK && !err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
+        err.status = st;
         if (json) {
-            printf("{\"file\":");
-            json_string(stdout, path);
-            printf(",\"ok\":%s,\"errors\":[", st == BLOBC_OK ? "true" : "false");
-            if (st != BLOBC_OK) {
-                printf("{\"code\":");
-                json_string(stdout, err.code ? blobc_verify_code_name(err.code)
-                                             : (st == BLOBC_EINPUT ? "invalid" : "io"));
-                if (err.has_offset) printf(",\"offset\":%llu", (unsigned long long)err.offset);
-                else printf(",\"offset\":null");
-                printf(",\"path\":");
-                json_string(stdout, err.path);
-                printf(",\"message\":");
-                json_string(stdout, err.message);
-                printf("}");
-            }
-            printf("]}\n");
+            blobc_buffer line = {0};
+            blobc_error jerr;
+            if (blobc_verify_report_json(path, &err, &line, &jerr) == BLOBC_OK)
+                fwrite(line.data, 1, line.len, stdout);
+            else
+                report(&jerr);
+            blobc_buffer_free(&line);
         } else if (st == BLOBC_OK) {
             if (!quiet) printf("%s: ok\n", path);
         } else {

@@ -26,9 +26,9 @@
 #include "common/util.h"
 
 /* Deepest nesting of containers the front ends accept. */
-#define BK_MAX_DEPTH 10000u
+#define BK_MAX_DEPTH BLOBC_MAX_NESTING
 /* ... and of JSON brackets (as cJSON's CJSON_NESTING_LIMIT). */
-#define BK_JSON_NESTING 1000
+#define BK_JSON_NESTING ((int)BLOBC_JSON_MAX_NESTING)
 
 /* A position in the input. YAML fills line/col (1-based, characters);
  * JSON fills only off (a byte offset) and leaves line 0: line and column

@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "bake/bake_internal.h"
+#include "platform/platform.h"
 #include "common/hashtab.h"
 #include "bake/yaml_pipe.h"
 
@@ -67,7 +68,7 @@ typedef struct anchor_rec {
     size_t start, end; /* its events: [start, end) of the log */
     uint32_t shares;   /* head of its share list (index + 1), 0 when none */
     bool complete;
-    uint32_t line;
+    uint32_t line, col;
 } anchor_rec;
 
 typedef struct share_rec {
@@ -117,7 +118,7 @@ typedef struct ys {
     int pstate;
     bk_pos root_pos;
     bk_pos alias_pos;          /* the alias that started the current replay */
-    char note[160];
+    char note[BLOBC_PLACE_BUF + 112];
 } ys;
 
 /* Grows an array to hold at least n + 1 elements. */
@@ -143,7 +144,11 @@ static const char *source_text(ys *y, size_t *len) {
     if (!y->file_tried) {
         y->file_tried = true;
         const char *f = y->k->filename;
-        if (f && strcmp(f, "-") != 0 && strcmp(f, "<stdin>") != 0) {
+        blobc_os_info st;
+        /* Only a regular file reads the same again: a pipe or device (a
+         * FIFO, /dev/zero) would block or read on without end. */
+        if (f && strcmp(f, "-") != 0 && strcmp(f, "<stdin>") != 0 && blobc_os_stat(f, &st) == 0 &&
+            st.kind == BLOBC_OS_REGULAR) {
             blobc_error tmp;
             blobc_error_clear(&tmp);
             if (blobc_read_file(f, &y->filetext, &y->filelen, &tmp) != BLOBC_OK) {
@@ -231,6 +236,7 @@ static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, ui
     if (!a->name) return blobc_err_nomem(k->err);
     a->start = y->nlog;
     a->line = pos->line;
+    a->col = pos->col;
     y->nanchors = n + 1;
     if (!amap_put(y, n)) return blobc_err_nomem(k->err);
     *id = n;
@@ -340,8 +346,9 @@ static blobc_status start_replay(ys *y, const yev *ev) {
     const anchor_rec *a = &y->anchors[ev->alias];
     if (y->nrp == 0) {
         y->alias_pos = ev->pos;
-        snprintf(y->note, sizeof y->note, "(in the value of alias *%.60s, anchored at line %u)",
-                 a->name, (unsigned)a->line);
+        char at[BLOBC_PLACE_BUF];
+        snprintf(y->note, sizeof y->note, "(in the value of alias *%.60s, anchored at %s)",
+                 a->name, blobc_place(at, sizeof at, y->k->filename, a->line, a->col));
         y->k->note = y->note;
     }
     if (!reserve((void **)&y->rp, &y->rp_cap, y->nrp, sizeof *y->rp))
@@ -744,10 +751,13 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
         return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
     }
     bk_pos pos = mark_pos(&p->problem_mark);
-    if (p->context)
-        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                       "invalid YAML: %s (%s at line %zu, column %zu)", problem, p->context,
-                       p->context_mark.line + 1, p->context_mark.column + 1);
+    if (p->context) {
+        bk_pos cpos = mark_pos(&p->context_mark);
+        char at[BLOBC_PLACE_BUF];
+        blobc_place(at, sizeof at, k->filename, cpos.line, cpos.col);
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s (%s at %s)",
+                       problem, p->context, at);
+    }
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
 

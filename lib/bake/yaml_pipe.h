@@ -48,11 +48,12 @@ enum {
  * deeper than that costs its depth, and once the total passes
  * YPIPE_FLOW_BUDGET the parser stops at that event (on the parsing thread
  * too, so it never scans on) and ypipe_deep_mark says where. The budget
- * lets through what `blobc dump` writes for chains a few thousand levels
- * deep (flow style below 64 levels, about 7 events a level) and costs
- * libyaml about a tenth of a second at most. */
+ * lets through what `blobc dump` writes for a chain of *T down to the
+ * nesting limit (BLOBC_MAX_NESTING; flow style below 64 levels, about 5
+ * events a level: 2.5e8 for 10,000 levels), so a dump bakes back, and
+ * costs libyaml about a second at most. */
 #define YPIPE_FLOW_FREE 64u
-#define YPIPE_FLOW_BUDGET ((uint64_t)1 << 26)
+#define YPIPE_FLOW_BUDGET ((uint64_t)1 << 28)
 
 /* Starts pulling events from p (input already set). With `threaded` a
  * thread parses ahead, in batches; without, each event is parsed on

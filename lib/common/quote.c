@@ -8,6 +8,7 @@
 
 #include "common/buffer.h"
 #include "common/checked.h"
+#include "common/utf8.h"
 
 /* Writes `text` quoted, escaping control bytes and cutting it at BLOBC_QUOTE_MAX
  * so that a huge or binary scalar still gives a one-line message. */
@@ -90,13 +91,15 @@ bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json) {
             i++;
             continue;
         }
-        /* verified UTF-8: the sequence length follows from the lead byte */
-        size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-        if (len > n - i) len = n - i;
-        uint32_t cp = len == 2 ? (uint32_t)(c & 0x1f) << 6 | (s[i + 1] & 0x3f)
-                      : len == 3 ? (uint32_t)(c & 0x0f) << 12 | (uint32_t)(s[i + 1] & 0x3f) << 6 |
-                                       (s[i + 2] & 0x3f)
-                                 : 0x10000;
+        uint32_t cp;
+        size_t len = blobc_utf8_seq(s + i, n - i, &cp);
+        if (!len) {
+            /* not UTF-8: U+FFFD for the byte, so the text stays valid */
+            memcpy(o, "\\ufffd", 6);
+            o += 6;
+            i++;
+            continue;
+        }
         if (!json && ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
                          cp == 0xfeff || cp == 0xfffe || cp == 0xffff)) {
             *o++ = '\\';

@@ -11,10 +11,12 @@
 
 #include "blobc/error.h"
 
-/* Appends valid UTF-8 s[0..n) quoted: as a JSON string (RFC 8259) when
- * json, else as a YAML double-quoted scalar, escaping what a YAML reader
- * would not take literally (controls, DEL, C1, the Unicode line and
- * paragraph separators, BOM and the noncharacters U+FFFE/FFFF). */
+/* Appends s[0..n) quoted: as a JSON string (RFC 8259) when json, else as
+ * a YAML double-quoted scalar, escaping what a YAML reader would not take
+ * literally (controls, DEL, C1, the Unicode line and paragraph
+ * separators, BOM and the noncharacters U+FFFE/FFFF). Both must be UTF-8:
+ * a byte that is not part of valid UTF-8 (a file name can hold any) is
+ * written as "\ufffd", U+FFFD, one per byte. */
 bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json);
 
 /* Writes s[0..n) as a double-quoted, escaped one-line excerpt of at most

@@ -10,37 +10,48 @@
 
 #include "common/err.h"
 
+size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp) {
+    uint8_t c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        v = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        v = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        v = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (len > n) return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        v = (v << 6) | (s[k] & 0x3F);
+    }
+    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
+        (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
 bool blobc_utf8_valid(const uint8_t *s, size_t n) {
     size_t i = 0;
+    uint32_t cp;
     while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
+        if (s[i] < 0x80) {
             i++;
             continue;
         }
-        size_t len;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (len > n - i) return false;
-        for (size_t k = 1; k < len; k++) {
-            uint8_t cc = s[i + k];
-            if ((cc & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
+        size_t len = blobc_utf8_seq(s + i, n - i, &cp);
+        if (!len) return false;
         i += len;
     }
     return true;

@@ -13,6 +13,9 @@
 
 /* UTF-8 validity of n bytes (no overlongs, no surrogates, <= U+10FFFF). */
 bool blobc_utf8_valid(const uint8_t *s, size_t n);
+/* The length (1 to 4) of the valid UTF-8 sequence s starts with, its code
+ * point in *cp; 0 when s[0..n) does not start with one. n > 0. */
+size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp);
 /* Writes code point cp (<= U+10FFFF) as UTF-8 at o: 1 to 4 bytes, their
  * number returned. */
 size_t blobc_utf8_put(char *o, uint32_t cp);

@@ -121,6 +121,13 @@ blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_op
     /* the stream's own types: its fields are the ones the plan names */
     if (st == BLOBC_OK)
         st = blobc_rstream_open(bytes, len, o->from, o->from ? old_root->name : NULL, &x.rs, err);
+    /* a schema decoded from a blob has no file name: then the old blob's
+     * recorded name stays (upgrade to a blob's own types is the identity) */
+    const char *name = o->schema_name ? o->schema_name : blobc_schema_filename(o->schema);
+    char *kept = NULL;
+    if (st == BLOBC_OK && !name[0] && blob.schema_name && !(kept = strdup(blob.schema_name)))
+        st = blobc_err_nomem(err);
+    if (!name[0]) name = kept;
     blobc_blob_close(&blob);
     if (st == BLOBC_OK) st = blobc_upgrade_plan(blobc_rstream_root(x.rs), new_root, &plan, err);
     if (st == BLOBC_OK) {
@@ -129,7 +136,6 @@ blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_op
         b.type_name = new_root->name;
         b.strip = o->strip;
         b.one_thread = true;
-        const char *name = o->schema_name ? o->schema_name : blobc_schema_filename(o->schema);
         st = blobc_bake_stream(xform_pull, &x, &b, "", name, out, err);
         /* the path names the value; there is no text to point into */
         if (st != BLOBC_OK) {
@@ -139,6 +145,7 @@ blobc_status blobc_upgrade(const void *bytes, size_t len, const blobc_upgrade_op
         }
     }
     blobc_rstream_free(x.rs);
+    free(kept);
     free(x.given);
     free(plan.dropped);
     return st;

@@ -532,7 +532,11 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
                 if (n == SIZE_MAX || !(spelled = malloc(n + 1))) return false;
                 blobc_type_spell(ft, spelled, n + 1);
             }
-            bool ok = blobc_buf_printf(b, " %s: %s;", t->fields[f].name, spelled);
+            /* `= null` decides where a union may hold none, which the
+             * checked open verifies; no other default matters to it */
+            bool none_ok = ft->kind == BLOBC_KIND_UNION && t->fields[f].def.present;
+            bool ok = blobc_buf_printf(b, " %s: %s%s;", t->fields[f].name, spelled,
+                                       none_ok ? " = null" : "");
             if (spelled != small) free(spelled);
             if (!ok) return false;
         }

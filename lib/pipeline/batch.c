@@ -5,16 +5,16 @@
  */
 #include "pipeline/pipeline_internal.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
+#include "platform/platform.h"
 
 typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    blobc_os_mutex mu;
+    blobc_os_cond cv;
     const blobc_job *jobs;
     const blobc_batch_options *o;
     blobc_pl_slot *slots;
@@ -29,28 +29,27 @@ static void event(const blobc_batch_options *o, blobc_event ev) {
 
 /* Takes the next job to start, or returns false when none is left. */
 static bool take(pool *p, size_t *i) {
-    pthread_mutex_lock(&p->mu);
+    blobc_os_mutex_lock(&p->mu);
     bool any = p->next < p->n;
     if (any) *i = p->next++;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
+    blobc_os_cond_broadcast(&p->cv);
+    blobc_os_mutex_unlock(&p->mu);
     return any;
 }
 
 static void run(pool *p, size_t i) {
     blobc_pl_run_job(&p->jobs[i], p->o, &p->slots[i]);
-    pthread_mutex_lock(&p->mu);
+    blobc_os_mutex_lock(&p->mu);
     p->slots[i].done = true;
     p->ndone++;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
+    blobc_os_cond_broadcast(&p->cv);
+    blobc_os_mutex_unlock(&p->mu);
 }
 
-static void *worker(void *arg) {
+static void worker(void *arg) {
     pool *p = arg;
     size_t i;
     while (take(p, &i)) run(p, i);
-    return NULL;
 }
 
 /* Hands over the events of job i, which is done. */
@@ -69,19 +68,19 @@ static void deliver_ready(pool *p, size_t *started, size_t *shown) {
         bool start = *started < p->next;
         size_t i = start ? (*started)++ : (*shown)++;
         size_t done = p->ndone;
-        pthread_mutex_unlock(&p->mu);
+        blobc_os_mutex_unlock(&p->mu);
         if (start) event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done});
         else deliver(p, i);
-        pthread_mutex_lock(&p->mu);
+        blobc_os_mutex_lock(&p->mu);
     }
 }
 
 static void run_all(pool *p, unsigned threads) {
     size_t nthreads = threads > 1 ? threads : 0, started = 0, shown = 0, i;
     if (nthreads > p->n) nthreads = p->n;
-    pthread_t *t = nthreads ? calloc(nthreads, sizeof *t) : NULL;
+    blobc_os_thread *t = nthreads ? calloc(nthreads, sizeof *t) : NULL;
     size_t running = 0;
-    while (t && running < nthreads && pthread_create(&t[running], NULL, worker, p) == 0) running++;
+    while (t && running < nthreads && blobc_os_thread_start(&t[running], worker, p) == 0) running++;
     if (running == 0) {
         /* no pool (one thread asked for, or none could start): this one works */
         while (take(p, &i)) {
@@ -90,14 +89,14 @@ static void run_all(pool *p, unsigned threads) {
             deliver(p, i);
         }
     } else {
-        pthread_mutex_lock(&p->mu);
+        blobc_os_mutex_lock(&p->mu);
         for (;;) {
             deliver_ready(p, &started, &shown);
             if (shown == p->n) break;
-            pthread_cond_wait(&p->cv, &p->mu);
+            blobc_os_cond_wait(&p->cv, &p->mu);
         }
-        pthread_mutex_unlock(&p->mu);
-        for (size_t k = 0; k < running; k++) pthread_join(t[k], NULL);
+        blobc_os_mutex_unlock(&p->mu);
+        for (size_t k = 0; k < running; k++) blobc_os_thread_join(&t[k]);
     }
     free(t);
 }
@@ -153,8 +152,15 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
     p.n = n;
     p.slots = calloc(n ? n : 1, sizeof *p.slots);
     if (!p.slots) return blobc_err_nomem(err);
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.cv, NULL);
+    if (blobc_os_mutex_init(&p.mu) != 0) {
+        free(p.slots);
+        return blobc_err_nomem(err);
+    }
+    if (blobc_os_cond_init(&p.cv) != 0) {
+        blobc_os_mutex_destroy(&p.mu);
+        free(p.slots);
+        return blobc_err_nomem(err);
+    }
     run_all(&p, opts->threads);
     for (size_t i = 0; i < n; i++) {
         if (gravity(p.slots[i].status) > gravity(st)) {
@@ -164,7 +170,7 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
         free(p.slots[i].msgs);
     }
     free(p.slots);
-    pthread_cond_destroy(&p.cv);
-    pthread_mutex_destroy(&p.mu);
+    blobc_os_cond_destroy(&p.cv);
+    blobc_os_mutex_destroy(&p.mu);
     return st;
 }

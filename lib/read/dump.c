@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "blobc/bake.h"
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
 #include "read/dump_map.h"
@@ -52,6 +53,8 @@ typedef struct demit {
     size_t copy_mark;       /* out->len where the outermost copy began */
     uint64_t copied, copy_budget;
     bool over_budget;
+    uint32_t max_nesting;   /* what the bake of the format reads */
+    bool too_deep;          /* the text would nest deeper than that */
     bool desync;            /* the walk and the table disagree (a bug) */
 } demit;
 
@@ -300,8 +303,17 @@ static void inline_close(demit *e, const vctx *c) {
 
 /* Opens a mapping (struct) or sequence as the value in context c; the
  * frame ends `copies` copies when it closes. */
+/* Whether one more level of nesting (a mapping or a sequence, as the
+ * bake counts them: frames, and a flow sequence of scalars) stays within
+ * what the bake of this format reads; the dump stops otherwise. */
+static bool level_ok(demit *e) {
+    if (e->nfr + 1 > e->max_nesting) e->too_deep = true;
+    return !e->too_deep;
+}
+
 static void open_coll(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
                       uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies) {
+    if (!level_ok(e)) return;
     dframe f = {type, base, n, 0, esize, c->ind + 2, (uint8_t)seq, 0, 0, copies};
     f.flow = c->flow || e->nfr >= BLOCK_DEPTH;
     if (e->json) {
@@ -423,6 +435,7 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
 
 static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t n) {
     vctx flowc = {true, true, 0};
+    if (!level_ok(e)) return;
     putc1(e, '[');
     uint32_t es = et->size;
     bool scalar = scalar_like(et);
@@ -437,7 +450,7 @@ static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t
 /* ---- the document ---- */
 
 static void run(demit *e) {
-    while (e->nfr && !e->oom && !e->over_budget && !e->desync) {
+    while (e->nfr && !e->oom && !e->over_budget && !e->too_deep && !e->desync) {
         dframe *f = &e->fr[e->nfr - 1];
         if (f->i == f->n) {
             bool flow = f->flow, seq = f->seq;
@@ -508,6 +521,7 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     e.next = 1; /* the root is entry 0 */
     /* copies of shared payloads may add this much to a JSON dump */
     e.copy_budget = 16 * (uint64_t)src->size + ((uint64_t)16 << 20);
+    e.max_nesting = e.json ? BLOBC_JSON_MAX_NESTING : BLOBC_MAX_NESTING;
     const char *schema_name = o->schema_name ? o->schema_name : src->schema_name;
     if (!schema_name && o->schema && blobc_schema_filename(o->schema)[0])
         schema_name = blobc_schema_filename(o->schema);
@@ -555,6 +569,18 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
                       "whose two payloads are both shared) would exceed %" PRIu64 " bytes",
                       e.copy_budget);
         err->code = BLOBC_V_BUDGET;
+        st = BLOBC_EINPUT;
+    } else if (e.too_deep) {
+        if (e.json)
+            blobc_err(err, BLOBC_EINPUT,
+                      "the data is nested deeper than the %u levels the JSON bake reads: dump it "
+                      "as YAML, which bakes back up to %u levels",
+                      BLOBC_JSON_MAX_NESTING, BLOBC_MAX_NESTING);
+        else
+            blobc_err(err, BLOBC_EINPUT,
+                      "the data is nested deeper than the %u levels the bake reads, so no text "
+                      "would bake back (only the builder API makes such a blob)",
+                      BLOBC_MAX_NESTING);
         st = BLOBC_EINPUT;
     } else if (e.desync) {
         st = blobc_err(err, BLOBC_EINPUT, "internal error: the dump lost step with the verified layout");

@@ -12,8 +12,12 @@
  * the bad byte is marked and the listing ends with the failure.
  *
  * A payload's path is the path of the first field seen referring to it,
- * found by walking up those referrers (at most MAX_UP levels, so a
- * million-deep chain does not make the map quadratic).
+ * kept from when that field was listed. A path longer than PATH_SHOWN
+ * bytes is shown by its end ("..." in front): with inline structs nested
+ * thousands of levels deep, whole paths would make the map quadratic in
+ * the depth. Each line costs a bounded number of bytes, so the map is
+ * linear in the blob; given a writer (blobc_dump_options.write) it is
+ * handed over in pieces as it is made, never held whole.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,8 +31,8 @@
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */
-#define MAX_UP 8       /* referrer levels in a payload path */
-#define NONE32 UINT32_MAX
+#define PATH_SHOWN 80  /* path bytes shown per line, the end of a longer one */
+#define PIECE (64u * 1024u) /* bytes handed to the writer at a time */
 
 typedef struct mapper {
     blobc_buffer *out;
@@ -37,12 +41,15 @@ typedef struct mapper {
     size_t size;
     uint64_t base;           /* file offset of the data section */
     const blobc_walk *w;
-    uint32_t *parent;        /* per payload: referring payload, or NONE32 */
-    uint32_t *refpos;        /* per payload: data offset of that field */
+    uint32_t *pathat;        /* per payload: 1 + where its path is in paths; 0 unseen */
+    uint32_t *refpos;        /* per payload: data offset of the field that first refers to it */
+    blobc_buffer paths;      /* the payloads' paths as shown, each NUL-terminated */
     size_t cur;              /* payload being listed */
     const blobc_error *fail; /* the verification error, or NULL */
     bool fail_shown;
     blobc_buffer path;       /* path of the line being written */
+    const blobc_dump_options *opts; /* its writer, if any */
+    size_t start;            /* where the map begins in out */
 } mapper;
 
 static void mput(mapper *m, const char *s, size_t n) { blobc_emit_bytes(m->out, &m->ok, s, n); }
@@ -80,6 +87,16 @@ static void line_head(mapper *m, uint64_t at, uint64_t size, const uint8_t *byte
     for (size_t i = shown; i < 3 * HEX_BYTES + 3; i++) mput(m, " ", 1);
 }
 
+/* Hands what is made so far to the writer (all of it, or once a piece
+ * is full). */
+static void flush(mapper *m, bool all) {
+    const blobc_dump_options *o = m->opts;
+    size_t n = m->out->len - m->start;
+    if (!o || !o->write || !m->ok || n == 0 || (!all && n < PIECE)) return;
+    o->write(o->write_ctx, m->out->data + m->start, n);
+    m->out->len = m->start;
+}
+
 /* Marks the line covering the failed byte, and ends it. */
 static void line_end(mapper *m, uint64_t at, uint64_t size) {
     const blobc_error *f = m->fail;
@@ -88,6 +105,7 @@ static void line_end(mapper *m, uint64_t at, uint64_t size) {
         m->fail_shown = true;
     }
     mput(m, "\n", 1);
+    flush(m, false);
 }
 
 static void put_text(mapper *m, const uint8_t *s, size_t n) {
@@ -107,10 +125,40 @@ static void put_text(mapper *m, const uint8_t *s, size_t n) {
     if (n > shown) mprintf(m, " .. (%zu bytes)", n);
 }
 
-static const char *path_text(mapper *m) {
-    if (m->path.len == 0) return "(root)";
+/* The path as shown: "(root)", the path, or the end of a long one after
+ * "..." (cut where a field name or an index begins). *n gets its length;
+ * *cut whether "..." goes in front. */
+static const char *path_shown(const mapper *m, size_t *n, bool *cut) {
     const char *p = (const char *)m->path.data;
-    return p[0] == '.' ? p + 1 : p;
+    size_t len = m->path.len;
+    *cut = false;
+    if (len && p[0] == '.') {
+        p++;
+        len--;
+    }
+    if (len == 0) {
+        *n = 6;
+        return "(root)";
+    }
+    if (len > PATH_SHOWN) {
+        size_t from = len - (PATH_SHOWN - 3);
+        while (from < len && p[from] != '.' && p[from] != '[') from++;
+        if (from < len && p[from] == '.') from++;
+        p += from;
+        len -= from;
+        *cut = true;
+    }
+    *n = len;
+    return p;
+}
+
+/* Writes the path of the line being written, as shown. */
+static void put_path(mapper *m) {
+    size_t n;
+    bool cut;
+    const char *p = path_shown(m, &n, &cut);
+    if (cut) mput(m, "...", 3);
+    mput(m, p, n);
 }
 
 static void path_truncate(mapper *m, size_t len) {
@@ -183,8 +231,24 @@ static void put_value(mapper *m, const blobc_type *t, const uint8_t *p) {
     }
 }
 
+/* Payload k is first seen from the field being listed: its path is that
+ * field's, as shown (a bounded copy). */
+static void keep_path(mapper *m, size_t k, size_t from) {
+    size_t n;
+    bool cut;
+    const char *p = path_shown(m, &n, &cut);
+    size_t at = m->paths.len;
+    if (at >= UINT32_MAX - PATH_SHOWN - 8 || (cut && !blobc_buf_append(&m->paths, "...", 3)) ||
+        !blobc_buf_append(&m->paths, p, n) || !blobc_buf_putc(&m->paths, '\0')) {
+        m->ok = false;
+        return;
+    }
+    m->pathat[k] = (uint32_t)at + 1;
+    m->refpos[k] = (uint32_t)from;
+}
+
 /* An offset field's line: where it leads. First sight of a payload
- * records this field as the payload's referrer. */
+ * records this field's path as the payload's. */
 static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     size_t fsz = t->kind == BLOBC_KIND_PTR ? 4 : 8;
     char ty[128];
@@ -192,7 +256,8 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     line_head(m, m->base + p, fsz, m->d + p);
     int32_t off = (int32_t)blobc_ld32(m->d + p);
     int32_t len = t->kind == BLOBC_KIND_PTR ? 1 : (int32_t)blobc_ld32(m->d + p + 4);
-    mprintf(m, "%s: %s", path_text(m), ty);
+    put_path(m);
+    mprintf(m, ": %s", ty);
     if (off == 0) {
         mputs(m, t->kind == BLOBC_KIND_PTR ? " = null" : t->kind == BLOBC_KIND_ARRAY ? " = []" : " = (null)");
         line_end(m, m->base + p, fsz);
@@ -205,13 +270,10 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
     else {
         size_t k = blobc_walk_find(m->w, (uint32_t)tg);
-        if (k != SIZE_MAX && k != m->cur && m->parent[k] == NONE32 && k != 0) {
-            m->parent[k] = (uint32_t)m->cur;
-            m->refpos[k] = (uint32_t)p;
-        } else if (k != SIZE_MAX && (m->w->any_order ? m->parent[k] != m->cur || m->refpos[k] != p
-                                                     : k < m->cur)) {
+        if (k != SIZE_MAX && k != m->cur && m->pathat[k] == 0 && k != 0)
+            keep_path(m, k, p);
+        else if (k != SIZE_MAX && (m->w->any_order ? m->refpos[k] != p : k < m->cur))
             mputs(m, " (shared)");
-        }
     }
     line_end(m, m->base + p, fsz);
 }
@@ -224,7 +286,8 @@ static void union_lines(mapper *m, const blobc_type *t, size_t p) {
     char ty[128];
     spell(t, ty, sizeof ty);
     line_head(m, m->base + p, 4, m->d + p);
-    mprintf(m, "%s: %s tag = %" PRIu32, path_text(m), ty, tag);
+    put_path(m);
+    mprintf(m, ": %s tag = %" PRIu32, ty, tag);
     if (tag == 0) mputs(m, " (none)");
     else if (tag <= t->nfields) mprintf(m, " (%s)", t->fields[tag - 1].name);
     else mputs(m, " (not a member)");
@@ -239,7 +302,8 @@ static void union_lines(mapper *m, const blobc_type *t, size_t p) {
         return;
     }
     line_head(m, m->base + q, 4, m->d + q);
-    mprintf(m, "%s: offset = %" PRId32, path_text(m), (int32_t)blobc_ld32(m->d + q));
+    put_path(m);
+    mprintf(m, ": offset = %" PRId32, (int32_t)blobc_ld32(m->d + q));
     line_end(m, m->base + q, 4);
 }
 
@@ -262,7 +326,8 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             char ty[128];
             spell(t, ty, sizeof ty);
             line_head(m, m->base + p, t->size, m->d + p);
-            mprintf(m, "%s: %s = ", path_text(m), ty);
+            put_path(m);
+            mprintf(m, ": %s = ", ty);
             put_value(m, t, m->d + p);
             line_end(m, m->base + p, t->size);
         } else if (t->kind == BLOBC_KIND_STRING || t->kind == BLOBC_KIND_ARRAY ||
@@ -274,7 +339,8 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             char ty[128];
             spell(t, ty, sizeof ty);
             line_head(m, m->base + p, t->size, NULL);
-            mprintf(m, "%s: %s", path_text(m), ty);
+            put_path(m);
+            mprintf(m, ": %s", ty);
             line_end(m, m->base + p, 0);
             if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
                 m->ok = false;
@@ -298,7 +364,8 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
                     bool zero = true;
                     for (size_t g = gap_from; g < gap_to; g++) zero = zero && !m->d[g];
                     line_head(m, m->base + gap_from, gap_to - gap_from, m->d + gap_from);
-                    mprintf(m, "%s: (padding)%s", path_text(m), zero ? "" : " NONZERO");
+                    put_path(m);
+                    mprintf(m, ": (padding)%s", zero ? "" : " NONZERO");
                     line_end(m, m->base + gap_from, gap_to - gap_from);
                     f->at = (uint32_t)(gap_to - f->base);
                 }
@@ -329,65 +396,48 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
     }
 }
 
-/* Sets m->path to payload k's path: its referrers' fields, walked up. */
+/* Sets m->path to payload k's path: the one kept when it was first seen
+ * ("?" when it was not, which a sound walk never leaves). */
 static void payload_path(mapper *m, size_t k) {
-    uint32_t chain[MAX_UP];
-    size_t n = 0;
-    size_t j = k;
-    while (j != 0 && m->parent[j] != NONE32 && n < MAX_UP) {
-        chain[n++] = (uint32_t)j;
-        j = m->parent[j];
-    }
     path_truncate(m, 0);
-    if (j != 0) path_add(m, n == MAX_UP ? "..." : "?");
-    char comp[BLOBC_PATH_STEP_MAX];
-    while (n) {
-        size_t c = chain[--n];
-        blobc_wpayload pp = blobc_walk_payload(m->w, m->parent[c]);
-        uint32_t esz;
-        const blobc_type *t = blobc_walk_tid_type(m->w, pp.tid, &esz);
-        uint64_t rel = m->refpos[c] - pp.start;
-        if (!(pp.flags & BLOBC_WP_PTR)) {
-            snprintf(comp, sizeof comp, "[%" PRIu64 "]", rel / esz);
-            path_add(m, comp);
-        }
-        rel %= esz;
-        size_t cl;
-        while (t && (cl = blobc_path_step(&t, &rel, comp, sizeof comp)) > 0) path_add(m, comp);
-        /* the steps end at a union's offset field: its tag names the member */
-        if (t && t->kind == BLOBC_KIND_UNION && rel == BLOBC_UNION_REF) {
-            uint32_t tag = blobc_ld32(m->d + m->refpos[c] - BLOBC_UNION_REF);
-            if (tag >= 1 && tag <= t->nfields) {
-                path_add(m, ".");
-                path_add(m, t->fields[tag - 1].name);
-            }
-        }
-    }
+    if (k == 0) return;
+    path_add(m, m->pathat[k] ? (const char *)m->paths.data + m->pathat[k] - 1 : "?");
 }
 
 /* A Unity file's payloads are listed by start, which need not put a
- * referrer before what it refers to: the referrers are found first, in
- * the walk's order (a referrer's own), by listing every payload into a
+ * referrer before what it refers to: the paths are found first, in the
+ * walk's order (a referrer's own first), by listing every payload into a
  * scratch buffer. */
 static void find_referrers(mapper *m) {
     blobc_buffer scratch = {0}, *out = m->out;
     const blobc_error *fail = m->fail;
+    const blobc_dump_options *opts = m->opts;
     m->out = &scratch;
     m->fail = NULL;
+    m->opts = NULL; /* nothing of this goes to the writer */
     for (size_t k = 0; k < m->w->ntab && m->ok; k++) {
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         uint32_t esz;
         const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
         m->cur = k;
+        payload_path(m, k);
+        size_t plen = m->path.len;
+        bool arr = !(pv.flags & BLOBC_WP_PTR);
         for (uint32_t i = 0; t && i < pv.count && m->ok; i++) {
+            path_truncate(m, plen);
+            if (arr) {
+                char idx[32];
+                snprintf(idx, sizeof idx, "[%" PRIu32 "]", i);
+                path_add(m, idx);
+            }
             list_value(m, t, pv.start + (size_t)i * esz);
             scratch.len = 0;
-            path_truncate(m, 0);
         }
     }
     blobc_buffer_free(&scratch);
     m->out = out;
     m->fail = fail;
+    m->opts = opts;
 }
 
 static void list_payloads(mapper *m) {
@@ -419,7 +469,8 @@ static void list_payloads(mapper *m) {
         size_t plen = m->path.len;
         if (!t) { /* string bytes */
             line_head(m, m->base + start, bytes, m->d + start);
-            mprintf(m, "%s: string bytes = ", path_text(m));
+            put_path(m);
+            mputs(m, ": string bytes = ");
             put_text(m, m->d + start, bytes ? bytes - 1 : 0);
             if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
             line_end(m, m->base + start, bytes);
@@ -430,8 +481,9 @@ static void list_payloads(mapper *m) {
         bool arr = !(pl->flags & BLOBC_WP_PTR);
         if (k != 0) {
             line_head(m, m->base + start, bytes, NULL);
-            if (arr) mprintf(m, "%s: [%s] items, %" PRIu32, path_text(m), ty, pl->count);
-            else mprintf(m, "%s: *%s target", path_text(m), ty);
+            put_path(m);
+            if (arr) mprintf(m, ": [%s] items, %" PRIu32, ty, pl->count);
+            else mprintf(m, ": *%s target", ty);
             if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
             line_end(m, m->base + start, 0);
         }
@@ -532,6 +584,7 @@ static void list_types(mapper *m, const blobc_source *src) {
             mprintf(m, "%s %s: size %" PRIu32 ", align %" PRIu32 ", %" PRIu32 " %s\n",
                     blobc_kind_name(t->kind), t->name, t->size, t->align, t->nfields,
                     t->kind == BLOBC_KIND_UNION ? "members" : "fields");
+        flush(m, false);
     }
 }
 
@@ -542,6 +595,8 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     memset(&m, 0, sizeof m);
     m.ok = true;
     m.out = out;
+    m.opts = opts;
+    m.start = out->len;
     m.fail = walk_st != BLOBC_OK ? err : NULL;
     if (!opts->raw) list_header(&m, bytes, len, src->is_unity);
     if (!src->data || !src->root) {
@@ -551,6 +606,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
             mprintf(&m, "## verification failed: %s: %s\n", blobc_verify_code_name(m.fail->code),
                     m.fail->message);
         }
+        flush(&m, true);
         return !m.ok ? blobc_err_nomem(err) : walk_st;
     }
     m.d = src->data;
@@ -561,11 +617,10 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     spell(src->root, ty, sizeof ty);
     mprintf(&m, "## data: %zu bytes at 0x%08" PRIx64 ", root %s\n", m.size, m.base, ty);
     if (w->ntab) {
-        m.parent = malloc(w->ntab * sizeof *m.parent);
-        m.refpos = malloc(w->ntab * sizeof *m.refpos);
-        if (!m.parent || !m.refpos) m.ok = false;
-        else memset(m.parent, 0xff, w->ntab * sizeof *m.parent);
-        if (m.ok) list_payloads(&m);
+        m.pathat = calloc(w->ntab, sizeof *m.pathat);
+        m.refpos = calloc(w->ntab, sizeof *m.refpos);
+        if (!m.pathat || !m.refpos) m.ok = false;
+        else list_payloads(&m);
     }
     if (m.fail) {
         mprintf(&m, "## verification failed at 0x%08" PRIx64 "%s%s%s: %s: %s\n", m.fail->offset,
@@ -575,9 +630,11 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     } else if (src->is_blob) {
         list_types(&m, src);
     }
-    free(m.parent);
+    free(m.pathat);
     free(m.refpos);
+    blobc_buffer_free(&m.paths);
     blobc_buffer_free(&m.path);
+    flush(&m, true);
     if (!m.ok) return blobc_err_nomem(err);
     return walk_st;
 }

@@ -8,12 +8,10 @@
 #include "read/walk.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <string.h>
 
 /* Bad arguments (a type the schema lacks, bytes missing) are the
  * caller's mistake, not bad input (blobc/error.h). */
@@ -61,7 +59,7 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     blobc_file_view v;
     /* From a pipe: up to the size the header records, within --max-input. */
-    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL};
+    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL, 0};
     blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
     if (st == BLOBC_OK) st = blobc_verify_blob(v.data, v.len, opts, err);
     blobc_file_unmap(&v);
@@ -102,4 +100,39 @@ blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *sche
     blobc_error_clear(err);
     err->code = (int)rt;
     return blobc_err(err, BLOBC_EINPUT, "%s", msg);
+}
+
+static void json_str(blobc_buffer *b, const char *s, bool *ok) {
+    if (*ok) *ok = blobc_buf_quoted(b, (const uint8_t *)s, strlen(s), true);
+}
+
+blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
+                                      blobc_buffer *out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!file || !out) return blobc_err_arg(err, __func__, "file or out is NULL");
+    size_t mark = out->len;
+    bool failed = result && result->status != BLOBC_OK, ok = blobc_buf_puts(out, "{\"file\":");
+    json_str(out, file, &ok);
+    ok = ok && blobc_buf_printf(out, ",\"ok\":%s,\"errors\":[", failed ? "false" : "true");
+    if (failed) {
+        ok = ok && blobc_buf_puts(out, "{\"code\":");
+        json_str(out,
+                 result->code ? blobc_verify_code_name(result->code)
+                              : result->status == BLOBC_EINPUT ? "invalid" : "io",
+                 &ok);
+        if (result->has_offset)
+            ok = ok && blobc_buf_printf(out, ",\"offset\":%llu", (unsigned long long)result->offset);
+        else
+            ok = ok && blobc_buf_puts(out, ",\"offset\":null");
+        ok = ok && blobc_buf_puts(out, ",\"path\":");
+        json_str(out, result->path, &ok);
+        ok = ok && blobc_buf_puts(out, ",\"message\":");
+        json_str(out, result->message, &ok);
+        ok = ok && blobc_buf_putc(out, '}');
+    }
+    ok = ok && blobc_buf_puts(out, "]}\n");
+    if (ok) return BLOBC_OK;
+    out->len = mark;
+    return blobc_err_nomem(err);
 }

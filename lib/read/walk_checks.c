@@ -200,30 +200,38 @@ static blobc_status enum_fail(blobc_walk *w, blobc_error *err, const wop *op, si
 }
 
 /* ---- unions: the tag names a member (1..count) and the offset is not
- * 0, or the tag is 0 (none) and so is the offset ---- */
+ * 0, or, in a field declared `= null` only, the tag is 0 (none) and so is
+ * the offset: what bake writes and dump writes back ---- */
 
-static bool utag_ok(uint32_t count, const uint8_t *q) {
+static bool utag_ok(uint32_t count, bool none_ok, const uint8_t *q) {
     uint32_t tag = ld32(q);
-    return tag == 0 ? ld32(q + BLOBC_UNION_REF) == 0 : tag <= count && ld32(q + BLOBC_UNION_REF) != 0;
+    return tag == 0 ? none_ok && ld32(q + BLOBC_UNION_REF) == 0
+                    : tag <= count && ld32(q + BLOBC_UNION_REF) != 0;
 }
 
 static bool utag_pass(const blobc_walk *w, const wop *op, const uint8_t *q, size_t n, size_t es,
                       size_t cnt) {
     const uint32_t count = w->infos[op->tid].count;
+    const bool none_ok = op->mask == UTAG_NONE_OK;
     for (size_t i = 0; i < cnt; i++)
         for (size_t j = 0; j < n; j++)
-            if (!utag_ok(count, q + i * es + BLOBC_UNION_SIZE * j)) return false;
+            if (!utag_ok(count, none_ok, q + i * es + BLOBC_UNION_SIZE * j)) return false;
     return true;
 }
 
 static bool utag_bad(const blobc_walk *w, const wop *op, const uint8_t *q) {
-    return !utag_ok(w->infos[op->tid].count, q);
+    return !utag_ok(w->infos[op->tid].count, op->mask == UTAG_NONE_OK, q);
 }
 
 static blobc_status utag_fail(blobc_walk *w, blobc_error *err, const wop *op, size_t bad) {
     const blobc_type *u = w->infos[op->tid].type;
     uint32_t tag = blobc_ld32(w->data + bad);
     int32_t off = (int32_t)blobc_ld32(w->data + bad + BLOBC_UNION_REF);
+    if (tag == 0 && op->mask != UTAG_NONE_OK)
+        return blobc_walk_fail(w, err, BLOBC_V_UNION, bad, bad,
+                               "union %s holds no member (tag 0), which only a field declared "
+                               "'= null' may",
+                               u->name);
     if (tag == 0)
         return blobc_walk_fail(w, err, BLOBC_V_UNION, bad + BLOBC_UNION_REF, bad,
                                "union holds no member (tag 0) but its offset is %" PRId32 ", not 0",

@@ -260,7 +260,12 @@ static int compile_one(blobc_walk *w, uint32_t id) {
                 if (!emit(s, pad)) return -1;
             }
             if (sub->nops <= INLINE_MAX) {
+                size_t first = s->nops;
                 if (!copy_ops(s, sub, f->offset, 1)) return -1;
+                /* only a union field declared `= null` may hold none */
+                if (f->type->kind == BLOBC_KIND_UNION && f->def.present)
+                    for (size_t k = first; k < s->nops; k++)
+                        if (s->ops[k].code == OP_UTAG) s->ops[k].mask = UTAG_NONE_OK;
             } else {
                 wop call = {OP_CALL, 0, f->offset, 1, fid, 0};
                 if (!emit(s, call)) return -1;

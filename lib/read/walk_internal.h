@@ -79,11 +79,15 @@ enum {
     OP_PTR,      /* a *tid {offset} */
     OP_LOOP,     /* [tid; n] inline: walked in a frame of its own */
     OP_CALL,     /* one tid inline: walked in a frame of its own */
-    OP_UTAG,     /* n unions of tid (esize 8): tag 0 with offset 0, or a
-                    member's tag with a nonzero offset */
+    OP_UTAG,     /* n unions of tid (esize 8): a member's tag with a nonzero
+                    offset, or (mask UTAG_NONE_OK: a field declared `= null`)
+                    tag 0 with offset 0 */
     OP_UNION,    /* a union of tid: its member's payload, as a *member */
     OP_COUNT
 };
+
+/* OP_UTAG's mask: the unions may hold no member. */
+#define UTAG_NONE_OK 1u
 
 /* The ops that check bytes in place (the rest are offset fields and
  * inline values walked in frames of their own). */
@@ -97,7 +101,7 @@ typedef struct wop {
     uint32_t off;
     uint32_t n;
     uint32_t tid;
-    uint64_t mask; /* OP_MASK */
+    uint64_t mask; /* OP_MASK; OP_UTAG: UTAG_NONE_OK or 0 */
 } wop;
 
 enum { ST_NEW = 0, ST_COMPILING, ST_COMPILED };

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "blobc/blobfile.h"
 #include "common/hashtab.h"
@@ -20,6 +19,7 @@
 #include "schema/lexer.h"
 #include "schema/names.h"
 #include "common/util.h"
+#include "platform/platform.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */
 #define MAX_TYPE_NESTING 64
@@ -30,8 +30,7 @@
 /* A file's identity, to read each file once however it is spelt. */
 typedef struct file_id {
     bool known;
-    dev_t dev;
-    ino_t ino;
+    blobc_os_info id;
 } file_id;
 
 typedef struct ty_op {
@@ -70,6 +69,7 @@ typedef struct parser {
     uint32_t depth;
     bool has_root;
     blobc_token root_tok;
+    blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;
     const blobc_type **interned;
@@ -489,11 +489,13 @@ static blobc_status parse_decl(parser *p) {
             if (next(p)) return BLOBC_EINPUT;
             return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
         }
+        char first[BLOBC_PLACE_BUF];
         if (p->has_root)
             return blobc_schema_err(p->s, at, p->err,
-                                    "a schema has at most one root (the first is at line %u)",
-                                    (unsigned)p->root_tok.pos.line);
+                                    "a schema has at most one root (the first is at %s)",
+                                    blobc_schema_place(p->s, p->root_at, first, sizeof first));
         p->has_root = true;
+        p->root_at = at;
         p->root_tok = p->tok;
         if (next(p)) return BLOBC_EINPUT;
         return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
@@ -685,13 +687,14 @@ static blobc_status parse_file(parser *p, uint32_t file);
 
 /* Adds a source to s->files (text and path already in the arena). */
 static blobc_status add_file(parser *p, const char *path, const char *text, size_t len,
-                             const struct stat *st, uint32_t *index) {
+                             const blobc_os_info *st, uint32_t *index) {
     blobc_schema *s = p->s;
     if (!grow((void **)&s->files, &s->files_cap, s->nfiles, sizeof *s->files) ||
         !grow((void **)&p->ids, &p->idcap, s->nfiles, sizeof *p->ids))
         return blobc_err_nomem(p->err);
     s->files[s->nfiles] = (blobc_srcfile){path, text, len};
-    p->ids[s->nfiles] = (file_id){st != NULL, st ? st->st_dev : 0, st ? st->st_ino : 0};
+    p->ids[s->nfiles].known = st != NULL;
+    if (st) p->ids[s->nfiles].id = *st;
     *index = (uint32_t)s->nfiles++;
     return BLOBC_OK;
 }
@@ -699,8 +702,7 @@ static blobc_status add_file(parser *p, const char *path, const char *text, size
 /* The import path as found from the importing file: joined to its
  * directory unless absolute. */
 static char *import_path(parser *p, const char *importer, const char *path) {
-    const char *slash = strrchr(importer, '/');
-    size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - importer) + 1;
+    size_t dir = blobc_os_is_absolute(path) ? 0 : blobc_os_dir_len(importer);
     size_t n = strlen(path), total;
     if (!blobc_add_ok(dir, n, &total)) return NULL;
     char *out = blobc_arena_alloc(&p->s->arena, total + 1);
@@ -725,11 +727,11 @@ static void cycle_text(const parser *p, uint32_t from, uint32_t again, char *buf
 /* The file `path` names, read now unless it was read before. */
 static blobc_status open_import(parser *p, const blobc_token *at, const char *path,
                                 uint32_t *file, bool *fresh) {
-    struct stat st;
-    bool have_id = stat(path, &st) == 0;
+    blobc_os_info st;
+    bool have_id = blobc_os_stat(path, &st) == 0;
     if (have_id) {
         for (uint32_t i = 0; i < p->s->nfiles; i++)
-            if (p->ids[i].known && p->ids[i].dev == st.st_dev && p->ids[i].ino == st.st_ino) {
+            if (p->ids[i].known && blobc_os_same_file(&p->ids[i].id, &st)) {
                 *file = i;
                 *fresh = false;
                 return BLOBC_OK;
@@ -742,7 +744,8 @@ static blobc_status open_import(parser *p, const blobc_token *at, const char *pa
     size_t len = 0;
     blobc_error rerr;
     blobc_error_clear(&rerr);
-    blobc_status rs = blobc_read_file(path, &data, &len, &rerr);
+    blobc_read_options ro = {0, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
+    blobc_status rs = blobc_read_file_ex(path, &ro, &data, &len, &rerr);
     if (rs != BLOBC_OK) {
         blobc_schema_err(p->s, at->pos, p->err, "cannot import \"%s\": %s", at->str,
                          rerr.message);
@@ -811,6 +814,9 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     *out = NULL;
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (text && !blobc_text_check(filename, text, len, "schema text", err)) return BLOBC_EINPUT;
+    if (len > BLOBC_MAX_SCHEMA_SIZE)
+        return blobc_text_too_large(err, filename ? filename : "", "schema text",
+                                    BLOBC_MAX_SCHEMA_SIZE);
     blobc_schema *s = blobc_schema_new(filename);
     if (!s) return blobc_err_nomem(err);
     char *copy = blobc_arena_strndup(&s->arena, text ? text : "", text ? len : 0);
@@ -826,8 +832,8 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     p.s = s;
     p.err = err;
     /* The first file's identity, when it is a file, so importing it back is a cycle. */
-    struct stat fst;
-    bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && stat(s->filename, &fst) == 0;
+    blobc_os_info fst;
+    bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && blobc_os_stat(s->filename, &fst) == 0;
     uint32_t first;
     blobc_status st = add_file(&p, s->filename, s->text, s->text_len, known ? &fst : NULL, &first);
     if (st == BLOBC_OK) st = parse_file(&p, first);
@@ -859,7 +865,7 @@ blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blo
     err = blobc_err_or(err, &scratch);
     if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
     *out = NULL;
-    blobc_read_options ro = {max_input, false, "schema text"};
+    blobc_read_options ro = {max_input, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
     blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
     if (st != BLOBC_OK) return st;
     st = blobc_schema_parse((const char *)data, len, path, out, err);

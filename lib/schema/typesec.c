@@ -28,6 +28,9 @@
 /* Section header: string_count, string_bytes, type_count, root, schema_name. */
 #define TS_HEADER 20u
 #define TS_NONE UINT32_MAX
+/* On a struct field's type word: the field is a union declared without
+ * `= null`, so it always holds a member (docs/FORMAT.md, "Type section"). */
+#define TS_MEMBER_ALWAYS 0x80000000u
 /* Longest schema name (names of types, fields and members: BLOBC_MAX_NAME). */
 #define TS_MAX_SCHEMA_NAME 4096u
 
@@ -247,6 +250,9 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
                 if (!st && !ensure((void **)&e->fields, &e->fields_cap, e->nfields,
                                    sizeof *e->fields))
                     return blobc_err_nomem(err);
+                if (!st && t->kind == BLOBC_KIND_STRUCT && fd->type->kind == BLOBC_KIND_UNION &&
+                    !fd->def.present)
+                    idx |= TS_MEMBER_ALWAYS;
                 if (!st) e->fields[e->nfields++] = idx;
             }
         } else if (t->kind == BLOBC_KIND_ENUM) {
@@ -516,11 +522,17 @@ static blobc_status member_name_at(decoder *d, size_t off, uint32_t rec, const c
     return BLOBC_OK;
 }
 
+static blobc_status type_ok(decoder *d, size_t off, uint32_t rec, uint32_t idx, blobc_error *err);
+
 static blobc_status type_at(decoder *d, size_t off, uint32_t rec, uint32_t *idx,
                             blobc_error *err) {
     *idx = word(d, off);
-    if (*idx >= d->ntypes)
-        return bad(err, off, "type %u refers to type %u; there are %u", rec, *idx, d->ntypes);
+    return type_ok(d, off, rec, *idx, err);
+}
+
+static blobc_status type_ok(decoder *d, size_t off, uint32_t rec, uint32_t idx, blobc_error *err) {
+    if (idx >= d->ntypes)
+        return bad(err, off, "type %u refers to type %u; there are %u", rec, idx, d->ntypes);
     return BLOBC_OK;
 }
 
@@ -590,8 +602,18 @@ static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_err
         size_t m = off + 16 + (size_t)f * 8;
         uint32_t ft;
         if ((st = member_name_at(d, m, i, &fs[f].name, err))) return st;
-        if ((st = type_at(d, m + 4, i, &ft, err))) return st;
+        uint32_t w = word(d, m + 4);
+        bool always = t->kind == BLOBC_KIND_STRUCT && (w & TS_MEMBER_ALWAYS);
+        ft = always ? w & ~TS_MEMBER_ALWAYS : w;
+        if ((st = type_ok(d, m + 4, i, ft, err))) return st;
         fs[f].type = d->type[ft];
+        bool is_union = kind_of(d, ft) == BLOBC_KIND_UNION;
+        if (always && !is_union)
+            return bad(err, m + 4, "struct %s: field %s is marked as a union but is not one",
+                       t->name, fs[f].name);
+        /* A union field not marked is declared `= null` (and every union
+         * field of a type section written before the mark existed). */
+        if (t->kind == BLOBC_KIND_STRUCT && is_union && !always) fs[f].def.present = true;
     }
     t->fields = fs;
     return BLOBC_OK;

@@ -116,7 +116,8 @@ hostile() { # NAME AT BYTES CODE TEXT: main's tag is at 0, its offset at 4
         fail "$1_code" "want $4: $(tail -1 "$T/out")"
 }
 hostile tag_out_of_range 0 '\007' union 'union tag 7 names no member of Shape (1 to 3, or 0 for none)'
-hostile none_with_offset 0 '\000' union 'union holds no member (tag 0) but its offset is'
+hostile none_in_required_field 0 '\000' union 'union Shape holds no member (tag 0), which only a field declared'
+hostile none_with_offset 12 '\004' union 'union holds no member (tag 0) but its offset is'
 hostile member_without_payload 4 '\000\000\000\000' union 'union tag 1 (Circle) with offset 0'
 hostile payload_misaligned 4 '\002' misaligned 'pointer target'
 hostile payload_out_of_bounds 4 '\377\377\377\177' offset-range 'pointer offset 2147483647'
@@ -185,8 +186,8 @@ compat append 0 "compatible (the layout is the same; see the notes)" \
 compat swap 1 "incompatible: 2 changes" "s: union Shape: member 'Circle' moved from tag 1 to 2"
 compat remove 1 "incompatible: 1 change" "s: union Shape: member 'Box' (tag 2) removed"
 compat widen 1 "incompatible: 4 changes" "s.Box.h: retyped from f32 to f64 (size 4 to 8)"
-compat rename 0 "compatible (the layout is the same; see the notes)" \
-    "note: s: union Shape: member 'Box' (tag 2) is now 'Rect'"
+compat rename 1 "incompatible: 1 change" \
+    "s: union Shape: member 'Box' (tag 2) removed (tag 2 is now 'Rect')"
 
 printf 's: {Box: {w: 1, h: 2}}\nl: [{Circle: {r: 3}}, {Box: {w: 4, h: 5}}]\n' >"$T/ud.yaml"
 "$BLOBC" bake -s "$T/u1.schema" "$T/ud.yaml" -o "$T/ud.blob"

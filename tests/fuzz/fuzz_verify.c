@@ -3,11 +3,21 @@
  * whole .blob file (hash checks bypassed so mutations reach the walker),
  * as a raw data section of a fixed recursive schema (the canonical rule),
  * and as the data of a Unity file of that schema (wrapped with a valid
- * header and hash, so every input reaches the any-order walk).
+ * header and hash, so every input reaches the any-order walk). Whatever
+ * verifies as a .blob or a raw section must dump and bake back to the same
+ * bytes (roundtrip.h).
  */
-#include "fuzz_common.h"
+#include "roundtrip.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_roundtrip(const uint8_t *copy, size_t size, bool raw) {
+    char why[512];
+    if (fuzz_roundtrip(copy, size, raw, why, sizeof why) == RT_FAIL) {
+        fprintf(stderr, "round trip: %s\n", why);
+        abort();
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blobc_error err;
@@ -21,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!copy) return 0;
     if (size) memcpy(copy, data, size);
     blobc_error_clear(&err);
-    (void)blobc_verify_data(copy, size, blobc_schema_root(fuzz_schema()), &err);
+    if (blobc_verify_data(copy, size, blobc_schema_root(fuzz_schema()), &err) == BLOBC_OK)
+        check_roundtrip(copy, size, true);
+    check_roundtrip(copy, size, false);
     free(copy);
 
     blobc_buffer unity = {0};

@@ -22,7 +22,7 @@
 
 static const char *outdir;
 static FILE *manifest;
-static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S;
+static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S, *UNION_REQ_S;
 static const blobc_type *LV, *ROOM, *META;
 static blobc_buffer IMG; /* a valid 4-room level */
 
@@ -300,9 +300,10 @@ static void graph_cases(void) {
     emit_data("dag_partial_overlap", "overlap", d, 12 * 40, dt);
 }
 
-/* R { u: U; v: u32; } with union U { C, B }, C { r: f32 } (align 4) and
- * B { w: f64 } (align 8): the tag at 0, the offset at 4, v at 8, the
- * member's payload after the root. */
+/* R { u: U = null; v: u32; } with union U { C, B }, C { r: f32 } (align
+ * 4) and B { w: f64 } (align 8): the tag at 0, the offset at 4, v at 8,
+ * the member's payload after the root. (UNION_REQ_S: the same with u
+ * declared without `= null`.) */
 static void union_data(uint8_t *d, uint32_t tag, int32_t off, size_t n) {
     memset(d, 0, n);
     blobc_st32(d, tag);
@@ -318,6 +319,7 @@ static void union_cases(void) {
     emit_data("union_ok", "ok", d, 16, rt);
     union_data(d, 0, 0, 12);
     emit_data("union_none_ok", "ok", d, 12, rt);
+    emit_data("union_none_in_required_field", "union", d, 12, blobc_schema_root(UNION_REQ_S));
     union_data(d, 2, 12, 24); /* B at 16, after 4 gap bytes */
     fx_f64(d + 16, 0.5);
     emit_data("union_member_2_ok", "ok", d, 24, rt);
@@ -358,17 +360,20 @@ int main(int argc, char **argv) {
     static const char dag_text[] = "struct D { a: *D; b: *D; v: u32; }\nroot D;\n";
     static const char other_text[] = "struct Level { index: i64; name: string; }\nroot Level;\n";
     static const char union_text[] = "struct C { r: f32; }\nstruct B { w: f64; }\nunion U { C, B }\n"
-                                     "struct R { u: U; v: u32; }\nroot R;\n";
+                                     "struct R { u: U = null; v: u32; }\nroot R;\n";
+    static const char union_req_text[] = "struct C { r: f32; }\nstruct B { w: f64; }\n"
+                                         "union U { C, B }\nstruct R { u: U; v: u32; }\nroot R;\n";
     NODE_S = fx_schema_parse(node_text);
     DAG_S = fx_schema_parse(dag_text);
     OTHER_S = fx_schema_parse(other_text);
     UNION_S = fx_schema_parse(union_text);
+    UNION_REQ_S = fx_schema_parse(union_req_text);
     write_file("level.schema", fx_schema_text, strlen(fx_schema_text));
     write_file("other.schema", other_text, strlen(other_text));
     fx_level(S, 4, &IMG);
     char mpath[1024];
     snprintf(mpath, sizeof mpath, "%s/MANIFEST", outdir);
-    manifest = fopen(mpath, "w");
+    manifest = fopen(mpath, "wb");
     if (!manifest) die(mpath);
     fprintf(manifest, "# NAME CODE [SCHEMA [TYPE]]: `blobc verify [-s SCHEMA [-t TYPE]] NAME`\n"
                       "# must fail with CODE (\"ok\": must pass). Written by\n"
@@ -384,5 +389,6 @@ int main(int argc, char **argv) {
     blobc_schema_free(DAG_S);
     blobc_schema_free(OTHER_S);
     blobc_schema_free(UNION_S);
+    blobc_schema_free(UNION_REQ_S);
     return 0;
 }

@@ -364,13 +364,17 @@ TEST(deep_chain_flow_and_linear) {
     CHECK_CONTAINS(text(&out), "\"next\": {\"v\": 64, \"next\": {\"v\": 65, ");
     blobc_buffer_free(&blob);
     blobc_schema_free(s);
-    /* a million levels: output proportional to the input */
+    /* a million levels (only the builder API makes them): no text would
+     * bake back, so none is written, and the refusal costs no more than
+     * the walk */
     chain(1000000, &blob);
     blobc_error err;
-    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_YAML, NULL, false, &out, &err), BLOBC_OK);
-    if (out.len > 40 * 1000000) FAILF("YAML of a 1M chain is %zu bytes", out.len);
-    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_JSON, NULL, false, &out, &err), BLOBC_OK);
-    if (out.len > 40 * 1000000) FAILF("JSON of a 1M chain is %zu bytes", out.len);
+    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_YAML, NULL, false, &out, &err), BLOBC_EINPUT);
+    CHECK_CONTAINS(err.message, "deeper than the 10000 levels the bake reads");
+    CHECK_EQ_U(out.len, 0);
+    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_JSON, NULL, false, &out, &err), BLOBC_EINPUT);
+    CHECK_CONTAINS(err.message, "deeper than the 1000 levels the JSON bake reads: dump it as YAML");
+    CHECK_EQ_U(out.len, 0);
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
 }
@@ -535,7 +539,10 @@ TEST(mixed_sharing_linear) {
     CHECK_CONTAINS(t, "\na: *a1\n");
     if (out.len > 8 * blob.len) FAILF("YAML of %zu bytes for a %zu-byte blob", out.len, blob.len);
     /* JSON cannot share: the copies would be quadratic, so it stops at
-     * its budget with a message that names JSON */
+     * its budget with a message that names JSON (900 levels: JSON is read
+     * to 1000) */
+    blobc_buffer_free(&blob);
+    mixed_chain(900, &blob);
     blobc_dump_options o = {0};
     o.format = BLOBC_DUMP_JSON;
     out.len = 0;
@@ -666,11 +673,66 @@ TEST(map_deep_chain_paths_bounded) {
     chain(200000, &blob);
     blobc_error err;
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_MAP, NULL, false, &out, &err), BLOBC_OK);
-    /* four lines of at most ~150 bytes per node, paths cut short */
-    if (out.len > 600 * 200000) FAILF("map of a 200k chain is %zu bytes", out.len);
+    /* three lines of at most ~230 bytes per node, paths cut short */
+    if (out.len > 700 * 200000) FAILF("map of a 200k chain is %zu bytes", out.len);
     CHECK_CONTAINS(text(&out), "...next.next");
     blobc_buffer_free(&blob);
     blobc_buffer_free(&out);
+}
+
+typedef struct map_sink {
+    size_t total, pieces, largest;
+    bool tail_seen;
+} map_sink;
+
+/* Pieces end at line ends: a line is never split between two. */
+static void map_write(void *ctx, const void *bytes, size_t len) {
+    static const char want[] = "  ...n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.n.v: u8 = 31\n";
+    map_sink *k = ctx;
+    const char *p = bytes;
+    k->total += len;
+    k->pieces++;
+    if (len > k->largest) k->largest = len;
+    for (size_t i = 0; i + sizeof want - 1 <= len; i++)
+        if (p[i] == ' ' && memcmp(p + i, want, sizeof want - 1) == 0) k->tail_seen = true;
+    if (len && p[len - 1] != '\n') k->tail_seen = false, k->pieces = 0; /* split line: fail */
+}
+
+/* Inline structs nested 20,000 deep (S0 { v: u8; n: S1; } ... S19999 {
+ * v: u8; }): whole paths made the map quadratic (800 MB for a 0.8 MB
+ * blob). Each line shows a path's last 80 bytes, and the map goes to the
+ * writer in pieces as it is made. */
+TEST(map_deep_inline_nesting_linear) {
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 48 + 64, o = 0;
+    char *t = malloc(cap);
+    uint8_t *d = malloc(N);
+    if (!t || !d) FAILF("out of memory");
+    for (int i = 0; i < N - 1; i++) o += (size_t)snprintf(t + o, cap - o, "struct S%d { v: u8; n: S%d; }\n", i, i + 1);
+    o += (size_t)snprintf(t + o, cap - o, "struct S%d { v: u8; }\nroot S0;\n", N - 1);
+    for (int i = 0; i < N; i++) d[i] = (uint8_t)i;
+    blobc_schema *s = fx_schema_parse(t);
+    blobc_buffer blob = {0}, out = {0};
+    fx_blob(d, N, blobc_schema_root(s), false, &blob);
+    free(t);
+    free(d);
+    blobc_schema_free(s);
+    map_sink k = {0, 0, 0, false};
+    blobc_dump_options mo = {0};
+    mo.format = BLOBC_DUMP_MAP;
+    mo.write = map_write;
+    mo.write_ctx = &k;
+    blobc_error err;
+    blobc_status st = blobc_dump(blob.data, blob.len, &mo, &out, &err);
+    size_t left = out.len;
+    blobc_buffer_free(&blob);
+    blobc_buffer_free(&out);
+    CHECK_EQ_I(st, BLOBC_OK);
+    CHECK_EQ_U(left, 0); /* all of it went to the writer */
+    /* two lines of at most ~200 bytes per level, and the type section */
+    if (k.total > 500 * (size_t)N) FAILF("map of %d levels is %zu bytes", N, k.total);
+    if (k.pieces < 10 || k.largest > 80 * 1024) FAILF("%zu pieces, the largest %zu bytes", k.pieces, k.largest);
+    CHECK(k.tail_seen);
 }
 
 /* Property: whatever verifies, dumps, and baking the dump gives the same
@@ -743,6 +805,7 @@ TEST_MAIN_BEGIN("dump")
     RUN(map_header_failure);
     RUN(map_valid);
     RUN(map_deep_chain_paths_bounded);
+    RUN(map_deep_inline_nesting_linear);
     RUN(mutations_that_verify_rebake);
     blobc_schema_free(S);
 TEST_MAIN_END

@@ -103,8 +103,10 @@ static bool describe(const char *schema, blobc_buffer *out, size_t *section) {
 }
 
 /* Every kind of default changes the description, never the section in
- * front of it; what no bake sees (comments, order, unused types) changes
- * neither. */
+ * front of it, but for `= null` on a union field: the section marks the
+ * union fields that may not hold none (docs/FORMAT.md), which verify
+ * holds blobs to. What no bake sees (comments, order, unused types)
+ * changes neither. */
 TEST(description_covers_defaults) {
     static const char *const variants[] = {
         "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8; }\n"
@@ -130,14 +132,15 @@ TEST(description_covers_defaults) {
         "enum K : u8 { a, b } union U { R2 } struct R2 { z: u8 = 1; }\n"
         "struct R { i: u16; f: f32; d: f64; k: K; s: string; b: bool; u: U; }\nroot R;\n",
     };
-    enum { N = sizeof variants / sizeof variants[0] };
+    enum { N = sizeof variants / sizeof variants[0], MAY_BE_NONE = 9 };
     blobc_buffer d[N] = {{0}};
     size_t sec[N];
     for (int i = 0; i < N; i++) CHECK(describe(variants[i], &d[i], &sec[i]));
     for (int i = 0; i < N; i++)
         for (int j = i + 1; j < N; j++) {
             CHECK(d[i].len != d[j].len || memcmp(d[i].data, d[j].data, d[i].len) != 0);
-            CHECK(sec[i] == sec[j] && memcmp(d[i].data, d[j].data, sec[i]) == 0);
+            bool same = sec[i] == sec[j] && memcmp(d[i].data, d[j].data, sec[i]) == 0;
+            CHECK(same == (i != MAY_BE_NONE && j != MAY_BE_NONE));
         }
     /* The section is blobc_types_encode's, byte for byte. */
     blobc_schema *s = parse(variants[1]);
@@ -451,6 +454,53 @@ TEST(hostile_structure) {
     HOSTILE(rx, 3, 0, UINT32_MAX, dup_named, 52, "type section: type R is declared twice");
 }
 
+/* The type section records which union fields were declared `= null`:
+ * a union field without it has its type word marked (bit 31), so a blob's
+ * own types refuse none exactly where the schema does. A section written
+ * before the mark existed has none: every union field there may hold none,
+ * as it could then. The mark on a field that is not a union is refused. */
+TEST(union_fields_may_hold_none) {
+    blobc_schema *s = parse("struct A { x: u32; }\nunion U { A }\n"
+                            "struct R { req: U; opt: U = null; list: [U]; }\nroot R;\n");
+    CHECK(s);
+    blobc_buffer b = {0}, again = {0};
+    CHECK(encode(s, NULL, &b));
+    blobc_schema *d = NULL;
+    const char *name = NULL;
+    blobc_error err;
+    CHECK_EQ_I(blobc_types_decode(b.data, b.len, &d, &name, &err), BLOBC_OK);
+    const blobc_type *r = blobc_schema_root(d);
+    CHECK(!r->fields[0].def.present); /* req */
+    CHECK(r->fields[1].def.present);  /* opt */
+    CHECK(!r->fields[2].def.present); /* list: not a union */
+    CHECK(encode(d, NULL, &again));
+    CHECK(again.len == b.len && memcmp(again.data, b.data, b.len) == 0);
+    blobc_schema_free(d);
+    blobc_schema_free(s);
+    blobc_buffer_free(&b);
+    blobc_buffer_free(&again);
+    /* struct R { u: U } with union U { A } and struct A { x: u32 }: the
+     * union record is 18, name, 0, count, (member name, *A) */
+    static const char *const strs[] = {"A", "R", "U", "u", "x"};
+    static const uint32_t old_style[] = {13, 1, 0, 1, 3, 1, 18, 2, 0, 1, 0, 2, 17, 3,
+                                         13, 0, 0, 1, 4, 4, 7};
+    uint8_t buf[256];
+    size_t n = build(buf, strs, 5, 5, 0, UINT32_MAX, old_style, sizeof old_style / 4);
+    CHECK_EQ_I(blobc_types_decode(buf, n, &d, &name, &err), BLOBC_OK);
+    CHECK(blobc_schema_root(d)->fields[0].def.present);
+    blobc_schema_free(d);
+    static const uint32_t marked[] = {13, 1, 0, 1, 3, 0x80000001u, 18, 2, 0, 1, 0, 2, 17, 3,
+                                      13, 0, 0, 1, 4, 4, 7};
+    n = build(buf, strs, 5, 5, 0, UINT32_MAX, marked, sizeof marked / 4);
+    CHECK_EQ_I(blobc_types_decode(buf, n, &d, &name, &err), BLOBC_OK);
+    CHECK(!blobc_schema_root(d)->fields[0].def.present);
+    blobc_schema_free(d);
+    static const uint32_t marked_scalar[] = {13, 1, 0, 1, 3, 0x80000004u, 18, 2, 0, 1, 0, 2,
+                                             17, 3, 13, 0, 0, 1, 4, 4, 7};
+    HOSTILE(strs, 5, 0, UINT32_MAX, marked_scalar, 52,
+            "type section: struct R: field u is marked as a union but is not one");
+}
+
 TEST(hostile_names_and_enums) {
     static const char *const bad_ident[] = {"1x", "R"};
     static const uint32_t w1[] = {13, 1, 0, 1, 0, 1, 7};
@@ -569,6 +619,7 @@ RUN(decoded_types_are_interned);
 RUN(deep_anonymous_chain);
 RUN(encode_errors);
 RUN(hostile_structure);
+RUN(union_fields_may_hold_none);
 RUN(hostile_names_and_enums);
 RUN(hostile_header);
 RUN(truncations_and_flips);

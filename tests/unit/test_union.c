@@ -528,7 +528,15 @@ TEST(verify_rejects_bad_unions) {
               "union @0 main: union tag 4 names no member of Shape (1 to 3, or 0 for none)");
     blobc_st32(d, 0);
     CHECK_STR(verify_error(d, raw.len),
-              "union @4 main: union holds no member (tag 0) but its offset is 44, not 0");
+              "union @0 main: union Shape holds no member (tag 0), which only a field declared "
+              "'= null' may");
+    blobc_st32(d, 1);
+    /* extra, declared `= null`, holds none: tag 0 at 8, offset 0 at 12 */
+    blobc_st32(d + 12, 4);
+    CHECK_STR(verify_error(d, raw.len),
+              "union @12 extra: union holds no member (tag 0) but its offset is 4, not 0");
+    blobc_st32(d + 12, 0);
+    blobc_st32(d, 0);
     blobc_st32(d, 1);
     uint32_t off = blobc_ld32(d + 4);
     blobc_st32(d + 4, 0);

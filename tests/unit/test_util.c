@@ -123,6 +123,42 @@ TEST(utf8) {
     CHECK(!blobc_utf8_valid((const uint8_t *)"\xff", 1));
 }
 
+/* Quoting for JSON and YAML keeps valid UTF-8 and writes every byte that
+ * is not part of it (file names can hold any) as \ufffd: stray
+ * continuation bytes, sequences cut short, overlong forms, surrogates,
+ * code points past U+10FFFF, bytes that never start one. */
+TEST(quoted_text_not_utf8) {
+    static const struct {
+        const char *in, *json, *yaml;
+    } cases[] = {
+        {"a\xc3\xa9\xe2\x9c\x93\xf0\x9f\x98\x80", "\"a\xc3\xa9\xe2\x9c\x93\xf0\x9f\x98\x80\"",
+         "\"a\xc3\xa9\xe2\x9c\x93\xf0\x9f\x98\x80\""},
+        {"x\xffy", "\"x\\ufffdy\"", "\"x\\ufffdy\""},
+        {"\x80", "\"\\ufffd\"", "\"\\ufffd\""},
+        {"\xc3", "\"\\ufffd\"", "\"\\ufffd\""},                  /* cut short */
+        {"\xe2\x9c", "\"\\ufffd\\ufffd\"", "\"\\ufffd\\ufffd\""},
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\"", "\"\\ufffd\\ufffd\""}, /* overlong '/' */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"", "\"\\ufffd\\ufffd\\ufffd\""}, /* surrogate */
+        {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"",
+         "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},                     /* past U+10FFFF */
+        {"\xc2\x85", "\"\xc2\x85\"", "\"\\x85\""},                 /* C1: escaped in YAML */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int json = 0; json <= 1; json++) {
+            blobc_buffer b = {0};
+            CHECK(blobc_buf_quoted(&b, (const uint8_t *)cases[i].in, strlen(cases[i].in), json));
+            CHECK(blobc_utf8_valid(b.data, b.len));
+            blobc_buf_putc(&b, '\0');
+            const char *want = json ? cases[i].json : cases[i].yaml;
+            if (strcmp((const char *)b.data, want) != 0) {
+                blobc_buffer_free(&b);
+                FAILF("case %zu (%s): got the wrong text", i, json ? "JSON" : "YAML");
+            }
+            blobc_buffer_free(&b);
+        }
+    }
+}
+
 TEST(edit_distance) {
     CHECK_EQ_U(blobc_edit_distance("name", 4, "name", 4), 0);
     CHECK_EQ_U(blobc_edit_distance("nmae", 4, "name", 4), 1);
@@ -156,6 +192,7 @@ RUN(format_truncates_safely);
 RUN(arena_alignment_and_zeroing);
 RUN(buffer_appends);
 RUN(utf8);
+RUN(quoted_text_not_utf8);
 RUN(edit_distance);
 RUN(checked_arithmetic);
 TEST_MAIN_END

@@ -54,6 +54,12 @@ typedef struct blobc_diag_sink {
     size_t suppressed;            /* set by the bake: errors past max_errors */
 } blobc_diag_sink;
 
+/* The deepest nesting of mappings and sequences (objects and arrays) a
+ * bake reads: the YAML front end, and the JSON one (cJSON's limit). `blobc
+ * dump` writes nothing deeper than the format it writes is read back with. */
+#define BLOBC_MAX_NESTING 10000u
+#define BLOBC_JSON_MAX_NESTING 1000u
+
 typedef struct blobc_bake_options {
     const char *schema_path;      /* -s: overrides the data's $schema */
     const blobc_schema *schema;   /* an already loaded schema; overrides both */

@@ -132,7 +132,13 @@ typedef struct blobc_read_options {
                             byte that is not text (a NUL, another control
                             character, malformed UTF-8), an error saying
                             "binary data at offset N; expected <text>".
-                            NULL for binary inputs. */
+                            NULL for binary inputs. With `blob` too: a blob,
+                            or else text (a non-regular input whose first
+                            bytes are no blob header is read on as text). */
+    uint64_t max_text;   /* not 0: text is at most this many bytes, regular
+                            files included (refused before they are read):
+                            BLOBC_MAX_SCHEMA_SIZE for schemas. The error
+                            says "text of more than N; expected <text>". */
 } blobc_read_options;
 
 /* Whole-file read into a malloc'd buffer (16-byte aligned) that the caller

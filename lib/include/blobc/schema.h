@@ -134,9 +134,15 @@ typedef struct blobc_schema blobc_schema;
 /* Parses schema text. `filename` names the text in error messages, and its
  * directory is where `import "x.schema";` paths are looked up (the current
  * directory when it has none). On error *out is NULL and err holds
- * "file:line:col" plus the offending line. */
+ * "file:line:col" plus the offending line. Text, and each file it imports,
+ * of more than BLOBC_MAX_SCHEMA_SIZE bytes is refused. */
 BLOBC_API blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                           blobc_schema **out, blobc_error *err);
+
+/* The largest schema file, each import too (the biggest real schemas
+ * are well under a megabyte): a longer text, or a device or pipe that
+ * goes on past it, is refused without being read further. */
+#define BLOBC_MAX_SCHEMA_SIZE ((uint64_t)16 << 20)
 
 /* Reads and parses a schema file. */
 BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err);

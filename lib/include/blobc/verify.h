@@ -94,6 +94,17 @@ BLOBC_API blobc_status blobc_verify_file(const char *path, const blobc_verify_op
 BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
                                          blobc_error *err);
 
+/* Appends the line `blobc verify --json` prints for one file: a JSON
+ * object with the file's name, whether it passed (`result` NULL or its
+ * status BLOBC_OK) and otherwise the error: its code's name ("invalid" or
+ * "io" when it has none), offset (or null), path and message; then a
+ * newline. A name can hold any bytes: every byte that is not part of valid
+ * UTF-8 is written as \ufffd (U+FFFD), so the line is always valid JSON;
+ * the objects come in the order the files were given, which names them
+ * exactly. */
+BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
+                                                blobc_buffer *out, blobc_error *err);
+
 /* Where the values of two blobs first differ (blobc_compare_blobs). */
 #define BLOBC_DIFF_TEXT_MAX 256
 typedef struct blobc_difference {
