@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "blobc/blobc.h"
+#include "blobc/pipeline.h"
 
 #define EXIT_INPUT 1
 #define EXIT_USAGE 2
@@ -137,7 +138,61 @@ blobc_output_options cli_output_options(void);
  * SRC, else an exit code after naming the first difference. */
 int verify_against(const char *src, const char *blob, const char *schema, const char *type);
 
+/* ---- a batch bake (bake.c), which watch.c runs again and again ---- */
+typedef struct bake_run {
+    blobc_batch_options bo;  /* bo.bake is shared by every input */
+    blobc_job *jobs;         /* per input; output and depfile malloc'd */
+    size_t n;
+    bool verbose, quiet;
+    bool show;               /* the progress line */
+    size_t ndone;            /* inputs over, for the progress line */
+    const char *current;     /* the input last taken up */
+    blobc_schema *loaded;    /* -s, read once (not by watch) */
+    bool http;               /* the cache is HTTP: libcurl was set up */
+    bool help;               /* --help was shown */
+    args a;
+} bake_run;
+/* Reads bake's options and the command's `extra` rows (NULL-terminated,
+ * or NULL), and sets up the run: jobs, outputs, the cache. 0 or an exit
+ * code; bake_free in every case. */
+int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const char *help,
+               bake_run *r);
+void bake_free(bake_run *r);
+/* An event of the batch as blobc bake prints it (ctx: the bake_run). */
+void bake_print_event(void *ctx, const blobc_event *ev);
+/* bake's options, in every batch command's --help. */
+#define BATCH_HELP \
+    "  -s, --schema SCHEMA   schema file (overrides the data's $schema)\n" \
+    "  -t, --type TYPE       root type (overrides $type and the schema's root)\n" \
+    "  -o, --output OUT      output file ('-' for stdout), or the directory to\n" \
+    "                        write into: one that exists, a name ending in '/',\n" \
+    "                        or any name with several inputs\n" \
+    "      --format FMT      blob (default), raw (the data section alone), or\n" \
+    "                        unity (what BlobAssetReference<T>.TryRead loads)\n" \
+    "      --unity-version N the int32 version the loader passes to TryRead\n" \
+    "                        (required with --format unity)\n" \
+    "      --unity-length R  padded (default: Entities 0.50 and later), exact\n" \
+    "                        (0.17 and earlier), or a release number (0.17, 1.3)\n" \
+    "      --strip           leave the embedded type description out\n" \
+    "      --one-thread      never parse on a second thread (by default YAML of\n" \
+    "                        1 MiB or more is parsed on one while the other bakes)\n" \
+    "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \
+    "  -q, --quiet           no progress line\n" \
+    "  -v, --verbose         name each output as it is written, and say\n" \
+    "                        'cached' when it came from the cache\n" \
+    "      --depfile FILE    write a make/ninja depfile for the output: the\n" \
+    "                        input and every schema file read (one input)\n" \
+    "      --depfiles        with several inputs: OUT.d beside every OUT\n" \
+    "      --cache DIR|URL   take outputs from, and put them into, a cache: a\n" \
+    "                        directory or an HTTP server, or 'DIR URL' to ask a\n" \
+    "                        local directory first (default: $BLOBC_CACHE); a\n" \
+    "                        server's user name and password: in ~/.netrc\n" \
+    "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n" \
+    "      --max-errors N    report up to N errors per input, in document order\n" \
+    "                        (default 20; 0: no limit); a syntax error comes alone\n"
+
 int cmd_bake(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);

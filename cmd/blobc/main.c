@@ -19,6 +19,7 @@ static const struct command {
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"bake", NULL, "bake data files into blobs", cmd_bake},
+    {"watch", NULL, "bake, then bake again what changes (and tell a running game)", cmd_watch},
     {"dump", NULL, "print a blob as YAML, JSON, or a layout map", cmd_dump},
     {"verify", NULL, "check blobs completely (a CI gate)", cmd_verify},
     {"check", NULL, "parse a schema and print its layout", cmd_check},

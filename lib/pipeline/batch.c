@@ -56,8 +56,9 @@ static void worker(void *arg) {
 static void deliver(const pool *p, size_t i) {
     const blobc_pl_slot *s = &p->slots[i];
     for (size_t k = 0; k < s->nmsgs; k++)
-        event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0});
-    event(p->o, (blobc_event){BLOBC_EVENT_DONE, i, &s->error, s->status, s->cached, s->suppressed, 0});
+        event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0, NULL, 0});
+    event(p->o, (blobc_event){BLOBC_EVENT_DONE, i, &s->error, s->status, s->cached, s->suppressed, 0,
+                              (const char *const *)s->files, s->nfiles});
 }
 
 /* Delivers what is ready: START for the jobs taken up since *started, the
@@ -69,7 +70,7 @@ static void deliver_ready(pool *p, size_t *started, size_t *shown) {
         size_t i = start ? (*started)++ : (*shown)++;
         size_t done = p->ndone;
         blobc_os_mutex_unlock(&p->mu);
-        if (start) event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done});
+        if (start) event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done, NULL, 0});
         else deliver(p, i);
         blobc_os_mutex_lock(&p->mu);
     }
@@ -84,7 +85,7 @@ static void run_all(pool *p, unsigned threads) {
     if (running == 0) {
         /* no pool (one thread asked for, or none could start): this one works */
         while (take(p, &i)) {
-            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone});
+            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone, NULL, 0});
             run(p, i);
             deliver(p, i);
         }
@@ -114,7 +115,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
         if (blobc_outputs_add(seen, jobs[i].output, &first, &e) != BLOBC_OK) {
             *err = e;
             st = e.status;
-            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0});
+            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0, NULL, 0});
             break;
         }
         if (first == SIZE_MAX) continue;
@@ -125,7 +126,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
                   same ? "" : "')");
         if (st == BLOBC_OK) *err = e;
         st = BLOBC_EARG;
-        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0});
+        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0, NULL, 0});
     }
     blobc_outputs_free(seen);
     return st;
@@ -168,6 +169,8 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
             *err = p.slots[i].error;
         }
         free(p.slots[i].msgs);
+        for (size_t k = 0; k < p.slots[i].nfiles; k++) free(p.slots[i].files[k]);
+        free(p.slots[i].files);
     }
     free(p.slots);
     blobc_os_cond_destroy(&p.cv);

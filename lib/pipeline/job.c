@@ -77,6 +77,20 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const char *in,
     return st;
 }
 
+/* With opts->deps: the input and the schema's files, kept for the DONE
+ * event (the plan is gone by then). */
+static void keep_files(const blobc_job *job, const baked *b, blobc_pl_slot *s) {
+    size_t n = 1 + blobc_schema_file_count(b->plan.schema);
+    if (!(s->files = calloc(n, sizeof *s->files))) {
+        s->status = BLOBC_ENOMEM;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *f = i ? blobc_schema_file(b->plan.schema, i - 1) : job->input;
+        if (!(s->files[s->nfiles++] = strdup(f))) s->status = BLOBC_ENOMEM;
+    }
+}
+
 /* The depfile's text, then the output, then the depfile: a depfile that
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
@@ -111,8 +125,9 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);
-    blobc_status st = o->cache || job->depfile ? bake_with_plan(o, job->input, &bo, &b, s, &err)
+    blobc_status st = o->cache || job->depfile || o->deps ? bake_with_plan(o, job->input, &bo, &b, s, &err)
                                                : blobc_bake_file(job->input, &bo, &b.buf, &err);
+    if (o->deps && b.planned) keep_files(job, &b, s);
     if (st == BLOBC_OK) st = write_all(job, o, &b, &err);
     /* the sink kept the errors of the data; any other comes here */
     bool delivered = false;

@@ -21,6 +21,8 @@ typedef struct blobc_pl_slot {
     bool cached;
     size_t suppressed;
     bool done;
+    char **files;          /* with opts->deps: what the job read */
+    size_t nfiles;
 } blobc_pl_slot;
 
 /* Keeps a message of the job; one that cannot be kept makes the job's

@@ -47,6 +47,11 @@ typedef struct blobc_event {
     bool cached;              /* DONE: the output came from the cache */
     size_t suppressed;        /* DONE: errors past max_errors, only counted */
     size_t done;              /* START: jobs over so far */
+    /* DONE, with opts->deps: the files the job read (its input, then its
+     * schema and every file the schema imports), valid during the call;
+     * none when the bake stopped before its schema was known. */
+    const char *const *files;
+    size_t nfiles;
 } blobc_event;
 
 typedef struct blobc_batch_options {
@@ -55,6 +60,8 @@ typedef struct blobc_batch_options {
     blobc_output_options output; /* how files are written; output.inputs are never written */
     unsigned max_errors;         /* errors reported per job; 0: no limit */
     unsigned threads;            /* worker threads; 0 or 1: the calling thread alone */
+    bool deps;                   /* DONE events name the files each job read
+                                    (every job is planned first, as with a cache) */
     /* Every event, on the calling thread: a job's ERROR, WARNING and DONE
      * events after every event of the jobs before it; START as jobs are
      * taken up. May be NULL. */

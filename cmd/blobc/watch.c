@@ -1,0 +1,399 @@
+/*
+ * watch.c - blobc watch: bake, then bake again what changes. The files a
+ * job depends on (its input, its schema and the schema's imports) come
+ * from the bake itself; their directories are watched (an editor's save
+ * renames a new file over the old name), a burst of changes is let settle,
+ * and only the jobs that depend on a changed file are baked again, through
+ * the same batch (and cache) as blobc bake. With --notify, every output
+ * published is announced to clients on loopback (blobc/notify.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "cli.h"
+#include "platform/platform.h"
+
+static const char watch_help[] =
+    "Usage: blobc watch [OPTIONS] INPUT...\n"
+    "Bake YAML or JSON data into blobs, then bake each again when it, its schema\n"
+    "or a file the schema imports changes; runs until interrupted (Ctrl-C).\n"
+    "\n"
+    "      --notify HOST:PORT  announce every blob written to clients on this\n"
+    "                        loopback address (localhost or 127.x.x.x; port 0:\n"
+    "                        any free one): one line each, 'GENERATION PATH HASH'\n"
+    "      --debounce MS     wait until the files have been quiet this long before\n"
+    "                        baking (default 30; a burst of saves bakes once)\n"
+    "      --poll MS         list the watched directories every MS milliseconds\n"
+    "                        instead of asking the system for change events (for\n"
+    "                        file systems that send none, such as some network mounts)\n"
+    BATCH_HELP
+    COMMON_HELP
+    "  -h, --help            show this help\n"
+    "\n"
+    "Outputs are named and written as by blobc bake (-o as there). A bake that\n"
+    "fails prints its errors and leaves the last good output in place. Only the\n"
+    "directories of the files the bakes read are watched.\n";
+
+/* What one job depends on: the files its last bake read. */
+typedef struct deps {
+    char **files;
+    size_t n;
+} deps;
+
+typedef struct client {
+    blobc_os_socket s;
+} client;
+
+typedef struct watch_run {
+    bake_run r;            /* jobs, batch options, the printing of events */
+    deps *deps;            /* per job */
+    bool *dirty;           /* per job: to bake again */
+    bool any_dirty;
+    double settle_at;      /* when the last change is old enough to bake */
+    double first_change;   /* of this burst: a never-ending burst still bakes */
+    unsigned debounce_ms;
+    blobc_os_watch *watch;
+    /* the notify server */
+    blobc_os_socket listener;
+    client *clients;
+    size_t nclients;
+    char **lines;          /* per job: its last line, NULL before one */
+    unsigned long long *line_gen;
+    unsigned long long generation;
+    size_t *subset;        /* the jobs of a rebake, by their index in it */
+} watch_run;
+
+static void free_deps(deps *d) {
+    for (size_t i = 0; i < d->n; i++) free(d->files[i]);
+    free(d->files);
+    d->files = NULL;
+    d->n = 0;
+}
+
+static bool add_dep(deps *d, const char *file) {
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->files[i], file) == 0) return true;
+    char **bigger = realloc(d->files, (d->n + 1) * sizeof *bigger);
+    if (!bigger) return false;
+    d->files = bigger;
+    return (d->files[d->n] = strdup(file)) != NULL && ++d->n;
+}
+
+/* ---- the notify server ---- */
+
+/* "localhost:7777" or "127.0.0.1:0" -> the address and port; false after a
+ * usage error. Only loopback: the lines name files on this machine. */
+static bool parse_notify(const char *spec, char *addr, size_t cap, unsigned *port) {
+    const char *colon = strrchr(spec, ':');
+    char *end;
+    unsigned long p = colon ? strtoul(colon + 1, &end, 10) : 0;
+    size_t hl = colon ? (size_t)(colon - spec) : 0;
+    if (!colon || !colon[1] || *end || p > 65535 || hl == 0 || hl >= cap) {
+        usage_error("watch", "--notify needs HOST:PORT, got '%s'", spec);
+        return false;
+    }
+    memcpy(addr, spec, hl);
+    addr[hl] = '\0';
+    if (strcmp(addr, "localhost") == 0) snprintf(addr, cap, "127.0.0.1");
+    unsigned a, b, c, d;
+    char extra;
+    if (sscanf(addr, "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) != 4 || a != 127 || b > 255 ||
+        c > 255 || d > 255) {
+        usage_error("watch", "--notify serves on loopback only: localhost or 127.x.x.x, got '%.*s'",
+                    (int)hl, spec);
+        return false;
+    }
+    *port = (unsigned)p;
+    return true;
+}
+
+static int notify_start(watch_run *w, const char *spec) {
+    char addr[64];
+    unsigned port;
+    if (!parse_notify(spec, addr, sizeof addr, &port)) return EXIT_USAGE;
+    int e = blobc_os_listen(addr, &port, &w->listener);
+    if (e) {
+        char buf[128];
+        cli_error("--notify %s: %s", spec, blobc_os_error_text(e, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    fprintf(stderr, "%s watch: notifying on %s:%u\n", prog, addr, port);
+    return 0;
+}
+
+/* Sends a line to a client; one that cannot take it (gone, or not reading)
+ * is dropped. */
+static bool send_line(client *c, const char *line) {
+    if (blobc_os_send(c->s, line, strlen(line)) == 0) return true;
+    blobc_os_socket_close(c->s);
+    c->s = BLOBC_OS_NO_SOCKET;
+    return false;
+}
+
+static void drop_gone(watch_run *w) {
+    size_t k = 0;
+    for (size_t i = 0; i < w->nclients; i++)
+        if (w->clients[i].s != BLOBC_OS_NO_SOCKET) w->clients[k++] = w->clients[i];
+    w->nclients = k;
+}
+
+/* A new client is told the last line of every output, oldest first. */
+static void greet(watch_run *w, client *c) {
+    unsigned long long after = 0;
+    for (;;) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < w->r.n; i++)
+            if (w->lines[i] && w->line_gen[i] > after &&
+                (best == SIZE_MAX || w->line_gen[i] < w->line_gen[best]))
+                best = i;
+        if (best == SIZE_MAX || !send_line(c, w->lines[best])) return;
+        after = w->line_gen[best];
+    }
+}
+
+static void notify_accept(watch_run *w) {
+    blobc_os_socket s;
+    while (blobc_os_accept(w->listener, &s) == 0) {
+        client *bigger = realloc(w->clients, (w->nclients + 1) * sizeof *bigger);
+        if (!bigger) {
+            blobc_os_socket_close(s);
+            return;
+        }
+        w->clients = bigger;
+        w->clients[w->nclients] = (client){s};
+        greet(w, &w->clients[w->nclients++]);
+        drop_gone(w);
+    }
+}
+
+/* The job's output was written: its line ("GEN PATH HASH", the path's
+ * '%' and control bytes as %XX), kept and sent. The hash is of the file
+ * as it now is. */
+static void publish(watch_run *w, size_t job) {
+    if (w->listener == BLOBC_OS_NO_SOCKET) return;
+    const char *path = w->r.jobs[job].output;
+    blobc_file_view v;
+    blobc_error err;
+    if (blobc_file_map(path, &v, &err) != BLOBC_OK) {
+        report(&err);
+        return;
+    }
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits(v.data, v.len));
+    blobc_file_unmap(&v);
+    char *line = malloc(24 + 3 * strlen(path) + 34), *p = line;
+    if (!line) return;
+    p += sprintf(p, "%llu ", ++w->generation);
+    for (const unsigned char *s = (const unsigned char *)path; *s; s++)
+        p += *s == '%' || *s < 0x20 || *s == 0x7f ? sprintf(p, "%%%02X", *s) : sprintf(p, "%c", *s);
+    *p++ = ' ';
+    for (int i = 0; i < 16; i++) p += sprintf(p, "%02x", c.digest[i]);
+    strcpy(p, "\n");
+    free(w->lines[job]);
+    w->lines[job] = line;
+    w->line_gen[job] = w->generation;
+    for (size_t i = 0; i < w->nclients; i++) send_line(&w->clients[i], line);
+    drop_gone(w);
+}
+
+/* ---- baking ---- */
+
+/* Each event as blobc bake prints it; a job done learns its files. */
+static void on_event(void *ctx, const blobc_event *ev) {
+    watch_run *w = ctx;
+    blobc_event e = *ev;
+    e.job = w->subset[ev->job];
+    bake_print_event(&w->r, &e);
+    if (ev->kind == BLOBC_EVENT_DONE && ev->status == BLOBC_OK && !w->r.quiet && !w->r.verbose)
+        fprintf(stderr, "%s: %s %s\n", w->r.jobs[e.job].input, ev->cached ? "cached" : "baked",
+                w->r.jobs[e.job].output);
+    if (ev->kind == BLOBC_EVENT_ERROR && ev->error->file[0])
+        add_dep(&w->deps[e.job], ev->error->file); /* a broken import is watched too */
+    if (ev->kind != BLOBC_EVENT_DONE) return;
+    if (ev->nfiles) { /* what this bake read; else what the last one did */
+        free_deps(&w->deps[e.job]);
+        for (size_t i = 0; i < ev->nfiles; i++) add_dep(&w->deps[e.job], ev->files[i]);
+    }
+    add_dep(&w->deps[e.job], w->r.jobs[e.job].input);
+    if (ev->status == BLOBC_OK) publish(w, e.job);
+}
+
+/* The directory a file is in, as watched ("." for none). */
+static char *dir_of(const char *file) {
+    size_t n = blobc_os_dir_len(file);
+    if (n > 1) n--; /* "a/b" -> "a"; "/b" -> "/" */
+    return n ? cli_strndup(file, n) : strdup(".");
+}
+
+/* Watches the directory of every file a job depends on (again: one that
+ * was removed and made anew is watched anew). */
+static void watch_deps(watch_run *w) {
+    for (size_t j = 0; j < w->r.n; j++)
+        for (size_t i = 0; i < w->deps[j].n; i++) {
+            char *dir = dir_of(w->deps[j].files[i]);
+            if (dir) blobc_os_watch_add(w->watch, dir); /* a missing one is for a later round */
+            free(dir);
+        }
+}
+
+/* The files no output may replace, by their identity now: an editor's
+ * save gives an input a new one, and the old one may go to an output. */
+static void refresh_inputs(watch_run *w) {
+    free_inputs();
+    for (size_t j = 0; j < w->r.n; j++)
+        for (size_t i = 0; i < w->deps[j].n; i++) {
+            blobc_os_info info;
+            if (blobc_os_stat(w->deps[j].files[i], &info) == 0) add_input(w->deps[j].files[i]);
+        }
+    w->r.bo.output = cli_output_options();
+}
+
+/* Bakes the dirty jobs (all of them the first time). */
+static void bake_dirty(watch_run *w) {
+    refresh_inputs(w);
+    blobc_job *jobs = malloc(w->r.n * sizeof *jobs);
+    if (!jobs) return;
+    size_t n = 0;
+    for (size_t j = 0; j < w->r.n; j++)
+        if (w->dirty[j]) {
+            w->subset[n] = j;
+            jobs[n++] = w->r.jobs[j];
+            w->dirty[j] = false;
+        }
+    w->any_dirty = false;
+    w->r.ndone = 0;
+    w->r.bo.on_event = on_event;
+    w->r.bo.ctx = w;
+    blobc_bake_batch(jobs, n, &w->r.bo, NULL);
+    free(jobs);
+    watch_deps(w);
+}
+
+/* A change in a watched directory: the jobs that depend on that entry
+ * (on any entry of it when the system lost track) are baked again. */
+static void on_change(void *ctx, const char *dir, const char *name) {
+    watch_run *w = ctx;
+    bool hit = false;
+    for (size_t j = 0; j < w->r.n; j++)
+        for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++) {
+            const char *f = w->deps[j].files[i];
+            size_t dl = blobc_os_dir_len(f);
+            char *d = dir_of(f);
+            if (d && strcmp(d, dir) == 0 && (!name || strcmp(f + dl, name) == 0))
+                hit = w->dirty[j] = true;
+            free(d);
+        }
+    if (!hit) return;
+    double now = blobc_os_monotonic();
+    if (!w->any_dirty) w->first_change = now;
+    w->any_dirty = true;
+    w->settle_at = now + w->debounce_ms / 1000.0;
+}
+
+/* The loop: sleep until a change or a client; bake once the change has
+ * settled (or a burst has gone on for ten debounce periods). */
+static int watch_loop(watch_run *w) {
+    for (;;) {
+        int timeout = -1;
+        if (w->any_dirty) {
+            double now = blobc_os_monotonic(), at = w->settle_at;
+            double cap = w->first_change + 10 * w->debounce_ms / 1000.0;
+            if (cap < at) at = cap;
+            if (now >= at) {
+                bake_dirty(w);
+                continue;
+            }
+            timeout = (int)((at - now) * 1000) + 1;
+        }
+        bool incoming;
+        int e = blobc_os_watch_wait(w->watch, timeout, w->listener, &incoming, on_change, w);
+        if (e && e != EINTR) {
+            char buf[128];
+            cli_error("watching files: %s", blobc_os_error_text(e, buf, sizeof buf));
+            return EXIT_USAGE;
+        }
+        if (incoming) notify_accept(w);
+    }
+}
+
+static bool parse_ms(const char *s, unsigned *out) {
+    char *end;
+    unsigned long v = s ? strtoul(s, &end, 10) : 0;
+    if (!s || !*s || *end || v > 60000) return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+int cmd_watch(int argc, char **argv) {
+    const char *notify = NULL, *debounce = NULL, *poll = NULL;
+    opt own[] = {
+        {"notify", 0, true, &notify, NULL},
+        {"debounce", 0, true, &debounce, NULL},
+        {"poll", 0, true, &poll, NULL},
+        {NULL, 0, false, NULL, NULL},
+    };
+    watch_run w;
+    memset(&w, 0, sizeof w);
+    w.listener = BLOBC_OS_NO_SOCKET;
+    w.debounce_ms = 30;
+    unsigned poll_ms = 0;
+    int rc = bake_setup("watch", argc, argv, own, watch_help, &w.r);
+    if (rc || w.r.help) goto done;
+    if ((debounce && !parse_ms(debounce, &w.debounce_ms)) ||
+        (poll && (!parse_ms(poll, &poll_ms) || poll_ms == 0))) {
+        usage_error("watch", "--%s needs milliseconds (up to 60000), got '%s'",
+                    debounce && !parse_ms(debounce, &w.debounce_ms) ? "debounce" : "poll",
+                    debounce && !parse_ms(debounce, &w.debounce_ms) ? debounce : poll);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    for (size_t i = 0; i < w.r.n; i++)
+        if (strcmp(w.r.jobs[i].input, "-") == 0 || strcmp(w.r.jobs[i].output, "-") == 0) {
+            usage_error("watch", "watch reads and writes files, not standard input or output");
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    w.deps = calloc(w.r.n, sizeof *w.deps);
+    w.dirty = calloc(w.r.n, sizeof *w.dirty);
+    w.lines = calloc(w.r.n, sizeof *w.lines);
+    w.line_gen = calloc(w.r.n, sizeof *w.line_gen);
+    w.subset = calloc(w.r.n, sizeof *w.subset);
+    if (!w.deps || !w.dirty || !w.lines || !w.line_gen || !w.subset) {
+        cli_error("out of memory");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    w.r.bo.deps = true;
+    int e = blobc_os_watch_open(poll_ms, &w.watch);
+    if (e) {
+        char buf[128];
+        cli_error("watching files: %s", blobc_os_error_text(e, buf, sizeof buf));
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (notify && (rc = notify_start(&w, notify))) goto done;
+    for (size_t j = 0; j < w.r.n; j++) {
+        w.dirty[j] = true;
+        add_dep(&w.deps[j], w.r.jobs[j].input);
+    }
+    watch_deps(&w); /* before the first bake: a change during it is not lost */
+    bake_dirty(&w);
+    rc = watch_loop(&w);
+done:
+    for (size_t i = 0; w.deps && i < w.r.n; i++) free_deps(&w.deps[i]);
+    for (size_t i = 0; w.lines && i < w.r.n; i++) free(w.lines[i]);
+    for (size_t i = 0; i < w.nclients; i++) blobc_os_socket_close(w.clients[i].s);
+    free(w.clients);
+    blobc_os_socket_close(w.listener);
+    blobc_os_watch_close(w.watch);
+    free(w.deps);
+    free(w.dirty);
+    free(w.lines);
+    free(w.line_gen);
+    free(w.subset);
+    bake_free(&w.r);
+    return rc;
+}

@@ -1,0 +1,256 @@
+# blobc watch: the first bake, an edit, a change to an imported schema
+# (every input of that schema baked again), a broken edit (the last good
+# blob stays, the error is located) and its fix, a burst of saves, an
+# editor's rename-over-save, SIGINT while idle and during a bake (no
+# temporary file left), the notify line read by the C sample and the C#
+# client (its hash the file's), and no CPU spent while idle.
+# Every wait polls for a condition and gives up after a bound: nothing
+# here measures time (bench/watch.sh does).
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+if windows_build; then
+    skip watch "the watcher's Windows side is tested by test_watch (ReadDirectoryChangesW under Wine)"
+    exit 0
+fi
+
+# until SECONDS CMD... : polls CMD every 50 ms until it succeeds; fails
+# after SECONDS.
+until_ok() {
+    limit=$(($1 * 20))
+    shift
+    i=0
+    while [ "$i" -lt "$limit" ]; do
+        "$@" 2>/dev/null && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+# The watch in the background, its stderr in $T/w.err; $WPID. A shell
+# starts a background command with SIGINT ignored (and a signal ignored
+# at the start stays ignored): env gives it back its default.
+if env --default-signal=INT true 2>/dev/null; then SIGDFL="env --default-signal=INT"; else
+    SIGDFL=""
+fi
+start_watch() {
+    $SIGDFL "$BLOBC" watch "$@" 2>"$T/w.err" &
+    WPID=$!
+}
+# gone PID : the process has ended (a zombie not yet waited for counts)
+gone() {
+    if [ -r "/proc/$1/stat" ]; then [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]; else
+        ! kill -0 "$1" 2>/dev/null; fi
+}
+# Ends the watch with SIGINT (SIGTERM where env cannot give SIGINT back);
+# it must be gone within 20 s. $WRC: its status.
+stop_watch() {
+    kill -"${SIG:-INT}" "$WPID" 2>/dev/null
+    until_ok 20 gone "$WPID" || { fail stop_watch "still running 20 s after SIGINT"; kill -KILL "$WPID" 2>/dev/null; }
+    wait "$WPID"
+    WRC=$?
+}
+# bakes LABEL : the number of "INPUT: baked" lines for LABEL so far
+bakes() { grep -c "^$1: baked" "$T/w.err"; }
+baked_more() { [ "$(bakes "$1")" -gt "$2" ]; }
+# fresh NAME INPUT : a plain bake of INPUT into $T/ref/NAME.blob
+fresh() { "$BLOBC" bake "$2" -o "$T/ref/$1.blob" 2>>"$T/ref.err"; }
+# stray DIR : names in DIR other than the blobs (a temporary left behind)
+stray() { ls -A "$1" | grep -v '\.blob$'; }
+
+case $BUILD in /*) HOT=$BUILD/samples/hotreload ;; *) HOT=$TOP/$BUILD/samples/hotreload ;; esac
+mkdir -p "$T/s" "$T/d" "$T/ref"
+cp tests/data/import/*.schema "$T/s/"
+sed 's|^\$schema: .*|$schema: ../s/level.schema|' samples/level.yaml >"$T/d/a.yaml"
+sed 's|^\$schema: .*|$schema: ../s/level.schema|; s|^name: .*|name: "Bee"|' samples/level.yaml >"$T/d/b.yaml"
+cd "$T" || exit 1
+
+# ---- usage ----
+expect_err notify_loopback_only 2 "loopback only" "$BLOBC" watch --notify 10.0.0.1:7777 d/a.yaml -o o/
+expect_err notify_needs_port 2 "HOST:PORT" "$BLOBC" watch --notify localhost d/a.yaml -o o/
+expect_err debounce_needs_ms 2 "--debounce needs milliseconds" "$BLOBC" watch --debounce soon d/a.yaml -o o/
+expect_err poll_needs_ms 2 "--poll needs milliseconds" "$BLOBC" watch --poll 0 d/a.yaml -o o/
+expect_err no_stdin 2 "not standard input" "$BLOBC" watch - -o o/x.blob
+expect_err no_input 2 "no input file" "$BLOBC" watch -o o/
+
+# ---- the loop ----
+start_watch d/a.yaml d/b.yaml -o o/ --notify 127.0.0.1:0
+if until_ok 30 sh -c '[ "$(grep -c ": baked" "$0")" -ge 2 ]' "$T/w.err"; then
+    fresh a d/a.yaml && fresh b d/b.yaml
+    same_file first_bake_a o/a.blob ref/a.blob
+    same_file first_bake_b o/b.blob ref/b.blob
+else
+    fail first_bake "$(cat "$T/w.err")"
+fi
+PORT=$(sed -n 's/.*notifying on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/w.err")
+[ -n "$PORT" ] && pass notify_port_named || fail notify_port_named "$(cat "$T/w.err")"
+
+# the C sample keeps o/a.blob mapped: the current one at once, then the next
+"$HOT" "127.0.0.1:$PORT" o/a.blob 2 >"$T/hot.out" 2>"$T/hot.err" &
+HPID=$!
+until_ok 20 grep -q '^generation' "$T/hot.out" &&
+    grep -q '"Sunken Keep"' "$T/hot.out" && pass sample_maps_current ||
+    fail sample_maps_current "$(cat "$T/hot.out" "$T/hot.err")"
+
+# an edit in place
+n=$(bakes d/a.yaml)
+sed -i 's/^name: .*/name: "Edited"/' d/a.yaml
+if until_ok 20 baked_more d/a.yaml "$n"; then
+    fresh a d/a.yaml
+    same_file edit_rebakes o/a.blob ref/a.blob
+else
+    fail edit_rebakes "$(cat "$T/w.err")"
+fi
+until_ok 20 gone "$HPID" && grep -q '"Edited"' "$T/hot.out" && pass sample_swaps ||
+    fail sample_swaps "$(cat "$T/hot.out" "$T/hot.err")"
+kill "$HPID" 2>/dev/null
+wait "$HPID" 2>/dev/null
+
+# a change to a schema that level.schema imports: both inputs again
+na=$(bakes d/a.yaml) nb=$(bakes d/b.yaml)
+sed -i 's/author: string = "unknown";/author: string = "nobody";/' s/rooms.schema
+if until_ok 20 baked_more d/a.yaml "$na" && until_ok 20 baked_more d/b.yaml "$nb"; then
+    fresh a d/a.yaml && fresh b d/b.yaml
+    same_file import_change_a o/a.blob ref/a.blob
+    same_file import_change_b o/b.blob ref/b.blob
+    "$BLOBC" dump o/b.blob | grep -q nobody && pass import_change_took ||
+        fail import_change_took "no 'nobody' in the new blob"
+else
+    fail import_change "$(cat "$T/w.err")"
+fi
+
+# a broken edit: the last good blob stays, the error names its place
+cp o/a.blob good.blob
+cp d/a.yaml a.good
+lines=$(wc -l <"$T/w.err")
+printf 'index: [unclosed\n' >>d/a.yaml
+if until_ok 20 sh -c "tail -n +$((lines + 1)) '$T/w.err' | grep -q '^d/a.yaml:[0-9]*:[0-9]*: .*error'"; then
+    pass broken_edit_located
+    same_file broken_edit_keeps_blob o/a.blob good.blob
+else
+    fail broken_edit_located "$(tail -n +$((lines + 1)) "$T/w.err")"
+fi
+n=$(bakes d/a.yaml)
+sed 's/^name: .*/name: "Fixed"/' a.good >d/a.yaml
+if until_ok 20 baked_more d/a.yaml "$n"; then
+    fresh a d/a.yaml
+    same_file fix_rebakes o/a.blob ref/a.blob
+else
+    fail fix_rebakes "$(cat "$T/w.err")"
+fi
+
+# a burst of saves: the output is the last save's, baked far fewer times
+n=$(bakes d/b.yaml)
+for i in $(seq 1 20); do sed "s/^name: .*/name: \"Burst $i\"/" a.good >d/b.yaml; done
+if until_ok 20 sh -c "'$BLOBC' dump o/b.blob | grep -q 'Burst 20'"; then
+    fresh b d/b.yaml
+    same_file burst_last_save o/b.blob ref/b.blob
+    k=$(($(bakes d/b.yaml) - n))
+    [ "$k" -lt 20 ] && pass burst_coalesced || fail burst_coalesced "$k bakes for 20 saves"
+else
+    fail burst_last_save "$(tail -5 "$T/w.err")"
+fi
+
+# an editor's save: a new file renamed over the name, twice (the watch
+# follows the name, not the first file)
+for k in 1 2; do
+    n=$(bakes d/a.yaml)
+    sed "s/^name: .*/name: \"Renamed $k\"/" a.good >d/.a.yaml.swp
+    mv d/.a.yaml.swp d/a.yaml
+    if until_ok 20 baked_more d/a.yaml "$n"; then
+        fresh a d/a.yaml
+        same_file "rename_over_save_$k" o/a.blob ref/a.blob
+    else
+        fail "rename_over_save_$k" "$(tail -5 "$T/w.err")"
+    fi
+done
+# the schema saved the same way (and its directory's other files ignored)
+n=$(bakes d/a.yaml)
+sed 's/"nobody"/"anyone"/' s/rooms.schema >s/rooms.new && mv s/rooms.new s/rooms.schema
+echo "unrelated" >s/notes.txt
+if until_ok 20 baked_more d/a.yaml "$n"; then
+    "$BLOBC" dump o/a.blob | grep -q anyone && pass schema_rename_over_save ||
+        fail schema_rename_over_save "old schema in the blob"
+else
+    fail schema_rename_over_save "$(tail -5 "$T/w.err")"
+fi
+
+# the notify lines: the C# client reads one per output (the last of each),
+# generations growing, hashes the files'
+if ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
+    skip csharp_client "mcs and mono (packages mono-mcs, mono-runtime) are not installed"
+elif mcs -warnaserror+ -out:"$T/np.exe" "$TOP/clients/unity/BlobcNotify.cs" "$TOP/tests/cs/NotifyPrint.cs" \
+    >"$T/mcs.log" 2>&1; then
+    if mono "$T/np.exe" 127.0.0.1 "$PORT" 2 >"$T/np.out" 2>"$T/np.err"; then
+        awk '{ print $2 }' "$T/np.out" | sort >"$T/np.paths"
+        printf 'o/a.blob\no/b.blob\n' >"$T/want.paths"
+        same_file csharp_client_paths "$T/np.paths" "$T/want.paths"
+        [ "$(awk '{ print $1 }' "$T/np.out" | sort -n | tr '\n' ' ')" = "$(awk '{ print $1 }' "$T/np.out" | tr '\n' ' ')" ] &&
+            pass csharp_client_generation_order || fail csharp_client_generation_order "$(cat "$T/np.out")"
+        if command -v xxhsum >/dev/null 2>&1; then
+            bad=""
+            while read -r gen path hash; do
+                [ "$(xxhsum -H2 "$path" | cut -d' ' -f1)" = "$hash" ] || bad="$bad $path"
+            done <"$T/np.out"
+            [ -z "$bad" ] && pass notify_hash_is_files || fail notify_hash_is_files "$bad: $(cat "$T/np.out")"
+        else
+            skip notify_hash_is_files "xxhsum (package xxhash) is not installed"
+        fi
+    else
+        fail csharp_client "$(cat "$T/np.err" "$T/np.out")"
+    fi
+else
+    fail csharp_client_compiles "$(head -5 "$T/mcs.log")"
+fi
+
+# idle: no CPU time spent while nothing changes (a busy loop would spend
+# the whole second)
+if [ -r "/proc/$WPID/stat" ]; then
+    cpu() { awk '{ print $14 + $15 }' "/proc/$WPID/stat"; }
+    c0=$(cpu)
+    sleep 1
+    c1=$(cpu)
+    [ $((c1 - c0)) -le 5 ] && pass idle_no_busy_loop || fail idle_no_busy_loop "$((c1 - c0)) ticks in 1 s"
+else
+    skip idle_no_busy_loop "no /proc/PID/stat here"
+fi
+
+# SIGINT while idle: it ends at once, as the signal would, leaving only the blobs
+if [ -z "$SIGDFL" ]; then
+    skip sigint_idle_ends "env --default-signal is not available (coreutils 8.31): SIGTERM instead"
+    SIG=TERM
+fi
+stop_watch
+want=130
+[ "${SIG:-INT}" = TERM ] && want=143
+[ "$WRC" -eq "$want" ] && pass sigint_idle_ends || fail sigint_idle_ends "exit $WRC"
+s=$(stray o)
+[ -z "$s" ] && pass sigint_idle_no_temp || fail sigint_idle_no_temp "$s"
+
+# SIGINT during a bake of a big input: the process ends, no temporary file
+# is left, and the output is a whole blob (the old one or the new one)
+awk '/^boss:/ {
+        for (i = 0; i < 100000; i++)
+            printf "  - id: %d\n    name: \"Room %d\"\n    kind: stairs\n    center: {x: 1.5, y: 2.5, z: 3.5}\n    weights: [1, 2, 3, 4]\n    neighbors: [1, 2]\n", i + 100, i
+    } { print }' d/a.yaml >d/big.yaml
+for k in 1 2 3; do
+    start_watch d/big.yaml -o big/
+    if ! until_ok 60 grep -q '^d/big.yaml: baked' "$T/w.err"; then
+        fail "sigint_in_bake_$k" "$(head -5 "$T/w.err")"
+        stop_watch
+        break
+    fi
+    cp big/big.blob big_old.blob
+    sed -i "s/^name: .*/name: \"Big $k\"/" d/big.yaml
+    fresh big d/big.yaml
+    # the change is seen and the bake starts within a few debounce periods
+    sleep 0.$((k * 2))
+    stop_watch
+    s=$(stray big)
+    [ -z "$s" ] && pass "sigint_in_bake_no_temp_$k" || fail "sigint_in_bake_no_temp_$k" "$s"
+    if cmp -s big/big.blob big_old.blob || cmp -s big/big.blob ref/big.blob; then
+        pass "sigint_in_bake_whole_blob_$k"
+    else
+        fail "sigint_in_bake_whole_blob_$k" "neither the old blob nor the new one"
+    fi
+done
