@@ -356,6 +356,18 @@ int cmd_watch(int argc, char **argv) {
             rc = EXIT_USAGE;
             goto done;
         }
+    /* an input that is not there is a typo, not a file to wait for */
+    for (size_t i = 0; i < w.r.n; i++) {
+        blobc_os_info info;
+        int e = blobc_os_stat(w.r.jobs[i].input, &info);
+        if (e) {
+            char buf[128];
+            report_msg(w.r.jobs[i].input, "cannot watch '%s': %s", w.r.jobs[i].input,
+                       blobc_os_error_text(e, buf, sizeof buf));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
     w.deps = calloc(w.r.n, sizeof *w.deps);
     w.dirty = calloc(w.r.n, sizeof *w.dirty);
     w.lines = calloc(w.r.n, sizeof *w.lines);

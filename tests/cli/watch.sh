@@ -72,6 +72,7 @@ expect_err debounce_needs_ms 2 "--debounce needs milliseconds" "$BLOBC" watch --
 expect_err poll_needs_ms 2 "--poll needs milliseconds" "$BLOBC" watch --poll 0 d/a.yaml -o o/
 expect_err no_stdin 2 "not standard input" "$BLOBC" watch - -o o/x.blob
 expect_err no_input 2 "no input file" "$BLOBC" watch -o o/
+expect_err missing_input 2 "cannot watch 'd/none.yaml'" "$BLOBC" watch d/none.yaml -o o/
 
 # ---- the loop ----
 start_watch d/a.yaml d/b.yaml -o o/ --notify 127.0.0.1:0

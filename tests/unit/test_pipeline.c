@@ -186,6 +186,51 @@ TEST(clash_refused_before_baking) {
     free(out);
 }
 
+/* With opts.deps, DONE names what the job read: the input, the schema and
+ * its import, in that order; a job that failed before its schema was known
+ * names nothing. */
+typedef struct files_seen {
+    char names[2][4][256];
+    size_t n[2];
+} files_seen;
+
+static void keep_files(void *ctx, const blobc_event *ev) {
+    files_seen *f = ctx;
+    if (ev->kind != BLOBC_EVENT_DONE) return;
+    f->n[ev->job] = ev->nfiles;
+    for (size_t i = 0; i < ev->nfiles && i < 4; i++)
+        snprintf(f->names[ev->job][i], 256, "%s", ev->files[i]);
+}
+
+TEST(done_names_the_files_read) {
+    put_file("base.schema", "struct Q { y: u32; }\n");
+    put_file("m.schema", "import \"base.schema\";\nstruct M { q: Q; }\nroot M;\n");
+    put_file("d.yaml", "$schema: m.schema\nq: {y: 1}\n");
+    put_file("e.yaml", "$schema: none.schema\nq: {y: 1}\n");
+    char *in = path_of("d.yaml%.0d", 0), *bad = path_of("e.yaml%.0d", 0);
+    char *out = path_of("d.blob%.0d", 0), *out2 = path_of("e.blob%.0d", 0);
+    blobc_job jobs[2] = {{in, out, NULL}, {bad, out2, NULL}};
+    files_seen f;
+    memset(&f, 0, sizeof f);
+    blobc_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.deps = true;
+    o.threads = 2;
+    o.on_event = keep_files;
+    o.ctx = &f;
+    blobc_error err;
+    CHECK(blobc_bake_batch(jobs, 2, &o, &err) != BLOBC_OK); /* the second: no schema */
+    CHECK_EQ_U(f.n[0], 3);
+    CHECK_STR(f.names[0][0], in);
+    CHECK_CONTAINS(f.names[0][1], "m.schema");
+    CHECK_CONTAINS(f.names[0][2], "base.schema");
+    CHECK_EQ_U(f.n[1], 0);
+    free(in);
+    free(bad);
+    free(out);
+    free(out2);
+}
+
 /* An output that is one of the run's inputs is refused before the bake. */
 TEST(input_never_written) {
     char *in = path_of("in%d.yaml", 1), *schema = path_of("t.schema%.0d", 0);
@@ -226,5 +271,6 @@ TEST(input_never_written) {
 TEST_MAIN_BEGIN("pipeline")
 RUN(batch_in_order_cached_with_depfiles);
 RUN(clash_refused_before_baking);
+RUN(done_names_the_files_read);
 RUN(input_never_written);
 TEST_MAIN_END
