@@ -7,7 +7,8 @@
 # FLATCC_SRC names flatcc's source: bench/flatcc.sh builds it), checks how
 # the times scale with the room count, and ends
 # with the goal ratios, each marked met or missed; then bench/pipeline.sh
-# (batches against flatc's, a cache hit, a ninja no-op build). It only reports: no
+# (batches against flatc's, a cache hit, a ninja no-op build) and
+# bench/watch.sh (a save to the notice of its blob). It only reports: no
 # number here ever fails the build; the exit status is non-zero only when a
 # command fails to run. See bench/README.md.
 #
@@ -580,6 +581,8 @@ fi
 say ""
 # Batches, the cache and ninja (bench/pipeline.sh), appended to this report.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
+# The reaction time of blobc watch (bench/watch.sh), appended too.
+BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/watch.sh || FAILED=1
 say ""
 say "Speed ratios are the peer's median time over blobc's: 2x means blobc takes half as long."
 if [ "$NOT_RUN" -gt 0 ]; then
