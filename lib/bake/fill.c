@@ -661,25 +661,6 @@ blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t 
     return BLOBC_OK;
 }
 
-/* Rounds a correctly rounded double to f32 when that gives the same float
- * as rounding the exact value once: not when the double lies exactly
- * halfway between two floats, nor outside the normal f32 range. */
-static bool f32_from_double(double d, double *out) {
-    if (d == 0) {
-        *out = d;
-        return true;
-    }
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    int e = (int)((bits >> 52) & 0x7ff) - 1023;
-    if (e < -126 || e > 127) return false;
-    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
-    float f = (float)d;
-    if (isinf(f)) return false;
-    *out = (double)f;
-    return true;
-}
-
 /* JSON float fast path: the reader converted the text exactly already
  * (json_lex.c), so only an infinity (an overflow, which blobc_parse_float
  * reports) or an f32 that double rounding could get wrong needs the slow
@@ -691,7 +672,7 @@ static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* YAML float fast path for the common spelling -?(0|[1-9][0-9]*)(.[0-9]+)?
@@ -729,7 +710,7 @@ static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *ou
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* Is s the payload reference of the member a union frame just named?

@@ -236,6 +236,11 @@ static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
  * meta keys read ahead. */
 #define JRESTART ((blobc_status)-1)
 
+/* A short array of scalars is counted before it is read, so that its
+ * items are allocated once (a count costs a pass over its text: the
+ * limit bounds that pass for the arrays that are not short). */
+#define FLAT_COUNT_LIMIT 1024
+
 /* Frame state: no member or item yet. */
 #define JF_FIRST 1u
 
@@ -263,8 +268,12 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
         st = bk_push_struct(k, slot, &vpos);
     } else {
         uint32_t known = UINT32_MAX;
-        if (slot->type->kind == BLOBC_KIND_FIXED && !jl_count_items(t, js->len, off, &known))
-            return syntax_error(k, off);
+        if (slot->type->kind == BLOBC_KIND_FIXED) {
+            if (!jl_count_items(t, js->len, off, &known)) return syntax_error(k, off);
+        } else if (slot->type->kind == BLOBC_KIND_ARRAY &&
+                   !jl_count_flat(t, js->len, off, FLAT_COUNT_LIMIT, &known)) {
+            known = UINT32_MAX; /* a long or nested array grows item by item */
+        }
         st = bk_push_seq(k, slot, known, &vpos);
     }
     if (st == BK_SKIP) return skip_value(k, js, off);
@@ -297,7 +306,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
     } else if (c == 't' || c == 'f' || c == 'n') {
         static const char *const words[] = {"true", "false", "null"};
         const char *w = words[c == 't' ? 0 : c == 'f' ? 1 : 2];
-        size_t n = strlen(w);
+        size_t n = c == 'f' ? 5 : 4;
         if (len - off < n || memcmp(t + off, w, n) != 0) return syntax_error(k, off);
         v.tok = c == 'n' ? BK_TOK_JNULL : BK_TOK_JBOOL;
         v.s = t + off;
@@ -320,6 +329,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
         v.u = num.u;
         v.has_d = num.has_d;
         v.d = num.d;
+        if (bk_store_quick(k, slot, &v)) return BLOBC_OK;
     }
     return kept(bk_store(k, slot, &v, &vpos, NULL));
 }
