@@ -272,9 +272,15 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth == k->fr_cap &&
         !blobc_grow((void **)&k->fr, &k->fr_cap, (size_t)k->depth + 1, sizeof *k->fr))
         return blobc_err_nomem(k->err);
+    static const bk_frame empty; /* copied, not cleared: no rep stos for 100 bytes */
     bk_frame *f = &k->fr[k->depth++];
-    memset(f, 0, sizeof *f);
-    f->pos = *pos;
+    *f = empty;
+    /* Field by field: the caller has just stored *pos that way, and one
+     * wide load of it would wait for the stores instead of taking their
+     * values (a store-forwarding stall, on every container). */
+    f->pos.off = pos->off;
+    f->pos.line = pos->line;
+    f->pos.col = pos->col;
     *out = f;
     return BLOBC_OK;
 }
@@ -331,7 +337,9 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     f->kind = is_union ? BK_UNION : BK_STRUCT;
     f->keys = keys;
     f->type = s->type;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->bits = k->nbits;
     if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
@@ -552,7 +560,9 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     if (st) return st;
     f->kind = t->kind == BLOBC_KIND_FIXED ? BK_FIXED : BK_ARRAY;
     f->type = t;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->known = known;
     f->items = items;
     return BLOBC_OK;
