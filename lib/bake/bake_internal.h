@@ -355,6 +355,12 @@ static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                       blobc_ref *payload);
 
+/* Stores string bytes str[0..n) (valid UTF-8 without NUL: the caller has
+ * checked) into string slot s; *payload (when not NULL) receives their
+ * allocation. bk_store's way for a string, for a front end that knows. */
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload);
+
 /* Writes a shared payload into slot s: a string's or a [T]'s
  * {offset, length} with the given length, or a *T's offset. */
 blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t len,

@@ -444,8 +444,8 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
     return BLOBC_OK;
 }
 
-static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
-                                 const bk_pos *pos, blobc_ref *payload) {
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                   "string of %zu bytes is too long (at most 2 GiB)", n));
@@ -463,7 +463,7 @@ static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_
 static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
                                   const bk_pos *pos) {
     blobc_kind kind = s->type->kind;
-    if (kind == BLOBC_KIND_STRING) return store_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_STRING) return bk_store_string(k, s, d->str, d->str_len, pos, NULL);
     if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
     if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
@@ -772,7 +772,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n))
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                "invalid UTF-8 in a string");
-            return store_string(k, s, v->s, v->n, pos, payload);
+            return bk_store_string(k, s, v->s, v->n, pos, payload);
         case BLOBC_KIND_ENUM: {
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
                 return type_error(k, t, v, pos, NULL);

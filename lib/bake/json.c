@@ -283,6 +283,16 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
     return BLOBC_OK;
 }
 
+/* A number-like token JSON does not allow (kept out of scalar(), whose
+ * stack frame it would grow). */
+BLOBC_NOINLINE
+static blobc_status bad_number(bk *k, const bk_pos *vpos, const char *s, size_t n) {
+    char q[200];
+    bk_quote(q, sizeof q, s, n);
+    return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, vpos, BK_AT_VALUE, NULL, 0,
+                                   "invalid JSON number %s", q)));
+}
+
 /* The scalar at `off` into slot. */
 static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
     const char *t = js->text;
@@ -300,6 +310,9 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
             return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
                                            "invalid JSON: a control character in a string "
                                            "must be escaped")));
+        /* ASCII without NUL into a string field: bk_store's own way for it. */
+        if (slot->type->kind == BLOBC_KIND_STRING && !(fl & (JL_NUL | JL_HIGH)))
+            return kept(bk_soft(k, bk_store_string(k, slot, v.s, v.n, &vpos, NULL)));
         v.tok = BK_TOK_JSTRING;
         v.has_nul = (fl & JL_NUL) != 0;
         v.check_utf8 = (fl & JL_HIGH) != 0;
@@ -318,12 +331,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
         js->cur = num.end;
         v.s = t + off;
         v.n = num.end - off;
-        if (!num.json) {
-            char q[200];
-            bk_quote(q, sizeof q, v.s, v.n);
-            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                                           "invalid JSON number %s", q)));
-        }
+        if (!num.json) return bad_number(k, &vpos, v.s, v.n);
         v.tok = BK_TOK_JNUMBER;
         v.has_u = num.has_u;
         v.u = num.u;

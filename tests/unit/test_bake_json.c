@@ -180,7 +180,8 @@ TEST(counted_arrays) {
         CHECK(pair_new(&p, 4096));
         if (!p.j || !p.y) return;
         pair_add(&p, "{\"name\": \"a\", \"count\": 1, \"ids\": [", "name: a\ncount: 1\nids: [");
-        for (int i = 0; i < n; i++) pair_add(&p, i ? ",1234567890" : "1234567890", i ? ", 1234567890" : "1234567890");
+        for (int i = 0; i < n; i++)
+            pair_add(&p, i ? ",1234567890" : "1234567890", i ? ", 1234567890" : "1234567890");
         pair_add(&p, "], \"tags\": []}", "]\ntags: []\n");
         CHECK(pair_same(&p));
     }
@@ -188,7 +189,8 @@ TEST(counted_arrays) {
     CHECK_STR(bake_str("{\"ids\": [1, \"2\", 3]}"),
               "t.json:1:13: /ids/1: error: expected an integer in u32 range 0..4294967295, got the "
               "string \"2\"");
-    CHECK_STR(bake_str("{\"ids\": [1, \"2]}"), "t.json:1:13: error: invalid JSON: unterminated string");
+    CHECK_STR(bake_str("{\"ids\": [1, \"2]}"),
+              "t.json:1:13: error: invalid JSON: unterminated string");
 }
 
 TEST(streamed_punctuation) {
