@@ -23,7 +23,15 @@
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING

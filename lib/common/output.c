@@ -29,7 +29,9 @@
 
 #include "blobc/blobfile.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/fileio.h"
 #include "platform/platform.h"
 
 /* ---- the files of a run, by identity ----

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/err.h"
 #include "platform/platform.h"
 
 typedef struct pool {

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
 
 void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
     if (!blobc_grow((void **)&s->msgs, &s->cap, s->nmsgs + 1, sizeof *s->msgs)) {
