@@ -1,11 +1,13 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk_driver.c).
+ * walk the data section in canonical order (walk_driver.c); and
+ * blobc_rt_open_checked, the checked open of generated headers.
  */
 #include "read/source.h"
 #include "read/walk.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,8 +68,63 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     return st;
 }
 
-static void json_str(blobc_buffer *b, const char *s, bool *ok) {
-    if (*ok) *ok = blobc_buf_quoted(b, (const uint8_t *)s, strlen(s), true);
+blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
+                                   size_t text_len, const char *type_name,
+                                   uint64_t expected_schema_hash, size_t root_size,
+                                   blobc_rt_view *out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    blobc_error_clear(err);
+    if (!buf || !schema_text || !type_name || !out)
+        return blobc_err_arg(err, __func__, "buf, schema_text, type_name or out is NULL");
+    blobc_schema *schema = NULL;
+    blobc_status st = blobc_schema_parse(schema_text, text_len, "(generated header)", &schema, err);
+    if (st != BLOBC_OK) return st;
+    const blobc_type *type = blobc_schema_find(schema, type_name);
+    const char *msg = NULL;
+    if (!type || blobc_type_hash(type) != expected_schema_hash) {
+        msg = "the generated header's schema text does not match its structs";
+    } else {
+        blobc_verify_options options = {0};
+        options.schema = schema;
+        options.type_name = type_name;
+        st = blobc_verify_blob(buf, len, &options, err);
+    }
+    blobc_schema_free(schema);
+    if (st != BLOBC_OK) return st;
+    blobc_rt_status rt = BLOBC_RT_OK;
+    if (!msg) {
+        rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
+        if (rt == BLOBC_RT_OK) return BLOBC_OK;
+        msg = blobc_rt_status_message(rt);
+    }
+    blobc_error_clear(err);
+    err->code = (int)rt;
+    return blobc_err(err, BLOBC_EINPUT, "%s", msg);
+}
+
+/* A string member whose text may hold any bytes (a file name, a message
+ * quoting one). */
+static bool add_text(cJSON *o, const char *name, const char *s) {
+    char *t = blobc_utf8_repaired(s);
+    bool ok = t && cJSON_AddStringToObject(o, name, t);
+    free(t);
+    return ok;
+}
+
+/* The error of a file that failed: its code's name, offset, path, message. */
+static bool add_error(cJSON *errors, const blobc_error *r) {
+    cJSON *e = cJSON_CreateObject();
+    if (!e || !cJSON_AddItemToArray(errors, e)) {
+        cJSON_Delete(e);
+        return false;
+    }
+    const char *code = r->code ? blobc_verify_code_name(r->code)
+                               : r->status == BLOBC_EINPUT ? "invalid" : "io";
+    return cJSON_AddStringToObject(e, "code", code) &&
+           (r->has_offset ? cJSON_AddNumberToObject(e, "offset", (double)r->offset)
+                          : cJSON_AddNullToObject(e, "offset")) &&
+           add_text(e, "path", r->path) && add_text(e, "message", r->message);
 }
 
 blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
@@ -75,27 +132,15 @@ blobc_status blobc_verify_report_json(const char *file, const blobc_error *resul
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!file || !out) return blobc_err_arg(err, __func__, "file or out is NULL");
+    bool failed = result && result->status != BLOBC_OK;
+    cJSON *doc = cJSON_CreateObject(), *errors;
+    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", !failed) &&
+              (errors = cJSON_AddArrayToObject(doc, "errors")) && (!failed || add_error(errors, result));
+    char *text = ok ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
     size_t mark = out->len;
-    bool failed = result && result->status != BLOBC_OK, ok = blobc_buf_puts(out, "{\"file\":");
-    json_str(out, file, &ok);
-    ok = ok && blobc_buf_printf(out, ",\"ok\":%s,\"errors\":[", failed ? "false" : "true");
-    if (failed) {
-        ok = ok && blobc_buf_puts(out, "{\"code\":");
-        json_str(out,
-                 result->code ? blobc_verify_code_name(result->code)
-                              : result->status == BLOBC_EINPUT ? "invalid" : "io",
-                 &ok);
-        if (result->has_offset)
-            ok = ok && blobc_buf_printf(out, ",\"offset\":%llu", (unsigned long long)result->offset);
-        else
-            ok = ok && blobc_buf_puts(out, ",\"offset\":null");
-        ok = ok && blobc_buf_puts(out, ",\"path\":");
-        json_str(out, result->path, &ok);
-        ok = ok && blobc_buf_puts(out, ",\"message\":");
-        json_str(out, result->message, &ok);
-        ok = ok && blobc_buf_putc(out, '}');
-    }
-    ok = ok && blobc_buf_puts(out, "]}\n");
+    ok = text && blobc_buf_puts(out, text) && blobc_buf_putc(out, '\n');
+    cJSON_free(text);
     if (ok) return BLOBC_OK;
     out->len = mark;
     return blobc_err_nomem(err);

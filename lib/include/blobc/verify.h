@@ -7,6 +7,9 @@
  * A failure is reported in a blobc_error whose `code` is one of the stable
  * codes below, with the byte offset (from the start of the file, or of the
  * data section for raw images) and the schema path of the bad value.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_VERIFY_H
 #define BLOBC_VERIFY_H
@@ -96,7 +99,7 @@ BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blo
  * status BLOBC_OK) and otherwise the error: its code's name ("invalid" or
  * "io" when it has none), offset (or null), path and message; then a
  * newline. A name can hold any bytes: every byte that is not part of valid
- * UTF-8 is written as \ufffd (U+FFFD), so the line is always valid JSON;
+ * UTF-8 is replaced by U+FFFD, so the line is always valid JSON;
  * the objects come in the order the files were given, which names them
  * exactly. */
 BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
