@@ -53,9 +53,6 @@ export WIN_BUILD="$win" TARGET_OS=windows
 SKIP_SUITES="install: installs Linux's shared library and pkg-config file (make install); not a Windows step
 locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/windows.sh sets a German Windows locale instead
 depfile: its names (with : \\ * ? \" < > | and control characters) cannot be Windows file names; tests/windows/windows.sh checks a depfile with drive letters
-cache: the cache in a directory is not in the Windows build yet (docs/PORTABILITY.md); tests/cli/http.sh covers the HTTP cache
-cache_key: it keys entries of a cache in a directory, which is not in the Windows build yet
-cache_shared: the trust rules of a cache directory, which is not in the Windows build yet
 names: its file names hold bytes that are not UTF-8, which Windows file names (UTF-16) cannot
 schema_limits: it reads schemas from /dev/zero, FIFOs and /dev/stdin, POSIX devices
 fuzz_corpus: it replays the seeds through the fuzz targets built for Linux (make check); the seeds are the same bytes everywhere"
