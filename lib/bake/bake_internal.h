@@ -19,11 +19,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <string.h>
 
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/hashtab.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING
@@ -69,6 +80,15 @@ typedef struct bk_scalar {
     uint64_t u;
 } bk_scalar;
 
+/* How a struct field's name is matched in input text without a scan of
+ * the name (a plan per struct type, built the first time the type is
+ * filled): its first bytes followed by a closing quote, as one word. */
+typedef struct bk_keyplan {
+    uint64_t word;  /* name bytes then '"', the first min(len + 1, 8) of them */
+    uint64_t mask;  /* 0xFF for each of those bytes */
+    uint32_t len;   /* strlen of the name */
+} bk_keyplan;
+
 /* BK_UNION: the single-key mapping of a union value ({Member: {...}});
  * its key is filled like a struct's field. */
 typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
@@ -79,6 +99,7 @@ typedef struct bk_frame {
                                  before the first key */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
+    const bk_keyplan *keys;   /* STRUCT: one per field */
     bk_pos pos;               /* where the container starts */
     size_t bits;              /* STRUCT: first word of its seen-field bitset in bk.bits */
     blobc_ref items;          /* ARRAY: the items' allocation, once there is one */
@@ -126,6 +147,15 @@ struct bk {
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
+    /* The key plans built so far: plans[i] for the struct type numbered
+     * i in plan_types. */
+    blobc_ptrset plan_types;
+    const bk_keyplan **plans;
+    size_t plans_cap;
+    struct {
+        const blobc_type *type;
+        const bk_keyplan *keys;
+    } plan_memo[16];             /* the plans of recent types, by address bits */
 
     /* Several errors per run (opts->diag, diag.c): the errors kept so
      * far, packed, in document order. */
@@ -140,8 +170,10 @@ struct bk {
 
 /* The bake's own outcomes, which travel up the fill stack and the front
  * ends beside the public statuses and never leave the bake: each has a
- * value of its own, none a blobc_status's, and the driver (BK_SKIP) and
- * the plan (BK_PROBED) turn them into a public status. */
+ * value of its own, none a blobc_status's, and the driver (BK_SKIP), the
+ * plan (BK_PROBED) and the JSON front end (BK_RESTART) turn them into a
+ * public status. Every private outcome is here, so none can take
+ * another's value. */
 typedef enum bk_outcome {
     /* An error was kept and the bake goes on; the front end skips the
      * value the error was about (the rest of a container whose start it
@@ -149,11 +181,16 @@ typedef enum bk_outcome {
     BK_OUTCOME_SKIP = -2,
     /* A probing bake (k->probe) stops as soon as the schema and the root
      * type are known. */
-    BK_OUTCOME_PROBED = -3
+    BK_OUTCOME_PROBED = -3,
+    /* The JSON front end found a $type after the data it baked as another
+     * root type: the bake starts over with the meta keys read ahead. */
+    BK_OUTCOME_RESTART = -4
 } bk_outcome;
 #define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
 #define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
-_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK,
+#define BK_RESTART ((blobc_status)BK_OUTCOME_RESTART)
+_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK &&
+                   (int)BK_OUTCOME_RESTART < (int)BLOBC_OK,
                "outcomes apart from every blobc_status");
 
 /* After bk_fail for an error that leaves the document's structure intact:
@@ -229,9 +266,11 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
  * one after the last key (keys usually come in declaration order), or
  * NULL. A front end that finds its key spelled next may skip the lookup
  * and call bk_key_field. */
-static inline const blobc_field *bk_next_field(const bk *k) {
+static inline const blobc_field *bk_next_field(const bk *k, const bk_keyplan **kp) {
     const bk_frame *f = &k->fr[k->depth - 1];
-    return f->kind == BK_STRUCT && f->hint < f->type->nfields ? &f->type->fields[f->hint] : NULL;
+    if (f->kind != BK_STRUCT || f->hint >= f->type->nfields) return NULL;
+    *kp = &f->keys[f->hint];
+    return &f->type->fields[f->hint];
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);
@@ -257,12 +296,85 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
  * moves *s to it. */
 blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target);
 
+/* Rounds a correctly rounded double to f32 when that gives the same float
+ * as rounding the exact value once: not when the double lies exactly
+ * halfway between two floats, nor outside the normal f32 range. */
+static inline bool bk_f32_from_double(double d, double *out) {
+    if (d == 0) {
+        *out = d;
+        return true;
+    }
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    if (e < -126 || e > 127) return false;
+    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
+    float f = (float)d;
+    if (isinf(f)) return false;
+    *out = (double)f;
+    return true;
+}
+
+/* The stores of bk_store that need nothing but the slot's kind, inline
+ * for the JSON reader's hot path: a number it converted exactly (has_u,
+ * has_d) into an integer or float field, within range and rounding once.
+ * False when bk_store must decide (a *T, an enum, a string, a value out
+ * of range or needing the slow conversion, a type error). */
+static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
+    blobc_kind kind = s->type->kind;
+    if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
+        double d = v->d;
+        if (!v->has_d || !isfinite(d)) return false;
+        if (kind == BLOBC_KIND_F64) {
+            uint64_t b;
+            memcpy(&b, &d, sizeof b);
+            blobc_st64(bk_ptr(k, s), b);
+            return true;
+        }
+        if (!bk_f32_from_double(d, &d)) return false;
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        blobc_st32(bk_ptr(k, s), b);
+        return true;
+    }
+    if (!v->has_u || kind < BLOBC_KIND_I8 || kind > BLOBC_KIND_U64) return false;
+    uint64_t u = v->u;
+    uint8_t *p;
+    switch (kind) {
+    case BLOBC_KIND_I8: if (u > 0x7f) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_U8: if (u > 0xff) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_I16:
+    case BLOBC_KIND_U16:
+        if (u > (kind == BLOBC_KIND_I16 ? 0x7fffu : 0xffffu)) return false;
+        p = bk_ptr(k, s);
+        p[0] = (uint8_t)u;
+        p[1] = (uint8_t)(u >> 8);
+        return true;
+    case BLOBC_KIND_I32:
+    case BLOBC_KIND_U32:
+        if (u > (kind == BLOBC_KIND_I32 ? 0x7fffffffu : 0xffffffffu)) return false;
+        blobc_st32(bk_ptr(k, s), (uint32_t)u);
+        return true;
+    default:
+        if (kind == BLOBC_KIND_I64 && u > 0x7fffffffffffffffull) return false;
+        blobc_st64(bk_ptr(k, s), u);
+        return true;
+    }
+}
+
 /* Stores a scalar token into slot s (any type; a *T slot is followed,
  * nulls are accepted where they mean null/empty, anything else is a type
  * error). For a string, *payload receives the bytes' allocation (when
  * payload is not NULL). */
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                       blobc_ref *payload);
+
+/* Stores string bytes str[0..n) (valid UTF-8 without NUL: the caller has
+ * checked) into string slot s; *payload (when not NULL) receives their
+ * allocation. bk_store's way for a string, for a front end that knows. */
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload);
 
 /* Writes a shared payload into slot s: a string's or a [T]'s
  * {offset, length} with the given length, or a *T's offset. */

@@ -31,6 +31,8 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 
 void bk_free(bk *k) {
     free(k->fr);
+    blobc_ptrset_free(&k->plan_types);
+    free(k->plans);
     free(k->bits);
     if (k->b) blobc_builder_free(k->b);
     if (k->owned_schema) blobc_schema_free(k->owned_schema);
@@ -270,11 +272,53 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth == k->fr_cap &&
         !blobc_grow((void **)&k->fr, &k->fr_cap, (size_t)k->depth + 1, sizeof *k->fr))
         return blobc_err_nomem(k->err);
+    static const bk_frame empty; /* copied, not cleared: no rep stos for 100 bytes */
     bk_frame *f = &k->fr[k->depth++];
-    memset(f, 0, sizeof *f);
-    f->pos = *pos;
+    *f = empty;
+    /* Field by field: the caller has just stored *pos that way, and one
+     * wide load of it would wait for the stores instead of taking their
+     * values (a store-forwarding stall, on every container). */
+    f->pos.off = pos->off;
+    f->pos.line = pos->line;
+    f->pos.col = pos->col;
     *out = f;
     return BLOBC_OK;
+}
+
+/* The key plan of struct type t, built on first use (in the arena);
+ * NULL when out of memory. */
+static const bk_keyplan *key_plan(bk *k, const blobc_type *t) {
+    size_t slot = ((uintptr_t)t / sizeof *t) % 16;
+    if (k->plan_memo[slot].type == t) return k->plan_memo[slot].keys;
+    uint32_t num;
+    int added = blobc_ptrset_add(&k->plan_types, t, &num);
+    if (added < 0) return NULL;
+    if (!added) {
+        k->plan_memo[slot].type = t;
+        k->plan_memo[slot].keys = k->plans[num];
+        return k->plans[num];
+    }
+    if (num >= k->plans_cap &&
+        !blobc_grow((void **)&k->plans, &k->plans_cap, (size_t)num + 1, sizeof *k->plans))
+        return NULL;
+    bk_keyplan *p = blobc_arena_alloc(&k->arena, (t->nfields ? t->nfields : 1) * sizeof *p);
+    if (!p) return NULL;
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const char *name = t->fields[i].name;
+        size_t len = strlen(name);
+        uint8_t w[8] = {0}, m[8] = {0};
+        for (size_t j = 0; j < 8 && j <= len; j++) {
+            w[j] = j < len ? (uint8_t)name[j] : '"';
+            m[j] = 0xff;
+        }
+        memcpy(&p[i].word, w, 8);
+        memcpy(&p[i].mask, m, 8);
+        p[i].len = (uint32_t)len;
+    }
+    k->plans[num] = p;
+    k->plan_memo[slot].type = t;
+    k->plan_memo[slot].keys = p;
+    return p;
 }
 
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
@@ -282,6 +326,8 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
+    const bk_keyplan *keys = is_union ? NULL : key_plan(k, s->type);
+    if (!is_union && !keys) return blobc_err_nomem(k->err);
     if (words > k->bits_cap - k->nbits &&
         !blobc_grow((void **)&k->bits, &k->bits_cap, k->nbits + words, sizeof *k->bits))
         return blobc_err_nomem(k->err);
@@ -289,18 +335,15 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;
     f->kind = is_union ? BK_UNION : BK_STRUCT;
+    f->keys = keys;
     f->type = s->type;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->bits = k->nbits;
     if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
     return BLOBC_OK;
-}
-
-static inline bool name_is(const char *name, const char *key, size_t len) {
-    for (size_t i = 0; i < len; i++)
-        if (name[i] != key[i] || name[i] == '\0') return false;
-    return name[len] == '\0';
 }
 
 /* The key of a union's mapping names the member it holds. f->count
@@ -349,7 +392,8 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
     const blobc_type *t = f->type;
     if (f->kind == BK_UNION) return union_key(k, f, key, len, pos, out);
     const blobc_field *fld = NULL;
-    if (f->hint < t->nfields && name_is(t->fields[f->hint].name, key, len))
+    if (f->hint < t->nfields && f->keys[f->hint].len == len &&
+        memcmp(t->fields[f->hint].name, key, len) == 0)
         fld = &t->fields[f->hint];
     else if (memchr(key, 0, len) == NULL)
         fld = blobc_struct_find_field(t, key, len);
@@ -392,15 +436,16 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
     f->count++;
     f->field = fld;
     f->hint = i + 1;
-    out->type = fld->type;
-    out->ref = f->at.ref;
-    out->off = f->at.off + fld->offset;
-    f->value = *out;
+    /* Built in registers and stored twice: copying *out back as a whole
+     * right after its parts were stored stalls on store forwarding. */
+    bk_slot v = {fld->type, f->at.ref, f->at.off + fld->offset};
+    f->value = v;
+    *out = v;
     return BLOBC_OK;
 }
 
-static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
-                                 const bk_pos *pos, blobc_ref *payload) {
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                   "string of %zu bytes is too long (at most 2 GiB)", n));
@@ -418,7 +463,7 @@ static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_
 static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
                                   const bk_pos *pos) {
     blobc_kind kind = s->type->kind;
-    if (kind == BLOBC_KIND_STRING) return store_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_STRING) return bk_store_string(k, s, d->str, d->str_len, pos, NULL);
     if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
     if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
@@ -515,7 +560,9 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     if (st) return st;
     f->kind = t->kind == BLOBC_KIND_FIXED ? BK_FIXED : BK_ARRAY;
     f->type = t;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->known = known;
     f->items = items;
     return BLOBC_OK;
@@ -624,25 +671,6 @@ blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t 
     return BLOBC_OK;
 }
 
-/* Rounds a correctly rounded double to f32 when that gives the same float
- * as rounding the exact value once: not when the double lies exactly
- * halfway between two floats, nor outside the normal f32 range. */
-static bool f32_from_double(double d, double *out) {
-    if (d == 0) {
-        *out = d;
-        return true;
-    }
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    int e = (int)((bits >> 52) & 0x7ff) - 1023;
-    if (e < -126 || e > 127) return false;
-    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
-    float f = (float)d;
-    if (isinf(f)) return false;
-    *out = (double)f;
-    return true;
-}
-
 /* JSON float fast path: the reader converted the text exactly already
  * (json_lex.c), so only an infinity (an overflow, which blobc_parse_float
  * reports) or an f32 that double rounding could get wrong needs the slow
@@ -654,7 +682,7 @@ static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* YAML float fast path for the common spelling -?(0|[1-9][0-9]*)(.[0-9]+)?
@@ -692,7 +720,7 @@ static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *ou
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* Is s the payload reference of the member a union frame just named?
@@ -744,7 +772,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n))
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                "invalid UTF-8 in a string");
-            return store_string(k, s, v->s, v->n, pos, payload);
+            return bk_store_string(k, s, v->s, v->n, pos, payload);
         case BLOBC_KIND_ENUM: {
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
                 return type_error(k, t, v, pos, NULL);
