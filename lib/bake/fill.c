@@ -30,6 +30,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 }
 
 void bk_free(bk *k) {
+    bk_keys_free(k);
     free(k->fr);
     free(k->bits);
     if (k->b) blobc_builder_free(k->b);
@@ -82,6 +83,8 @@ static void render_path(const bk *k, int mode, const char *key, size_t keylen, b
         }
     }
 }
+
+void bk_render_path(const bk *k, blobc_buffer *b) { render_path(k, BK_AT_VALUE, NULL, 0, b); }
 
 static void set_path(bk *k, int mode, const char *key, size_t keylen) {
     blobc_buffer b = {0};
@@ -175,6 +178,12 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
         break;
     case BLOBC_KIND_PTR: {
         char inner[200];
+        if (t->ref) {
+            const blobc_type *kt = t->elem->fields[t->elem->key - 1].type;
+            bk_describe_type(k, kt, inner, sizeof inner);
+            snprintf(buf, cap, "a key of %s (%s)", t->elem->name, inner);
+            break;
+        }
         bk_describe_type(k, t->elem, inner, sizeof inner);
         snprintf(buf, cap, "%s or null", inner);
         break;
@@ -451,7 +460,7 @@ blobc_status bk_pop_struct(bk *k) {
                 continue;
             }
             blobc_kind kind = fld->type->kind;
-            if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR) continue;
+            if (kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !fld->type->ref)) continue;
             if (missing++ == 0) first = i;
             if (o < sizeof names) {
                 int w = snprintf(names + o, sizeof names - o, "%s\"%s\"", missing > 1 ? ", " : "",
@@ -475,6 +484,7 @@ blobc_status bk_pop_struct(bk *k) {
     }
     k->nbits = f->bits;
     k->depth--;
+    if (k->depth == 0 && k->keys) return bk_refs_resolve(k);
     return BLOBC_OK;
 }
 
@@ -494,6 +504,8 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
         return bk_fail_container(k, s, false, pos);
     }
     blobc_ref items = 0;
+    /* A keyed array's items are sorted in place before it closes: grown. */
+    if (bk_is_keyed_array(t)) known = UINT32_MAX;
     if (t->kind == BLOBC_KIND_ARRAY && known != UINT32_MAX && known > 0) {
         size_t size;
         if (!blobc_mul_ok(known, t->elem->size, &size) || size > BLOBC_MAX_DATA_SIZE)
@@ -511,6 +523,7 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     f->at = *s;
     f->known = known;
     f->items = items;
+    if (bk_is_keyed_array(t)) return bk_keyed_begin(k, f);
     return BLOBC_OK;
 }
 
@@ -543,6 +556,10 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
         if (f->count == 0 && blobc_builder_open(k->b, elem->align, &f->items) != BLOBC_OK)
             return bk_fail_builder(k, pos);
         if (!blobc_builder_grow(k->b, f->items, esize)) return bk_fail_builder(k, pos);
+        if (f->keyed) {
+            blobc_status st = bk_keyed_item(k, pos);
+            if (st) return st;
+        }
     }
     out->type = elem;
     out->ref = f->items;
@@ -566,6 +583,10 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
         if (count) *count = 0;
         k->depth--;
         return BLOBC_OK;
+    }
+    if (f->keyed) {
+        blobc_status st = bk_keyed_end(k, f, pos);
+        if (st && st != BK_SKIP) return st;
     }
     if (f->count > 0) {
         if (f->known == UINT32_MAX && blobc_builder_close(k->b, f->items) != BLOBC_OK)
@@ -696,9 +717,9 @@ static bool union_member_slot(bk *k, const bk_slot *s) {
            f->value.off == s->off;
 }
 
-/* Is s the current field of the innermost struct, a union declared
- * `= null`? */
-static bool nullable_union_slot(bk *k, const bk_slot *s) {
+/* Is s the current field of the innermost struct, a union or a reference
+ * declared `= null`? */
+static bool nullable_slot(bk *k, const bk_slot *s) {
     const bk_frame *f = bk_top(k);
     return f && f->kind == BK_STRUCT && f->field && f->field->def.present &&
            f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
@@ -712,6 +733,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         blobc_kind kind = t->kind;
         switch (kind) {
         case BLOBC_KIND_PTR: {
+            if (t->ref) return bk_ref_store(k, s, v, pos, nullable_slot(k, s));
             if (bk_is_null(v) && !union_member_slot(k, s)) return BLOBC_OK;
             blobc_status st = bk_deref(k, s, pos, NULL);
             if (st) return st;
@@ -721,7 +743,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (bk_is_null(v)) return BLOBC_OK;
             return type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_UNION:
-            if (bk_is_null(v) && nullable_union_slot(k, s)) return BLOBC_OK;
+            if (bk_is_null(v) && nullable_slot(k, s)) return BLOBC_OK;
             if (bk_is_null(v))
                 return type_error(k, t, v, pos,
                                   " (null, no member, is allowed only in a field declared "

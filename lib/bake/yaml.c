@@ -422,7 +422,7 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
                 return bk_link_shared(k, &s, sh->ref, len, &ev->pos);
             }
         }
-        if (s.type->kind != BLOBC_KIND_PTR || null) break;
+        if (s.type->kind != BLOBC_KIND_PTR || s.type->ref || null) break;
         const blobc_type *pt = s.type;
         blobc_ref target;
         if ((st = bk_deref(k, &s, &ev->pos, &target))) return st;

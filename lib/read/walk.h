@@ -91,6 +91,8 @@ typedef struct blobc_walk {
     size_t nframes, frames_cap;
     void *scratch;          /* reusable work stacks */
     uint32_t bcache[1u << BLOBC_WALK_CACHE_BITS]; /* start -> table index + 1 */
+    struct blobc_wref *refs; /* references met, checked after the walk */
+    size_t nrefs, refs_cap;
 } blobc_walk;
 
 void blobc_walk_init(blobc_walk *w);

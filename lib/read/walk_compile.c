@@ -200,7 +200,7 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         break;
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
-        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : OP_PTR;
+        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : t->ref ? OP_REF : OP_PTR;
         op.tid = in->elem;
         if (!emit(s, op)) return -1;
         break;

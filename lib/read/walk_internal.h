@@ -10,6 +10,7 @@
  *   walk_refs.c     offset fields: new payloads, back references, and the
  *                   fast walk of a frame
  *   walk_driver.c   the driver: the frame stack, op by op
+ *   walk_keys.c     references and keyed arrays, checked after the walk
  */
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H
@@ -82,6 +83,7 @@ enum {
     OP_UTAG,     /* n unions of tid (esize 8): tag 0 with offset 0, or a
                     member's tag with a nonzero offset */
     OP_UNION,    /* a union of tid: its member's payload, as a *member */
+    OP_REF,      /* a &tid {offset}: checked once every payload is placed */
     OP_COUNT
 };
 
@@ -262,6 +264,15 @@ void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err);
  * `path_at` in the top frame's element (SIZE_MAX: the frames only). */
 blobc_status blobc_walk_fail(blobc_walk *w, blobc_error *err, int code, size_t at, size_t path_at,
                              const char *fmt, ...) BLOBC_PRINTF(6, 7);
+
+/* ---- references and keyed arrays (walk_keys.c) ---- */
+
+/* The reference of `op` at data offset p: recorded (null, or in bounds). */
+blobc_status blobc_walk_ref(blobc_walk *w, const wop *op, size_t p, blobc_error *err);
+/* After a complete walk: every keyed array sorted with unique keys, and
+ * every reference on the first byte of an item of a keyed array of its
+ * type. */
+blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err);
 
 /* ---- offset fields (walk_refs.c) ---- */
 

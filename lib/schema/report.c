@@ -94,7 +94,7 @@ static void put_default(report *r, const blobc_field *f) {
         else put_float(r, d->f, k == BLOBC_KIND_F32);
     } else if (k == BLOBC_KIND_STRING) {
         put_string_literal(r, d->str ? d->str : "", d->str ? d->str_len : 0);
-    } else if (k == BLOBC_KIND_UNION) {
+    } else if (k == BLOBC_KIND_UNION || k == BLOBC_KIND_PTR) {
         put(r, "null");
     }
 }
@@ -139,8 +139,8 @@ static void report_struct(report *r, const blobc_type *t) {
         char sp[256];
         blobc_type_spell(f->type, sp, sizeof sp);
         put_doc(r, 4 + ow + 2 + sw + 2, f->doc);
-        put(r, "    %*u  %*u  %s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
-            f->name, sp);
+        put(r, "    %*u  %*u  %s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
+            t->key == i + 1 ? "@key " : "", f->name, sp);
         put_default(r, f);
         put(r, "\n");
         end = (uint64_t)f->offset + f->type->size;

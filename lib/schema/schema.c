@@ -78,7 +78,8 @@ size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
         levels[nl++] = t;
         t = t->elem;
     }
-    for (size_t i = 0; i < nl; i++) sp_puts(&o, levels[i]->kind == BLOBC_KIND_PTR ? "*" : "[");
+    for (size_t i = 0; i < nl; i++)
+        sp_puts(&o, levels[i]->kind != BLOBC_KIND_PTR ? "[" : levels[i]->ref ? "&" : "*");
     if (!t) sp_puts(&o, "?");
     else if (blobc_kind_is_anonymous(t->kind)) sp_puts(&o, "...");
     else if (t->name) sp_puts(&o, t->name);

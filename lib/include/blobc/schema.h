@@ -37,7 +37,7 @@ typedef enum blobc_kind {
     BLOBC_KIND_STRING,  /* {i32 offset, i32 length}, UTF-8 + NUL out of line */
     BLOBC_KIND_ARRAY,   /* [T]: {i32 offset, i32 length} out of line */
     BLOBC_KIND_FIXED,   /* [T; N]: N consecutive T inline */
-    BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null */
+    BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null; also &T (see blobc_type.ref) */
     BLOBC_KIND_UNION    /* named union of structs: {u32 tag, i32 offset}, tag 0 = none */
 } blobc_kind;
 
@@ -77,8 +77,9 @@ typedef struct blobc_enum_value {
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
 } blobc_enum_value;
 
-/* A field default (`name: T = value`). Only scalar, bool, enum, string
- * and union fields may have one. For integers and enums `bits` holds the
+/* A field default (`name: T = value`). Only scalar, bool, enum, string,
+ * union and reference fields may have one (a reference's, like a union's,
+ * only `null`). For integers and enums `bits` holds the
  * value as above; for floats `f` holds it (already rounded to f32 for f32
  * fields); for bool `bits` is 0 or 1; for strings `str`/`str_len` (UTF-8,
  * no NUL). A union field's only default is `null` (present, all zero):
@@ -124,6 +125,11 @@ struct blobc_type {
     uint32_t internal;      /* reserved for the library (layout state) */
     const void *lookup;     /* reserved for the library: name and value
                                indexes built by layout; leave NULL */
+    uint32_t key;           /* STRUCT: 1 + the index of its @key field (an
+                               integer, enum or string), 0 when it has none */
+    bool ref;               /* PTR: a reference &T, stored as *T, whose target
+                               is an element of a keyed [T] of the same blob
+                               (T has a key); written as the key in data */
 };
 
 typedef struct blobc_schema blobc_schema;
