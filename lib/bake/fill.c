@@ -428,6 +428,38 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
     return BLOBC_OK;
 }
 
+static bool all_default(const blobc_type *st);
+
+/* May the field be left out? It has a default, it is a [T] (empty) or a
+ * *T (null), or it is a struct whose fields may all be left out. */
+static bool omittable(const blobc_field *f) {
+    blobc_kind kind = f->type->kind;
+    return f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref) ||
+           (kind == BLOBC_KIND_STRUCT && all_default(f->type));
+}
+
+/* The inline nesting of structs is finite (layout refuses a struct that
+ * contains itself), and no deeper than the struct has bytes. */
+static bool all_default(const blobc_type *st) {
+    for (uint32_t i = 0; i < st->nfields; i++)
+        if (!omittable(&st->fields[i])) return false;
+    return true;
+}
+
+/* A left-out struct: every field its default. */
+static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *pos) {
+    const blobc_type *st = s->type;
+    for (uint32_t i = 0; i < st->nfields; i++) {
+        const blobc_field *fld = &st->fields[i];
+        bk_slot sub = {fld->type, s->ref, s->off + fld->offset};
+        blobc_status r = BLOBC_OK;
+        if (fld->def.present) r = apply_default(k, &sub, &fld->def, pos);
+        else if (fld->type->kind == BLOBC_KIND_STRUCT) r = apply_struct_default(k, &sub, pos);
+        if (r) return r;
+    }
+    return BLOBC_OK;
+}
+
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
@@ -459,8 +491,14 @@ blobc_status bk_pop_struct(bk *k) {
                 if (st) return st;
                 continue;
             }
-            blobc_kind kind = fld->type->kind;
-            if (kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !fld->type->ref)) continue;
+            if (omittable(fld)) {
+                bk_slot s = {fld->type, f->at.ref, f->at.off + fld->offset};
+                blobc_status st = fld->type->kind == BLOBC_KIND_STRUCT
+                                      ? apply_struct_default(k, &s, &f->pos)
+                                      : BLOBC_OK;
+                if (st) return st;
+                continue;
+            }
             if (missing++ == 0) first = i;
             if (o < sizeof names) {
                 int w = snprintf(names + o, sizeof names - o, "%s\"%s\"", missing > 1 ? ", " : "",
