@@ -221,11 +221,6 @@ void report_msg(const char *file, const char *fmt, ...) {
     report(&err);
 }
 
-/* "<input>: error: refusing to overwrite input file '<output>'". */
-void report_refusal(const char *input, const char *output) {
-    report_msg(input, "refusing to overwrite input file '%s'", output);
-}
-
 /* An error of the command line itself: "blobc: error: ...". */
 void cli_error(const char *fmt, ...) {
     char msg[1024];

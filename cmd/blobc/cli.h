@@ -46,8 +46,6 @@ void usage_error(const char *cmd, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 #endif
 void report_msg(const char *file, const char *fmt, ...);
-/* "<input>: error: refusing to overwrite input file '<output>'". */
-void report_refusal(const char *input, const char *output);
 /* "blobc: error: ..." for errors of the command line itself. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 1, 2)))

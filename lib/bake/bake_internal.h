@@ -143,10 +143,23 @@ struct bk {
     struct bk_keys *keys;
 };
 
-/* Not a status the library returns: an error was kept and the bake goes
- * on; the front end skips the value the error was about (the rest of a
- * container whose start it has read) and carries on with the next. */
-#define BK_SKIP ((blobc_status)-2)
+/* The bake's own outcomes, which travel up the fill stack and the front
+ * ends beside the public statuses and never leave the bake: each has a
+ * value of its own, none a blobc_status's, and the driver (BK_SKIP) and
+ * the plan (BK_PROBED) turn them into a public status. */
+typedef enum bk_outcome {
+    /* An error was kept and the bake goes on; the front end skips the
+     * value the error was about (the rest of a container whose start it
+     * has read) and carries on with the next. */
+    BK_OUTCOME_SKIP = -2,
+    /* A probing bake (k->probe) stops as soon as the schema and the root
+     * type are known. */
+    BK_OUTCOME_PROBED = -3
+} bk_outcome;
+#define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
+#define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
+_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK,
+               "outcomes apart from every blobc_status");
 
 /* After bk_fail for an error that leaves the document's structure intact:
  * with a sink, keeps the error and returns BK_SKIP; without, returns st
@@ -163,10 +176,6 @@ blobc_status bk_diag_finish(bk *k, blobc_status st);
  * the container itself, such as a missing field). */
 #define BK_AT_VALUE 0
 #define BK_AT_CONTAINER 1
-
-/* Not a status the library returns: a probing bake (k->probe) stops with
- * it as soon as the schema and the root type are known. */
-#define BK_PROBED ((blobc_status)-2)
 
 /* The input format: opts' choice, else by the file name's extension, else
  * by the first non-blank byte of the text (driver.c). */
@@ -311,6 +320,13 @@ typedef int bk_read_fn(void *data, unsigned char *buf, size_t size, size_t *got)
  * is the streamed input's size when known, else 0. */
 blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read, void *data,
                           size_t size);
+
+/* Fills the blob from a value stream (stream_fill.c): the events `pull`
+ * gives, after the driver opened the root's frame, up to the stream's end
+ * (common/stream.h; blobc_bake_stream in driver.c is the entry). */
+struct blobc_event;
+blobc_status bk_fill_stream(bk *k, blobc_status (*pull)(void *ctx, struct blobc_event *ev),
+                            void *ctx);
 
 /* Did-you-mean among a list of names: the closest within a small edit
  * distance, or NULL. */

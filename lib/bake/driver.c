@@ -15,6 +15,7 @@
 
 #include "bake/bake_internal.h"
 #include "blobc/blobfile.h"
+#include "common/stream.h"
 
 /* ---- format detection ---- */
 
@@ -248,6 +249,27 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, err) : BLOBC_OK;
     if (cut != BLOBC_OK) st = cut;
     st = bk_diag_finish(&k, st);
+    if (!st) st = finish(&k, out);
+    bk_free(&k);
+    if (st) out->len = 0;
+    return st;
+}
+
+blobc_status blobc_bake_stream(blobc_stream_pull *pull, void *ctx, const blobc_bake_options *opts,
+                               const char *file, const char *schema_name, blobc_buffer *out,
+                               blobc_error *err) {
+    blobc_error_clear(err);
+    out->len = 0;
+    bk k;
+    bk_init(&k, file, opts, err);
+    k.resolve_root = resolve_root;
+    blobc_status st = BLOBC_OK;
+    if (schema_name && !(k.meta_schema = blobc_arena_strndup(&k.arena, schema_name,
+                                                             strlen(schema_name))))
+        st = blobc_err_nomem(err);
+    bk_pos pos = {0, 0, 0};
+    if (!st) st = bk_resolve_root(&k, &pos);
+    if (!st) st = bk_fill_stream(&k, pull, ctx);
     if (!st) st = finish(&k, out);
     bk_free(&k);
     if (st) out->len = 0;

@@ -11,8 +11,10 @@
 #include "blobc/blobfile.h"
 #include "blobc/unity.h"
 #include "blobc/verify.h"
-#include "blob/unity_layout.h"
 #include "common/util.h"
+
+_Static_assert(BLOBC_UNITY_OFF_PADDING + 8 == BLOBC_UNITY_DATA_OFFSET, "version + BlobAssetHeader");
+_Static_assert(BLOBC_UNITY_DATA_OFFSET - 4 == BLOBC_UNITY_HEADER_SIZE, "header size");
 
 /* Unity.Collections.Allocator.None (Invalid is 0); as an AllocatorHandle
  * it is Index 1, Version 0: the same four bytes. */
@@ -48,52 +50,52 @@ blobc_status blobc_unity_wrap(size_t data_size, const blobc_unity_options *opts,
     memmove(b + BLOBC_UNITY_DATA_OFFSET, b, data_size);
     memset(b, 0, BLOBC_UNITY_DATA_OFFSET);
     memset(b + BLOBC_UNITY_DATA_OFFSET + data_size, 0, length - data_size);
-    blobc_st32(b + BLOBC_U_VERSION, (uint32_t)opts->version);
-    blobc_st32(b + BLOBC_U_LENGTH, (uint32_t)length);
-    blobc_st32(b + BLOBC_U_ALLOCATOR, ALLOCATOR_NONE);
-    blobc_st64(b + BLOBC_U_HASH, unity_hash(b + BLOBC_UNITY_DATA_OFFSET, length));
+    blobc_st32(b + BLOBC_UNITY_OFF_VERSION, (uint32_t)opts->version);
+    blobc_st32(b + BLOBC_UNITY_OFF_LENGTH, (uint32_t)length);
+    blobc_st32(b + BLOBC_UNITY_OFF_ALLOCATOR, ALLOCATOR_NONE);
+    blobc_st64(b + BLOBC_UNITY_OFF_HASH, unity_hash(b + BLOBC_UNITY_DATA_OFFSET, length));
     return BLOBC_OK;
 }
 
 static void read_header(const uint8_t *b, blobc_unity_header *hd) {
-    hd->version = (int32_t)blobc_ld32(b + BLOBC_U_VERSION);
-    hd->validation_ptr = blobc_ld64(b + BLOBC_U_VALIDATION_PTR);
-    hd->length = (int32_t)blobc_ld32(b + BLOBC_U_LENGTH);
-    hd->allocator = blobc_ld32(b + BLOBC_U_ALLOCATOR);
-    hd->hash = blobc_ld64(b + BLOBC_U_HASH);
-    hd->padding = blobc_ld64(b + BLOBC_U_PADDING);
+    hd->version = (int32_t)blobc_ld32(b + BLOBC_UNITY_OFF_VERSION);
+    hd->validation_ptr = blobc_ld64(b + BLOBC_UNITY_OFF_VALIDATION_PTR);
+    hd->length = (int32_t)blobc_ld32(b + BLOBC_UNITY_OFF_LENGTH);
+    hd->allocator = blobc_ld32(b + BLOBC_UNITY_OFF_ALLOCATOR);
+    hd->hash = blobc_ld64(b + BLOBC_UNITY_OFF_HASH);
+    hd->padding = blobc_ld64(b + BLOBC_UNITY_OFF_PADDING);
 }
 
 /* The header fields a serialized asset always has, then the length. */
 static blobc_status check_fields(const blobc_unity_header *hd, size_t len,
                                  blobc_unity_length rule, blobc_error *err) {
     if (hd->validation_ptr != 0)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_VALIDATION_PTR,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_VALIDATION_PTR,
                     "ValidationPtr is 0x%llx; a serialized blob asset has null there",
                     (unsigned long long)hd->validation_ptr);
     if (hd->allocator != ALLOCATOR_NONE)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_ALLOCATOR,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_ALLOCATOR,
                     "Allocator is %u; a serialized blob asset has Allocator.None (%u)",
                     (unsigned)hd->allocator, ALLOCATOR_NONE);
     if (hd->padding != 0)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_PADDING, "the header's Padding is not zero");
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_PADDING, "the header's Padding is not zero");
     if (hd->hash >> 32)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_HASH,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_HASH,
                     "Hash 0x%016llx has upper bits set; math.hash gives 32 bits",
                     (unsigned long long)hd->hash);
     if (hd->length <= 0)
-        return blobc_err_verify(err, BLOBC_V_DATA_SIZE, BLOBC_U_LENGTH, "Length is %d; it must be at least 1",
+        return blobc_err_verify(err, BLOBC_V_DATA_SIZE, BLOBC_UNITY_OFF_LENGTH, "Length is %d; it must be at least 1",
                     (int)hd->length);
     size_t have = len - BLOBC_UNITY_DATA_OFFSET;
     if ((size_t)hd->length > have)
-        return blobc_err_verify(err, BLOBC_V_TRUNCATED, BLOBC_U_LENGTH,
+        return blobc_err_verify(err, BLOBC_V_TRUNCATED, BLOBC_UNITY_OFF_LENGTH,
                     "Length is %d, but only %zu bytes follow the header", (int)hd->length, have);
     if ((size_t)hd->length < have)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_LENGTH,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_LENGTH,
                     "%zu trailing bytes after the %d bytes of data the header's Length gives",
                     have - (size_t)hd->length, (int)hd->length);
     if (rule == BLOBC_UNITY_LENGTH_PADDED && hd->length % LENGTH_ALIGN != 0)
-        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_U_LENGTH,
+        return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_UNITY_OFF_LENGTH,
                     "Length %d is not a multiple of %u, as Entities 0.50 and later write it",
                     (int)hd->length, LENGTH_ALIGN);
     return BLOBC_OK;
@@ -118,7 +120,7 @@ blobc_status blobc_unity_open(const void *bytes, size_t len, const blobc_unity_o
                     "header", len, BLOBC_UNITY_DATA_OFFSET);
     read_header(b, hd);
     if (opts->check_version && hd->version != opts->version)
-        return blobc_err_verify(err, BLOBC_V_BAD_VERSION, BLOBC_U_VERSION,
+        return blobc_err_verify(err, BLOBC_V_BAD_VERSION, BLOBC_UNITY_OFF_VERSION,
                     "version %d; TryRead with version %d refuses it", (int)hd->version,
                     (int)opts->version);
     blobc_status st = check_fields(hd, len, opts->length, err);
@@ -126,7 +128,7 @@ blobc_status blobc_unity_open(const void *bytes, size_t len, const blobc_unity_o
     const uint8_t *d = b + BLOBC_UNITY_DATA_OFFSET;
     uint64_t got = unity_hash(d, (size_t)hd->length);
     if (got != hd->hash)
-        return blobc_err_verify(err, BLOBC_V_DATA_HASH, BLOBC_U_HASH,
+        return blobc_err_verify(err, BLOBC_V_DATA_HASH, BLOBC_UNITY_OFF_HASH,
                     "Hash is 0x%08llx, but the data hashes to 0x%08llx (xxHash32, seed 0)",
                     (unsigned long long)hd->hash, (unsigned long long)got);
     *data = d;

@@ -51,15 +51,6 @@ struct blobc_cache {
 
 /* ---- names ---- */
 
-void blobc_cache_key_hex(const uint8_t key[16], char hex[33]) {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 16; i++) {
-        hex[2 * i] = digits[key[i] >> 4];
-        hex[2 * i + 1] = digits[key[i] & 15];
-    }
-    hex[32] = '\0';
-}
-
 /* "<root>/ab/ab12...": malloc'd, or NULL. */
 static char *entry_name(const tier *c, const uint8_t key[16]) {
     char hex[33];
@@ -147,14 +138,6 @@ void blobc_cache_counts(const blobc_cache *c, uint64_t *hits, uint64_t *misses) 
 }
 
 /* ---- checking an entry ---- */
-
-bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why, const blobc_error *e) {
-    blobc_error_clear(warn);
-    blobc_err_file(warn, name);
-    blobc_err(warn, BLOBC_EINPUT, "cache entry rejected (%s%s%s); baking instead", why,
-              e ? ": " : "", e ? e->message : "");
-    return false;
-}
 
 /* Why an entry's head is not one of this key, or NULL. */
 static const char *head_problem(const uint8_t *e, const uint8_t key[16]) {

@@ -15,7 +15,8 @@
 #include "blobc/cache.h"
 #include "common/util.h"
 
-/* The 32 lowercase hex digits that name the entry of key (and a NUL). */
+/* The 32 lowercase hex digits that name the entry of key (and a NUL).
+ * In dir.c, as the next. */
 void blobc_cache_key_hex(const uint8_t key[16], char hex[33]);
 /* Fills warn: the entry `name` was rejected, and why. Returns false. */
 bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why,

@@ -37,6 +37,25 @@
 #include "blobc/cache.h"
 #include "cache/cache_internal.h"
 
+/* Entries are named by their key, and refused with one message, in this
+ * store and the HTTP one alike (cache.c). */
+void blobc_cache_key_hex(const uint8_t key[16], char hex[33]) {
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) {
+        hex[2 * i] = digits[key[i] >> 4];
+        hex[2 * i + 1] = digits[key[i] & 15];
+    }
+    hex[32] = '\0';
+}
+
+bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why, const blobc_error *e) {
+    blobc_error_clear(warn);
+    blobc_err_file(warn, name);
+    blobc_err(warn, BLOBC_EINPUT, "cache entry rejected (%s%s%s); baking instead", why,
+              e ? ": " : "", e ? e->message : "");
+    return false;
+}
+
 #define TEMP_AGE 3600     /* seconds: a temporary file this old lost its writer */
 #define ENTRY_SUFFIX 6    /* ".<key hex>.<6>": the temporary files of entries */
 #define STATS_DIR "stats" /* "p.<6 to 16>" count files, ".p.<...>" their temporaries */

@@ -9,6 +9,35 @@
 
 #include "common/util.h"
 
+size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen) {
+    /* Names are short; anything longer is not worth suggesting. */
+    enum { MAXN = 64 };
+    if (alen > MAXN || blen > MAXN) return SIZE_MAX;
+    /* Three rows: the one before the previous counts a swap of two
+     * neighbouring letters ("nmae" for "name") as one edit. */
+    size_t r0[MAXN + 1], r1[MAXN + 1], r2[MAXN + 1];
+    size_t *pp = r0, *prev = r1, *row = r2;
+    for (size_t j = 0; j <= blen; j++) prev[j] = j;
+    for (size_t i = 1; i <= alen; i++) {
+        row[0] = i;
+        for (size_t j = 1; j <= blen; j++) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = prev[j - 1] + cost;
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
+            row[j] = best;
+        }
+        size_t *t = pp;
+        pp = prev;
+        prev = row;
+        row = t;
+    }
+    return prev[blen];
+}
+
 void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len) {
     sg->want = want;
     sg->want_len = len;

@@ -31,4 +31,7 @@ const char *blobc_suggest_best(const blobc_suggest *sg);
 /* "; did you mean 'x'?" (the schema's messages), or "" */
 const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap);
 
+/* Edit distance (insert, delete, replace, swap two neighbours), capped. */
+size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+
 #endif

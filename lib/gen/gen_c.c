@@ -18,10 +18,9 @@
 
 static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void emit(gen *g, const char *fmt, ...) {
-    if (!g->ok) return;
     va_list ap;
     va_start(ap, fmt);
-    g->ok = blobc_buf_vprintf(g->out, fmt, ap);
+    blobc_vemit(g->out, &g->ok, fmt, ap);
     va_end(ap);
 }
 

@@ -114,7 +114,7 @@ typedef struct csgen {
     size_t nhelpers, helpers_cap;
 } csgen;
 
-#define emit(x, ...) blobc_gen_emit((x)->out, &(x)->ok, __VA_ARGS__)
+#define emit(x, ...) blobc_emit((x)->out, &(x)->ok, __VA_ARGS__)
 
 /* Names from outside are written in full from global::, so that no
  * schema name (a field `UnsafeUtility`, a namespace `Game.System`) can

@@ -48,10 +48,6 @@ void blobc_typemap_free(blobc_typemap *m);
  * false when out of memory. */
 bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out);
 
-/* The one text emitter of the generators: a printf-style append to out
- * while *ok, which a failed append clears (the caller then reports out of
- * memory once). */
-void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) BLOBC_PRINTF(3, 4);
 
 /* Where a line of doc text goes. */
 typedef enum blobc_gen_doc_lang {

@@ -34,16 +34,13 @@ typedef struct jw {
     bool inline_[JS_MAX_DEPTH + 1];
 } jw;
 
-static void raw(jw *w, const char *s) {
-    if (w->ok) w->ok = blobc_buf_puts(w->out, s);
-}
+static void raw(jw *w, const char *s) { blobc_emit_bytes(w->out, &w->ok, s, strlen(s)); }
 
 static void rawf(jw *w, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void rawf(jw *w, const char *fmt, ...) {
-    if (!w->ok) return;
     va_list ap;
     va_start(ap, fmt);
-    w->ok = blobc_buf_vprintf(w->out, fmt, ap);
+    blobc_vemit(w->out, &w->ok, fmt, ap);
     va_end(ap);
 }
 

@@ -101,14 +101,6 @@ bool blobc_gen_file_name(const blobc_schema *schema, blobc_buffer *out) {
     return true;
 }
 
-void blobc_gen_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {
-    if (!*ok) return;
-    va_list ap;
-    va_start(ap, fmt);
-    *ok = blobc_buf_vprintf(out, fmt, ap);
-    va_end(ap);
-}
-
 /* Bytes that end a line somewhere: C0 controls and DEL (CR ends a line to
  * every compiler), and the Unicode line ends C# knows (U+0085, U+2028,
  * U+2029). Returns the length of the one at s (0: none). */

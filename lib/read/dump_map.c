@@ -22,7 +22,7 @@
 
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
-#include "blob/unity_layout.h"
+#include "blobc/unity.h"
 #include "read/dump_map.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
@@ -32,7 +32,7 @@
 
 typedef struct mapper {
     blobc_buffer *out;
-    bool oom;
+    bool ok;                 /* false after the first failed append */
     const uint8_t *d;        /* data section */
     size_t size;
     uint64_t base;           /* file offset of the data section */
@@ -45,15 +45,13 @@ typedef struct mapper {
     blobc_buffer path;       /* path of the line being written */
 } mapper;
 
-static void mput(mapper *m, const char *s, size_t n) {
-    if (!blobc_buf_append(m->out, s, n)) m->oom = true;
-}
+static void mput(mapper *m, const char *s, size_t n) { blobc_emit_bytes(m->out, &m->ok, s, n); }
 static void mputs(mapper *m, const char *s) { mput(m, s, strlen(s)); }
 static void mprintf(mapper *m, const char *fmt, ...) BLOBC_PRINTF(2, 3);
 static void mprintf(mapper *m, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!blobc_buf_vprintf(m->out, fmt, ap)) m->oom = true;
+    blobc_vemit(m->out, &m->ok, fmt, ap);
     va_end(ap);
 }
 
@@ -122,7 +120,7 @@ static void path_truncate(mapper *m, size_t len) {
 
 static void path_add(mapper *m, const char *s) {
     if (!blobc_buf_puts(&m->path, s) || !blobc_buf_reserve(&m->path, 1)) {
-        m->oom = true;
+        m->ok = false;
         return;
     }
     m->path.data[m->path.len] = '\0';
@@ -205,7 +203,15 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
     if (t->kind == BLOBC_KIND_ARRAY) mprintf(m, ", %" PRId32 " items", len);
     else if (t->kind == BLOBC_KIND_STRING) mprintf(m, ", %" PRId32 " bytes", len);
     if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
-    else {
+    else if (t->kind == BLOBC_KIND_PTR && t->ref) {
+        /* a reference places nothing: name the item it lands on */
+        size_t k = blobc_walk_find_containing(m->w, (size_t)tg);
+        blobc_wpayload pl = k != SIZE_MAX ? blobc_walk_payload(m->w, k) : (blobc_wpayload){0};
+        if (k != SIZE_MAX && t->elem->size && ((size_t)tg - pl.start) % t->elem->size == 0)
+            mprintf(m, " (item %zu of the [%s] at 0x%08" PRIx64 ")",
+                    ((size_t)tg - pl.start) / t->elem->size, t->elem->name,
+                    (uint64_t)(m->base + pl.start));
+    } else {
         size_t k = blobc_walk_find(m->w, (uint32_t)tg);
         if (k != SIZE_MAX && k != m->cur && m->parent[k] == NONE32 && k != 0) {
             m->parent[k] = (uint32_t)m->cur;
@@ -279,14 +285,14 @@ static void list_value(mapper *m, const blobc_type *t, size_t p) {
             mprintf(m, "%s: %s", path_text(m), ty);
             line_end(m, m->base + p, 0);
             if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
-                m->oom = true;
+                m->ok = false;
                 break;
             }
             st[n++] = (mframe){t, p, 0, 0, m->path.len};
         }
         /* the next value: from the innermost unfinished aggregate */
         for (;;) {
-            if (!n || m->oom) {
+            if (!n || !m->ok) {
                 free(st);
                 return;
             }
@@ -376,12 +382,12 @@ static void find_referrers(mapper *m) {
     const blobc_error *fail = m->fail;
     m->out = &scratch;
     m->fail = NULL;
-    for (size_t k = 0; k < m->w->ntab && !m->oom; k++) {
+    for (size_t k = 0; k < m->w->ntab && m->ok; k++) {
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         uint32_t esz;
         const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
         m->cur = k;
-        for (uint32_t i = 0; t && i < pv.count && !m->oom; i++) {
+        for (uint32_t i = 0; t && i < pv.count && m->ok; i++) {
             list_value(m, t, pv.start + (size_t)i * esz);
             scratch.len = 0;
             path_truncate(m, 0);
@@ -396,12 +402,12 @@ static void list_payloads(mapper *m) {
     size_t prev_end = 0;
     if (m->w->any_order) {
         if (!m->w->any_sorted) {
-            m->oom = true;
+            m->ok = false;
             return;
         }
         find_referrers(m);
     }
-    for (size_t at = 0; at < m->w->ntab && !m->oom; at++) {
+    for (size_t at = 0; at < m->w->ntab && m->ok; at++) {
         size_t k = m->w->any_order ? m->w->any_sorted[at] : at;
         blobc_wpayload pv = blobc_walk_payload(m->w, k);
         const blobc_wpayload *pl = &pv;
@@ -437,7 +443,7 @@ static void list_payloads(mapper *m) {
             if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
             line_end(m, m->base + start, 0);
         }
-        for (uint32_t i = 0; i < pl->count && !m->oom; i++) {
+        for (uint32_t i = 0; i < pl->count && m->ok; i++) {
             path_truncate(m, plen);
             if (arr) {
                 char idx[32];
@@ -483,9 +489,9 @@ static const hfield header_fields[] = {
 
 /* A Unity blob asset file's version and BlobAssetHeader (docs/UNITY.md). */
 static const hfield unity_fields[] = {
-    {BLOBC_U_VERSION, 4, "version", 0},   {BLOBC_U_VALIDATION_PTR, 8, "ValidationPtr", 1},
-    {BLOBC_U_LENGTH, 4, "Length", 0},     {BLOBC_U_ALLOCATOR, 4, "Allocator", 0},
-    {BLOBC_U_HASH, 8, "Hash", 1},         {BLOBC_U_PADDING, 8, "Padding", 1},
+    {BLOBC_UNITY_OFF_VERSION, 4, "version", 0},   {BLOBC_UNITY_OFF_VALIDATION_PTR, 8, "ValidationPtr", 1},
+    {BLOBC_UNITY_OFF_LENGTH, 4, "Length", 0},     {BLOBC_UNITY_OFF_ALLOCATOR, 4, "Allocator", 0},
+    {BLOBC_UNITY_OFF_HASH, 8, "Hash", 1},         {BLOBC_UNITY_OFF_PADDING, 8, "Padding", 1},
 };
 
 static void list_header(mapper *m, const uint8_t *f, size_t len, bool unity) {
@@ -542,6 +548,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
                             blobc_buffer *out, blobc_error *err) {
     mapper m;
     memset(&m, 0, sizeof m);
+    m.ok = true;
     m.out = out;
     m.fail = walk_st != BLOBC_OK ? err : NULL;
     if (!opts->raw) list_header(&m, bytes, len, src->is_unity);
@@ -552,7 +559,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
             mprintf(&m, "## verification failed: %s: %s\n", blobc_verify_code_name(m.fail->code),
                     m.fail->message);
         }
-        return m.oom ? blobc_err_nomem(err) : walk_st;
+        return !m.ok ? blobc_err_nomem(err) : walk_st;
     }
     m.d = src->data;
     m.size = src->size;
@@ -564,9 +571,9 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     if (w->ntab) {
         m.parent = malloc(w->ntab * sizeof *m.parent);
         m.refpos = malloc(w->ntab * sizeof *m.refpos);
-        if (!m.parent || !m.refpos) m.oom = true;
+        if (!m.parent || !m.refpos) m.ok = false;
         else memset(m.parent, 0xff, w->ntab * sizeof *m.parent);
-        if (!m.oom) list_payloads(&m);
+        if (m.ok) list_payloads(&m);
     }
     if (m.fail) {
         mprintf(&m, "## verification failed at 0x%08" PRIx64 "%s%s%s: %s: %s\n", m.fail->offset,
@@ -579,6 +586,6 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     free(m.parent);
     free(m.refpos);
     blobc_buffer_free(&m.path);
-    if (m.oom) return blobc_err_nomem(err);
+    if (!m.ok) return blobc_err_nomem(err);
     return walk_st;
 }

@@ -6,7 +6,7 @@
  */
 #include "read/source.h"
 
-#include "blob/unity_layout.h"
+#include "blobc/unity.h"
 
 #include <inttypes.h>
 

@@ -45,4 +45,9 @@ blobc_status blobc_source_open(blobc_source *src, const void *bytes, size_t len,
                                const char *type_name, unsigned flags, blobc_error *err);
 void blobc_source_close(blobc_source *src);
 
+/* The value of the scalar or enum of type t at p, for the value stream
+ * (walk_stream.c) and the read API (reader.c): an enum's member name too. */
+struct blobc_sval;
+void blobc_sval_load(const blobc_type *t, const uint8_t *p, struct blobc_sval *v);
+
 #endif

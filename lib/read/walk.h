@@ -122,5 +122,7 @@ static inline uint32_t blobc_walk_flags(const blobc_walk *w, size_t k) { return 
 
 /* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
+/* Index of the payload containing `at` (canonical order), or SIZE_MAX. */
+size_t blobc_walk_find_containing(const blobc_walk *w, size_t at);
 
 #endif

@@ -11,7 +11,7 @@
  *   - a bitmap of the bytes placed payloads cover: claiming a payload
  *     tests and sets its bits (a word at a time), and since payloads never
  *     overlap each byte is claimed once;
- *   - per 8-byte window of the data, a chain of the payloads starting in
+ *   - per 8-byte window of the data (WIN_SHIFT), a chain of the payloads starting in
  *     it (through wnext): at most 8, as payloads are at least a byte and
  *     disjoint, so finding the payload at a start is constant work (no
  *     hash an attacker could fill);
@@ -22,8 +22,6 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-
-#define WIN_SHIFT 3
 
 /* The index of v's lowest set bit (v != 0). */
 static unsigned lowest_bit(uint64_t v) {
@@ -49,13 +47,6 @@ bool blobc_walk_any_init(blobc_walk *w) {
 
 bool blobc_walk_any_room(blobc_walk *w, size_t n) {
     return n <= w->any_cap || blobc_grow((void **)&w->any_next, &w->any_cap, n, sizeof *w->any_next);
-}
-
-size_t blobc_walk_any_find(const blobc_walk *w, size_t t) {
-    if (!w->any_win || t >= w->size) return SIZE_MAX;
-    for (uint32_t k = w->any_win[t >> WIN_SHIFT]; k; k = w->any_next[k - 1])
-        if (k - 1 < w->ntab && w->tstart[k - 1] == t) return k - 1;
-    return SIZE_MAX;
 }
 
 /* The bits of bytes [t, t + n) in word i of the bitmap. */

@@ -194,8 +194,6 @@ void blobc_walk_tab_release(blobc_walk *w);
 bool blobc_walk_tab_grow(blobc_walk *w, size_t need);
 /* Makes room for every payload `size` bytes of data can hold. */
 bool blobc_walk_tab_reserve(blobc_walk *w, size_t size);
-/* Index of the payload containing `at`, or SIZE_MAX. */
-size_t blobc_walk_find_containing(const blobc_walk *w, size_t at);
 /* blobc_walk_find with a cache in front. */
 size_t blobc_walk_find_cached(blobc_walk *w, uint32_t start);
 
@@ -219,12 +217,15 @@ HOT bool tab_put(blobc_walk *w, size_t t, size_t count, uint32_t tid, uint32_t f
  * no fast path of walk_refs.c (a new payload at the cursor) ever applies
  * and every offset field goes through visit_slow. */
 #define ANY_CURSOR (SIZE_MAX & ~(size_t)15)
+/* The payloads starting in each 2^WIN_SHIFT bytes of data are chained. */
+#define WIN_SHIFT 3
 
 /* Sets up the structures for w->size bytes and w->tab_cap payloads. */
 bool blobc_walk_any_init(blobc_walk *w);
 /* Room for payload indexes below n. */
 bool blobc_walk_any_room(blobc_walk *w, size_t n);
-/* Index of the payload starting at t, or SIZE_MAX. */
+/* Index of the payload starting at t, or SIZE_MAX (in walk_table.c, with
+ * the other ways of finding a payload). */
 size_t blobc_walk_any_find(const blobc_walk *w, size_t t);
 /* Claims bytes [t, t + n) (n >= 1) for payload k, or false with *hit the
  * first byte another payload covers. */

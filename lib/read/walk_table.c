@@ -114,6 +114,13 @@ bool blobc_walk_tab_reserve(blobc_walk *w, size_t size) {
     return true;
 }
 
+size_t blobc_walk_any_find(const blobc_walk *w, size_t t) {
+    if (!w->any_win || t >= w->size) return SIZE_MAX;
+    for (uint32_t k = w->any_win[t >> WIN_SHIFT]; k; k = w->any_next[k - 1])
+        if (k - 1 < w->ntab && w->tstart[k - 1] == t) return k - 1;
+    return SIZE_MAX;
+}
+
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start) {
     if (w->any_order) return blobc_walk_any_find(w, start);
     size_t lo = 0, hi = w->ntab;

@@ -21,7 +21,7 @@ typedef struct report {
 
 static void vput(report *r, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 static void vput(report *r, const char *fmt, va_list ap) {
-    if (r->out && r->ok) r->ok = blobc_buf_vprintf(r->out, fmt, ap);
+    if (r->out) blobc_vemit(r->out, &r->ok, fmt, ap);
 }
 
 static void put(report *r, const char *fmt, ...) BLOBC_PRINTF(2, 3);

@@ -24,6 +24,19 @@ expect_err against_string 1 'rooms[0].name: error: out of date with '"$T"'/level
 sed -i 's/name: Hell$/name: Hallway/' "$T/level.yaml"
 expect_err against_length 1 "rooms[0].name: error: out of date" "$BLOBC" verify --against "$T/level.yaml" "$T/level.blob"
 sed -i 's/name: Hallway$/name: Hall/' "$T/level.yaml"
+# More items; a shared payload written out twice; an enum.
+sed -i 's/neighbors: \[2, 3\]/neighbors: [2, 3, 4]/' "$T/level.yaml"
+expect_err against_items 1 "rooms[0].neighbors: error: out of date with $T/level.yaml: the blob has [u32] of 2 items; a fresh bake has [u32] of 3 items" \
+    "$BLOBC" verify --against "$T/level.yaml" "$T/level.blob"
+sed -i 's/neighbors: \[2, 3, 4\]/neighbors: [2, 3]/' "$T/level.yaml"
+sed 's/^landmarks: \[\*keep_meta,/landmarks: [{note: "Built in the second age", author: Ada},/' "$T/level.yaml" >"$T/unshared.yaml"
+expect_err against_unshared 1 "landmarks[0]: error: out of date with $T/unshared.yaml: the blob has *RoomMeta = the payload of an earlier value; a fresh bake has *RoomMeta to a value" \
+    "$BLOBC" verify --against "$T/unshared.yaml" "$T/level.blob"
+sed -i '0,/kind: floor$/s//kind: wall/' "$T/level.yaml"
+expect_err against_enum 1 "rooms[0].kind: error: out of date with $T/level.yaml: the blob has Kind = floor; a fresh bake has Kind = wall" \
+    "$BLOBC" verify --against "$T/level.yaml" "$T/level.blob"
+sed -i '0,/kind: wall$/s//kind: floor/' "$T/level.yaml"
+expect against_restored 0 "$BLOBC" verify --against "$T/level.yaml" "$T/level.blob"
 # Same values, another recorded schema name: the type description differs.
 sed -i 's|^\$schema: .*|$schema: ./level.schema|' "$T/level.yaml"
 expect_err against_types 1 "the values are equal, the type description or header differs" \

@@ -1,7 +1,8 @@
 # The rules of docs/ARCHITECTURE.md, checked against the tree: the map
 # names every file of lib/ and nothing else, private headers stay in their
-# folder, folders include only the folders below them, cmd/ uses only the
-# public headers, and no file of lib/ grows far past 900 lines.
+# folder, folders include and call only the folders below them, no files
+# call each other in a circle, cmd/ uses only the public headers, and no
+# file of lib/ grows far past 900 lines.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 DOC=docs/ARCHITECTURE.md
@@ -48,6 +49,59 @@ for f in lib/*/*.c lib/*/*.h; do
 done
 if [ -z "$bad" ]; then pass includes_follow_folder_order; else
     fail includes_follow_folder_order "$bad"
+fi
+
+# A folder's private headers are its own: other folders of lib/ include
+# only the public headers and common/'s.
+bad=""
+for f in lib/*/*.c lib/*/*.h; do
+    dir=$(basename "$(dirname "$f")")
+    [ "$dir" = include ] && continue
+    for inc in $(sed -n 's/^#include "\([a-z_]*\/[a-z_0-9]*\.h\)".*/\1/p' "$f"); do
+        case "$inc" in "$dir"/* | common/* | blobc/*) ;; *) bad="$bad $f->$inc" ;; esac
+    done
+done
+if [ -z "$bad" ]; then pass private_headers_stay_in_their_folder; else
+    fail private_headers_stay_in_their_folder "$bad"
+fi
+
+# --- who calls whom: no circles ---
+# From the objects of the build: a folder (or a file within a folder)
+# depends on another when it uses a symbol the other defines. Folders call
+# only the folders below them, and no files within a folder call each
+# other round in a circle.
+if ! command -v nm >/dev/null 2>&1 || ! command -v tsort >/dev/null 2>&1; then
+    skip calls_follow_folder_order "nm or tsort is not installed"
+elif ! ls "$BUILD"/lib/*/*.o >/dev/null 2>&1; then
+    skip calls_follow_folder_order "no objects in $BUILD/lib (build first)"
+else
+    for o in "$BUILD"/lib/*/*.o; do
+        d=$(basename "$(dirname "$o")")
+        f=$(basename "$o" .o)
+        nm -g --defined-only "$o" | awk -v d="$d" -v f="$f" 'NF == 3 { print $3, d, f }'
+    done | sort >"$T/defs"
+    for o in "$BUILD"/lib/*/*.o; do
+        d=$(basename "$(dirname "$o")")
+        f=$(basename "$o" .o)
+        nm -u "$o" | awk -v d="$d" -v f="$f" '{ print $NF, d, f }'
+    done | sort >"$T/uses"
+    join "$T/uses" "$T/defs" >"$T/calls"
+    bad=""
+    for edge in $(awk '$2 != $4 { print $2 "->" $4 }' "$T/calls" | sort -u); do
+        ok=$(allowed "${edge%%->*}")
+        case " $ok " in *" ${edge#*->} "*) ;; *) bad="$bad $edge" ;; esac
+    done
+    if [ -z "$bad" ]; then pass calls_follow_folder_order; else
+        fail calls_follow_folder_order "$bad"
+    fi
+    awk '$2 == $4 && $3 != $5 { print $2 "/" $3, $4 "/" $5 }' "$T/calls" | sort -u >"$T/edges"
+    if [ ! -s "$T/edges" ]; then
+        fail no_circle_between_files "no calls between files found (nm output changed?)"
+    elif loop=$(tsort "$T/edges" 2>&1 >/dev/null) && [ -z "$loop" ]; then
+        pass no_circle_between_files
+    else
+        fail no_circle_between_files "$(echo "$loop" | tr '\n' ' ')"
+    fi
 fi
 
 bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blobc/[a-z_]*\.h"' |

@@ -3,7 +3,8 @@
 # enums, structs, unions, arrays and pointers, and values for them. For each seed:
 # bake the YAML and the JSON, check both raw data sections with a C program
 # whose structs the C compiler laid out (every value, offset, shared payload
-# and padding byte), then verify, dump and re-bake. RANDGEN_SEEDS=N runs N
+# and padding byte), then verify, dump and re-bake, and upgrade to the
+# same schema (the identity). RANDGEN_SEEDS=N runs N
 # seeds starting at RANDGEN_FIRST (default 1). A failing seed's files are
 # kept in $BUILD/randgen-fail/seed-N/ and named in the FAIL line.
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +82,12 @@ while [ "$s" -le "$LAST" ]; do
         fi
         root=$(sed -n 's/^root=//p' "$d/info")
         check "$s" verify-schema "$BLOBC" verify -s "$d/t.schema" -t "$root" "$d/y.blob"
+        # upgrade to the same schema is the identity, shared payloads and all
+        # (from the seed's directory: the schema's name is recorded as given)
+        if check "$s" upgrade-same sh -c 'cd "$1" && "$2" upgrade -s t.schema -t "$3" -o up.blob y.blob' \
+            _ "$d" "$BLOBC" "$root"; then
+            same "$s" upgrade-same-identity "$d/up.blob" "$d/y.blob"
+        fi
         # the dump names its schema ($schema: t.schema, as the data did), so
         # its bake records the same name: the same file, byte for byte
         if check "$s" dump "$BLOBC" dump -o "$d/dump.yaml" "$d/y.blob" &&

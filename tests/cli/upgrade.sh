@@ -112,3 +112,24 @@ expect union_drop 0 "$BLOBC" upgrade "$T/u.blob" -s member_field_dropped.schema 
 grep -q 'h:' "$T/u-drop.yaml" && fail union_drop_left_out "$(grep 'h:' "$T/u-drop.yaml" | head -2)" ||
     pass union_drop_left_out
 grep -q 'w: 4.0' "$T/u-drop.yaml" && pass union_drop_kept_values || fail union_drop_kept_values "$(cat "$T/u-drop.yaml")"
+
+# Shared payloads stay shared: the upgraded blob is byte for byte a fresh
+# bake of the same data (anchors and aliases) with the new schema, also
+# when a dropped field held a payload's first use (old_first.yaml) and
+# when values are widened (new.schema: Part.id u32 -> u64).
+cd "$D/shared" || exit 1
+for n in old old_first; do
+    "$BLOBC" bake "$n.yaml" -o "$T/s-$n.blob" 2>"$T/err" || fail "shared_bake_$n" "$(cat "$T/err")"
+done
+"$BLOBC" bake dropped.yaml -o "$T/s-dropped.ref" && "$BLOBC" bake dropped_first.yaml -o "$T/s-df.ref" &&
+    "$BLOBC" bake new.yaml -o "$T/s-new.ref" || fail shared_reference "the references did not bake"
+expect shared_drop 0 "$BLOBC" upgrade "$T/s-old.blob" -s dropped.schema --drop -o "$T/s-dropped.blob"
+same_file shared_drop_same_as_fresh_bake "$T/s-dropped.blob" "$T/s-dropped.ref"
+expect shared_drop_first 0 "$BLOBC" upgrade "$T/s-old_first.blob" -s dropped.schema --drop -o "$T/s-df.blob"
+same_file shared_drop_first_same_as_fresh_bake "$T/s-df.blob" "$T/s-df.ref"
+expect shared_widen 0 "$BLOBC" upgrade "$T/s-old.blob" -s new.schema --drop -o "$T/s-new.blob"
+same_file shared_widen_same_as_fresh_bake "$T/s-new.blob" "$T/s-new.ref"
+n=$("$BLOBC" dump "$T/s-dropped.blob" | grep -c '\*a[0-9]')
+[ "$n" = 4 ] && pass shared_drop_aliases || fail shared_drop_aliases "$n aliases, want 4"
+expect shared_same_schema 0 "$BLOBC" upgrade "$T/s-old.blob" -s old.schema -o "$T/s-same.blob"
+same_file shared_same_schema_identity "$T/s-same.blob" "$T/s-old.blob"

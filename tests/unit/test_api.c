@@ -365,6 +365,14 @@ TEST(later_functions) {
     CHECK_EQ_I(blobc_upgrade("not a blob", 10, &u, &out, NULL), BLOBC_EINPUT);
     CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, NULL, &out, &e_), "blobc_upgrade");
     CHECK_ARG(blobc_upgrade(g_blob.data, g_blob.len, &u, NULL, &e_), "blobc_upgrade");
+    blobc_difference d;
+    CHECK_EQ_I(blobc_compare_blobs(g_blob.data, g_blob.len, g_blob.data, g_blob.len, NULL, &d, NULL),
+               BLOBC_OK);
+    CHECK_EQ_I(d.differ, 0);
+    CHECK_EQ_I(blobc_compare_blobs("not a blob", 10, g_blob.data, g_blob.len, NULL, &d, NULL),
+               BLOBC_EINPUT);
+    CHECK_ARG(blobc_compare_blobs(NULL, 0, g_blob.data, g_blob.len, NULL, &d, &e_),
+              "blobc_compare_blobs");
     out.len = 0;
     CHECK_EQ_I(blobc_gen_jsonschema(g_schema, "Nope", &out, NULL) != BLOBC_OK, 1);
     CHECK_ARG(blobc_gen_jsonschema(NULL, NULL, &out, &e_), "blobc_gen_jsonschema");

@@ -170,6 +170,7 @@ static void *worker(void *p) {
         w->bad++;
         return NULL;
     }
+    uint64_t hits = 0, misses = 0;
     for (int round = 0; round < 20; round++) {
         char data[64];
         snprintf(data, sizeof data, "x: %d\nname: n%d\ntags: [a, b]\n", (w->id + round) % 8,
@@ -188,6 +189,8 @@ static void *worker(void *p) {
         if (blobc_bake_memory(data, strlen(data), "d.yaml", &o, &want, &err) != BLOBC_OK) w->bad++;
         blobc_cache_get(c, &plan, &o, &got, &hit, &warn);
         if (warn.status != BLOBC_OK) w->bad++;
+        if (hit) hits++;
+        else misses++;
         if (hit && (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)) w->bad++;
         if (!hit) blobc_cache_put(c, &plan, want.data, want.len, &warn);
         if (warn.status != BLOBC_OK) w->bad++;
@@ -195,6 +198,10 @@ static void *worker(void *p) {
         blobc_cache_entry_free(&got);
         blobc_bake_plan_free(&plan);
     }
+    /* the handle counts its own lookups, whatever other handles do */
+    uint64_t h, m;
+    blobc_cache_counts(c, &h, &m);
+    if (h != hits || m != misses) w->bad++;
     blobc_cache_close(c);
     return NULL;
 }

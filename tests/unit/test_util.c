@@ -3,6 +3,7 @@
  * looks like), arena, buffers, UTF-8 validation, edit distance.
  */
 #include "test.h"
+#include "common/suggest.h"
 #include "common/util.h"
 
 TEST(format_text_position) {

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "evolve.h"
 #include "gen.h"
+#include "read.h"
 #include "schema.h"
 #include "unity.h"
 #include "verify.h"

@@ -28,6 +28,17 @@ extern "C" {
 #define BLOBC_UNITY_HEADER_SIZE 32u
 #define BLOBC_UNITY_DATA_OFFSET 36u
 
+/* File offsets of the prefix's fields: the int32 version TryRead compares,
+ * then the fields of BlobAssetHeader at their [FieldOffset] + 4. */
+enum {
+    BLOBC_UNITY_OFF_VERSION = 0,
+    BLOBC_UNITY_OFF_VALIDATION_PTR = 4, /* void*, written as null */
+    BLOBC_UNITY_OFF_LENGTH = 12,        /* int */
+    BLOBC_UNITY_OFF_ALLOCATOR = 16,     /* Allocator (0.x) / AllocatorHandle (1.x): 4 bytes */
+    BLOBC_UNITY_OFF_HASH = 20,          /* ulong, holding math.hash's uint */
+    BLOBC_UNITY_OFF_PADDING = 28        /* ulong, 0 */
+};
+
 /* How the header's Length relates to the data, by Entities release. */
 typedef enum blobc_unity_length {
     BLOBC_UNITY_LENGTH_ANY = 0,  /* readers: accept either rule below; writers: PADDED */
@@ -71,6 +82,12 @@ BLOBC_API blobc_status blobc_unity_open(const void *bytes, size_t len,
  * with 36 + Length equal to the file size, and the hash matching. A .blob
  * never passes (its first 8 bytes are the magic, never a zero pointer). */
 BLOBC_API bool blobc_unity_detect(const void *bytes, size_t len);
+
+/* True when the fields a serialized header always has are there
+ * (ValidationPtr 0, Allocator.None, Padding 0), whatever the rest says:
+ * enough to suggest reading a file that fails otherwise as a Unity blob
+ * asset. */
+BLOBC_API bool blobc_unity_resembles(const void *bytes, size_t len);
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,28 @@ BLOBC_API blobc_status blobc_verify_file(const char *path, const blobc_verify_op
 BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blobc_type *root,
                                          blobc_error *err);
 
+/* Where the values of two blobs first differ (blobc_compare_blobs). */
+#define BLOBC_DIFF_TEXT_MAX 256
+typedef struct blobc_difference {
+    int differ;                       /* 0: every value is the same */
+    char path[BLOBC_ERROR_PATH_MAX];  /* schema path of the first value that differs
+                                         ("rooms[0].radius"; "" for the root) */
+    char a[BLOBC_DIFF_TEXT_MAX];      /* that value in the first blob: "f32 = 6.25",
+                                         "string bytes = \"Hall\"", "[Room] of 3 items",
+                                         "*Meta = null", ...; "nothing" past its end */
+    char b[BLOBC_DIFF_TEXT_MAX];      /* ... and in the second */
+} blobc_difference;
+
+/* Compares the values two .blob images hold, value by value in field
+ * order, after verifying both (opts as for blobc_verify_blob: a schema for
+ * stripped blobs, the type). Values only: a header, a recorded schema name
+ * or type names that differ do not count, a payload shared in one blob and
+ * written twice in the other does ("the payload of an earlier value").
+ * On BLOBC_OK, diff says whether and where they differ. */
+BLOBC_API blobc_status blobc_compare_blobs(const void *a, size_t alen, const void *b, size_t blen,
+                                           const blobc_verify_options *opts,
+                                           blobc_difference *diff, blobc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,18 @@
+/*
+ * compiler.h - what the library asks of the compiler beyond C11: printf
+ * format checking and branch hints. Not installed.
+ */
+#ifndef BLOBC_COMPILER_H
+#define BLOBC_COMPILER_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BLOBC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define BLOBC_PRINTF(a, b)
+#define BLOBC_LIKELY(x) (x)
+#define BLOBC_UNLIKELY(x) (x)
+#endif
+
+#endif

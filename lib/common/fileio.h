@@ -1,0 +1,34 @@
+/*
+ * fileio.h - what the file readers (fileio.c, filemap.c) and the output
+ * rules (output.c) share with the rest of the library: I/O errors with
+ * the system's text, input size limits, and whether an output would
+ * replace a given file. Not installed.
+ */
+#ifndef BLOBC_FILEIO_H
+#define BLOBC_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blobc/error.h"
+
+/* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
+ * ("-" is standard input). */
+blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
+/* strerror_r into buf (thread-safe); "error N" when it has no text. */
+const char *blobc_errno_text(int e, char *buf, size_t cap);
+/* Reads n bytes of fd from offset `at`, or fewer at end of file or on an
+ * error: the number read. */
+size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at);
+/* Writes all n bytes to fd: 0, or the errno of the failed write. In output.c. */
+int blobc_write_all(int fd, const void *p, size_t n);
+/* "1 GiB", "64 KiB", "1000 bytes": a size for messages; snprintf semantics. */
+size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
+/* The error for a non-regular input that went past the maximum input size. */
+blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
+/* True when writing `output` would replace the file `path`: the same
+ * name, or the same existing file under another. In output.c. */
+bool blobc_writes_over(const char *output, const char *path);
+
+#endif
