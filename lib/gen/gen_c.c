@@ -513,7 +513,8 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
                 if (n == SIZE_MAX || !(spelled = malloc(n + 1))) return false;
                 blobc_type_spell(ft, spelled, n + 1);
             }
-            bool ok = blobc_buf_printf(b, " %s: %s;", t->fields[f].name, spelled);
+            bool ok = blobc_buf_printf(b, " %s%s: %s;", t->key == f + 1 ? "@key " : "",
+                                       t->fields[f].name, spelled);
             if (spelled != small) free(spelled);
             if (!ok) return false;
         }

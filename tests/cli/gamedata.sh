@@ -1,0 +1,70 @@
+# Game data end to end: keys and references. check's listing; the sample
+# baked from YAML and JSON to the same bytes (keyed arrays sorted, forward
+# references and a cycle resolved, an omitted all-default struct); verify;
+# dump as YAML and JSON against golden files (references as keys) and
+# re-baked identical; upgrade and verify --against carrying references;
+# dump --map naming each reference's item; and the located errors
+# (duplicate keys naming both places, dangling keys with a did-you-mean,
+# null where none is allowed) against golden stderr.
+. "$(dirname "$0")/lib.sh"
+G=$TOP/tests/data/gamedata
+cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" "$T/"
+cd "$T" || exit 1
+
+# --- check ---
+expect check_runs 0 "$BLOBC" check game.schema
+same_file check_listing "$T/out" "$G/check.expect"
+
+# --- bake, verify, dump, re-bake ---
+expect bake_yaml 0 "$BLOBC" bake game.yaml -o y.blob
+expect bake_json 0 "$BLOBC" bake game.json -o j.blob
+same_file yaml_json_same_bytes y.blob j.blob
+expect verify 0 "$BLOBC" verify y.blob
+expect dump_yaml 0 "$BLOBC" dump y.blob
+cp "$T/out" dump.yaml
+same_file dump_yaml_golden dump.yaml "$G/dump.yaml.expect"
+expect dump_json 0 "$BLOBC" dump --json y.blob
+cp "$T/out" dump.json
+same_file dump_json_golden dump.json "$G/dump.json.expect"
+expect rebake_yaml 0 "$BLOBC" bake dump.yaml -o y2.blob
+same_file rebake_yaml_identical y2.blob y.blob
+expect rebake_json 0 "$BLOBC" bake dump.json -o j2.blob
+same_file rebake_json_identical j2.blob y.blob
+# a stripped blob dumps the same through the schema
+expect bake_stripped 0 "$BLOBC" bake --strip game.yaml -o s.blob
+expect dump_stripped 0 "$BLOBC" dump -s game.schema s.blob
+same_file dump_stripped_same "$T/out" "$G/dump.yaml.expect"
+
+# keyed arrays come out sorted whatever the input order (ids 3 5 7, then
+# 1 11; names ask bye start; depths -1 0 2)
+sed -n '1,/^loot:/p' dump.yaml | grep -E '^  - (id|name|kind|depth):' | sed 's/^  - //; s/[" ]//g' |
+    tr '\n' ' ' >keys.txt
+want='id:3 id:5 id:7 id:1 id:11 name:ask name:bye name:start kind:weapon kind:armor kind:potion depth:-1 depth:0 depth:2 '
+[ "$(cat keys.txt)" = "$want" ] && pass sorted_by_key || fail sorted_by_key "$(cat keys.txt)"
+
+# --- the value stream: upgrade and verify --against carry references ---
+expect upgrade_same 0 "$BLOBC" upgrade y.blob -s game.schema -o up.blob
+same_file upgrade_identical up.blob y.blob
+expect against 0 "$BLOBC" verify --against game.yaml y.blob
+sed 's/best: 7/best: 5/' game.yaml >changed.yaml
+expect_err against_changed_ref 1 "loot[0].best" "$BLOBC" verify --against changed.yaml y.blob
+
+# --- dump --map names the item each reference lands on ---
+expect map 0 "$BLOBC" dump --map y.blob
+grep -F 'dialogue[2].next: &Node' "$T/out" | grep -q '(item 0 of the \[Node\]' &&
+    pass map_ref_target || fail map_ref_target "$(grep -F 'next: &Node' "$T/out" | head -3)"
+
+# --- errors, located, several per run, golden ---
+run "$BLOBC" bake bad_keys.yaml -o bad.blob
+rc_is bad_keys_yaml_exit_1 1 && pass bad_keys_yaml_exit_1
+same_file bad_keys_yaml_stderr "$T/err" "$G/bad_keys.yaml.expect"
+absent bad_keys_no_output bad.blob
+run "$BLOBC" bake bad_keys.json -o bad.blob
+rc_is bad_keys_json_exit_1 1 && pass bad_keys_json_exit_1
+same_file bad_keys_json_stderr "$T/err" "$G/bad_keys.json.expect"
+
+# --- the schema language's key errors ---
+printf 'struct A { @key x: f32; }\n' >k1.schema
+expect_err key_type 1 "k1.schema:1:17: error: struct A: the @key field 'x' is f32" "$BLOBC" check k1.schema
+printf 'struct B { x: u8; }\nstruct A { r: &B; }\n' >k2.schema
+expect_err ref_needs_key 1 "k2.schema:2:16: error: &B refers to an element of a keyed array, so B must be a struct with a @key field" "$BLOBC" check k2.schema
