@@ -274,6 +274,10 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
 /* Quotes arbitrary input text for a message: escapes, cut at 40 bytes. */
 void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
+void bk_list_names(char *buf, size_t cap, const blobc_type *t);
+
 /* Suggestion for an unknown key among a struct's fields (and the meta keys
  * at the top level); NULL when nothing is close. */
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
@@ -294,7 +298,7 @@ blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos);
 /* Stores a reference: v is the key of its target (or null, when
  * `nullable`), resolved by bk_refs_resolve at the end of the document. */
 blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_pos *pos,
-                          bool nullable);
+                          bool is_null, bool nullable);
 /* The end of the document: every reference to its element, or an error
  * at the reference (a key that names no element, with a did-you-mean). */
 blobc_status bk_refs_resolve(bk *k);

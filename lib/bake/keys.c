@@ -328,9 +328,9 @@ static blobc_status parse_key(bk *k, const blobc_type *st, const bk_scalar *v, c
 }
 
 blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_pos *pos,
-                          bool nullable) {
+                          bool is_null, bool nullable) {
     const blobc_type *st = s->type->elem;
-    if (bk_is_null(v) && (nullable || key_field(st)->type->kind != BLOBC_KIND_STRING ||
+    if (is_null && (nullable || key_field(st)->type->kind != BLOBC_KIND_STRING ||
                           v->tok == BK_TOK_JNULL)) {
         if (nullable) return BLOBC_OK;
         char want[300];

@@ -68,3 +68,34 @@ printf 'struct A { @key x: f32; }\n' >k1.schema
 expect_err key_type 1 "k1.schema:1:17: error: struct A: the @key field 'x' is f32" "$BLOBC" check k1.schema
 printf 'struct B { x: u8; }\nstruct A { r: &B; }\n' >k2.schema
 expect_err ref_needs_key 1 "k2.schema:2:16: error: &B refers to an element of a keyed array, so B must be a struct with a @key field" "$BLOBC" check k2.schema
+
+# --- gen c: <S>_<f>_find by key, references followed; C11 and C++17 ---
+INC=$TOP/lib/include
+expect gen_c 0 "$BLOBC" gen c game.schema -o game.h
+for w in 'const Item \*Game_items_find(const Game \*blobc_p, uint32_t blobc_key)' \
+    'const Node \*Game_dialogue_find(const Game \*blobc_p, const char \*blobc_key, size_t blobc_len)' \
+    'const Rule \*Game_rules_find(const Game \*blobc_p, Kind blobc_key)' \
+    'const Floor \*Game_floors_find(const Game \*blobc_p, int32_t blobc_key)' \
+    'const Node \*Node_next(const Node \*blobc_p)' 'const Item \*Loot_drops_at('; do
+    grep -q "$w" game.h || echo "$w"
+done >missing
+[ -s missing ] && fail gen_c_find_api "missing: $(cat missing)" || pass gen_c_find_api
+WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
+if ${CC:-cc} -std=c11 $WARN -Wstrict-prototypes -I"$INC" -I. "$G/lookup.c" -o lookup 2>cc.log; then
+    pass lookup_builds_c
+    expect lookup_runs 0 ./lookup y.blob
+    same_file lookup_golden "$T/out" "$G/lookup.expect"
+else
+    fail lookup_builds_c "$(head -c 800 cc.log)"
+fi
+CXX1=$(command -v g++ || command -v clang++ || true)
+if [ -z "$CXX1" ]; then
+    skip lookup_builds_cxx "no C++ compiler (g++ or clang++)"
+elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"$INC" -I. \
+    -x c++ "$G/lookup.c" -o lookupxx 2>cc.log; then
+    pass lookup_builds_cxx
+    expect lookup_runs_cxx 0 ./lookupxx y.blob
+    same_file lookup_cxx_golden "$T/out" "$G/lookup.expect"
+else
+    fail lookup_builds_cxx "$(head -c 800 cc.log)"
+fi
