@@ -270,24 +270,6 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
     return BLOBC_OK;
 }
 
-static bool all_default(const blobc_type *st);
-
-/* May the field be left out? It has a default, it is a [T] (empty) or a
- * *T (null), or it is a struct whose fields may all be left out. */
-static bool omittable(const blobc_field *f) {
-    blobc_kind kind = f->type->kind;
-    return f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref) ||
-           (kind == BLOBC_KIND_STRUCT && all_default(f->type));
-}
-
-/* The inline nesting of structs is finite (layout refuses a struct that
- * contains itself), and no deeper than the struct has bytes. */
-static bool all_default(const blobc_type *st) {
-    for (uint32_t i = 0; i < st->nfields; i++)
-        if (!omittable(&st->fields[i])) return false;
-    return true;
-}
-
 /* A left-out struct: every field its default. */
 static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *pos) {
     const blobc_type *st = s->type;
@@ -333,7 +315,7 @@ blobc_status bk_pop_struct(bk *k) {
                 if (st) return st;
                 continue;
             }
-            if (omittable(fld)) {
+            if (blobc_field_optional(fld)) {
                 bk_slot s = {fld->type, f->at.ref, f->at.off + fld->offset};
                 blobc_status st = fld->type->kind == BLOBC_KIND_STRUCT
                                       ? apply_struct_default(k, &s, &f->pos)

@@ -125,3 +125,15 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
     }
     return BLOBC_EINPUT;
 }
+
+bool blobc_field_optional(const blobc_field *f) {
+    blobc_kind kind = f->type->kind;
+    if (f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref))
+        return true;
+    if (kind != BLOBC_KIND_STRUCT) return false;
+    /* The inline nesting of structs is finite (layout refuses a struct
+     * that contains itself) and no deeper than the struct has bytes. */
+    for (uint32_t i = 0; i < f->type->nfields; i++)
+        if (!blobc_field_optional(&f->type->fields[i])) return false;
+    return true;
+}

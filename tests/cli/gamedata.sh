@@ -99,3 +99,21 @@ elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"
 else
     fail lookup_builds_cxx "$(head -c 800 cc.log)"
 fi
+
+# --- gen jsonschema: references as their key's type, an all-default struct
+# optional; a real validator and bake agree on the sample and on edits ---
+expect gen_jsonschema 0 "$BLOBC" gen jsonschema game.schema -o game.json.schema
+if python3 "$TOP/tests/tools/jsonschema_check.py" game.json.schema game.json >v.txt 2>&1 ||
+    [ $? -ne 3 ]; then
+    js_agree js_sample_valid 0 valid game.json.schema game.schema game.json
+    js_agree js_sample_yaml_valid 0 valid game.json.schema game.schema game.yaml
+    js_agree js_ref_key_type 1 "invalid" game.json.schema game.schema game.json \
+        set loot.0.best '"seven"'
+    js_agree js_ref_null_where_allowed 0 valid game.json.schema game.schema game.json \
+        set dialogue.0.next null
+    js_agree js_ref_null_refused 1 "invalid" game.json.schema game.schema game.json set loot.0.best null
+    js_agree js_required_ref 1 "invalid" game.json.schema game.schema game.json del loot.0.best
+    js_agree js_default_struct_optional 0 valid game.json.schema game.schema game.json del items.0.stats
+else
+    skip jsonschema_validator "$(cat v.txt)"
+fi

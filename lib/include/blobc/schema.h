@@ -218,6 +218,11 @@ BLOBC_API const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_t
 BLOBC_API const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name,
                                                      size_t len);
 
+/* Whether data may leave the field out (docs/SCHEMA.md, "Defaults"): it
+ * has a default, it is a [T] (empty) or a *T (null), or it is a struct
+ * whose every field may be left out (it then holds their defaults). */
+BLOBC_API bool blobc_field_optional(const blobc_field *field);
+
 /* Finds an enum member by name (len bytes, need not be NUL-terminated), or NULL. */
 BLOBC_API const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,
                                                        size_t len);
