@@ -230,6 +230,16 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos);
  * in a union frame, the key names the member: the tag is set and the slot
  * is the member's *Struct. */
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out);
+/* The field the innermost frame expects next, when it is a struct: the
+ * one after the last key (keys usually come in declaration order), or
+ * NULL. A front end that finds its key spelled next may skip the lookup
+ * and call bk_key_field. */
+static inline const blobc_field *bk_next_field(const bk *k) {
+    const bk_frame *f = &k->fr[k->depth - 1];
+    return f->kind == BK_STRUCT && f->hint < f->type->nfields ? &f->type->fields[f->hint] : NULL;
+}
+/* bk_key for a key known to name field fld of the innermost struct. */
+blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);
 /* Ends the innermost mapping: applies defaults, checks required fields
  * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);

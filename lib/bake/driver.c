@@ -218,6 +218,7 @@ typedef struct source {
      * a read error), puts the reason in err in place of the parser's
      * "input error" and returns its status; else BLOBC_OK */
     blobc_status (*cut)(void *data, blobc_error *err);
+    bool text_checked;     /* whole input: found to be text while it was read */
 } source;
 
 /* The arguments both entry points take; *err is not NULL. */
@@ -237,7 +238,8 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
                          const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
     blobc_error_clear(err);
     out->len = 0;
-    if (src->text && !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
+    if (src->text && !src->text_checked &&
+        !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
         return BLOBC_EINPUT;
     bk k;
     bk_init(&k, filename, opts, err);
@@ -304,7 +306,7 @@ blobc_status blobc_bake_memory(const char *text, size_t len, const char *filenam
     if (st) return st;
     if (!text && len) return blobc_err_arg(err, __func__, "len is not 0 but text is NULL");
     if (!filename) filename = "<input>";
-    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0, NULL};
+    source src = {text ? text : "", text ? len : 0, NULL, NULL, 0, NULL, false};
     return bake(&src, filename, bk_detect(src.text, src.len, filename, opts->input), opts, out,
                 err);
 }
@@ -391,7 +393,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         blobc_read_options ro = {max, false, TEXT_EXPECTED};
         blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL, 0, NULL};
+        source src = {(const char *)data, len, NULL, NULL, 0, NULL, true};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
         free(data);
         return st;
@@ -459,11 +461,11 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             st = io_error(err, "read", path, errno);
             goto done;
         }
-        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0, NULL};
+        source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0, NULL, false};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
     } else {
         stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0, path, name};
-        source src = {NULL, 0, stream_read, &s, 0, stream_cut};
+        source src = {NULL, 0, stream_read, &s, 0, stream_cut, false};
         if (regular && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX)
             src.size = (size_t)sb.st_size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);

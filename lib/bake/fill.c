@@ -226,12 +226,19 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         }
         return bk_soft(k, st);
     }
+    return bk_key_field(k, fld, pos, out);
+}
+
+blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out) {
+    bk_frame *f = bk_top(k);
+    const blobc_type *t = f->type;
     uint32_t i = (uint32_t)(fld - t->fields);
     uint64_t *w = &k->bits[f->bits + i / 64];
     uint64_t m = (uint64_t)1 << (i % 64);
     if (*w & m)
-        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
-                                  "duplicate field \"%s\" in struct %s", fld->name, t->name));
+        return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, fld->name,
+                                  strlen(fld->name), "duplicate field \"%s\" in struct %s",
+                                  fld->name, t->name));
     *w |= m;
     f->count++;
     f->field = fld;

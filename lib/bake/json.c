@@ -87,6 +87,7 @@ static blobc_status syntax_fail(bk *k, size_t off, const char *fmt, ...) {
 /* The walk found the text wrong near `off`: the first syntax error of the
  * text is reported, in words, at the offending token (the walk has
  * checked everything before `off`, so that is usually here). */
+BLOBC_NOINLINE
 static blobc_status syntax_error(bk *k, size_t off) {
     const jstate *js = k->fe;
     char msg[200];
@@ -249,6 +250,7 @@ static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st
 /* An object or array at `off` going into slot: through any *T to the
  * value, then a frame for its members or items (a [T; N] knows its count
  * up front). A container the type does not take is stepped over. */
+BLOBC_NOINLINE /* kept out of value(), which is on every scalar's way */
 static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot) {
     const char *t = js->text;
     bk_pos vpos = {0, 0, off};
@@ -279,7 +281,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
     bk_pos vpos = {0, 0, off};
     bk_scalar v;
     blobc_status st;
-    memset(&v, 0, sizeof v);
+    v.check_utf8 = v.has_nul = v.has_d = v.has_u = false; /* d, u: read only when has_ */
     char c = t[off];
     if (c == '"') {
         unsigned fl;
@@ -323,7 +325,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
 }
 
 /* The value at `off` into slot. */
-static blobc_status value(bk *k, jstate *js, size_t off, bk_slot *slot) {
+static inline blobc_status value(bk *k, jstate *js, size_t off, bk_slot *slot) {
     if (off >= js->len) return syntax_error(k, js->len);
     char c = js->text[off];
     if (c == '{' || c == '[') return open_container(k, js, off, slot);
@@ -349,6 +351,24 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
     return st;
 }
 
+/* The key at `off` when it spells the field the struct expects next,
+ * read straight from the text (a field name is an identifier, with no
+ * quote or backslash, so the text matching it is the whole key); else
+ * NULL. */
+static const blobc_field *expected_key(const bk *k, const jstate *js, size_t off, size_t *end) {
+    const blobc_field *fld = bk_next_field(k);
+    if (!fld) return NULL;
+    const char *t = js->text, *nm = fld->name;
+    size_t len = js->len, j = off + 1;
+    while (j < len && *nm && t[j] == *nm) {
+        j++;
+        nm++;
+    }
+    if (*nm || j >= len || t[j] != '"') return NULL;
+    *end = j + 1;
+    return fld;
+}
+
 /* The member of an object whose key starts at `off`. */
 static blobc_status member(bk *k, jstate *js, size_t off) {
     const char *t = js->text;
@@ -356,6 +376,19 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
     const char *key;
     unsigned fl;
     if (off >= len || t[off] != '"') return syntax_error(k, off);
+    bk_pos kpos = {0, 0, off};
+    bk_slot slot;
+    const blobc_field *fld = expected_key(k, js, off, &end);
+    if (fld) {
+        size_t i = jl_ws(t, len, end);
+        if (i < len && t[i] == ':') {
+            i = jl_ws(t, len, i + 1);
+            blobc_status st = bk_key_field(k, fld, &kpos, &slot);
+            if (st == BK_SKIP) return skip_value(k, js, i);
+            if (st) return st;
+            return value(k, js, i, &slot);
+        }
+    }
     blobc_status st = read_string(k, js, off, &js->key, &key, &klen, &fl, &end);
     if (st) return st;
     size_t i = jl_ws(t, len, end);
@@ -365,8 +398,6 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
         int which = meta_kind(key, klen);
         if (which) return meta_member(k, js, which, i);
     }
-    bk_pos kpos = {0, 0, off};
-    bk_slot slot;
     st = fl & JL_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
     if (st == BK_SKIP) return skip_value(k, js, i);
     if (st) return st;

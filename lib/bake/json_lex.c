@@ -143,78 +143,73 @@ static bool is_num_char(char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-/* The digits from t[i] accumulated into *m (which wraps past 19 digits:
+/* The digits from *p accumulated into *m (which wraps past 19 digits:
  * the caller counts them). */
-static size_t digits(const char *t, size_t len, size_t i, uint64_t *m) {
+static const char *digits(const char *p, const char *e, uint64_t *m) {
     uint64_t v = *m;
     unsigned d;
-    while (i < len && (d = (unsigned)(t[i] - '0')) <= 9) {
+    while (p < e && (d = (unsigned)(*p - '0')) <= 9) {
         v = v * 10 + d;
-        i++;
+        p++;
     }
     *m = v;
-    return i;
+    return p;
 }
 
 bool jl_number(const char *t, size_t len, size_t i, jl_num *o) {
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    memset(o, 0, sizeof *o);
-    size_t j = i;
-    bool neg = j < len && t[j] == '-';
-    j += neg;
+    const char *p = t + i, *e = t + len;
+    bool neg = p < e && *p == '-';
+    p += neg;
+    const char *d0 = p;
     uint64_t m = 0;
     long scale = 0; /* the value is m * 10^scale */
-    bool ok = j < len && (unsigned)(t[j] - '0') <= 9;
-    if (ok && t[j] == '0') j++;
-    else if (ok) j = digits(t, len, j, &m);
-    size_t nd = j - i - neg; /* digits in m, leading zeros included */
-    bool is_int = ok;
-    if (ok && j < len && t[j] == '.') {
-        size_t f0 = ++j;
-        j = digits(t, len, j, &m);
-        nd += j - f0;
-        ok = j > f0;
+    bool ok = p < e && (unsigned)(*p - '0') <= 9, is_int = ok;
+    if (ok) p = *p == '0' ? p + 1 : digits(p, e, &m);
+    if (ok && p < e && *p == '.') {
+        const char *f0 = ++p;
+        p = digits(p, e, &m);
+        ok = p > f0;
         is_int = false;
-        scale = -(long)(j - f0);
+        scale = -(long)(p - f0);
     }
-    if (ok && j < len && (t[j] == 'e' || t[j] == 'E')) {
-        j++;
-        bool eneg = j < len && t[j] == '-';
-        if (j < len && (t[j] == '-' || t[j] == '+')) j++;
-        size_t e0 = j;
-        long e = 0;
-        while (j < len && (unsigned)(t[j] - '0') <= 9) {
-            if (e < 100000) e = e * 10 + (t[j] - '0');
-            j++;
-        }
-        ok = j > e0;
+    size_t nd = (size_t)(p - d0) - (scale != 0); /* digits in m, leading zeros included */
+    if (ok && p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = p < e && *p == '-';
+        if (p < e && (*p == '-' || *p == '+')) p++;
+        const char *e0 = p;
+        long x = 0;
+        for (; p < e && (unsigned)(*p - '0') <= 9; p++)
+            if (x < 100000) x = x * 10 + (*p - '0');
+        ok = p > e0;
         is_int = false;
-        scale += eneg ? -e : e;
+        scale += eneg ? -x : x;
     }
     /* The whole run of number characters is the token. */
-    size_t end = j;
-    while (end < len && is_num_char(t[end])) end++;
+    const char *end = p;
+    while (end < e && is_num_char(*end)) end++;
     if (!ok) {
         bool digit = false;
-        for (size_t k = i; k < end && !digit; k++) digit = (unsigned)(t[k] - '0') <= 9;
+        for (const char *q = t + i; q < end && !digit; q++) digit = (unsigned)(*q - '0') <= 9;
         if (!digit) return false;
     }
-    o->end = end;
-    o->json = ok && end == j;
-    if (!o->json) return true;
-    o->is_int = is_int;
-    if (nd > 19) return true; /* m may have wrapped: the slow path */
-    o->has_u = is_int && !neg;
+    o->end = (size_t)(end - t);
+    o->json = ok && end == p;
+    o->is_int = o->json && is_int;
+    /* m is exact with at most 19 digits; Clinger's fast path: m and
+     * 10^|scale| are exact doubles, so one multiplication or division
+     * rounds correctly, as strtod does. */
+    bool exact = o->json && nd <= 19;
+    o->has_u = exact && is_int && !neg;
     o->u = m;
-    /* Clinger's fast path: m and 10^|scale| are exact doubles, so one
-     * multiplication or division rounds correctly, as strtod does. */
-    if (m <= (1ull << 53) && scale >= -22 && scale <= 22) {
+    o->has_d = exact && m <= (1ull << 53) && scale >= -22 && scale <= 22;
+    if (o->has_d) {
         double d = (double)m;
         d = scale < 0 ? d / pow10[-scale] : d * pow10[scale];
         o->d = neg ? -d : d;
-        o->has_d = true;
     }
     return true;
 }

@@ -73,6 +73,14 @@ typedef struct xlink_rec {
     uint32_t toff;
 } xlink_rec;
 
+/* Buffers of closed open-allocations kept for the next ones (a bake opens
+ * one per array, most of them small): zeroed, with their capacity. */
+#define SPARES 16
+typedef struct spare_buf {
+    uint8_t *mem;
+    size_t cap;
+} spare_buf;
+
 struct blobc_builder {
     alloc_rec *allocs;
     size_t nallocs, allocs_cap;
@@ -82,6 +90,8 @@ struct blobc_builder {
     size_t nxlinks, xlinks_cap;
     open_slot *opens;
     size_t nopens, opens_cap;
+    spare_buf spares[SPARES];
+    size_t nspares;
 
     uint8_t *chunk;           /* current chunk: bump pointer region */
     size_t chunk_used, chunk_size;
@@ -168,6 +178,7 @@ void blobc_builder_free(blobc_builder *b) {
     if (!b) return;
     for (size_t i = 0; i < b->nopens; i++) free(b->allocs[b->opens[i].ref].mem);
     for (size_t i = 0; i < b->nblocks; i++) free(b->blocks[i].mem);
+    for (size_t i = 0; i < b->nspares; i++) free(b->spares[i].mem);
     free(b->blocks);
     free(b->opens);
     free(b->links);
@@ -255,6 +266,39 @@ static open_slot *slot_of(blobc_builder *b, blobc_ref ref) {
     return &b->opens[b->allocs[ref].info >> INFO_SLOT_SHIFT];
 }
 
+/* Room for `need` bytes in an open allocation's buffer, zero past its
+ * size: a spare buffer first, else a bigger one. */
+static bool grow_open(blobc_builder *b, alloc_rec *a, open_slot *s, size_t need) {
+    if (!a->mem && b->nspares && b->spares[b->nspares - 1].cap >= need) {
+        spare_buf *sp = &b->spares[--b->nspares];
+        a->mem = sp->mem;
+        s->cap = sp->cap;
+        return true;
+    }
+    size_t cap = s->cap ? s->cap : 64;
+    while (cap < need) cap *= 2; /* need < 2^31, so no overflow */
+    uint8_t *p = realloc(a->mem, cap);
+    if (!p) {
+        fail_nomem(b);
+        return false;
+    }
+    memset(p + s->cap, 0, cap - s->cap);
+    a->mem = p;
+    s->cap = cap;
+    return true;
+}
+
+/* Done with an open allocation's buffer: kept zeroed for the next one
+ * when it is small, else freed. */
+static void retire_buffer(blobc_builder *b, uint8_t *buf, size_t used, size_t cap) {
+    if (buf && cap <= SMALL_COPY && b->nspares < SPARES) {
+        memset(buf, 0, used);
+        b->spares[b->nspares++] = (spare_buf){buf, cap};
+    } else {
+        free(buf);
+    }
+}
+
 void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
     if (!b || b->failed) return NULL;
     open_slot *s = slot_of(b, ref);
@@ -268,19 +312,9 @@ void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
         return NULL;
     }
     size_t need = a->size + add;
-    if (need > s->cap) {
-        size_t cap = s->cap ? s->cap : 64;
-        while (cap < need) cap *= 2; /* need < 2^31, so no overflow */
-        uint8_t *p = realloc(a->mem, cap);
-        if (!p) {
-            fail_nomem(b);
-            return NULL;
-        }
-        a->mem = p;
-        s->cap = cap;
-    }
+    if (need > s->cap && !grow_open(b, a, s, need)) return NULL;
+    /* The buffer is zero past its size: no clearing here. */
     uint8_t *p = a->mem + a->size;
-    memset(p, 0, add);
     a->size = (uint32_t)need;
     return p;
 }
@@ -293,13 +327,13 @@ blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
     alloc_rec *a = &b->allocs[ref];
     uint8_t *buf = a->mem;
     if (a->size == 0) {
-        free(buf);
+        retire_buffer(b, buf, 0, s->cap);
         a->mem = NULL;
     } else if (a->size <= SMALL_COPY) {
         uint8_t *p = chunk_alloc(b, a->size, a->info & INFO_ALIGN_MASK, ref);
         if (!p) return fail_nomem(b);
         memcpy(p, buf, a->size);
-        free(buf);
+        retire_buffer(b, buf, a->size, s->cap);
         a->mem = p;
     } else {
         /* Large: the buffer itself becomes a block (trimmed to size). */

@@ -1,6 +1,7 @@
 /*
  * compiler.h - what the library asks of the compiler beyond C11: printf
- * format checking and branch hints. Not installed.
+ * format checking, branch hints, keeping a function out of line. Not
+ * installed.
  */
 #ifndef BLOBC_COMPILER_H
 #define BLOBC_COMPILER_H
@@ -9,10 +10,12 @@
 #define BLOBC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define BLOBC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define BLOBC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define BLOBC_NOINLINE __attribute__((noinline))
 #else
 #define BLOBC_PRINTF(a, b)
 #define BLOBC_LIKELY(x) (x)
 #define BLOBC_UNLIKELY(x) (x)
+#define BLOBC_NOINLINE
 #endif
 
 #endif

@@ -1,17 +1,17 @@
 /*
- * test_bake_json.c - the JSON front end's own shortcuts: object keys are
- * matched against cJSON's decoded key instead of being scanned, so keys
- * with escapes (and keys cut short at "\u0000") must still be found, and
- * still locate errors; the top-level object and the arrays in it are read
- * straight from the text, one item's tree at a time, so the punctuation
- * there is checked here, not by cJSON; a $type after the data restarts the
- * bake; and an item whose tree outgrows the small arena blocks (the mapped
- * ones) must bake like the same data in YAML.
+ * test_bake_json.c - the JSON front end's own shortcuts: keys are read
+ * straight from the text (the field expected next is matched without a
+ * scan), so keys with escapes (and keys holding "\u0000") must still be
+ * found, and still locate errors; the punctuation of objects and arrays is
+ * checked by the walk itself; a $type after the data restarts the bake;
+ * big documents bake like the same data in YAML; and numbers converted by
+ * the tokenizer's fast path are the doubles strtod gives, bit for bit.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bake/json_lex.h"
 #include "blobc/blobc.h"
 #include "test.h"
 
@@ -231,11 +231,67 @@ TEST(meta_keys_anywhere) {
               "t.json:1:2: /count: error: unknown field \"count\" in struct S (fields: n, inner)");
 }
 
+/* xorshift: the same numbers on every run. */
+static uint64_t rnd(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Random JSON numbers of every shape the fast path takes (up to 19
+ * digits, fractions, exponents, signs) and some it must refuse: where it
+ * gives a double, strtod gives the same bits; where it gives an integer,
+ * that is the number. */
+TEST(numbers_as_strtod) {
+    uint64_t seed = 0x2545F4914F6CDD1Dull;
+    unsigned fast = 0;
+    for (int n = 0; n < 200000; n++) {
+        char buf[64];
+        size_t o = 0;
+        if (rnd(&seed) % 3 == 0) buf[o++] = '-';
+        unsigned idig = 1 + (unsigned)(rnd(&seed) % 20);
+        buf[o++] = idig == 1 ? (char)('0' + rnd(&seed) % 10) : (char)('1' + rnd(&seed) % 9);
+        for (unsigned i = 1; i < idig; i++) buf[o++] = (char)('0' + rnd(&seed) % 10);
+        if (rnd(&seed) % 2) {
+            buf[o++] = '.';
+            unsigned f = 1 + (unsigned)(rnd(&seed) % 18);
+            for (unsigned i = 0; i < f; i++) buf[o++] = (char)('0' + rnd(&seed) % 10);
+        }
+        if (rnd(&seed) % 4 == 0)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "e%s%d", rnd(&seed) % 2 ? "-" : "+",
+                                  (int)(rnd(&seed) % 40));
+        buf[o] = '\0';
+        jl_num num;
+        CHECK(jl_number(buf, o, 0, &num));
+        CHECK(num.json);
+        CHECK_EQ_U(num.end, o);
+        if (num.has_d) {
+            double want = strtod(buf, NULL);
+            if (memcmp(&want, &num.d, sizeof want) != 0) {
+                printf("FAIL bake_json.numbers_as_strtod: %s gives %.17g, strtod %.17g\n", buf,
+                       num.d, want);
+                exit(1);
+            }
+            fast++;
+        }
+        if (num.has_u) CHECK(num.u == strtoull(buf, NULL, 10) && !strchr(buf, '.'));
+    }
+    CHECK(fast > 50000); /* the fast path is taken, not just refused */
+    static const char *const not_json[] = {"01", "1.", ".5", "+1", "1e", "--1", "1.5.5", "0x10"};
+    for (size_t i = 0; i < sizeof not_json / sizeof not_json[0]; i++) {
+        jl_num num;
+        bool digit = jl_number(not_json[i], strlen(not_json[i]), 0, &num);
+        CHECK(!digit || !num.json || num.end != strlen(not_json[i])); /* "0" then "x10" */
+    }
+}
+
 TEST_MAIN_BEGIN("bake_json")
     RUN(escaped_keys);
     RUN(big_document_like_yaml);
     RUN(big_item_like_yaml);
     RUN(streamed_punctuation);
+    RUN(numbers_as_strtod);
     RUN(meta_keys_anywhere);
     blobc_schema_free(g_schema);
 TEST_MAIN_END
