@@ -240,6 +240,9 @@ static inline const blobc_field *bk_next_field(const bk *k) {
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);
+/* Whether the innermost struct frame has the field `key` set already
+ * (false for a name that is no field). */
+bool bk_field_seen(const bk *k, const char *key, size_t len);
 /* Ends the innermost mapping: applies defaults, checks required fields
  * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);

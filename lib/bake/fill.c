@@ -195,6 +195,15 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     return BLOBC_OK;
 }
 
+bool bk_field_seen(const bk *k, const char *key, size_t len) {
+    const bk_frame *f = bk_top((bk *)k);
+    if (!f || f->kind != BK_STRUCT || memchr(key, 0, len)) return false;
+    const blobc_field *fld = blobc_struct_find_field(f->type, key, len);
+    if (!fld) return false;
+    uint32_t i = (uint32_t)(fld - f->type->fields);
+    return (k->bits[f->bits + i / 64] >> (i % 64)) & 1;
+}
+
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;

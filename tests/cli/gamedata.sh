@@ -1,6 +1,7 @@
 # Game data end to end: keys and references. check's listing; the sample
-# baked from YAML and JSON to the same bytes (keyed arrays sorted, forward
-# references and a cycle resolved, an omitted all-default struct); verify;
+# baked from YAML (item variants by merge keys) and JSON (written out) to
+# the same bytes (keyed arrays sorted, forward references and a cycle
+# resolved, an omitted all-default struct); verify;
 # dump as YAML and JSON against golden files (references as keys) and
 # re-baked identical; upgrade and verify --against carrying references;
 # dump --map naming each reference's item; and the located errors
@@ -8,7 +9,8 @@
 # null where none is allowed) against golden stderr.
 . "$(dirname "$0")/lib.sh"
 G=$TOP/tests/data/gamedata
-cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" "$T/"
+cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" \
+    "$G/bad_merge.yaml" "$T/"
 cd "$T" || exit 1
 
 # --- check ---
@@ -39,7 +41,7 @@ same_file dump_stripped_same "$T/out" "$G/dump.yaml.expect"
 # 1 11; names ask bye start; depths -1 0 2)
 sed -n '1,/^loot:/p' dump.yaml | grep -E '^  - (id|name|kind|depth):' | sed 's/^  - //; s/[" ]//g' |
     tr '\n' ' ' >keys.txt
-want='id:3 id:5 id:7 id:1 id:11 name:ask name:bye name:start kind:weapon kind:armor kind:potion depth:-1 depth:0 depth:2 '
+want='id:3 id:5 id:7 id:1 id:11 id:13 name:ask name:bye name:start kind:weapon kind:armor kind:potion depth:-1 depth:0 depth:2 '
 [ "$(cat keys.txt)" = "$want" ] && pass sorted_by_key || fail sorted_by_key "$(cat keys.txt)"
 
 # --- the value stream: upgrade and verify --against carry references ---
@@ -62,6 +64,9 @@ absent bad_keys_no_output bad.blob
 run "$BLOBC" bake bad_keys.json -o bad.blob
 rc_is bad_keys_json_exit_1 1 && pass bad_keys_json_exit_1
 same_file bad_keys_json_stderr "$T/err" "$G/bad_keys.json.expect"
+run "$BLOBC" bake bad_merge.yaml -o bad.blob
+rc_is bad_merge_exit_1 1 && pass bad_merge_exit_1
+same_file bad_merge_stderr "$T/err" "$G/bad_merge.yaml.expect"
 
 # --- the schema language's key errors ---
 printf 'struct A { @key x: f32; }\n' >k1.schema
