@@ -122,3 +122,28 @@ if python3 "$TOP/tests/tools/jsonschema_check.py" game.json.schema game.json >v.
 else
     skip jsonschema_validator "$(cat v.txt)"
 fi
+
+# --- compat and upgrade: keys and references are part of the data ---
+printf 'struct Item { id: u32; name: string; }\nstruct Db { items: [Item]; best: *Item; }\nroot Db;\n' >c1.schema
+printf 'struct Item { @key id: u32; name: string; }\nstruct Db { items: [Item]; best: &Item; }\nroot Db;\n' >c2.schema
+printf 'struct Item { id: u32; @key name: string; }\nstruct Db { items: [Item]; best: &Item; }\nroot Db;\n' >c3.schema
+expect compat_key_added 1 "$BLOBC" compat c1.schema c2.schema
+printf 'best: retyped from *Item to &Item\nitems[]: struct Item: @key added on '"'"'id'"'"' (its arrays are sorted by it)\nincompatible: 2 changes\n' >want.txt
+same_file compat_key_added_listing "$T/out" want.txt
+expect compat_key_moved 1 "$BLOBC" compat c2.schema c3.schema
+grep -q "@key moved from 'id' to 'name'" "$T/out" && pass compat_key_moved_listing ||
+    fail compat_key_moved_listing "$(cat "$T/out")"
+expect compat_same 0 "$BLOBC" compat game.schema game.schema
+printf 'items: [{id: 2, name: b}, {id: 1, name: a}]\nbest: 2\n' >c2.yaml
+expect bake_c2 0 "$BLOBC" bake -s c2.schema c2.yaml -o c2.blob
+expect_err upgrade_ref_to_ptr_refused 1 "a reference only to a reference" \
+    "$BLOBC" upgrade c2.blob -s c1.schema -o c1.blob
+absent upgrade_refused_no_output c1.blob
+# references are carried by their key: across a key change the old key
+# names no item, and the upgrade says so at the reference
+expect_err upgrade_key_moved 1 'c2.blob: best: error: no Item has the key "2"; did you mean "a"?' \
+    "$BLOBC" upgrade c2.blob -s c3.schema -o c3.blob
+printf 'struct Item { @key id: u32; name: string; extra: u8 = 7; }\nstruct Db { items: [Item]; best: &Item; }\nroot Db;\n' >c4.schema
+expect upgrade_keeps_refs 0 "$BLOBC" upgrade c2.blob -s c4.schema -o c4.blob
+expect dump_upgraded 0 "$BLOBC" dump c4.blob
+grep -q '^best: 2$' "$T/out" && pass upgrade_ref_carried || fail upgrade_ref_carried "$(cat "$T/out")"
