@@ -196,6 +196,11 @@ void bk_reset(bk *k);
  * as one more component). Returns st. */
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) BLOBC_PRINTF(7, 8);
+/* A warning at pos, with the current path (the key `key` of the innermost
+ * mapping, when given), to the sink's warning callback (nothing without
+ * one). */
+void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...)
+    BLOBC_PRINTF(5, 6);
 /* The builder failed (out of memory, too large): report its message here. */
 blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
 

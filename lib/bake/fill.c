@@ -195,6 +195,13 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     return BLOBC_OK;
 }
 
+/* The field that was called `key` (@was), or NULL. */
+static const blobc_field *renamed_field(const blobc_type *t, const char *key, size_t len) {
+    for (uint32_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].was && name_is(t->fields[i].was, key, len)) return &t->fields[i];
+    return NULL;
+}
+
 bool bk_field_seen(const bk *k, const char *key, size_t len) {
     const bk_frame *f = bk_top((bk *)k);
     if (!f || f->kind != BK_STRUCT || memchr(key, 0, len)) return false;
@@ -213,6 +220,9 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         fld = &t->fields[f->hint];
     else if (memchr(key, 0, len) == NULL)
         fld = blobc_struct_find_field(t, key, len);
+    if (!fld && (fld = renamed_field(t, key, len)) != NULL)
+        bk_warn(k, pos, key, len, "field \"%s\" of struct %s is now called \"%s\" (@was)", fld->was,
+                t->name, fld->name);
     if (!fld) {
         char q[200];
         bk_quote(q, sizeof q, key, len);
@@ -643,6 +653,12 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                 return type_error(k, t, v, pos, NULL);
             const blobc_enum_value *ev = memchr(v->s, 0, v->n) ? NULL
                                                                  : blobc_enum_find_name(t, v->s, v->n);
+            for (uint32_t i = 0; !ev && !memchr(v->s, 0, v->n) && i < t->nvalues; i++)
+                if (t->values[i].was && name_is(t->values[i].was, v->s, v->n)) {
+                    ev = &t->values[i];
+                    bk_warn(k, pos, NULL, 0, "member \"%s\" of enum %s is now called \"%s\" (@was)",
+                            ev->was, t->name, ev->name);
+                }
             if (!ev) {
                 char q[200];
                 bk_quote(q, sizeof q, v->s, v->n);

@@ -66,6 +66,23 @@ static void place(bk *k, const bk_pos *pos, int mode, const char *key, size_t ke
     set_path(k, mode, key, keylen);
 }
 
+void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...) {
+    blobc_diag_sink *sink = k->sink;
+    if (!sink || !sink->warning || !k->err) return;
+    /* placed through k->err, which may hold a kept error: put it back */
+    blobc_error saved = *k->err, w;
+    blobc_error_clear(k->err);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->err->message, sizeof k->err->message, fmt, ap);
+    va_end(ap);
+    place(k, pos, key ? BK_AT_CONTAINER : BK_AT_VALUE, key, keylen);
+    w = *k->err;
+    w.status = BLOBC_OK;
+    *k->err = saved;
+    sink->warning(sink->ctx, &w);
+}
+
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) {
     blobc_error *e = k->err;

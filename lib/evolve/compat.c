@@ -168,13 +168,20 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
                  n->name, n->fields[j].name, (unsigned)j + 1);
 }
 
-/* The new field an old one became: same name, or else a new name at the
- * same offset with the same layout that no old field has. */
+/* The new field an old one became: same name, a new one that says it was
+ * called so (@was), or else a new name at the same offset with the same
+ * layout that no old field has. */
 static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
                                         const blobc_field *of, bool by_name, bool *renamed) {
     const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
     *renamed = false;
-    if (nf || by_name) return nf;
+    if (nf) return nf;
+    for (uint32_t i = 0; i < n->nfields; i++)
+        if (n->fields[i].was && strcmp(n->fields[i].was, of->name) == 0) {
+            *renamed = true;
+            return &n->fields[i];
+        }
+    if (by_name) return NULL;
     for (uint32_t i = 0; i < n->nfields; i++) {
         const blobc_field *g = &n->fields[i];
         if (g->offset != of->offset || blobc_struct_find_field(o, g->name, strlen(g->name)))
@@ -235,7 +242,9 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
             continue;
         }
         used[nf - n->fields] = true;
-        if (renamed)
+        if (renamed && nf->was && strcmp(nf->was, of->name) == 0)
+            line(c, false, fp, "renamed to '%s' (@was)", nf->name);
+        else if (renamed)
             line(c, false, fp, "renamed to '%s' (same offset and type: the layout is unchanged)",
                  nf->name);
         if (nf->offset != of->offset)

@@ -71,6 +71,7 @@ typedef struct parser {
     uint32_t depth;
     bool has_root;
     blobc_token root_tok;
+    const char *was;      /* @was(old) read, for the next field or member */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;
     const blobc_type **interned;
@@ -234,6 +235,8 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     if (!f->name) return blobc_err_nomem(p->err);
     f->pos = name.pos;
     f->doc = doc;
+    f->was = p->was;
+    p->was = NULL;
     pending_field *pf = &p->pf[p->npf];
     memset(pf, 0, sizeof *pf);
     pf->st = st;
@@ -275,14 +278,29 @@ static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, b
     return BLOBC_OK;
 }
 
-/* `@key` before a field: the struct's key, at most one. */
+/* `@was(old)` (the '@' and "was" read): the name the next field or
+ * member had before. */
+static blobc_status parse_was(parser *p) {
+    if (p->was)
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "@was is given twice");
+    blobc_token old;
+    if (next(p) || expect(p, BLOBC_TOK_LPAREN, "'(' after @was") ||
+        expect_name(p, "old name", &old))
+        return BLOBC_EINPUT;
+    if (!(p->was = arena_name(p, &old))) return blobc_err_nomem(p->err);
+    return expect(p, BLOBC_TOK_RPAREN, "')' after the old name");
+}
+
+/* `@key` or `@was(old)` before a field: the struct's key (at most one),
+ * the name the field had before. */
 static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     blobc_pos at = p->tok.pos;
     if (next(p)) return BLOBC_EINPUT; /* '@' */
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
+    if (tok_is(p, &p->tok, "was")) return parse_was(p);
     if (!tok_is(p, &p->tok, "key"))
         return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "unknown field attribute '@%.*s' (a field takes @key)",
+                                "unknown field attribute '@%.*s' (a field takes @key and @was)",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (st->key)
         return blobc_schema_err(p->s, at, p->err,
@@ -309,8 +327,8 @@ static blobc_status parse_struct(parser *p, uint32_t align_attr) {
         }
         if (parse_field(p, t)) return BLOBC_EINPUT;
     }
-    if (t->key > p->nfv)
-        return unexpected(p, "a field after @key");
+    if (t->key > p->nfv || p->was)
+        return unexpected(p, p->was ? "a field after @was" : "a field after @key");
     if (p->nfv == 0)
         return blobc_schema_err(p->s, name.pos, p->err,
                                 "struct %s has no fields (a struct needs at least one)", t->name);
@@ -414,6 +432,13 @@ static blobc_status parse_enum(parser *p) {
         if (p->tok.kind == BLOBC_TOK_EOF)
             return blobc_schema_err(p->s, name.pos, p->err, "enum %s is not closed (missing '}')",
                                     t->name);
+        if (p->tok.kind == BLOBC_TOK_AT) {
+            if (next(p)) return BLOBC_EINPUT;
+            if (!tok_is(p, &p->tok, "was"))
+                return unexpected(p, "'was' after '@' (an enum member takes @was(old))");
+            if (parse_was(p)) return BLOBC_EINPUT;
+            continue;
+        }
         if (expect_name(p, "member", &m)) return BLOBC_EINPUT;
         if (!grow((void **)&p->ev, &p->evcap, p->nev, sizeof *p->ev)) return blobc_err_nomem(p->err);
         if (p->nev >= BLOBC_MAX_TYPE_SIZE)
@@ -423,6 +448,8 @@ static blobc_status parse_enum(parser *p) {
         v->name = arena_name(p, &m);
         v->pos = m.pos;
         v->doc = doc;
+        v->was = p->was;
+        p->was = NULL;
         if (!v->name) return blobc_err_nomem(p->err);
         if (p->tok.kind == BLOBC_TOK_EQ) {
             if (next(p)) return BLOBC_EINPUT;
@@ -457,6 +484,7 @@ static blobc_status parse_enum(parser *p) {
         p->nev++;
         if (member_sep(p, "an enum member")) return BLOBC_EINPUT;
     }
+    if (p->was) return unexpected(p, "a member after @was");
     if (p->nev == 0) return no_members(p, t, &name);
     t->values = arena_copy(p, p->ev, p->nev, sizeof *p->ev);
     t->nvalues = (uint32_t)p->nev;

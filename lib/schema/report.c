@@ -142,6 +142,7 @@ static void report_struct(report *r, const blobc_type *t) {
         put(r, "    %*u  %*u  %s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
             t->key == i + 1 ? "@key " : "", f->name, sp);
         put_default(r, f);
+        if (f->was) put(r, "  (@was %s)", f->was);
         put(r, "\n");
         end = (uint64_t)f->offset + f->type->size;
     }
@@ -161,9 +162,11 @@ static void report_enum(report *r, const blobc_type *t) {
         const blobc_enum_value *v = &t->values[i];
         put_doc(r, 4, v->doc);
         if (blobc_kind_is_signed(bk))
-            put(r, "    %-*s = %lld\n", w, v->name, (long long)(int64_t)v->value);
+            put(r, "    %-*s = %lld", w, v->name, (long long)(int64_t)v->value);
         else
-            put(r, "    %-*s = %llu\n", w, v->name, (unsigned long long)v->value);
+            put(r, "    %-*s = %llu", w, v->name, (unsigned long long)v->value);
+        if (v->was) put(r, "  (@was %s)", v->was);
+        put(r, "\n");
     }
 }
 

@@ -360,14 +360,24 @@ static bool put_default(const blobc_field *f, blobc_buffer *out) {
     return put64(out, v);
 }
 
-/* What the section leaves out but a bake reads: every field's default,
- * struct and union records in the section's order. */
+/* An old name (@was): which names a bake accepts. */
+static bool put_was(const char *was, blobc_buffer *out) {
+    size_t n = was ? strlen(was) : 0;
+    return blobc_buf_putc(out, was ? 1 : 0) && (!was || (put64(out, n) && blobc_buf_append(out, was, n)));
+}
+
+/* What the section leaves out but a bake reads: every field's default and
+ * old name, struct and union records in the section's order, and every
+ * enum member's old name. */
 static bool write_defaults(const encoder *e, blobc_buffer *out) {
     bool ok = true;
     for (size_t i = 0; ok && i < e->ntypes; i++) {
         const blobc_type *t = e->types[i];
+        if (t->kind == BLOBC_KIND_ENUM)
+            for (uint32_t v = 0; ok && v < t->nvalues; v++) ok = put_was(t->values[v].was, out);
         if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_UNION) continue;
-        for (uint32_t f = 0; ok && f < t->nfields; f++) ok = put_default(&t->fields[f], out);
+        for (uint32_t f = 0; ok && f < t->nfields; f++)
+            ok = put_default(&t->fields[f], out) && put_was(t->fields[f].was, out);
     }
     return ok;
 }

@@ -147,3 +147,31 @@ printf 'struct Item { @key id: u32; name: string; extra: u8 = 7; }\nstruct Db { 
 expect upgrade_keeps_refs 0 "$BLOBC" upgrade c2.blob -s c4.schema -o c4.blob
 expect dump_upgraded 0 "$BLOBC" dump c4.blob
 grep -q '^best: 2$' "$T/out" && pass upgrade_ref_carried || fail upgrade_ref_carried "$(cat "$T/out")"
+
+# --- renames: @was(old) on a field and an enum member ---
+printf 'enum Kind : u8 { sword, shield }\nstruct Item { @key id: u32; title: string; kind: Kind = sword; }\nstruct Db { items: [Item]; }\nroot Db;\n' >w0.schema
+printf 'enum Kind : u8 { sword, @was(shield) guard }\nstruct Item { @key id: u32; @was(title) name: string; kind: Kind = sword; }\nstruct Db { items: [Item]; }\nroot Db;\n' >w1.schema
+printf 'items: [{id: 1, title: Blade, kind: shield}]\n' >w0.yaml
+printf 'items: [{id: 1, name: Blade, kind: guard}]\n' >w1.yaml
+expect bake_old_names 0 "$BLOBC" bake -s w1.schema w0.yaml -o w0new.blob
+printf '%s\n' 'w0.yaml:1:17: items[0].title: warning: field "title" of struct Item is now called "name" (@was)' \
+    '    items: [{id: 1, title: Blade, kind: shield}]' '                    ^' \
+    'w0.yaml:1:37: items[0].kind: warning: member "shield" of enum Kind is now called "guard" (@was)' \
+    '    items: [{id: 1, title: Blade, kind: shield}]' '                                        ^' >want.txt
+same_file bake_old_names_warnings "$T/err" want.txt
+expect bake_new_names 0 "$BLOBC" bake -s w1.schema w1.yaml -o w1.blob
+[ -s "$T/err" ] && fail bake_new_names_quiet "$(cat "$T/err")" || pass bake_new_names_quiet
+same_file old_names_same_bytes w0new.blob w1.blob
+expect compat_rename 0 "$BLOBC" compat w0.schema w1.schema
+printf '%s\n' "note: items[].title: renamed to 'name' (@was)" \
+    "note: items[].kind: enum Kind: member 'shield' (1) renamed to 'guard'" \
+    'compatible (the layout is the same; see the notes)' >want.txt
+same_file compat_rename_listing "$T/out" want.txt
+expect bake_w0 0 "$BLOBC" bake -s w0.schema w0.yaml -o w0.blob
+expect upgrade_rename 0 "$BLOBC" upgrade w0.blob -s w1.schema -o w0up.blob
+same_file upgrade_rename_carries w0up.blob w1.blob
+expect check_was 0 "$BLOBC" check w1.schema
+grep -q 'name: string  (@was title)' "$T/out" && grep -q 'guard = 1  (@was shield)' "$T/out" &&
+    pass check_lists_was || fail check_lists_was "$(cat "$T/out")"
+printf 'struct A { x: u8; @was(y) }\n' >w2.schema
+expect_err was_needs_field 1 "w2.schema:1:27: error: expected a field after @was, got '}'" "$BLOBC" check w2.schema

@@ -75,6 +75,7 @@ typedef struct blobc_enum_value {
     uint64_t value;
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
+    const char *was;        /* @was(old): the name it had before, or NULL */
 } blobc_enum_value;
 
 /* A field default (`name: T = value`). Only scalar, bool, enum, string,
@@ -99,6 +100,7 @@ typedef struct blobc_field {
     blobc_default def;
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
+    const char *was;        /* @was(old): the name it had before, or NULL */
 } blobc_field;
 
 struct blobc_type {
