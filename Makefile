@@ -208,10 +208,17 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
-PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h))
+CMAKEDIR   ?= $(LIBDIR)/cmake/blobc
+PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
+
+# The CMake package finds the installed files relative to itself, so that
+# a tree installed with DESTDIR and moved keeps working.
+relpath = $(shell realpath -m --relative-to="$(CMAKEDIR)" "$(1)")
+empty :=
+space := $(empty) $(empty)
 
 install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PCDIR)" \
@@ -223,6 +230,13 @@ install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@REQUIRES@|$(LINK_PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
+	install -d "$(DESTDIR)$(CMAKEDIR)"
+	sed -e 's|@REL_INCLUDEDIR@|$(call relpath,$(INCLUDEDIR))|g' -e 's|@REL_LIBDIR@|$(call relpath,$(LIBDIR))|g' \
+	  -e 's|@REL_BINDIR@|$(call relpath,$(BINDIR))|g' -e 's|@LINK_LIBS@|$(subst $(space),;,$(strip $(LIBS)))|g' \
+	  lib/cmake/blobcConfig.cmake.in > "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake"
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
+	  -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
+	  lib/cmake/blobcConfigVersion.cmake.in > "$(DESTDIR)$(CMAKEDIR)/blobcConfigVersion.cmake"
 ifeq ($(SHARED),1)
 	install -m 755 $(LIBSO) "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)"
 	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
@@ -236,8 +250,9 @@ uninstall:
 	  "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/$(SONAME)" \
 	  "$(DESTDIR)$(LIBDIR)/libblobc.so" "$(DESTDIR)$(PCDIR)/blobc.pc" \
 	  "$(DESTDIR)$(MANDIR)/man1/blobc.1" \
+	  "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake" "$(DESTDIR)$(CMAKEDIR)/blobcConfigVersion.cmake" \
 	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
-	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(CMAKEDIR)" 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-fuzz

@@ -18,7 +18,7 @@ BUILD_DEPS="yaml-0.1:libyaml-dev libcjson:libcjson-dev libxxhash:libxxhash-dev
 libcurl:libcurl4-openssl-dev"
 # command, Debian package: what the tests run (each test that cannot find
 # its tool reports SKIP, so the suite still runs without them).
-TEST_DEPS="c++:g++ nginx:nginx-light mcs:mono-mcs mono:mono-runtime ninja:ninja-build
+TEST_DEPS="c++:g++ nginx:nginx-light mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
 xxhsum:xxhash python3:python3"
 
 missing=""  # Debian packages

@@ -13,18 +13,27 @@
 /* ---- gen ---- */
 
 static const char gen_help[] =
-    "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE]\n"
+    "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE|DIR/] [--depfile FILE]\n"
+    "       blobc gen cpp SCHEMA [--namespace NS] [-o FILE|DIR/] [--depfile FILE]\n"
     "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [-o FILE]\n"
     "       blobc gen jsonschema SCHEMA [-t TYPE] [-o FILE]\n"
     "c: a C11/C++17 header that reads blobs of SCHEMA in place.\n"
+    "cpp: a C++17 header of classes with accessors over the same bytes.\n"
     "cs: C# structs over Unity.Entities' blob types, to read files baked with\n"
     "--format unity through BlobAssetReference<T>.TryRead.\n"
     "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"
+    "c, cpp: a schema that imports others gets one header per schema file,\n"
+    "each named after its file (common.schema: common.h), all in the\n"
+    "directory of -o, each including the headers of the files it uses.\n"
     "\n"
     "  -o, --output FILE     write to FILE instead of standard output (never\n"
-    "                        SCHEMA itself; see blobc(1), OUTPUT FILES)\n"
+    "                        SCHEMA itself; see blobc(1), OUTPUT FILES); an\n"
+    "                        existing directory or a name ending in '/': the\n"
+    "                        directory to write into (c, cpp)\n"
+    "      --depfile FILE    c, cpp: a make/ninja depfile: the header and the\n"
+    "                        schema files it was made from\n"
     "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"
-    "      --namespace NS    cs: put the types in namespace NS\n"
+    "      --namespace NS    cpp, cs: put the types in namespace NS (cpp: A::B, cs: A.B)\n"
     "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
     "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
     "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"
@@ -32,16 +41,163 @@ static const char gen_help[] =
     "  -h, --help            show this help\n";
 
 /* The languages gen writes, in the order of the LANG_ values. */
-enum { LANG_C, LANG_CS, LANG_JSONSCHEMA };
-static const char *const languages[] = {"c", "cs", "jsonschema"};
+enum { LANG_C, LANG_CPP, LANG_CS, LANG_JSONSCHEMA, NLANG };
+static const char *const languages[NLANG] = {"c", "cpp", "cs", "jsonschema"};
+
+typedef struct gen_req {
+    int lang;
+    const char *prefix, *type, *ns;
+    bool no_math;
+} gen_req;
+
+static blobc_status generate(const gen_req *r, const blobc_schema *sch, bool own_file_only,
+                             blobc_buffer *buf, blobc_error *err) {
+    blobc_gen_options gopts = {NULL, r->prefix, own_file_only};
+    blobc_gen_cs_options co = {r->ns, r->no_math};
+    blobc_gen_cpp_options po = {r->ns, NULL, own_file_only};
+    return r->lang == LANG_C     ? blobc_gen_c(sch, &gopts, buf, err)
+           : r->lang == LANG_CPP ? blobc_gen_cpp(sch, &po, buf, err)
+           : r->lang == LANG_CS  ? blobc_gen_cs(sch, &co, buf, err)
+                                 : blobc_gen_jsonschema(sch, r->type, buf, err);
+}
+
+/* dir (may be "") joined with name. */
+static char *join(const char *dir, size_t dirlen, const char *name) {
+    size_t n = dirlen + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%.*s%s%s", (int)dirlen, dir, dirlen && dir[dirlen - 1] != '/' ? "/" : "", name);
+    return p;
+}
+
+/* The file name gen writes for schema file k (level.h); 0 or an exit code. */
+static int file_name(const blobc_schema *sch, size_t k, const char *ext, blobc_buffer *name) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    name->len = 0;
+    if (blobc_gen_file_name_of(sch, k, ext, name, &err) == BLOBC_OK) return 0;
+    report(&err);
+    return exit_code(err.status);
+}
+
+/* Generates and writes the header of one imported schema file, loaded
+ * from that file alone, into dir; 0 or an exit code. */
+static int write_imported(const gen_req *r, const char *path, const char *out) {
+    blobc_schema *sch = NULL;
+    blobc_buffer buf = {0};
+    int rc = add_input(path);
+    if (rc == 0) rc = load_schema(path, &sch);
+    if (rc == 0) {
+        blobc_error err;
+        blobc_error_clear(&err);
+        if (generate(r, sch, true, &buf, &err) != BLOBC_OK) {
+            report(&err);
+            rc = exit_code(err.status);
+        } else {
+            rc = write_output(out, &buf);
+        }
+    }
+    blobc_buffer_free(&buf);
+    blobc_schema_free(sch);
+    return rc;
+}
+
+/* The headers of the imported files, beside `main` and named by
+ * file_name; two files that would share a name are refused first. */
+static int write_imports(const gen_req *r, const blobc_schema *sch, const char *main, const char *ext) {
+    size_t nfiles = blobc_schema_file_count(sch);
+    const char *base = strrchr(main, '/');
+    size_t dirlen = base ? (size_t)(base - main) + 1 : 0;
+    char **names = calloc(nfiles, sizeof *names);
+    blobc_buffer name = {0};
+    int rc = names ? 0 : EXIT_USAGE;
+    for (size_t k = 1; k < nfiles && rc == 0; k++) {
+        if ((rc = file_name(sch, k, ext, &name)) != 0) break;
+        if (!(names[k] = join(main, dirlen, (const char *)name.data))) rc = EXIT_USAGE;
+        for (size_t j = 0; j < k && rc == 0; j++)
+            if (strcmp(names[k], j ? names[j] : main) == 0) {
+                fprintf(stderr, "blobc gen: %s and %s would both be written to %s\n",
+                        blobc_schema_file(sch, j), blobc_schema_file(sch, k), names[k]);
+                rc = 1;
+            }
+    }
+    for (size_t k = 1; k < nfiles && rc == 0; k++)
+        rc = write_imported(r, blobc_schema_file(sch, k), names[k]);
+    for (size_t k = 0; names && k < nfiles; k++) free(names[k]);
+    free(names);
+    blobc_buffer_free(&name);
+    return rc;
+}
+
+/* Whether -o names a directory: one that exists, or a name ending in '/'. */
+static bool names_dir(const char *output) {
+    struct stat st;
+    size_t n = strlen(output);
+    return (n && output[n - 1] == '/') || (stat(output, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static int write_depfile(const char *depfile, const char *main, const blobc_schema *sch) {
+    blobc_buffer dep = {0};
+    blobc_error err;
+    blobc_error_clear(&err);
+    int rc = 0;
+    if (blobc_depfile(main, NULL, sch, &dep, &err) != BLOBC_OK) {
+        report(&err);
+        rc = exit_code(err.status);
+    } else {
+        rc = write_output(depfile, &dep);
+    }
+    blobc_buffer_free(&dep);
+    return rc;
+}
+
+/* gen c and gen cpp: one header, or one per schema file (docs/CODEGEN.md,
+ * "One header per schema file"). */
+static int write_headers(const gen_req *r, const blobc_schema *sch, const char *output, const char *depfile) {
+    const char *ext = r->lang == LANG_C ? ".h" : ".hpp";
+    bool split = blobc_schema_file_count(sch) > 1;
+    if (split && !output) {
+        usage_error("gen", "the schema imports other schema files: gen %s writes one header per file; "
+                           "give -o FILE or -o DIR/ to say where", languages[r->lang]);
+        return EXIT_USAGE;
+    }
+    if (depfile && !output) {
+        usage_error("gen", "--depfile needs -o");
+        return EXIT_USAGE;
+    }
+    blobc_buffer buf = {0}, name = {0};
+    char *main = NULL;
+    int rc = 0;
+    if (output && names_dir(output)) {
+        if ((rc = file_name(sch, 0, ext, &name)) == 0 &&
+            !(main = join(output, strlen(output), (const char *)name.data)))
+            rc = EXIT_USAGE;
+    } else if (output && !(main = strdup(output))) {
+        rc = EXIT_USAGE;
+    }
+    blobc_error err;
+    blobc_error_clear(&err);
+    if (rc == 0 && generate(r, sch, split, &buf, &err) != BLOBC_OK) {
+        report(&err);
+        rc = exit_code(err.status);
+    }
+    if (rc == 0 && split) rc = write_imports(r, sch, main, ext);
+    if (rc == 0 && main) rc = write_output(main, &buf);
+    else if (rc == 0) write_stdout(buf.data, buf.len);
+    if (rc == 0 && depfile) rc = write_depfile(depfile, main, sch);
+    free(main);
+    blobc_buffer_free(&buf);
+    blobc_buffer_free(&name);
+    return rc;
+}
 
 int cmd_gen(int argc, char **argv) {
-    const char *output = NULL, *prefix = NULL, *type = NULL, *ns = NULL;
+    const char *output = NULL, *prefix = NULL, *type = NULL, *ns = NULL, *depfile = NULL;
     bool no_math = false;
     opt opts[] = {{"output", 'o', true, &output, NULL},
                   {"prefix", 0, true, &prefix, NULL},
                   {"type", 't', true, &type, NULL},
                   {"namespace", 0, true, &ns, NULL},
+                  {"depfile", 0, true, &depfile, NULL},
                   {"no-mathematics", 0, false, NULL, &no_math},
                   {NULL, 0, false, NULL, NULL}};
     args a;
@@ -55,22 +211,25 @@ int cmd_gen(int argc, char **argv) {
         goto done;
     }
     if (a.noperands != 2) {
-        usage_error("gen", "expected a language and a schema: gen c SCHEMA, gen cs SCHEMA, "
-                           "gen jsonschema SCHEMA");
+        usage_error("gen", "expected a language and a schema: gen c SCHEMA, gen cpp SCHEMA, "
+                           "gen cs SCHEMA, gen jsonschema SCHEMA");
         rc = EXIT_USAGE;
         goto done;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NLANG; i++)
         if (strcmp(a.operands[0], languages[i]) == 0) lang = i;
     if (lang < 0) {
-        usage_error("gen", "unknown language '%s' (available: c, cs, jsonschema)", a.operands[0]);
+        usage_error("gen", "unknown language '%s' (available: c, cpp, cs, jsonschema)", a.operands[0]);
         rc = EXIT_USAGE;
         goto done;
     }
-    const char *stray = prefix && lang != LANG_C            ? "--prefix applies to gen c only"
-                        : type && lang != LANG_JSONSCHEMA    ? "-t applies to gen jsonschema only"
-                        : (ns || no_math) && lang != LANG_CS ? "--namespace and --no-mathematics go with gen cs"
-                                                             : NULL;
+    bool header = lang == LANG_C || lang == LANG_CPP;
+    const char *stray = prefix && lang != LANG_C                   ? "--prefix applies to gen c only"
+                        : type && lang != LANG_JSONSCHEMA           ? "-t applies to gen jsonschema only"
+                        : no_math && lang != LANG_CS                ? "--no-mathematics applies to gen cs only"
+                        : ns && lang != LANG_CS && lang != LANG_CPP ? "--namespace applies to gen cpp and gen cs"
+                        : depfile && !header                        ? "--depfile applies to gen c and gen cpp"
+                                                                    : NULL;
     if (stray) {
         usage_error("gen", "%s", stray);
         rc = EXIT_USAGE;
@@ -78,14 +237,14 @@ int cmd_gen(int argc, char **argv) {
     }
     if ((rc = add_input(a.operands[1])) != 0) goto done;
     if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
+    gen_req req = {lang, prefix, type, ns, no_math};
+    if (header) {
+        rc = write_headers(&req, sch, output, depfile);
+        goto done;
+    }
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_gen_options gopts = {NULL, prefix};
-    blobc_gen_cs_options co = {ns, no_math};
-    blobc_status st = lang == LANG_C    ? blobc_gen_c(sch, &gopts, &buf, &err)
-                      : lang == LANG_CS ? blobc_gen_cs(sch, &co, &buf, &err)
-                                        : blobc_gen_jsonschema(sch, type, &buf, &err);
-    if (st != BLOBC_OK) {
+    if (generate(&req, sch, false, &buf, &err) != BLOBC_OK) {
         report(&err);
         rc = exit_code(err.status);
         goto done;

@@ -1,7 +1,8 @@
 /*
- * c_internal.h - what the C generator's files share: its state, the names
- * it gives each type, and small questions about types. Private to
- * lib/gen/.
+ * c_internal.h - what the C and C++ generators' files share: their state,
+ * the names they give each type, the parts of the output both write (doc
+ * comments, enum literals, struct order, the schema text) and small
+ * questions about types. Private to lib/gen/.
  */
 #ifndef BLOBC_GEN_C_INTERNAL_H
 #define BLOBC_GEN_C_INTERNAL_H
@@ -35,10 +36,12 @@ typedef struct type_info {
     const char *tag_fn;
     int visit;                  /* dependency-order emission state */
     uint32_t cursor;            /* next field to look at while ordering */
+    bool offsets;               /* C++: holds offsets (inline), so is never copied */
 } type_info;
 
 typedef struct gen {
     const blobc_schema *schema;
+    const char *lang;           /* "gen c", "gen cpp": the start of error messages */
     blobc_buffer *out;
     blobc_error *err;
     bool ok;                    /* false after the first failed append */
@@ -48,10 +51,15 @@ typedef struct gen {
     const char *prefix;
     const char *guard;
     const char *text_fn;        /* returns the schema text for the checked opens */
+    const char *qual;           /* C++: "::" or "::<namespace>::", before every type name */
+    bool own_only;              /* only the types of file 0, including the others' headers */
     type_info *info;
     size_t ninfo;
     blobc_hashtab map;          /* type pointer -> info index + 1 */
 } gen;
+
+/* Whether the output defines t (else an included header does). */
+static inline bool is_own(const gen *g, const blobc_type *t) { return !g->own_only || t->pos.file == 0; }
 
 static inline bool is_ref_kind(blobc_kind k) {
     return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
@@ -77,10 +85,50 @@ static inline bool wants_item_accessor(const blobc_type *t) {
 
 static inline blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
 
+/* ---- the parts gen c and gen cpp share (gen_c.c) ---- */
+
+/* Sets g up over the schema's named types (the guard is derived from the
+ * file name with guard_suffix when NULL) and checks that every type a
+ * field names is one of them. blobc_genc_end frees what g holds, also
+ * after a failure. */
+blobc_status blobc_genc_begin(gen *g, const char *lang, const blobc_schema *schema, const char *prefix,
+                              const char *guard, const char *guard_suffix, blobc_buffer *out,
+                              blobc_error *err);
+void blobc_genc_end(gen *g);
+type_info *blobc_genc_info_of(const gen *g, const blobc_type *t);
+/* The C type of a scalar kind as stored ("uint32_t", "blobc_rt_bool"). */
+const char *blobc_genc_scalar_type(blobc_kind k);
+/* A schema doc comment as a C/C++ comment at `indent`. */
+void blobc_genc_doc(gen *g, const char *indent, const char *doc);
+/* The schema spelling of a type, for comments. */
+void blobc_genc_spelling(gen *g, const blobc_type *t);
+/* An enum member's value as a constant expression of its base's type. */
+void blobc_genc_enum_literal(gen *g, blobc_kind base, uint64_t bits);
+/* Per member: whether an earlier member has its value (a switch names
+ * each value once). NULL when out of memory; free() it. */
+bool *blobc_genc_enum_dups(const blobc_type *t);
+/* A struct's layout as the output can write it: fields, increasing
+ * offsets; and whether @align raised its alignment. */
+blobc_status blobc_genc_check_struct(gen *g, const blobc_type *t);
+blobc_status blobc_genc_bad_layout(gen *g, const blobc_type *t, const char *what);
+bool blobc_genc_raised_align(const blobc_type *t);
+/* Calls emit_one on every struct after the structs it holds inline. */
+blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *, const type_info *));
+/* An #include line of the header (named by its file and ext) of every
+ * other schema file whose types the own types use. */
+blobc_status blobc_genc_includes(gen *g, const char *ext);
+/* The function g->text_fn returning the schema text, under
+ * BLOBC_WITH_LIBRARY; fills every struct's hash. */
+blobc_status blobc_genc_schema_text(gen *g);
+
 /* ---- naming (c_names.c) ---- */
 
-/* Whether s is a C identifier. */
 /* Gives every output identifier its name (docs/CODEGEN.md, "Names"). */
 blobc_status blobc_genc_assign_names(gen *g);
+/* Whether the naming rules would change s (a keyword, a standard name,
+ * a reserved prefix). */
+bool blobc_genc_is_escaped(const char *s);
+/* The same for gen cpp (docs/CODEGEN.md, "C++"). */
+blobc_status blobc_gencpp_assign_names(gen *g);
 
 #endif

@@ -83,6 +83,7 @@ static bool is_stdint_macro(const char *s) {
  * a reserved prefix), keywords and standard names a `_` behind. Returns an
  * arena copy, or NULL when out of memory. */
 static char *escaped(gen *g, const char *s) {
+    if (!s) return NULL;
     bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
     bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);
     size_t n = strlen(s);
@@ -95,6 +96,11 @@ static char *escaped(gen *g, const char *s) {
     if (back) r[k++] = '_';
     r[k] = '\0';
     return r;
+}
+
+bool blobc_genc_is_escaped(const char *s) {
+    return s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_") || is_reserved_word(s) ||
+           is_stdint_type(s) || is_stdint_macro(s);
 }
 
 /* Makes `base` unique in `set` by appending underscores, then adds it. */
@@ -117,6 +123,28 @@ static const char *global_name(gen *g, const char *first, ...) {
     va_end(ap);
     if (!ok || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
     return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
+}
+
+/* A type's name with its prefix, escaped, and no suffix: the name every
+ * header of a schema split one per file must give it, whichever file's
+ * header is generated. (A suffix depends on the other names the output
+ * holds, and so on the file.) */
+static blobc_status type_name(gen *g, type_info *ti, const char *prefix) {
+    ti->cname = global_name(g, prefix, ti->type->name, END);
+    if (!ti->cname) return nomem(g);
+    if (!g->own_only) return BLOBC_OK;
+    g->tmp.len = 0;
+    if (!blobc_buf_puts(&g->tmp, prefix) || !blobc_buf_puts(&g->tmp, ti->type->name) ||
+        !blobc_buf_putc(&g->tmp, '\0'))
+        return nomem(g);
+    const char *plain = escaped(g, (const char *)g->tmp.data);
+    if (!plain) return nomem(g);
+    if (strcmp(plain, ti->cname) != 0)
+        return blobc_err(g->err, BLOBC_EINPUT,
+                         "%s: type %s would be named %s, as %s is taken; with one file per schema file "
+                         "every type needs its own name (rename one of them)",
+                         g->lang, ti->type->name, ti->cname, plain);
+    return BLOBC_OK;
 }
 
 static const char **name_array(gen *g, uint32_t n) {
@@ -145,9 +173,9 @@ static const char *text_fn_name(gen *g) {
  * changes the meaning of a type name used in the class). */
 blobc_status blobc_genc_assign_names(gen *g) {
     if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++)
-        if (!(g->info[i].cname = global_name(g, g->prefix, g->info[i].type->name, END)))
-            return nomem(g);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], g->prefix);
+    if (st != BLOBC_OK) return st;
     if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
@@ -229,4 +257,74 @@ blobc_status blobc_genc_assign_names(gen *g) {
         blobc_nameset_free(&local);
     }
     return BLOBC_OK;
+}
+
+/* ---- C++ ---- */
+
+/* Namespace-scope names of gen cpp besides the types: the enums' to_string
+ * overloads, the runtime's namespace (a class `blobc` at global scope
+ * would hide it), and the typedefs glibc's <sys/types.h> puts in the
+ * global namespace, which every C++ standard library header pulls in (g++
+ * always defines _GNU_SOURCE). */
+static const char *const cpp_globals[] = {
+    "to_string", "blobc", "uint", "ulong", "ushort", "u_char", "u_short", "u_int", "u_long",
+    "ssize_t", "off_t", "pid_t", "time_t", "clock_t", "mode_t", "dev_t", "ino_t", "uid_t", "gid_t",
+    "key_t", "id_t", "fd_set",
+};
+/* What every struct's class declares itself. */
+static const char *const cpp_struct_api[] = {"open", "open_raw", "open_verified", "schema_hash"};
+
+/* `a` and `b` joined and escaped, in the arena. */
+static char *cpp_joined(gen *g, const char *a, const char *b) {
+    g->tmp.len = 0;
+    if (!blobc_buf_puts(&g->tmp, a) || !blobc_buf_puts(&g->tmp, b) || !blobc_buf_putc(&g->tmp, '\0'))
+        return NULL;
+    return escaped(g, (const char *)g->tmp.data);
+}
+
+/* One class's or enum's member names: unique within it and never its own
+ * name (a C++ member may not be named like its class). Enumerators also
+ * keep clear of the file-scope names (g++ -Wshadow); member functions need
+ * not, since the output spells every type qualified. */
+static blobc_status cpp_member_names(gen *g, type_info *ti) {
+    const blobc_type *t = ti->type;
+    nameset local = {0}, tags = {0};
+    bool ok = blobc_nameset_add(&local, ti->cname);
+    if (t->kind == BLOBC_KIND_ENUM) {
+        ok = ok && (ti->values = name_array(g, t->nvalues));
+        for (uint32_t v = 0; ok && v < t->nvalues; v++)
+            ok = (ti->values[v] = unique_in(g, &local, &g->globals, escaped(g, t->values[v].name)));
+    } else if (t->kind == BLOBC_KIND_UNION) {
+        ok = ok && (ti->members = name_array(g, 2)) && (ti->values = name_array(g, t->nfields + 1)) &&
+             (ti->acc = name_array(g, t->nfields)) &&
+             (ti->members[0] = blobc_nameset_unique(&local, NULL, &g->arena, "tag")) &&
+             (ti->members[1] = blobc_nameset_unique(&local, NULL, &g->arena, "Tag")) &&
+             blobc_nameset_add(&tags, ti->members[1]) &&
+             (ti->values[0] = blobc_nameset_unique(&tags, NULL, &g->arena, "NONE"));
+        for (uint32_t m = 0; ok && m < t->nfields; m++)
+            ok = (ti->values[m + 1] = unique_in(g, &tags, &g->globals, escaped(g, t->fields[m].name))) &&
+                 (ti->acc[m] = unique_in(g, &local, NULL, cpp_joined(g, "as_", t->fields[m].name)));
+    } else {
+        for (size_t k = 0; ok && k < sizeof cpp_struct_api / sizeof cpp_struct_api[0]; k++)
+            ok = blobc_nameset_unique(&local, NULL, &g->arena, cpp_struct_api[k]) != NULL;
+        ok = ok && (ti->acc = name_array(g, t->nfields));
+        for (uint32_t f = 0; ok && f < t->nfields; f++)
+            ok = (ti->acc[f] = unique_in(g, &local, NULL, escaped(g, t->fields[f].name)));
+    }
+    blobc_nameset_free(&local);
+    blobc_nameset_free(&tags);
+    return ok ? BLOBC_OK : nomem(g);
+}
+
+blobc_status blobc_gencpp_assign_names(gen *g) {
+    if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
+    for (size_t k = 0; k < sizeof cpp_globals / sizeof cpp_globals[0]; k++)
+        if (!blobc_nameset_has(&g->globals, cpp_globals[k]) && !blobc_nameset_add(&g->globals, cpp_globals[k]))
+            return nomem(g);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], "");
+    if (st != BLOBC_OK) return st;
+    if (!(g->text_fn = text_fn_name(g))) return nomem(g);
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = cpp_member_names(g, &g->info[i]);
+    return st;
 }

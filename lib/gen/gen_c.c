@@ -32,7 +32,7 @@ static bool map_build(gen *g) {
     return true;
 }
 
-static type_info *info_of(const gen *g, const blobc_type *t) {
+type_info *blobc_genc_info_of(const gen *g, const blobc_type *t) {
     blobc_hprobe p;
     for (uint32_t k = blobc_hashtab_first(&g->map, blobc_hash_ptr(t), &p); k;
          k = blobc_hashtab_next(&g->map, &p))
@@ -44,6 +44,18 @@ static type_info *info_of(const gen *g, const blobc_type *t) {
 
 static const char *base_ctype(const gen *g, const blobc_type *t) {
     switch (t->kind) {
+    case BLOBC_KIND_ENUM:
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: return blobc_genc_info_of(g, t)->cname;
+    case BLOBC_KIND_STRING: return "blobc_rt_str";
+    case BLOBC_KIND_ARRAY: return "blobc_rt_array";
+    case BLOBC_KIND_PTR: return "blobc_rt_ptr";
+    default: return blobc_genc_scalar_type(t->kind);
+    }
+}
+
+const char *blobc_genc_scalar_type(blobc_kind k) {
+    switch (k) {
     case BLOBC_KIND_BOOL: return "blobc_rt_bool";
     case BLOBC_KIND_I8: return "int8_t";
     case BLOBC_KIND_U8: return "uint8_t";
@@ -55,15 +67,8 @@ static const char *base_ctype(const gen *g, const blobc_type *t) {
     case BLOBC_KIND_U64: return "uint64_t";
     case BLOBC_KIND_F32: return "float";
     case BLOBC_KIND_F64: return "double";
-    case BLOBC_KIND_ENUM:
-    case BLOBC_KIND_STRUCT:
-    case BLOBC_KIND_UNION: return info_of(g, t)->cname;
-    case BLOBC_KIND_STRING: return "blobc_rt_str";
-    case BLOBC_KIND_ARRAY: return "blobc_rt_array";
-    case BLOBC_KIND_PTR: return "blobc_rt_ptr";
-    case BLOBC_KIND_FIXED: break;
+    default: return "void";
     }
-    return "void";
 }
 
 static void emit_dims(gen *g, const blobc_type *t) {
@@ -98,7 +103,7 @@ static const char *cast_macro(const blobc_type *t) {
 }
 
 /* The schema spelling of a type, for comments. */
-static void emit_spelling(gen *g, const blobc_type *t) {
+void blobc_genc_spelling(gen *g, const blobc_type *t) {
     char small[128];
     size_t n = blobc_type_spell(t, small, sizeof small);
     if (n < sizeof small) {
@@ -120,7 +125,7 @@ static void emit_spelling(gen *g, const blobc_type *t) {
 /* An enum member's value as a C constant expression of the right type
  * and range: plain int literals where they fit, `u` for u32, the
  * <stdint.h> macros for 64 bits, and the usual (-MAX - 1) for minimums. */
-static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
+void blobc_genc_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
     if (!blobc_kind_is_signed(base)) {
         if (base == BLOBC_KIND_U64) emit(g, "UINT64_C(%" PRIu64 ")", bits);
         else if (base == BLOBC_KIND_U32) emit(g, "%" PRIu64 "u", bits);
@@ -144,7 +149,7 @@ static void emit_enum_literal(gen *g, blobc_kind base, uint64_t bits) {
 
 /* A schema doc comment as a C comment: one line stays one line, more make a
  * block; blobc_gen_doc_line keeps each line inside it. */
-static void emit_doc(gen *g, const char *indent, const char *doc) {
+void blobc_genc_doc(gen *g, const char *indent, const char *doc) {
     if (!doc) return;
     bool multi = strchr(doc, '\n') != NULL;
     emit(g, "%s/**%s", indent, multi ? "\n" : " ");
@@ -161,13 +166,13 @@ static void emit_doc(gen *g, const char *indent, const char *doc) {
 
 static void emit_enum(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
-    emit_doc(g, "", t->doc);
+    blobc_genc_doc(g, "", t->doc);
     emit(g, "/* enum %s : %s */\ntypedef %s %s;\n", t->name, blobc_kind_name(t->elem->kind),
          base_ctype(g, t->elem), ti->cname);
     for (uint32_t v = 0; v < t->nvalues; v++) {
-        emit_doc(g, "", t->values[v].doc);
+        blobc_genc_doc(g, "", t->values[v].doc);
         emit(g, "#define %s ", ti->values[v]);
-        emit_enum_literal(g, t->elem->kind, t->values[v].value);
+        blobc_genc_enum_literal(g, t->elem->kind, t->values[v].value);
         emit(g, "\n");
     }
     emit(g, "\n");
@@ -184,34 +189,35 @@ static int cmp_value_index(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* `<Enum>_name(v)`: the member's name, NULL for an undeclared value. Two
- * members with one value share a case: the first declared names it. */
+/* `<Enum>_name(v)`: the member's name, NULL for an undeclared value. */
+bool *blobc_genc_enum_dups(const blobc_type *t) {
+    value_index *order = malloc((t->nvalues ? t->nvalues : 1) * sizeof *order);
+    bool *dup = calloc(t->nvalues ? t->nvalues : 1, sizeof *dup);
+    if (!order || !dup) {
+        free(order);
+        free(dup);
+        return NULL;
+    }
+    for (uint32_t v = 0; v < t->nvalues; v++) {
+        order[v].value = t->values[v].value;
+        order[v].index = v;
+    }
+    qsort(order, t->nvalues, sizeof *order, cmp_value_index);
+    for (uint32_t k = 1; k < t->nvalues; k++)
+        if (order[k].value == order[k - 1].value) dup[order[k].index] = true;
+    free(order);
+    return dup;
+}
+
 static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
-    value_index *order = NULL;
-    bool *dup = NULL;
-    if (t->nvalues) {
-        order = malloc((size_t)t->nvalues * sizeof *order);
-        dup = calloc(t->nvalues, sizeof *dup);
-        if (!order || !dup) {
-            free(order);
-            free(dup);
-            return nomem(g);
-        }
-        for (uint32_t v = 0; v < t->nvalues; v++) {
-            order[v].value = t->values[v].value;
-            order[v].index = v;
-        }
-        qsort(order, t->nvalues, sizeof *order, cmp_value_index);
-        for (uint32_t k = 1; k < t->nvalues; k++)
-            if (order[k].value == order[k - 1].value) dup[order[k].index] = true;
-    }
+    bool *dup = blobc_genc_enum_dups(t);
+    if (!dup) return nomem(g);
     emit(g, "static inline const char *%s(%s blobc_v) {\n    switch (blobc_v) {\n", ti->name_fn,
          ti->cname);
     for (uint32_t v = 0; v < t->nvalues; v++)
         if (!dup[v]) emit(g, "    case %s: return \"%s\";\n", ti->values[v], t->values[v].name);
     emit(g, "    default: return BLOBC_RT_NULL;\n    }\n}\n\n");
-    free(order);
     free(dup);
     return BLOBC_OK;
 }
@@ -223,11 +229,11 @@ static blobc_status emit_enum_name_fn(gen *g, const type_info *ti) {
 static void emit_union(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname, *tag = ti->members[0], *ref = ti->members[1];
-    emit_doc(g, "", t->doc);
+    blobc_genc_doc(g, "", t->doc);
     emit(g, "/* union %s: size %u, alignment %u */\n", t->name, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
     emit(g, "#define %s 0u\n", ti->values[0]);
     for (uint32_t m = 0; m < t->nfields; m++) {
-        emit_doc(g, "", t->fields[m].doc);
+        blobc_genc_doc(g, "", t->fields[m].doc);
         emit(g, "#define %s %" PRIu32 "u /* %s */\n", ti->values[m + 1], m + 1, t->fields[m].name);
     }
     emit(g, "struct %s {\n    uint32_t %s; /* @0 %s, or the member's tag */\n"
@@ -249,7 +255,7 @@ static void emit_union_accessors(gen *g, const type_info *ti) {
     emit(g, "static inline uint32_t %s(const %s *blobc_u) { return blobc_u->%s; }\n", ti->tag_fn,
          c, ti->members[0]);
     for (uint32_t m = 0; m < t->nfields; m++) {
-        const char *mc = info_of(g, t->fields[m].type->elem)->cname;
+        const char *mc = blobc_genc_info_of(g, t->fields[m].type->elem)->cname;
         emit(g,
              "static inline const %s *%s(const %s *blobc_u) {\n"
              "    return blobc_u->%s == %s ? BLOBC_RT_CAST(const %s *, blobc_rt_ptr_get(&blobc_u->%s))\n"
@@ -268,31 +274,44 @@ static uint32_t natural_align(const blobc_type *t) {
     return a;
 }
 
-static blobc_status bad_layout(gen *g, const blobc_type *t, const char *what) {
-    return blobc_err(g->err, BLOBC_EINPUT, "gen c: struct %s: %s", t->name, what);
+blobc_status blobc_genc_bad_layout(gen *g, const blobc_type *t, const char *what) {
+    return blobc_err(g->err, BLOBC_EINPUT, "%s: struct %s: %s", g->lang, t->name, what);
 }
+
+blobc_status blobc_genc_check_struct(gen *g, const blobc_type *t) {
+    if (t->nfields == 0) return blobc_genc_bad_layout(g, t, "has no fields");
+    uint32_t cur = 0;
+    for (uint32_t f = 0; f < t->nfields; f++) {
+        const blobc_field *fd = &t->fields[f];
+        if (fd->offset < cur || fd->type->size > t->size || fd->offset > t->size - fd->type->size)
+            return blobc_genc_bad_layout(g, t, "field offsets are not increasing within the struct");
+        cur = fd->offset + fd->type->size;
+    }
+    return BLOBC_OK;
+}
+
+bool blobc_genc_raised_align(const blobc_type *t) { return t->align > natural_align(t); }
 
 static blobc_status emit_struct(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
-    if (t->nfields == 0) return bad_layout(g, t, "has no fields");
-    bool raise = t->align > natural_align(t);
+    blobc_status st = blobc_genc_check_struct(g, t);
+    if (st != BLOBC_OK || !is_own(g, t)) return st;
+    bool raise = blobc_genc_raised_align(t);
     uint32_t cur = 0, npad = 0;
-    emit_doc(g, "", t->doc);
+    blobc_genc_doc(g, "", t->doc);
     emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", t->name,
          t->size, t->align, ti->cname);
     for (uint32_t f = 0; f < t->nfields; f++) {
         const blobc_field *fd = &t->fields[f];
-        if (fd->offset < cur || fd->type->size > t->size || fd->offset > t->size - fd->type->size)
-            return bad_layout(g, t, "field offsets are not increasing within the struct");
         if (fd->offset > cur)
             emit(g, "    uint8_t blobc_pad%" PRIu32 "[%" PRIu32 "];\n", npad++, fd->offset - cur);
-        emit_doc(g, "    ", fd->doc);
+        blobc_genc_doc(g, "    ", fd->doc);
         emit(g, "    ");
         if (f == 0 && raise) emit(g, "BLOBC_RT_ALIGNAS(%" PRIu32 ") ", t->align);
         emit(g, "%s %s", base_ctype(g, strip_fixed(fd->type)), ti->members[f]);
         emit_dims(g, fd->type);
         emit(g, "; /* @%" PRIu32 " ", fd->offset);
-        emit_spelling(g, fd->type);
+        blobc_genc_spelling(g, fd->type);
         emit(g, " */\n");
         cur = fd->offset + fd->type->size;
     }
@@ -315,7 +334,7 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
 /* Emits every struct after the structs it contains inline (directly or in
  * a fixed array), visiting in declaration order. An explicit stack keeps
  * deep containment chains from a hostile schema off the C stack. */
-static blobc_status emit_structs_in_order(gen *g) {
+blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *, const type_info *)) {
     size_t *stack = malloc((g->ninfo ? g->ninfo : 1) * sizeof *stack);
     if (!stack) return nomem(g);
     blobc_status st = BLOBC_OK;
@@ -330,8 +349,8 @@ static blobc_status emit_structs_in_order(gen *g) {
             while (ti->cursor < ti->type->nfields && !next) {
                 const blobc_type *ft = strip_fixed(ti->type->fields[ti->cursor++].type);
                 if (ft->kind != BLOBC_KIND_STRUCT) continue;
-                type_info *dep = info_of(g, ft);
-                if (dep->visit == VISIT_OPEN) st = bad_layout(g, ti->type, "contains itself inline");
+                type_info *dep = blobc_genc_info_of(g, ft);
+                if (dep->visit == VISIT_OPEN) st = blobc_genc_bad_layout(g, ti->type, "contains itself inline");
                 else if (dep->visit == VISIT_NONE) next = dep;
             }
             if (st != BLOBC_OK) break;
@@ -342,7 +361,7 @@ static blobc_status emit_structs_in_order(gen *g) {
             }
             ti->visit = VISIT_DONE;
             top--;
-            st = emit_struct(g, ti);
+            st = emit_one(g, ti);
         }
     }
     free(stack);
@@ -569,7 +588,7 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     blobc_error_clear(&perr);
     if (blobc_schema_parse((const char *)text->data, text->len, "(generated)", &back, &perr) != BLOBC_OK)
         return blobc_err(g->err, perr.status == BLOBC_ENOMEM ? BLOBC_ENOMEM : BLOBC_EINPUT,
-                         "gen c: the schema cannot be written back as schema text: %s", perr.message);
+                         "%s: the schema cannot be written back as schema text: %s", g->lang, perr.message);
     /* Every struct's hash, and the same struct read back from the text:
      * in one batch, as one call per struct would serialize a chain of
      * nested structs once per link. */
@@ -584,8 +603,8 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
         types[n] = t;
         if (!(again[n++] = blobc_schema_find(back, t->name)))
             st = blobc_err(g->err, BLOBC_EINPUT,
-                           "gen c: struct %s does not keep its layout when written back as schema text",
-                           t->name);
+                           "%s: struct %s does not keep its layout when written back as schema text",
+                           g->lang, t->name);
     }
     bool same = false;
     if (st == BLOBC_OK && blobc_type_hashes_same(types, again, n, hashes, &same) != BLOBC_OK)
@@ -599,8 +618,8 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
         while (st == BLOBC_OK && k < n && other[k] == hashes[k]) k++;
         if (st == BLOBC_OK)
             st = blobc_err(g->err, BLOBC_EINPUT,
-                           "gen c: struct %s does not keep its layout when written back as schema text",
-                           types[k < n ? k : 0]->name);
+                           "%s: struct %s does not keep its layout when written back as schema text",
+                           g->lang, types[k < n ? k : 0]->name);
         free(other);
     }
     free(types);
@@ -609,7 +628,7 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     return st;
 }
 
-static blobc_status emit_schema_text(gen *g) {
+blobc_status blobc_genc_schema_text(gen *g) {
     blobc_buffer text = {0};
     if (!write_schema_text(g, &text)) {
         blobc_buffer_free(&text);
@@ -631,6 +650,40 @@ static blobc_status emit_schema_text(gen *g) {
     return st;
 }
 
+/* ---- headers of the other files ---- */
+
+static void mark_file(const gen *g, bool *used, const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_PTR)
+        t = t->elem;
+    if ((t->kind == BLOBC_KIND_ENUM || t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) &&
+        !is_own(g, t) && t->pos.file < blobc_schema_file_count(g->schema))
+        used[t->pos.file] = true;
+}
+
+blobc_status blobc_genc_includes(gen *g, const char *ext) {
+    if (!g->own_only) return BLOBC_OK;
+    size_t nfiles = blobc_schema_file_count(g->schema);
+    bool *used = calloc(nfiles ? nfiles : 1, sizeof *used);
+    if (!used) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (!is_own(g, t) || t->kind == BLOBC_KIND_ENUM) continue;
+        for (uint32_t f = 0; f < t->nfields; f++) mark_file(g, used, t->fields[f].type);
+    }
+    blobc_status st = BLOBC_OK;
+    blobc_buffer name = {0};
+    for (size_t k = 1; k < nfiles && st == BLOBC_OK; k++) {
+        if (!used[k]) continue;
+        name.len = 0;
+        st = blobc_gen_file_name_of(g->schema, k, ext, &name, g->err);
+        if (st == BLOBC_OK) emit(g, "#include \"%s\"\n", (const char *)name.data);
+    }
+    if (st == BLOBC_OK && nfiles > 1) emit(g, "\n");
+    blobc_buffer_free(&name);
+    free(used);
+    return st;
+}
+
 /* ---- driver ---- */
 
 /* Every enum and struct a field refers to must be one of the schema's
@@ -640,7 +693,7 @@ static blobc_status check_references(gen *g) {
         const blobc_type *t = g->info[i].type;
         if (t->kind == BLOBC_KIND_ENUM) {
             if (!t->elem || !blobc_kind_is_integer(t->elem->kind))
-                return blobc_err(g->err, BLOBC_EINPUT, "gen c: enum %s has no integer base", t->name);
+                return blobc_err(g->err, BLOBC_EINPUT, "%s: enum %s has no integer base", g->lang, t->name);
             continue;
         }
         for (uint32_t f = 0; f < t->nfields; f++) {
@@ -650,17 +703,17 @@ static blobc_status check_references(gen *g) {
                 ft = ft->elem;
             if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT ||
                  ft->kind == BLOBC_KIND_UNION) &&
-                !info_of(g, ft))
+                !blobc_genc_info_of(g, ft))
                 return blobc_err(g->err, BLOBC_EINPUT,
-                                 "gen c: field %s.%s refers to a type that is not in the schema",
-                                 t->name, t->fields[f].name);
+                                 "%s: field %s.%s refers to a type that is not in the schema",
+                                 g->lang, t->name, t->fields[f].name);
         }
     }
     return BLOBC_OK;
 }
 
-/* BLOBC_GEN_<FILE STEM>_H from the schema's file name. */
-static const char *derive_guard(gen *g) {
+/* BLOBC_GEN_<FILE STEM><suffix> from the schema's file name. */
+static const char *derive_guard(gen *g, const char *suffix) {
     const char *file = blobc_schema_filename(g->schema);
     const char *base = file ? file : "";
     for (const char *p = base; *p; p++)
@@ -680,7 +733,7 @@ static const char *derive_guard(gen *g) {
         else if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))) ch = '_';
         if (!blobc_buf_putc(&g->tmp, ch)) return NULL;
     }
-    if (!blobc_buf_puts(&g->tmp, "_H") || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
+    if (!blobc_buf_puts(&g->tmp, suffix) || !blobc_buf_putc(&g->tmp, '\0')) return NULL;
     return blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
 }
 
@@ -701,7 +754,6 @@ static void emit_file_name(gen *g) {
 
 static blobc_status generate(gen *g) {
     blobc_status st;
-    if ((st = check_references(g)) != BLOBC_OK) return st;
     if ((st = blobc_genc_assign_names(g)) != BLOBC_OK) return st;
     const blobc_type *root = blobc_schema_root(g->schema);
 
@@ -713,31 +765,33 @@ static blobc_status generate(gen *g) {
             " * <Type>_open checks the header only (trusted files); define\n"
             " * BLOBC_WITH_LIBRARY and link libblobc for <Type>_open_checked, which\n"
             " * verifies the whole file first. See docs/CODEGEN.md.\n");
-    if (root && root->kind == BLOBC_KIND_STRUCT && info_of(g, root))
-        emit(g, " *\n * Root type: %s (open with %s).\n", info_of(g, root)->cname, info_of(g, root)->open_fn);
+    if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root) && is_own(g, root))
+        emit(g, " *\n * Root type: %s (open with %s).\n", blobc_genc_info_of(g, root)->cname, blobc_genc_info_of(g, root)->open_fn);
     emit(g, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
             "#include <blobc/blob.h>\n\n",
          g->guard, g->guard);
+    if ((st = blobc_genc_includes(g, ".h")) != BLOBC_OK) return st;
 
     bool any_struct = false;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind != BLOBC_KIND_ENUM) {
+        if (g->info[i].type->kind != BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) {
             emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
             any_struct = true;
         }
     if (any_struct) emit(g, "\n");
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_ENUM) emit_enum(g, &g->info[i]);
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) emit_enum(g, &g->info[i]);
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_UNION) emit_union(g, &g->info[i]);
-    if ((st = emit_structs_in_order(g)) != BLOBC_OK) return st;
+        if (g->info[i].type->kind == BLOBC_KIND_UNION && is_own(g, g->info[i].type)) emit_union(g, &g->info[i]);
+    if ((st = blobc_genc_structs_in_order(g, emit_struct)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++)
-        if (g->info[i].type->kind == BLOBC_KIND_ENUM &&
+        if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type) &&
             (st = emit_enum_name_fn(g, &g->info[i])) != BLOBC_OK)
             return st;
-    if (any_struct && (st = emit_schema_text(g)) != BLOBC_OK) return st;
+    if (any_struct && (st = blobc_genc_schema_text(g)) != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         const type_info *ti = &g->info[i];
+        if (!is_own(g, ti->type)) continue;
         if (ti->type->kind == BLOBC_KIND_UNION) {
             emit(g, "/* ---- union %s ---- */\n", ti->type->name);
             emit_union_accessors(g, ti);
@@ -751,6 +805,42 @@ static blobc_status generate(gen *g) {
     return g->ok ? BLOBC_OK : nomem(g);
 }
 
+blobc_status blobc_genc_begin(gen *g, const char *lang, const blobc_schema *schema, const char *prefix,
+                              const char *guard, const char *guard_suffix, blobc_buffer *out,
+                              blobc_error *err) {
+    memset(g, 0, sizeof *g);
+    g->schema = schema;
+    g->out = out;
+    g->err = err;
+    g->ok = true;
+    g->prefix = prefix;
+    g->lang = lang;
+    blobc_arena_init(&g->arena);
+    g->ninfo = blobc_schema_count(schema);
+    g->info = calloc(g->ninfo ? g->ninfo : 1, sizeof *g->info);
+    if (!g->info) return nomem(g);
+    for (size_t i = 0; i < g->ninfo; i++) {
+        g->info[i].type = blobc_schema_at(schema, i);
+        if (!g->info[i].type || !g->info[i].type->name ||
+            (g->info[i].type->kind != BLOBC_KIND_ENUM && g->info[i].type->kind != BLOBC_KIND_STRUCT &&
+             g->info[i].type->kind != BLOBC_KIND_UNION))
+            return blobc_err(err, BLOBC_EINPUT,
+                             "%s: named type %zu is not an enum, a struct or a union", lang, i);
+    }
+    if (!map_build(g)) return nomem(g);
+    g->guard = guard ? guard : derive_guard(g, guard_suffix);
+    if (!g->guard) return nomem(g);
+    return check_references(g);
+}
+
+void blobc_genc_end(gen *g) {
+    blobc_hashtab_free(&g->map);
+    free(g->info);
+    blobc_nameset_free(&g->globals);
+    blobc_buffer_free(&g->tmp);
+    blobc_arena_free(&g->arena);
+}
+
 blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *opts,
                          blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
@@ -762,41 +852,12 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     if (opts && opts->guard && !blobc_gen_is_identifier(opts->guard))
         return blobc_err(err, BLOBC_EARG, "gen c: include guard '%s' is not a C identifier",
                          opts->guard);
-
     gen g;
-    memset(&g, 0, sizeof g);
-    g.schema = schema;
-    g.out = out;
-    g.err = err;
-    g.ok = true;
-    g.prefix = prefix;
-    blobc_arena_init(&g.arena);
     size_t start = out->len;
-    blobc_status st = BLOBC_OK;
-
-    g.ninfo = blobc_schema_count(schema);
-    g.info = calloc(g.ninfo ? g.ninfo : 1, sizeof *g.info);
-    if (!g.info) st = nomem(&g);
-    for (size_t i = 0; st == BLOBC_OK && i < g.ninfo; i++) {
-        g.info[i].type = blobc_schema_at(schema, i);
-        if (!g.info[i].type || !g.info[i].type->name ||
-            (g.info[i].type->kind != BLOBC_KIND_ENUM && g.info[i].type->kind != BLOBC_KIND_STRUCT &&
-             g.info[i].type->kind != BLOBC_KIND_UNION))
-            st = blobc_err(err, BLOBC_EINPUT,
-                           "gen c: named type %zu is not an enum, a struct or a union", i);
-    }
-    if (st == BLOBC_OK && !map_build(&g)) st = nomem(&g);
-    if (st == BLOBC_OK) {
-        g.guard = opts && opts->guard ? opts->guard : derive_guard(&g);
-        if (!g.guard) st = nomem(&g);
-    }
+    blobc_status st = blobc_genc_begin(&g, "gen c", schema, prefix, opts ? opts->guard : NULL, "_H", out, err);
+    g.own_only = opts && opts->own_file_only;
     if (st == BLOBC_OK) st = generate(&g);
     if (st != BLOBC_OK) out->len = start;   /* all or nothing */
-
-    blobc_hashtab_free(&g.map);
-    free(g.info);
-    blobc_nameset_free(&g.globals);
-    blobc_buffer_free(&g.tmp);
-    blobc_arena_free(&g.arena);
+    blobc_genc_end(&g);
     return st;
 }

@@ -4,6 +4,8 @@
  */
 #include "gen/gen_internal.h"
 
+#include "blobc/gen.h"
+
 #include "common/util.h"
 
 #include <stdarg.h>
@@ -143,4 +145,37 @@ bool blobc_gen_doc_line(blobc_buffer *out, const char *s, size_t n, blobc_gen_do
         i++;
     }
     return true;
+}
+
+blobc_status blobc_gen_file_name_of(const blobc_schema *schema, size_t file, const char *ext,
+                                    blobc_buffer *out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!schema || !ext || !out) return blobc_err_arg(err, __func__, "schema, ext or out is NULL");
+    if (file >= blobc_schema_file_count(schema))
+        return blobc_err_arg(err, __func__, "file index out of range");
+    const char *path = blobc_schema_file(schema, file), *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/') base = p + 1;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base) n = (size_t)(dot - base);
+    bool plain = n > 0;
+    for (size_t k = 0; k < n && plain; k++) {
+        char ch = base[k];
+        plain = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                ch == '.' || ch == '_' || ch == '-' || ch == '+';
+    }
+    if (!plain)
+        return blobc_err(err, BLOBC_EINPUT,
+                         "gen: cannot name the file generated for '%s': a name of letters, digits and ._+- "
+                         "is needed for #include lines",
+                         path);
+    size_t start = out->len;
+    if (!blobc_buf_append(out, base, n) || !blobc_buf_puts(out, ext) || !blobc_buf_putc(out, '\0')) {
+        out->len = start;
+        return blobc_err_nomem(err);
+    }
+    out->len--;   /* NUL-terminated, not counted */
+    return BLOBC_OK;
 }

@@ -540,6 +540,12 @@ static blobc_status parse_decl(parser *p) {
         blobc_pos at = p->tok.pos;
         if (next(p)) return BLOBC_EINPUT;
         if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name after 'root'");
+        /* An imported file's root is its own (for its own bakes), not the
+         * importer's: two imported files may each have one. */
+        if (p->lx.file != 0) {
+            if (next(p)) return BLOBC_EINPUT;
+            return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
+        }
         if (p->has_root)
             return blobc_schema_err(p->s, at, p->err,
                                     "a schema has at most one root (the first is at line %u)",

@@ -18,7 +18,7 @@ awk '
         n = split(col[2], names, ",")
         for (i = 1; i <= n; i++) { f = names[i]; gsub(/[` ]/, "", f); if (f != "") print dir f }
     }' "$DOC" | sort >"$T/mapped"
-{ ls lib/*/*.c lib/*/*.h lib/include/blobc/*.h; } | sort >"$T/tree"
+{ ls lib/*/*.c lib/*/*.h lib/include/blobc/*.h lib/include/blobc/*.hpp; } | sort >"$T/tree"
 if cmp -s "$T/mapped" "$T/tree"; then pass map_matches_tree; else
     fail map_matches_tree "$(diff "$T/mapped" "$T/tree" | grep '^[<>]' | sed 's/^</only in the map:/; s/^>/not in the map:/' | tr '\n' ';')"
 fi

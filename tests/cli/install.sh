@@ -27,7 +27,7 @@ for f in bin/blobc lib/libblobc.a lib/libblobc.so lib/libblobc.so.0 lib/pkgconfi
     share/man/man1/blobc.1; do
     [ -e "$D$P/$f" ] || missing="$missing $f"
 done
-for h in lib/include/blobc/*.h; do
+for h in lib/include/blobc/*.h lib/include/blobc/*.hpp; do
     cmp -s "$h" "$D$P/include/blobc/$(basename "$h")" || missing="$missing include/blobc/$(basename "$h")"
 done
 [ -z "$missing" ] && pass installed_files || fail installed_files "missing or different:$missing"

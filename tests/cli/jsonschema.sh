@@ -24,7 +24,7 @@ expect_err prefix_is_for_c 2 "--prefix applies to gen c only" \
 expect_err type_is_for_jsonschema 2 "-t applies to gen jsonschema only" \
     "$BLOBC" gen c "$D/level.schema" -t Room
 expect_err bad_schema 1 "unknown type" sh -c "printf 'struct A { x: B; }\n' >'$T/b.schema'; '$BLOBC' gen jsonschema '$T/b.schema'"
-expect_err unknown_language 2 "available: c, cs, jsonschema" "$BLOBC" gen rust "$D/level.schema"
+expect_err unknown_language 2 "available: c, cpp, cs, jsonschema" "$BLOBC" gen rust "$D/level.schema"
 
 # ---- the validator ----
 if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then

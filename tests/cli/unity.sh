@@ -242,7 +242,7 @@ expect_err gen_cs_bad_namespace 2 "namespace 'Game..Data' is not a C# namespace 
     "$BLOBC" gen cs "$U/small.schema" --namespace Game..Data
 expect_err gen_cs_keyword_namespace 2 "is not a C# namespace name" \
     "$BLOBC" gen cs "$U/small.schema" --namespace Game.class
-expect_err gen_c_namespace 2 "go with gen cs" "$BLOBC" gen c "$U/small.schema" --namespace X
+expect_err gen_c_namespace 2 "--namespace applies to gen cpp and gen cs" "$BLOBC" gen c "$U/small.schema" --namespace X
 
 # --- gen cs golden ---
 run "$BLOBC" gen cs "$U/level.schema" --namespace Game.Data

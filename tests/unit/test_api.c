@@ -100,6 +100,8 @@ TEST(null_error_on_success) {
     CHECK_EQ_I(blobc_verify_file(path, NULL, NULL), BLOBC_OK);
     out.len = 0;
     CHECK_EQ_I(blobc_gen_c(g_schema, NULL, &out, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_gen_cpp(g_schema, NULL, &out, NULL), BLOBC_OK);
+    CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 0, ".h", &out, NULL), BLOBC_OK);
     out.len = 0;
     CHECK_EQ_I(blobc_gen_cs(g_schema, NULL, &out, NULL), BLOBC_OK);
     blobc_buffer u = {0};
@@ -181,8 +183,11 @@ TEST(null_error_on_failure) {
     CHECK_EQ_I(blobc_builder_finish_at(bd, &out, 0, 0, NULL), BLOBC_EARG);
     blobc_builder_free(bd);
 
-    blobc_gen_options g = {"not an identifier", NULL};
+    blobc_gen_options g = {"not an identifier", NULL, false};
     CHECK_EQ_I(blobc_gen_c(g_schema, &g, &out, NULL), BLOBC_EARG);
+    blobc_gen_cpp_options gcpp = {"a::", NULL, false};
+    CHECK_EQ_I(blobc_gen_cpp(g_schema, &gcpp, &out, NULL), BLOBC_EARG);
+    CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 7, ".h", &out, NULL), BLOBC_EARG);
     blobc_gen_cs_options gcs = {"Not.a namespace", false};
     CHECK_EQ_I(blobc_gen_cs(g_schema, &gcs, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_types_encode(blobc_builtin_type(BLOBC_KIND_U32), NULL, &out, NULL),
@@ -247,6 +252,10 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_gen_c(NULL, NULL, &out, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_c(g_schema, NULL, NULL, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_cs(NULL, NULL, &out, &e_), "blobc_gen_cs");
+    CHECK_ARG(blobc_gen_cpp(NULL, NULL, &out, &e_), "blobc_gen_cpp");
+    CHECK_ARG(blobc_gen_cpp(g_schema, NULL, NULL, &e_), "blobc_gen_cpp");
+    CHECK_ARG(blobc_gen_file_name_of(NULL, 0, ".h", &out, &e_), "blobc_gen_file_name_of");
+    CHECK_ARG(blobc_gen_file_name_of(g_schema, 9, ".h", &out, &e_), "blobc_gen_file_name_of");
     CHECK_ARG(blobc_gen_cs(g_schema, NULL, NULL, &e_), "blobc_gen_cs");
     CHECK_ARG(blobc_unity_wrap(4, NULL, NULL, &e_), "blobc_unity_wrap");
     blobc_unity_options uo = {0, false, (blobc_unity_length)9};

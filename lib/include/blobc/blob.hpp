@@ -1,0 +1,240 @@
+/*
+ * blobc/blob.hpp - the header-only C++17 runtime under the headers of
+ * `blobc gen cpp`: the offset-field types of a blob as C++ views that read
+ * the bytes in place. A `[T]` field is a blobc::Vector<T> (a random-access
+ * range), a `[T; N]` a blobc::Fixed<T, N>, a `string` a blobc::String (a
+ * std::string_view), a `*T` a blobc::Ptr<T>, a `bool` a blobc::Bool.
+ *
+ * No exceptions, no allocation, no RTTI: usable with -fno-exceptions
+ * -fno-rtti. Indexing is unchecked, like std::vector's operator[]; blobs
+ * from outside the program are verified first (docs/CODEGEN.md, "C++").
+ * Everything here is in namespace blobc, over the C runtime <blobc/blob.h>.
+ */
+#ifndef BLOBC_BLOB_HPP
+#define BLOBC_BLOB_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string_view>
+#include <type_traits>
+
+#include "blob.h"
+
+namespace blobc {
+
+/* The address `offset` bytes from the offset field at `field`, or nullptr. */
+inline const void *resolve(const std::int32_t &field) noexcept {
+    return field ? static_cast<const void *>(reinterpret_cast<const char *>(&field) + field) : nullptr;
+}
+
+/* `bool`: one byte holding 0 or 1, read as a byte so that another value
+ * in an unverified blob is not undefined behaviour. */
+class Bool {
+public:
+    Bool(const Bool &) = delete;
+    Bool &operator=(const Bool &) = delete;
+    constexpr bool get() const noexcept { return byte_ != 0; }
+    constexpr operator bool() const noexcept { return byte_ != 0; }
+
+private:
+    std::uint8_t byte_;
+};
+
+/* `string`: UTF-8 bytes and a NUL out of line. */
+class String {
+public:
+    String(const String &) = delete;
+    String &operator=(const String &) = delete;
+    /* Length in bytes, without the NUL. */
+    std::size_t size() const noexcept {
+        return offset_ && length_ > 0 ? static_cast<std::size_t>(length_) - 1 : 0;
+    }
+    bool empty() const noexcept { return size() == 0; }
+    /* NUL-terminated; "" for a null string (never in a valid blob). */
+    const char *c_str() const noexcept {
+        const void *p = resolve(offset_);
+        return p ? static_cast<const char *>(p) : "";
+    }
+    std::string_view view() const noexcept { return std::string_view(c_str(), size()); }
+    operator std::string_view() const noexcept { return view(); }
+
+private:
+    std::int32_t offset_;
+    std::int32_t length_;
+};
+
+/* `*T`: one T out of line, or null. */
+template <typename T>
+class Ptr {
+public:
+    Ptr(const Ptr &) = delete;
+    Ptr &operator=(const Ptr &) = delete;
+    const T *get() const noexcept { return static_cast<const T *>(resolve(offset_)); }
+    explicit operator bool() const noexcept { return offset_ != 0; }
+
+private:
+    std::int32_t offset_;
+};
+
+/* How an item of an array reads: numbers and enums by value, a bool as
+ * bool, a string as std::string_view, a *T as const T *, the rest (structs,
+ * unions, nested arrays) by reference. */
+template <typename T, typename = void>
+struct item {
+    using type = const T &;
+    static constexpr const T &get(const T &v) noexcept { return v; }
+};
+template <typename T>
+struct item<T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>>> {
+    using type = T;
+    static constexpr T get(const T &v) noexcept { return v; }
+};
+template <>
+struct item<Bool> {
+    using type = bool;
+    static constexpr bool get(const Bool &v) noexcept { return v.get(); }
+};
+template <>
+struct item<String> {
+    using type = std::string_view;
+    static std::string_view get(const String &v) noexcept { return v.view(); }
+};
+template <typename T>
+struct item<Ptr<T>> {
+    using type = const T *;
+    static const T *get(const Ptr<T> &v) noexcept { return v.get(); }
+};
+
+/* A random-access iterator over stored items, yielding them as item<T>. */
+template <typename T>
+class Iterator {
+public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = std::remove_cv_t<std::remove_reference_t<typename item<T>::type>>;
+    using difference_type = std::ptrdiff_t;
+    using reference = typename item<T>::type;
+    using pointer = void;
+
+    constexpr Iterator() noexcept : p_(nullptr) {}
+    constexpr explicit Iterator(const T *p) noexcept : p_(p) {}
+    constexpr reference operator*() const noexcept { return item<T>::get(*p_); }
+    constexpr reference operator[](difference_type n) const noexcept { return item<T>::get(p_[n]); }
+    constexpr Iterator &operator++() noexcept { ++p_; return *this; }
+    constexpr Iterator operator++(int) noexcept { Iterator r = *this; ++p_; return r; }
+    constexpr Iterator &operator--() noexcept { --p_; return *this; }
+    constexpr Iterator operator--(int) noexcept { Iterator r = *this; --p_; return r; }
+    constexpr Iterator &operator+=(difference_type n) noexcept { p_ += n; return *this; }
+    constexpr Iterator &operator-=(difference_type n) noexcept { p_ -= n; return *this; }
+    friend constexpr Iterator operator+(Iterator i, difference_type n) noexcept { return i += n; }
+    friend constexpr Iterator operator+(difference_type n, Iterator i) noexcept { return i += n; }
+    friend constexpr Iterator operator-(Iterator i, difference_type n) noexcept { return i -= n; }
+    friend constexpr difference_type operator-(Iterator a, Iterator b) noexcept { return a.p_ - b.p_; }
+    friend constexpr bool operator==(Iterator a, Iterator b) noexcept { return a.p_ == b.p_; }
+    friend constexpr bool operator!=(Iterator a, Iterator b) noexcept { return a.p_ != b.p_; }
+    friend constexpr bool operator<(Iterator a, Iterator b) noexcept { return a.p_ < b.p_; }
+    friend constexpr bool operator>(Iterator a, Iterator b) noexcept { return a.p_ > b.p_; }
+    friend constexpr bool operator<=(Iterator a, Iterator b) noexcept { return a.p_ <= b.p_; }
+    friend constexpr bool operator>=(Iterator a, Iterator b) noexcept { return a.p_ >= b.p_; }
+
+private:
+    const T *p_;
+};
+
+/* `[T]`: items out of line; the field itself is the range. */
+template <typename T>
+class Vector {
+public:
+    using iterator = Iterator<T>;
+    using const_iterator = Iterator<T>;
+    Vector(const Vector &) = delete;
+    Vector &operator=(const Vector &) = delete;
+    std::size_t size() const noexcept {
+        return offset_ && length_ > 0 ? static_cast<std::size_t>(length_) : 0;
+    }
+    bool empty() const noexcept { return size() == 0; }
+    /* The stored items (nullptr when empty). */
+    const T *data() const noexcept { return static_cast<const T *>(resolve(offset_)); }
+    typename item<T>::type operator[](std::size_t i) const noexcept { return item<T>::get(data()[i]); }
+    typename item<T>::type front() const noexcept { return (*this)[0]; }
+    typename item<T>::type back() const noexcept { return (*this)[size() - 1]; }
+    iterator begin() const noexcept { return iterator(data()); }
+    iterator end() const noexcept { return iterator(data() + size()); }
+
+private:
+    std::int32_t offset_;
+    std::int32_t length_;
+};
+
+/* `[T; N]`: N items inline, like std::array. */
+template <typename T, std::size_t N>
+class Fixed {
+public:
+    using iterator = Iterator<T>;
+    using const_iterator = Iterator<T>;
+    Fixed(const Fixed &) = delete;
+    Fixed &operator=(const Fixed &) = delete;
+    static constexpr std::size_t size() noexcept { return N; }
+    static constexpr bool empty() noexcept { return N == 0; }
+    constexpr const T *data() const noexcept { return items_; }
+    constexpr typename item<T>::type operator[](std::size_t i) const noexcept { return item<T>::get(items_[i]); }
+    constexpr iterator begin() const noexcept { return iterator(items_); }
+    constexpr iterator end() const noexcept { return iterator(items_ + N); }
+
+private:
+    T items_[N];
+};
+
+static_assert(sizeof(Bool) == 1 && alignof(Bool) == 1, "blobc::Bool must be one byte");
+static_assert(sizeof(String) == 8 && alignof(String) == 4, "blobc::String must be {i32, i32}");
+static_assert(sizeof(Ptr<void>) == 4 && alignof(Ptr<void>) == 4, "blobc::Ptr must be {i32}");
+static_assert(sizeof(Vector<int>) == 8 && alignof(Vector<int>) == 4, "blobc::Vector must be {i32, i32}");
+static_assert(sizeof(Fixed<float, 3>) == 12, "blobc::Fixed<T, N> must be N items");
+
+} // namespace blobc
+
+namespace blobc {
+
+/* The opens of a generated class T (T::open, T::open_raw): the header or
+ * the raw section checked for what reading T in place needs. */
+template <typename T>
+const T *open(const void *data, std::size_t size, blobc_rt_status *why) noexcept {
+    blobc_rt_view v;
+    blobc_rt_status s = blobc_rt_open(data, size, T::schema_hash, sizeof(T), &v);
+    if (why) *why = s;
+    return s == BLOBC_RT_OK ? static_cast<const T *>(v.data) : nullptr;
+}
+
+template <typename T>
+const T *open_raw(const void *data, std::size_t size, blobc_rt_status *why) noexcept {
+    blobc_rt_view v;
+    blobc_rt_status s = blobc_rt_open_raw(data, size, sizeof(T), &v);
+    if (why) *why = s;
+    return s == BLOBC_RT_OK ? static_cast<const T *>(v.data) : nullptr;
+}
+
+} // namespace blobc
+
+#endif
+
+/* With the library linked in (define BLOBC_WITH_LIBRARY), the verified
+ * open behind T::open_verified; outside the main guard for the same
+ * reason as blob.h's part. */
+#if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_HPP_WITH_LIBRARY)
+#define BLOBC_BLOB_HPP_WITH_LIBRARY
+#include "blob.h"
+
+namespace blobc {
+
+template <typename T>
+const T *open_verified(const void *data, std::size_t size, const char *schema_text, std::size_t text_len,
+                       const char *type_name, blobc_error *err) noexcept {
+    blobc_rt_view v;
+    if (blobc_rt_open_checked(data, size, schema_text, text_len, type_name, T::schema_hash, sizeof(T), &v,
+                              err) != BLOBC_OK)
+        return nullptr;
+    return static_cast<const T *>(v.data);
+}
+
+} // namespace blobc
+#endif
