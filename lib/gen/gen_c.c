@@ -413,7 +413,7 @@ static bool add_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const 
  * search (the blob stores a keyed array sorted, and verify checks it). */
 static void emit_find(gen *g, const type_info *ti, uint32_t f) {
     const blobc_type *et = ti->type->fields[f].type->elem;
-    const type_info *ei = info_of(g, et);
+    const type_info *ei = blobc_genc_info_of(g, et);
     const blobc_field *kf = &et->fields[et->key - 1];
     const char *km = ei->members[et->key - 1];
     bool str = kf->type->kind == BLOBC_KIND_STRING;
