@@ -1184,7 +1184,7 @@ static const char *sink_bake(const char *text, const char *filename, unsigned ma
                              size_t *suppressed, bool one_thread) {
     static blobc_buffer lines;
     lines.len = 0;
-    blobc_diag_sink sink = {keep_lines, &lines, max, 0};
+    blobc_diag_sink sink = {keep_lines, &lines, max, 0, NULL};
     blobc_bake_options o = {0};
     o.schema = schema();
     o.output = BLOBC_OUTPUT_RAW;
@@ -1299,7 +1299,7 @@ static void corpus_case(const char *name) {
     want[n] = '\0';
     /* every error, in document order, through a sink */
     blobc_buffer out = {0}, got = {0};
-    blobc_diag_sink sink = {keep_lines, &got, 20, 0};
+    blobc_diag_sink sink = {keep_lines, &got, 20, 0, NULL};
     blobc_bake_options o = {0};
     o.diag = &sink;
     blobc_error_clear(&g_err);
