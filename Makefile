@@ -7,6 +7,9 @@
 #   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
 #   make bench      run the benchmarks (FLATCC_SRC=DIR adds flatcc as a peer)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make windows    cross-build for Windows into build-win/ (mingw-w64)
+#   make windows-dist   build-win/blobc-VERSION-windows-x86_64.zip
+#   make check-windows  the tests against the Windows build, under Wine
 CC      ?= cc
 OBJCOPY ?= objcopy
 BUILD   ?= build
@@ -26,10 +29,42 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-unused-parameter
 BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread $(WARN) $(OPT) -Ilib/include -Ilib \
            -DBLOBC_VERSION=\"$(VERSION)\"
+EXE     :=
+
+# Windows: the same sources and rules with the mingw-w64 cross compiler
+# (make windows sets WINDOWS=1 and BUILD=build-win). The libraries come
+# from tools/windeps.sh, built from Debian's sources into build-win/deps;
+# mingw-w64's C99 printf and strtod, Windows 7 and later.
+# On Windows itself (MSYS2's MINGW64 shell: OS is Windows_NT) the compiler
+# is MSYS2's gcc and the libraries are MSYS2's packages, found with
+# pkg-config as on Linux.
+WINDOWS ?= 0
+ifeq ($(WINDOWS),1)
+ifeq ($(OS),Windows_NT)
+CROSS   ?=
+WIN_NATIVE := 1
+endif
+CROSS   ?= x86_64-w64-mingw32-
+CC      := $(CROSS)gcc
+AR      := $(CROSS)ar
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+EXE     := .exe
+BASE    := $(filter-out -pthread,$(BASE)) -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0601
+# blobc.exe runs at build time (gen c for the reader sample) under Wine,
+# in the prefix make check-windows uses.
+export WINEPREFIX ?= $(abspath $(BUILD))/wine
+export WINEDEBUG ?= -all
+export WINEDLLOVERRIDES ?= mscoree,mshtml=
+RUN_BLOBC = wine $(BLOBC)
+else
+RUN_BLOBC = $(BLOBC)
+endif
 
 # Every core builds unless the command line says -j (make 4.x lets a
-# makefile add to MAKEFLAGS; the flag reaches sub-makes too).
-ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+# makefile add to MAKEFLAGS; the flag reaches sub-makes too, which share
+# the top make's job slots and so add nothing).
+ifeq ($(MAKELEVEL)$(filter -j% j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 endif
 
@@ -41,29 +76,52 @@ endif
 # Only `make deps` and the README's two commands (`make sample`, `make
 # check`) install packages; any other goal stops with the list of what is
 # missing and a pointer to `make deps`.
-NODEPS_GOALS := clean deps distclean uninstall
+NODEPS_GOALS := clean deps distclean uninstall windows windows-dist check-windows
 ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
 include $(BUILD)/config.mk
 endif
 DEPS_MODE := $(if $(filter check,$(MAKECMDGOALS)),--install all,$(if $(filter sample,$(MAKECMDGOALS)),--install build,--check))
+ifeq ($(WINDOWS)$(WIN_NATIVE),11)
+WIN_DEPS := $(BUILD)/deps
+$(BUILD)/config.mk: Makefile
+	@mkdir -p $(BUILD)
+	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
+	  "$$(pkg-config --cflags $(PKGS)) -DCJSON_IMPORT_SYMBOLS" "$$(pkg-config --libs $(LINK_PKGS))" > $@.tmp
+	@mv $@.tmp $@
+else ifeq ($(WINDOWS),1)
+WIN_DEPS := $(BUILD)/deps
+$(BUILD)/config.mk: Makefile tools/deps.sh tools/windeps.sh
+	@mkdir -p $(BUILD)
+	@sh tools/deps.sh --install windows
+	@sh tools/windeps.sh $(WIN_DEPS)
+	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
+	  "-I$(WIN_DEPS)/include -DYAML_DECLARE_STATIC -DCJSON_HIDE_SYMBOLS" \
+	  "-L$(WIN_DEPS)/lib -lyaml -lcjson -lxxhash" > $@.tmp
+	@mv $@.tmp $@
+else
 $(BUILD)/config.mk: Makefile tools/deps.sh
 	@mkdir -p $(BUILD)
 	@sh tools/deps.sh $(DEPS_MODE)
 	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
 	  "$$(pkg-config --cflags $(PKGS))" "$$(pkg-config --libs $(LINK_PKGS))" > $@.tmp
 	@mv $@.tmp $@
+endif
 
 ALL_CFLAGS := $(BASE) $(DEP_CFLAGS) $(CFLAGS)
-LIBS       := $(DEP_LIBS) -lm -pthread
+LIBS       := $(DEP_LIBS) -lm $(if $(filter 1,$(WINDOWS)),-lshell32,-pthread)
 
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(sort $(wildcard cmd/blobc/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%$(EXE))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
-TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%$(EXE))
+# The platform layer (lib/platform/) is linked into the command line as
+# well: it is the CLI's only way to the operating system, and libblobc.a
+# keeps its names to itself.
+PLAT_OBJ := $(filter $(BUILD)/lib/platform/%,$(LIB_OBJ))
 LIBA     := $(BUILD)/libblobc.a
 # Every library object as it is, internal names included: for the unit
 # tests and test tools, which reach behind the public API. Not installed.
@@ -74,10 +132,14 @@ SOMAJOR  := 0
 SONAME   := libblobc.so.$(SOMAJOR)
 LIBSO    := $(BUILD)/libblobc.so.$(VERSION)
 SO_GOAL  := $(if $(filter 1,$(SHARED)),$(LIBSO))
-BLOBC    := $(BUILD)/blobc
-READER   := $(BUILD)/samples/reader
+BLOBC    := $(BUILD)/blobc$(EXE)
+READER   := $(BUILD)/samples/reader$(EXE)
+ifeq ($(WINDOWS),1)
+SO_GOAL  := $(if $(filter 1,$(SHARED)),$(BUILD)/libblobc.dll)
+endif
 
-.PHONY: FORCE all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean
+.PHONY: FORCE all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean \
+        windows windows-all windows-dist windows-zip check-windows check-windows-run
 all: $(BLOBC) $(LIBA) $(SO_GOAL)
 
 # The README's first command: build, bake the sample level, print it back.
@@ -97,7 +159,11 @@ $(BUILD)/%.o: %.c $(BUILD)/config.mk
 # library's objects linked together (ld -r) with every hidden name then
 # made local, so a program linking it statically sees the blobc_ API and
 # nothing else to collide with (tests/cli/install.sh checks both with nm).
+ifeq ($(WINDOWS),1)
+$(LIB_OBJ): ALL_CFLAGS += -DBLOBC_BUILDING
+else
 $(LIB_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
+endif
 
 # The cache key covers the code that bakes, not only its version number
 # (docs/PIPELINE.md): a checksum of the library's sources, kept in a file
@@ -110,10 +176,20 @@ $(BUILD)/lib/bake/plan.o: $(BUILD)/source-id
 $(BUILD)/lib/bake/plan.o: ALL_CFLAGS += -DBLOBC_SOURCE_ID=\"$(SOURCE_ID)\"
 FORCE:
 
+# Windows objects have no visibility: there the names libblobc.dll exports
+# are the ones kept global.
+ifeq ($(WINDOWS),1)
+$(BUILD)/libblobc.o: $(LIB_OBJ) $(BUILD)/libblobc.dll
+	$(LD) -r -o $@.tmp $(LIB_OBJ)
+	sed -n 's/^    \([A-Za-z_][A-Za-z_0-9]*\).*/\1/p' $(BUILD)/libblobc.def >$@.syms
+	$(OBJCOPY) --keep-global-symbols=$@.syms $@.tmp $@
+	@rm -f $@.tmp $@.syms
+else
 $(BUILD)/libblobc.o: $(LIB_OBJ)
 	$(LD) -r -o $@.tmp $(LIB_OBJ)
 	$(OBJCOPY) --localize-hidden $@.tmp $@
 	@rm -f $@.tmp
+endif
 
 $(LIBA): $(BUILD)/libblobc.o
 	@rm -f $@
@@ -123,14 +199,14 @@ $(LIBI): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BLOBC): $(CLI_OBJ) $(LIBA)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
+$(BLOBC): $(CLI_OBJ) $(PLAT_OBJ) $(LIBA)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(PLAT_OBJ) $(LIBA) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBI)
+$(BUILD)/tests/%$(EXE): tests/unit/%.c tests/unit/test.h $(LIBI)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIBI)
+$(BUILD)/tools/%$(EXE): tests/tools/%.c $(LIBI)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
 
@@ -191,7 +267,7 @@ bench: $(BLOBC) $(BENCH_BIN)
 # place through it and the header-only runtime, linking nothing of blobc.
 $(BUILD)/samples/level.h: schemas/level.schema $(BLOBC)
 	@mkdir -p $(dir $@)
-	$(BLOBC) gen c schemas/level.schema -o $@
+	$(RUN_BLOBC) gen c schemas/level.schema -o $@
 
 $(READER): samples/reader/reader.c $(BUILD)/samples/level.h
 	$(CC) $(ALL_CFLAGS) -pedantic -I$(BUILD)/samples $(LDFLAGS) -o $@ $<
@@ -213,6 +289,12 @@ PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
+
+# libblobc.dll with its import library; the objects export exactly the
+# BLOBC_API functions (blobc/api.h).
+$(BUILD)/libblobc.dll: $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ -Wl,--out-implib,$(BUILD)/libblobc.dll.a \
+	  -Wl,--output-def,$(BUILD)/libblobc.def $(LIB_OBJ) $(LIBS)
 
 # The CMake package finds the installed files relative to itself, so that
 # a tree installed with DESTDIR and moved keeps working.
@@ -254,9 +336,43 @@ uninstall:
 	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
 	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(CMAKEDIR)" 2>/dev/null || true
 
+# ---- Windows ----
+# make windows: blobc.exe, libblobc.dll (+ libblobc.dll.a), libblobc.a and
+# the public headers in build-win/, and the DLLs blobc.exe loads next to it.
+WIN_MAKE = $(MAKE) --no-print-directory WINDOWS=1 BUILD=build-win
+windows:
+	+@$(WIN_MAKE) windows-all
+
+windows-all: $(BLOBC) $(LIBA) $(SO_GOAL)
+	@mkdir -p $(BUILD)/include/blobc
+	@cp $(PUBLIC_H) $(BUILD)/include/blobc/
+	@[ ! -f $(WIN_DEPS)/bin/libcurl-4.dll ] || cp $(WIN_DEPS)/bin/libcurl-4.dll $(BUILD)/
+	@echo "make windows: $(BLOBC), $(SO_GOAL) $(BUILD)/libblobc.dll.a, $(LIBA), $(BUILD)/include/"
+
+# make windows-dist: the zip a studio installs from (tools/windist.sh).
+windows-dist:
+	+@$(WIN_MAKE) windows-zip
+
+windows-zip: windows-all
+	@BUILD=$(BUILD) VERSION=$(VERSION) sh tools/windist.sh
+
+# make check-windows: the unit tests, the test tools and blobc.exe built
+# for Windows, then the suites run against them under Wine (tests/wine.sh).
+check-windows:
+	+@$(MAKE) --no-print-directory all
+	+@$(WIN_MAKE) check-windows-run
+
+check-windows-run: windows-all $(UNIT_BIN) $(TOOL_BIN) $(READER)
+	@sh tools/deps.sh --install all
+	@BUILD=$(BUILD) sh tests/wine.sh
+
+# build-win/deps (the Windows libraries, minutes to build) stays until
+# make distclean.
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-fuzz
+	@[ ! -d build-win ] || find build-win -mindepth 1 -maxdepth 1 ! -name deps -exec rm -rf {} +
 
 distclean: clean
+	rm -rf build-win
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

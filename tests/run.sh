@@ -5,6 +5,10 @@
 # that exits non-zero without a FAIL line as one
 # failure (a crash), and ends with "N passed, N failed". Suites run in
 # parallel (JOBS, default the number of cores).
+#
+# SUITES_EXTRA names more directories of suites (tests/windows for make
+# check-windows); SKIP_SUITES holds "name: why" lines, suites that cannot
+# run here and are counted as skipped instead (tests/wine.sh).
 set -u
 BUILD=${BUILD:-build}
 export BUILD
@@ -30,14 +34,18 @@ list() {
     fi
     # The CLI suites first, the largest (the slowest, roughly) leading, so
     # that the short unit tests fill the gaps at the end.
-    for s in $(ls -S tests/cli/*.sh); do
+    for s in $(ls -S tests/cli/*.sh ${SUITES_EXTRA:+$(for d in $SUITES_EXTRA; do echo "$d"/*.sh; done)}); do
         case "$s" in */lib.sh) continue ;; esac
+        skipped "$(basename "$s" .sh)" && continue
         echo "$(basename "$s" .sh) sh $s"
     done
     for t in "$BUILD"/tests/test_*; do
+        skipped "$(basename "$t")" && continue
         [ -x "$t" ] && echo "$(basename "$t") $t"
     done
 }
+skipped() { printf '%s\n' "${SKIP_SUITES:-}" | grep -q "^$1: "; }
+printf '%s\n' "${SKIP_SUITES:-}" | sed -n 's/^\([^:]*\): \(.*\)/SKIP \1: \2/p' | tee -a "$log"
 list >"$work/list"
 # shellcheck disable=SC2016
 xargs -P "$JOBS" -L 1 sh -c '"$@" >"$WORK/$0.out" 2>&1; echo $? >"$WORK/$0.rc"' <"$work/list"

@@ -5,6 +5,8 @@
 #                                 which packages and `make deps`; exit 1.
 #   tools/deps.sh --install build install the missing build dependencies
 #   tools/deps.sh --install all   ... and the tools the tests use
+#   tools/deps.sh --install windows   what make windows needs: the mingw-w64
+#                                 cross compiler and dpkg-dev (apt-get source)
 #
 # Only `make deps`, `make sample` and `make check` install (apt-get, on
 # Debian/Ubuntu); a plain `make` only checks. Every check is a pkg-config
@@ -21,17 +23,26 @@ libcurl:libcurl4-openssl-dev"
 TEST_DEPS="c++:g++ nginx:nginx-light mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
 xxhsum:xxhash python3:python3"
 
+# command, Debian package: the Windows build (make windows, windows-dist)
+# and its tests under Wine (make check-windows).
+WINDOWS_DEPS="x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 dpkg-source:dpkg-dev zip:zip"
+
 missing=""  # Debian packages
 add() { case " $missing " in *" $1 "*) ;; *) missing="${missing:+$missing }$1" ;; esac; }
 
-if command -v pkg-config >/dev/null 2>&1; then
+if [ "$what" = windows ]; then
+    for d in $WINDOWS_DEPS; do command -v "${d%%:*}" >/dev/null 2>&1 || add "${d#*:}"; done
+    build_missing=$missing
+elif command -v pkg-config >/dev/null 2>&1; then
     for d in $BUILD_DEPS; do pkg-config --exists "${d%%:*}" || add "${d#*:}"; done
 else
     add pkg-config
     for d in $BUILD_DEPS; do add "${d#*:}"; done
 fi
-command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || add gcc
-build_missing=$missing
+if [ "$what" != windows ]; then
+    command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || add gcc
+    build_missing=$missing
+fi
 
 if [ "$what" = all ]; then
     for d in $TEST_DEPS; do
@@ -45,6 +56,9 @@ if [ "$what" = all ]; then
     # the JSON Schema tests read the sample YAML with it
     command -v python3 >/dev/null 2>&1 && ! python3 -c 'import yaml' 2>/dev/null &&
         add python3-yaml
+    for d in $WINDOWS_DEPS; do command -v "${d%%:*}" >/dev/null 2>&1 || add "${d#*:}"; done
+    command -v wine >/dev/null 2>&1 || add wine
+    [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null 2>&1 || add wine64
 fi
 
 if [ "$mode" = --check ]; then

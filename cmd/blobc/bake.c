@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 
 #include "blobc/cache.h"
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- bake ---- */
 
@@ -69,14 +68,15 @@ static const char bake_help[] =
 static int output_dir(const char *output, int ninputs, const char **outdir) {
     if (!output) return 0;
     size_t n = strlen(output);
-    struct stat st;
-    bool exists = stat(output, &st) == 0, dir = exists && S_ISDIR(st.st_mode);
-    if (strcmp(output, "-") == 0 || !(dir || ninputs > 1 || (n && output[n - 1] == '/'))) {
+    blobc_os_info st;
+    int e = blobc_os_stat(output, &st);
+    bool exists = e == 0, dir = exists && st.kind == BLOBC_OS_DIRECTORY;
+    if (strcmp(output, "-") == 0 || !(dir || ninputs > 1 || (n && blobc_os_dir_len(output) == n))) {
         if (ninputs == 1) return 0;
         usage_error("bake", "with several inputs, -o names a directory, not '-'");
         return EXIT_USAGE;
     }
-    if (!dir && (exists || errno != ENOENT)) {
+    if (!dir && (exists || e != ENOENT)) {
         usage_error("bake", "-o '%s' is not a directory (with several inputs, or a name "
                             "ending in '/', -o names the directory to write into)", output);
         return EXIT_USAGE;
@@ -87,8 +87,7 @@ static int output_dir(const char *output, int ninputs, const char **outdir) {
 
 /* "dir/level.yaml" -> "<outdir or dir>/level.blob" */
 static char *output_name(const char *input, const char *outdir, const char *ext) {
-    const char *base = strrchr(input, '/');
-    base = base ? base + 1 : input;
+    const char *base = input + blobc_os_dir_len(input);
     size_t dirlen = outdir ? strlen(outdir) : (size_t)(base - input);
     const char *dot = strrchr(base, '.');
     size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
@@ -96,7 +95,7 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
     char *out = malloc(n);
     if (!out) return NULL;
     if (outdir) {
-        bool slash = dirlen && outdir[dirlen - 1] == '/';
+        bool slash = dirlen && blobc_os_dir_len(outdir) == dirlen;
         snprintf(out, n, "%s%s%.*s%s", outdir, slash ? "" : "/", (int)stem, base, ext);
     } else {
         snprintf(out, n, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
@@ -369,7 +368,7 @@ static bool parse_jobs(const char *s, int *jobs) {
 
 int cmd_bake(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
-    const char *depfile = NULL, *cache = getenv("BLOBC_CACHE"), *max_errors = NULL;
+    const char *depfile = NULL, *cache = blobc_os_getenv("BLOBC_CACHE"), *max_errors = NULL;
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false;
     const char *unity_version = NULL, *unity_length = NULL;
@@ -475,7 +474,7 @@ int cmd_bake(int argc, char **argv) {
     if (rc) goto done;
     if ((rc = plan_outputs(&r, output, outdir))) goto done;
     if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
-    bool show = r.n > 1 && !quiet && isatty(STDERR_FILENO);
+    bool show = r.n > 1 && !quiet && blobc_os_stderr_is_terminal();
     rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
     if (r.cache) {
         blobc_cache_close(r.cache);

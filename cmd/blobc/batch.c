@@ -6,24 +6,22 @@
  * a serial one. On a terminal a progress line (done/total and the file
  * being worked on) is kept at the bottom of standard error.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 typedef struct slot {
-    char *text;    /* the job's messages (open_memstream) */
-    size_t len;
+    blobc_os_memstream msg; /* the job's messages */
     int rc;
     bool done;
 } slot;
 
 typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    blobc_os_mutex mu;
+    blobc_os_cond cv;
     batch_fn *fn;
     void *ctx;
     const char *const *names;
@@ -37,36 +35,35 @@ typedef struct pool {
 /* Runs job i with its messages captured in its slot. */
 static void run_job(pool *p, size_t i) {
     slot *s = &p->slots[i];
-    FILE *msg = open_memstream(&s->text, &s->len);
+    FILE *msg = blobc_os_memstream_open(&s->msg);
     set_report_stream(msg ? msg : stderr);
     int rc = p->fn(p->ctx, i, msg ? msg : stderr);
     set_report_stream(NULL);
-    if (msg) fclose(msg);
-    pthread_mutex_lock(&p->mu);
+    blobc_os_memstream_close(&s->msg);
+    blobc_os_mutex_lock(&p->mu);
     s->rc = rc;
     s->done = true;
     p->ndone++;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
+    blobc_os_cond_broadcast(&p->cv);
+    blobc_os_mutex_unlock(&p->mu);
 }
 
 /* Takes the next job to start, or returns false when none is left. */
 static bool take(pool *p, size_t *i) {
-    pthread_mutex_lock(&p->mu);
+    blobc_os_mutex_lock(&p->mu);
     bool any = p->next < p->n;
     if (any) {
         *i = p->next++;
         p->current = p->names[*i];
     }
-    pthread_mutex_unlock(&p->mu);
+    blobc_os_mutex_unlock(&p->mu);
     return any;
 }
 
-static void *worker(void *arg) {
+static void worker(void *arg) {
     pool *p = arg;
     size_t i;
     while (take(p, &i)) run_job(p, i);
-    return NULL;
 }
 
 static void progress(const pool *p, bool on) {
@@ -81,12 +78,12 @@ static int flush_done(pool *p, size_t *printed, bool show) {
     int rc = 0;
     while (*printed < p->n && p->slots[*printed].done) {
         slot *s = &p->slots[(*printed)++];
-        if (s->len) {
+        if (s->msg.len) {
             if (show) fputs("\r\033[K", stderr);
-            fwrite(s->text, 1, s->len, stderr);
+            fwrite(s->msg.text, 1, s->msg.len, stderr);
         }
-        free(s->text);
-        s->text = NULL;
+        free(s->msg.text);
+        s->msg.text = NULL;
         if (s->rc > rc) rc = s->rc;
     }
     return rc;
@@ -105,13 +102,13 @@ int run_batch(size_t n, int jobs, bool show_progress, const char *const *names, 
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_USAGE;
     }
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.cv, NULL);
+    blobc_os_mutex_init(&p.mu);
+    blobc_os_cond_init(&p.cv);
     size_t nthreads = jobs > 1 ? (size_t)jobs : 0;
     if (nthreads > n) nthreads = n;
-    pthread_t *threads = nthreads ? calloc(nthreads, sizeof *threads) : NULL;
+    blobc_os_thread *threads = nthreads ? calloc(nthreads, sizeof *threads) : NULL;
     size_t started = 0;
-    while (started < nthreads && pthread_create(&threads[started], NULL, worker, &p) == 0)
+    while (threads && started < nthreads && blobc_os_thread_start(&threads[started], worker, &p) == 0)
         started++;
     int rc = 0, c;
     size_t printed = 0, i;
@@ -123,25 +120,22 @@ int run_batch(size_t n, int jobs, bool show_progress, const char *const *names, 
             if ((c = flush_done(&p, &printed, show_progress)) > rc) rc = c;
         }
     } else {
-        pthread_mutex_lock(&p.mu);
+        blobc_os_mutex_lock(&p.mu);
         while (printed < n) {
             if ((c = flush_done(&p, &printed, show_progress)) > rc) rc = c;
             if (printed == n) break;
             progress(&p, show_progress);
-            pthread_cond_wait(&p.cv, &p.mu);
+            blobc_os_cond_wait(&p.cv, &p.mu);
         }
-        pthread_mutex_unlock(&p.mu);
-        for (size_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
+        blobc_os_mutex_unlock(&p.mu);
+        for (size_t t = 0; t < started; t++) blobc_os_thread_join(&threads[t]);
     }
     if (show_progress) fputs("\r\033[K", stderr);
     free(threads);
     free(p.slots);
-    pthread_cond_destroy(&p.cv);
-    pthread_mutex_destroy(&p.mu);
+    blobc_os_cond_destroy(&p.cv);
+    blobc_os_mutex_destroy(&p.mu);
     return rc;
 }
 
-int online_cores(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
+int online_cores(void) { return blobc_os_cores(); }

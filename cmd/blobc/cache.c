@@ -8,6 +8,7 @@
 
 #include "blobc/cache.h"
 #include "cli.h"
+#include "platform/platform.h"
 
 static const char cache_help[] =
     "Usage: blobc cache stats [DIR]\n"
@@ -54,7 +55,7 @@ int cmd_cache(int argc, char **argv) {
     if (!parse_args("cache", argc, argv, opts, &a)) return EXIT_USAGE;
     int rc = 0;
     const char *sub = a.noperands > 0 ? a.operands[0] : NULL;
-    const char *dir = a.noperands > 1 ? a.operands[1] : getenv("BLOBC_CACHE");
+    const char *dir = a.noperands > 1 ? a.operands[1] : blobc_os_getenv("BLOBC_CACHE");
     blobc_error err;
     blobc_error_clear(&err);
     if (a.help) {

@@ -7,19 +7,15 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 const char *prog = "blobc";
 
@@ -28,6 +24,14 @@ const char *prog = "blobc";
 static _Thread_local FILE *report_stream;
 
 void set_report_stream(FILE *f) { report_stream = f; }
+
+char *cli_strndup(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
 
 /* ---- options of every command ---- */
 
@@ -39,10 +43,10 @@ uint64_t cli_max_input = BLOBC_DEFAULT_MAX_INPUT;
  * the terminal is not "dumb" (as gcc and the no-color.org convention). */
 static bool use_color(void) {
     if (color != COLOR_AUTO) return color == COLOR_ALWAYS;
-    const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+    const char *no = blobc_os_getenv("NO_COLOR"), *term = blobc_os_getenv("TERM");
     if (no && no[0]) return false;
     if (term && strcmp(term, "dumb") == 0) return false;
-    return isatty(STDERR_FILENO) == 1;
+    return blobc_os_stderr_colours();
 }
 
 /* "1048576", "64K", "512M", "1G" (binary multiples; "KiB" etc. too). */
@@ -176,7 +180,7 @@ static void put_colored(FILE *out, const char *text, const char *message) {
         fprintf(out, C_LOCUS "%.*s" C_END " ", (int)(sev - text - 1), text);
     }
     fprintf(out, "%s%.*s" C_END " ", word[0] == 'e' ? C_ERROR : C_WARNING, (int)wl, sev);
-    char *msg = strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
+    char *msg = cli_strndup(sev + wl + 1, first - (size_t)(sev + wl + 1 - text));
     if (msg) put_message(out, msg);
     else fprintf(out, "%.*s", (int)(first - (size_t)(sev + wl + 1 - text)), sev + wl + 1);
     free(msg);
@@ -458,20 +462,10 @@ void free_inputs(void) {
 static _Atomic(char *) temp_slot[TEMP_SLOTS];
 static atomic_int dying;
 static _Thread_local int my_slot = -1; /* -1: none registered */
-static _Thread_local sigset_t my_mask;
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
-
-static void fatal_set(sigset_t *set) {
-    sigemptyset(set);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-        sigaddset(set, fatal_signals[i]);
-}
 
 static void temp_created(void *ctx, const char *path) {
     (void)ctx;
-    sigset_t block;
-    fatal_set(&block);
-    pthread_sigmask(SIG_BLOCK, &block, &my_mask);
+    blobc_os_interrupts_block();
     my_slot = -1;
     char *copy = strdup(path);
     /* Out of memory: the temporary goes unregistered, as it always did
@@ -482,11 +476,11 @@ static void temp_created(void *ctx, const char *path) {
             my_slot = i;
             break;
         }
-        if (i == TEMP_SLOTS - 1) sched_yield();
+        if (i == TEMP_SLOTS - 1) blobc_os_yield();
     }
     if (!atomic_load(&dying)) return;
     if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
-    for (;;) pause(); /* the process is ending; the signals stay blocked here */
+    blobc_os_wait_forever(); /* the process is ending; the signals stay blocked here */
 }
 
 static void temp_gone(void *ctx, const char *path) {
@@ -496,7 +490,7 @@ static void temp_gone(void *ctx, const char *path) {
      * its wait ran out; then it owns the copy. */
     if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
     my_slot = -1;
-    pthread_sigmask(SIG_SETMASK, &my_mask, NULL);
+    blobc_os_interrupts_unblock();
 }
 
 static bool temps_live(void) {
@@ -505,30 +499,18 @@ static bool temps_live(void) {
     return false;
 }
 
-static void on_fatal_signal(int sig) {
+/* The platform then ends the process as the signal or console event would
+ * have. */
+static void on_interrupt(void) {
     atomic_store(&dying, 1);
-    struct timespec ms = {0, 1000000};
-    for (int waited = 0; waited < 2000 && temps_live(); waited++) nanosleep(&ms, NULL);
+    for (int waited = 0; waited < 2000 && temps_live(); waited++) blobc_os_sleep_ms(1);
     for (int i = 0; i < TEMP_SLOTS; i++) {
         char *left = atomic_exchange(&temp_slot[i], NULL);
-        if (left) unlink(left);
+        if (left) blobc_os_remove_now(left);
     }
-    signal(sig, SIG_DFL);
-    raise(sig);
 }
 
-void install_signal_handlers(void) {
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        fatal_set(&sa.sa_mask);
-        struct sigaction old;
-        /* A signal ignored by whoever started us stays ignored. */
-        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
-}
+void install_signal_handlers(void) { blobc_os_on_interrupt(on_interrupt); }
 
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;

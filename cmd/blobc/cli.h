@@ -19,6 +19,10 @@
 
 extern const char *prog;
 
+/* The first n bytes of s as a new string (strndup, which not every C
+ * library has); NULL when out of memory. */
+char *cli_strndup(const char *s, size_t n);
+
 /* ---- argument parsing ----
  * Options may come before or after operands; "--" ends options. A value
  * is given as "-s X", "-sX", "--schema X" or "--schema=X". */
@@ -37,19 +41,22 @@ typedef struct args {
     bool help;
 } args;
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
+/* printf-like: checked by gcc and clang (C99 printf on MinGW too). */
+#if defined(__MINGW32__)
+#define CLI_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
 #endif
+
+CLI_PRINTF(2, 3)
 void usage_error(const char *cmd, const char *fmt, ...);
 /* "<file>: error: <message>" the way report() prints library errors. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
+CLI_PRINTF(2, 3)
 void report_msg(const char *file, const char *fmt, ...);
 /* "blobc: error: ..." for errors of the command line itself. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 1, 2)))
-#endif
+CLI_PRINTF(1, 2)
 void cli_error(const char *fmt, ...);
 /* Writes to standard output, remembering the first error for finish_stdout. */
 void write_stdout(const void *data, size_t len);

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- gen ---- */
 
@@ -128,11 +128,13 @@ static int write_imports(const gen_req *r, const blobc_schema *sch, const char *
     return rc;
 }
 
-/* Whether -o names a directory: one that exists, or a name ending in '/'. */
+/* Whether -o names a directory: one that exists, or a name ending in a
+ * separator ('/', and '\\' on Windows). */
 static bool names_dir(const char *output) {
-    struct stat st;
+    blobc_os_info st;
     size_t n = strlen(output);
-    return (n && output[n - 1] == '/') || (stat(output, &st) == 0 && S_ISDIR(st.st_mode));
+    return (n && blobc_os_dir_len(output) == n) ||
+           (blobc_os_stat(output, &st) == 0 && st.kind == BLOBC_OS_DIRECTORY);
 }
 
 static int write_depfile(const char *depfile, const char *main, const blobc_schema *sch) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- main ---- */
 
@@ -61,6 +62,7 @@ static int dispatch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    blobc_os_cli_start(&argc, &argv);
     install_signal_handlers();
     int rc = dispatch(argc, argv);
     free_inputs();

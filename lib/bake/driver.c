@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bake/bake_internal.h"
 #include "blobc/blobfile.h"
 #include "common/stream.h"
+#include "platform/platform.h"
 
 /* ---- format detection ---- */
 
@@ -61,10 +61,9 @@ static blobc_status refuse_overwrite(blobc_error *err, const char *input, const 
 /* $schema is relative to the data file's directory. */
 static char *schema_path_for(bk *k, const char *rel) {
     const char *f = k->filename;
-    const char *slash = f ? strrchr(f, '/') : NULL;
-    if (rel[0] == '/' || !slash || strcmp(f, "<stdin>") == 0)
-        return blobc_arena_strndup(&k->arena, rel, strlen(rel));
-    size_t dir = (size_t)(slash - f) + 1, n = strlen(rel), total;
+    size_t dir = f ? blobc_os_dir_len(f) : 0, n = strlen(rel), total;
+    if (blobc_os_is_absolute(rel) || !dir || strcmp(f, "<stdin>") == 0)
+        return blobc_arena_strndup(&k->arena, rel, n);
     if (!blobc_add_ok(dir, n, &total)) return NULL;
     char *p = blobc_arena_alloc(&k->arena, total + 1);
     if (!p) return NULL;
@@ -399,10 +398,10 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         return st;
     }
 
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    FILE *f = is_stdin ? stdin : blobc_os_fopen(path, "rb");
     if (!f) return io_error(err, "open", path, errno);
-    struct stat sb;
-    bool regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    blobc_os_info sb;
+    bool regular = blobc_os_fstat_stream(f, &sb) == 0 && sb.kind == BLOBC_OS_REGULAR;
     if (regular) max = UINT64_MAX;
     /* Read ahead until the first non-blank byte decides the format. */
     blobc_buffer pre = {0};
@@ -466,8 +465,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     } else {
         stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0, path, name};
         source src = {NULL, 0, stream_read, &s, 0, stream_cut, false};
-        if (regular && sb.st_size > 0 && (uintmax_t)sb.st_size < SIZE_MAX)
-            src.size = (size_t)sb.st_size;
+        if (regular && sb.size > 0 && sb.size < SIZE_MAX) src.size = (size_t)sb.size;
         st = bake(&src, name, BLOBC_INPUT_YAML, opts, out, err);
     }
 done:

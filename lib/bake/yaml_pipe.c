@@ -10,10 +10,11 @@
  */
 #include "bake/yaml_pipe.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "platform/platform.h"
 
 /* Big batches: handing one over may wake the other thread, and a wake-up
  * costs tens of microseconds on a virtual machine. */
@@ -59,9 +60,9 @@ struct ypipe {
     bool over;    /* the stream ended ... */
     int over_how; /* ... as YPIPE_END, YPIPE_ERROR or YPIPE_DEEP */
     ypipe_event view;
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    blobc_os_thread thread;
+    blobc_os_mutex mu;
+    blobc_os_cond cv;
 };
 
 static void release(batch *b) {
@@ -192,28 +193,27 @@ static void fill_batch(ypipe *q, batch *b) {
     }
 }
 
-static void *parse_ahead(void *arg) {
+static void parse_ahead(void *arg) {
     ypipe *q = arg;
     for (;;) {
-        pthread_mutex_lock(&q->mu);
+        blobc_os_mutex_lock(&q->mu);
         while (q->slots[q->fill].full && !q->stop) {
             q->parser_waits = true;
-            pthread_cond_wait(&q->cv, &q->mu);
+            blobc_os_cond_wait(&q->cv, &q->mu);
             q->parser_waits = false;
         }
         bool stop = q->stop;
-        pthread_mutex_unlock(&q->mu);
+        blobc_os_mutex_unlock(&q->mu);
         if (stop) break;
         batch *b = &q->slots[q->fill];
         fill_batch(q, b);
-        pthread_mutex_lock(&q->mu);
+        blobc_os_mutex_lock(&q->mu);
         b->full = true;
-        if (q->baker_waits) pthread_cond_signal(&q->cv);
-        pthread_mutex_unlock(&q->mu);
+        if (q->baker_waits) blobc_os_cond_signal(&q->cv);
+        blobc_os_mutex_unlock(&q->mu);
         if (b->ended) break;
         q->fill = (q->fill + 1) % q->nslots;
     }
-    return NULL;
 }
 
 ypipe *ypipe_start(yaml_parser_t *p, bool threaded) {
@@ -230,15 +230,15 @@ ypipe *ypipe_start(yaml_parser_t *p, bool threaded) {
             return NULL;
         }
     }
-    if (pthread_mutex_init(&q->mu, NULL) == 0) {
-        if (pthread_cond_init(&q->cv, NULL) == 0) {
-            if (pthread_create(&q->thread, NULL, parse_ahead, q) == 0) {
+    if (blobc_os_mutex_init(&q->mu) == 0) {
+        if (blobc_os_cond_init(&q->cv) == 0) {
+            if (blobc_os_thread_start(&q->thread, parse_ahead, q) == 0) {
                 q->threaded = true;
                 return q;
             }
-            pthread_cond_destroy(&q->cv);
+            blobc_os_cond_destroy(&q->cv);
         }
-        pthread_mutex_destroy(&q->mu);
+        blobc_os_mutex_destroy(&q->mu);
     }
     /* No thread to be had: parse on demand (the batches stay unused). */
     return q;
@@ -282,20 +282,20 @@ int ypipe_next(ypipe *q, const ypipe_event **ev) {
             }
             if (b->ended) return b->end; /* stays there: the stream is over */
             q->reading = false;
-            pthread_mutex_lock(&q->mu);
+            blobc_os_mutex_lock(&q->mu);
             b->full = false;
-            if (q->parser_waits) pthread_cond_signal(&q->cv);
-            pthread_mutex_unlock(&q->mu);
+            if (q->parser_waits) blobc_os_cond_signal(&q->cv);
+            blobc_os_mutex_unlock(&q->mu);
             q->read = (q->read + 1) % q->nslots;
             continue;
         }
-        pthread_mutex_lock(&q->mu);
+        blobc_os_mutex_lock(&q->mu);
         while (!q->slots[q->read].full) {
             q->baker_waits = true;
-            pthread_cond_wait(&q->cv, &q->mu);
+            blobc_os_cond_wait(&q->cv, &q->mu);
             q->baker_waits = false;
         }
-        pthread_mutex_unlock(&q->mu);
+        blobc_os_mutex_unlock(&q->mu);
         q->reading = true;
         q->pos = 0;
     }
@@ -304,13 +304,13 @@ int ypipe_next(ypipe *q, const ypipe_event **ev) {
 void ypipe_stop(ypipe *q) {
     if (!q) return;
     if (q->threaded) {
-        pthread_mutex_lock(&q->mu);
+        blobc_os_mutex_lock(&q->mu);
         q->stop = true;
-        pthread_cond_broadcast(&q->cv);
-        pthread_mutex_unlock(&q->mu);
-        pthread_join(q->thread, NULL);
-        pthread_cond_destroy(&q->cv);
-        pthread_mutex_destroy(&q->mu);
+        blobc_os_cond_broadcast(&q->cv);
+        blobc_os_mutex_unlock(&q->mu);
+        blobc_os_thread_join(&q->thread);
+        blobc_os_cond_destroy(&q->cv);
+        blobc_os_mutex_destroy(&q->mu);
     }
     if (q->holding) yaml_event_delete(&q->held);
     for (size_t i = 0; i < NSLOTS; i++) {

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "platform/platform.h"
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
 #define CHUNK_MIN ((size_t)64 * 1024)
@@ -659,8 +660,8 @@ static uint8_t *zeroed16(size_t size) {
     uint8_t *p = calloc(1, size);
     if (!p || (uintptr_t)p % 16 == 0) return p;
     free(p);
-    void *q = NULL;
-    if (posix_memalign(&q, 16, size) != 0) return NULL;
+    void *q = blobc_os_alloc16(size);
+    if (!q) return NULL;
     memset(q, 0, size);
     return q;
 }

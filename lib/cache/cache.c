@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
@@ -70,7 +69,9 @@ static bool is_url(const char *s) {
 static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
     while (n > 1 && spec[n - 1] == '/') n--;
     t->fd = -1;
-    if (!(t->root = strndup(spec, n))) return blobc_err_nomem(err);
+    if (!(t->root = malloc(n + 1))) return blobc_err_nomem(err);
+    memcpy(t->root, spec, n);
+    t->root[n] = '\0';
     t->http = is_url(t->root);
     atomic_init(&t->down, false);
     atomic_init(&t->no_put, false);
@@ -83,7 +84,7 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
 
 static void close_tier(tier *t) {
     blobc_curl_unload(&t->curl);
-    if (t->fd >= 0) close(t->fd);
+    blobc_dir_close(t->fd);
     free(t->root);
 }
 

@@ -42,6 +42,7 @@ typedef struct entry_judge {
 /* A descriptor of the cache directory root (created first when asked),
  * or -1 with err filled. */
 int blobc_dir_open(const char *root, bool create, blobc_error *err);
+void blobc_dir_close(int dir); /* -1: nothing */
 /* Reads the entry of key into out (empty): true when it is a regular file
  * of the cache whose head j accepts, declaring the file's size, and it was
  * read in full; false when there is none (warn says why when one was

@@ -22,16 +22,14 @@
  *
  * Owners are not checked: in a shared cache every user writes entries,
  * and what an entry holds is judged by verifying it (cache.c).
+ *
+ * Not yet behind lib/platform/: its trust rules are descriptor-relative
+ * POSIX calls (openat with O_NOFOLLOW, fstatat, unlinkat) whose Windows
+ * counterparts (handle-relative opens that refuse reparse points) are
+ * still to be written (docs/PORTABILITY.md). The Windows build says so
+ * when a cache names a directory; an HTTP cache works there.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
@@ -55,6 +53,17 @@ bool blobc_entry_reject(blobc_error *warn, const char *name, const char *why, co
               e ? ": " : "", e ? e->message : "");
     return false;
 }
+
+#ifndef _WIN32
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define TEMP_AGE 3600     /* seconds: a temporary file this old lost its writer */
 #define ENTRY_SUFFIX 6    /* ".<key hex>.<6>": the temporary files of entries */
@@ -122,6 +131,34 @@ static const char *kind_of(mode_t m) {
     return "it is not a regular file";
 }
 
+/* Reads n bytes of fd from offset `at`, or fewer at end of file or on an
+ * error: the number read. */
+static size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at) {
+    size_t got = 0;
+    while (got < n && at + got <= (uint64_t)INT64_MAX) {
+        ssize_t r = pread(fd, (uint8_t *)buf + got, n - got, (off_t)(at + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
+/* Writes all n bytes to fd: 0, or the errno of the failed write. */
+static int blobc_write_all(int fd, const void *data, size_t n) {
+    const uint8_t *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 /* ---- opening ---- */
 
 int blobc_dir_open(const char *root, bool create, blobc_error *err) {
@@ -134,6 +171,10 @@ int blobc_dir_open(const char *root, bool create, blobc_error *err) {
     int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) blobc_err_io(err, "open the cache directory", root, errno);
     return fd;
+}
+
+void blobc_dir_close(int dir) {
+    if (dir >= 0) close(dir);
 }
 
 /* The subdirectory `sub` of the cache, created first when `create`: -1
@@ -575,3 +616,46 @@ blobc_status blobc_cache_dir_prune(const char *root, uint64_t max_bytes, uint64_
     if (removed) *removed = n;
     return st;
 }
+#else
+static blobc_status no_dir(blobc_error *err, const char *root) {
+    blobc_err_file(err, root);
+    return blobc_err(err, BLOBC_EIO,
+                     "a cache directory is not available in the Windows build yet; use an "
+                     "HTTP cache (docs/PORTABILITY.md)");
+}
+
+int blobc_dir_open(const char *root, bool create, blobc_error *err) {
+    (void)create;
+    no_dir(err, root);
+    return -1;
+}
+
+void blobc_dir_close(int dir) { (void)dir; }
+
+bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], entry_judge *j,
+                   blobc_buffer *out, blobc_error *warn) {
+    (void)dir, (void)root, (void)key, (void)j, (void)out, (void)warn;
+    return false;
+}
+
+void blobc_dir_put(int dir, const char *root, const uint8_t key[16], const void *entry,
+                   size_t len, blobc_error *warn) {
+    (void)dir, (void)root, (void)key, (void)entry, (void)len, (void)warn;
+}
+
+void blobc_dir_record(int dir, uint64_t hits, uint64_t misses) { (void)dir, (void)hits, (void)misses; }
+
+blobc_status blobc_cache_dir_stats(const char *root, blobc_cache_stats *s, blobc_error *err) {
+    blobc_error scratch;
+    (void)s;
+    return no_dir(blobc_err_or(err, &scratch), root ? root : "");
+}
+
+blobc_status blobc_cache_dir_prune(const char *root, uint64_t max_bytes, uint64_t *removed,
+                                   blobc_error *err) {
+    blobc_error scratch;
+    (void)max_bytes;
+    if (removed) *removed = 0;
+    return no_dir(blobc_err_or(err, &scratch), root ? root : "");
+}
+#endif

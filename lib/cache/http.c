@@ -15,13 +15,12 @@
  * asking it. No request takes more than 60 s.
  */
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cache/cache_internal.h"
+#include "platform/platform.h"
 
 #define CONNECT_MS 1000L
 #define ANSWER_WITHIN 1.0                 /* s from a request's end to its answer */
@@ -30,11 +29,7 @@
 #define HEADERS_MAX (64u * 1024)          /* all of an answer's header lines */
 #define REQUEST_MAX_S 60L
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+static double now(void) { return blobc_os_monotonic(); }
 
 /* One transfer: what libcurl's callbacks see and decide. */
 typedef struct xfer {
@@ -150,8 +145,9 @@ static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_of
     return 1;
 }
 
-/* The soname of libcurl's ABI 4, the one every distribution ships. */
-#define CURL_SONAME "libcurl.so.4"
+/* libcurl's ABI 4, the one every distribution ships: libcurl.so.4 on
+ * Linux, libcurl-4.dll on Windows. */
+#define CURL_SONAME blobc_os_curl_lib
 
 static int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -207,19 +203,18 @@ blobc_status blobc_curl_load(blobc_curl *api, char *url, blobc_error *err) {
         blobc_curl_unload(api);
         return err->status;
     }
-    api->dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    api->dl = blobc_os_lib_open(CURL_SONAME, false);
     if (!api->dl) return blobc_err(err, BLOBC_EIO, "cannot load %s for the HTTP cache", CURL_SONAME);
-    /* POSIX lets a data pointer hold a function's address from dlsym. */
-    struct { void **slot; const char *name; } want[] = {
-        {(void **)&api->easy_init, "curl_easy_init"},
-        {(void **)&api->easy_setopt, "curl_easy_setopt"},
-        {(void **)&api->easy_perform, "curl_easy_perform"},
-        {(void **)&api->easy_getinfo, "curl_easy_getinfo"},
-        {(void **)&api->easy_cleanup, "curl_easy_cleanup"},
-        {(void **)&api->easy_strerror, "curl_easy_strerror"},
+    struct { blobc_os_fn *slot; const char *name; } want[] = {
+        {(blobc_os_fn *)&api->easy_init, "curl_easy_init"},
+        {(blobc_os_fn *)&api->easy_setopt, "curl_easy_setopt"},
+        {(blobc_os_fn *)&api->easy_perform, "curl_easy_perform"},
+        {(blobc_os_fn *)&api->easy_getinfo, "curl_easy_getinfo"},
+        {(blobc_os_fn *)&api->easy_cleanup, "curl_easy_cleanup"},
+        {(blobc_os_fn *)&api->easy_strerror, "curl_easy_strerror"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        *want[i].slot = dlsym(api->dl, want[i].name);
+        *want[i].slot = blobc_os_lib_sym(api->dl, want[i].name);
         if (!*want[i].slot) {
             blobc_curl_unload(api);
             return blobc_err(err, BLOBC_EIO, "%s has no %s", CURL_SONAME, want[i].name);
@@ -235,7 +230,7 @@ static void scrub_free(char *s) {
 }
 
 void blobc_curl_unload(blobc_curl *api) {
-    if (api->dl) dlclose(api->dl);
+    if (api->dl) blobc_os_lib_close(api->dl);
     scrub_free(api->user);
     scrub_free(api->password);
     memset(api, 0, sizeof *api);
@@ -245,25 +240,23 @@ blobc_status blobc_http_global_init(blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     /* Loaded for the rest of the process: libcurl's global state lives in it. */
-    void *dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *dl = blobc_os_lib_open(CURL_SONAME, false);
     if (!dl) return blobc_err(err, BLOBC_EIO, "cannot load %s for the HTTP cache", CURL_SONAME);
-    CURLcode (*init)(long) = NULL;
-    *(void **)&init = dlsym(dl, "curl_global_init");
+    CURLcode (*init)(long) = (CURLcode(*)(long))blobc_os_lib_sym(dl, "curl_global_init");
     if (!init || init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        dlclose(dl);
+        blobc_os_lib_close(dl);
         return blobc_err(err, BLOBC_EIO, "cannot set up %s for the HTTP cache", CURL_SONAME);
     }
     return BLOBC_OK;
 }
 
 void blobc_http_global_cleanup(void) {
-    void *dl = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    void *dl = blobc_os_lib_open(CURL_SONAME, true);
     if (!dl) return;
-    void (*cleanup)(void) = NULL;
-    *(void **)&cleanup = dlsym(dl, "curl_global_cleanup");
+    void (*cleanup)(void) = (void (*)(void))blobc_os_lib_sym(dl, "curl_global_cleanup");
     if (cleanup) cleanup();
-    dlclose(dl); /* this look-up's reference */
-    dlclose(dl); /* blobc_http_global_init's */
+    blobc_os_lib_close(dl); /* this look-up's reference */
+    blobc_os_lib_close(dl); /* blobc_http_global_init's */
 }
 
 static bool start(xfer *x, const blobc_curl *api, const char *url, char *errbuf) {

@@ -9,33 +9,17 @@
  * memory; a blob read that way stops at the size its header records.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "blobc/blob.h"
 #include "blobc/blobfile.h"
 #include "common/util.h"
+#include "platform/platform.h"
 
-/* strerror's buffer may be shared between threads; strerror_r (the POSIX
- * one: this file asks for no GNU extensions) writes into the caller's. */
-const char *blobc_errno_text(int e, char *buf, size_t cap) {
-    if (strerror_r(e, buf, cap) != 0) snprintf(buf, cap, "error %d", e);
-    return buf;
-}
-
-size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at) {
-    size_t got = 0;
-    while (got < n && at + got <= (uint64_t)INT64_MAX) {
-        ssize_t r = pread(fd, (uint8_t *)buf + got, n - got, (off_t)(at + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
-    }
-    return got;
-}
+/* strerror's buffer may be shared between threads: the platform's text
+ * goes into the caller's. */
+const char *blobc_errno_text(int e, char *buf, size_t cap) { return blobc_os_error_text(e, buf, cap); }
 
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e) {
     char why[128];
@@ -53,7 +37,7 @@ blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, 
  * the input still had bytes at `max`. `blob`: after the header, stop at
  * the file size it records (or right away when it is not a blob header). */
 typedef struct reader {
-    int fd;
+    blobc_os_fd fd;
     uint64_t max;
     bool blob;
     const char *text;    /* stop at the first byte that is not text */
@@ -67,7 +51,7 @@ typedef struct reader {
 static int grow(void **buf, size_t n, size_t *cap) {
     size_t ncap;
     void *nb = NULL;
-    if (!blobc_mul_ok(*cap, 2, &ncap) || posix_memalign(&nb, 16, ncap) != 0) return ENOMEM;
+    if (!blobc_mul_ok(*cap, 2, &ncap) || !(nb = blobc_os_alloc16(ncap))) return ENOMEM;
     memcpy(nb, *buf, n);
     free(*buf);
     *buf = nb;
@@ -87,8 +71,8 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
     size_t cap = hint ? hint + 1 : 64 * 1024, n = 0;
     uint64_t limit = r->blob ? BLOBC_HEADER_SIZE : r->max;
     bool header_done = !r->blob, capped = !r->blob; /* capped: limit is r->max */
-    void *buf = NULL;
-    if (posix_memalign(&buf, 16, cap) != 0) return ENOMEM;
+    void *buf = blobc_os_alloc16(cap);
+    if (!buf) return ENOMEM;
     for (;;) {
         if (n >= limit) {
             if (!header_done) {
@@ -100,10 +84,8 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
             }
             if (capped) { /* Is there more? One byte tells. */
                 uint8_t probe;
-                ssize_t m;
-                do m = read(r->fd, &probe, 1);
-                while (m < 0 && errno == EINTR);
-                r->more = m > 0;
+                size_t m = 0;
+                r->more = blobc_os_read(r->fd, &probe, 1, &m) == 0 && m > 0;
             }
             break;
         }
@@ -113,20 +95,19 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
         }
         size_t want = cap - n;
         if ((uint64_t)want > limit - n) want = (size_t)(limit - n);
-        ssize_t got = read(r->fd, (uint8_t *)buf + n, want);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            int e = errno;
+        size_t got = 0;
+        int e = blobc_os_read(r->fd, (uint8_t *)buf + n, want, &got);
+        if (e) {
             free(buf);
             return e;
         }
         if (got == 0) break;
-        if (r->text && blobc_textscan_run(&r->scan, (uint8_t *)buf + n, (size_t)got, &r->bad,
+        if (r->text && blobc_textscan_run(&r->scan, (uint8_t *)buf + n, got, &r->bad,
                                           &r->bad_byte)) {
             r->binary = true;
             break;
         }
-        n += (size_t)got;
+        n += got;
     }
     *data = buf;
     *len = n;
@@ -161,21 +142,23 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
     *data = NULL;
     *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return blobc_err_io(err, "open", path, errno);
+    blobc_os_fd fd = blobc_os_stdin();
+    int oe = is_stdin ? 0 : blobc_os_open_read(path, &fd);
+    /* Windows cannot open a directory to read it; POSIX fails the read. */
+    if (oe) return blobc_err_io(err, oe == EISDIR ? "read" : "open", path, oe);
     reader r = {fd, opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
                 opts && opts->blob, opts ? opts->text : NULL, false, false, {0}, 0, 0};
     size_t hint = 0;
-    struct stat st;
-    bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    blobc_os_info st;
+    bool regular = blobc_os_fstat(fd, &st) == 0 && st.kind == BLOBC_OS_REGULAR;
     if (regular) {
         /* Bounded by its size; read all of it, even if it grew meanwhile. */
         r.max = UINT64_MAX;
         r.blob = false;
-        if (st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX) hint = (size_t)st.st_size;
+        if (st.size > 0 && st.size < SIZE_MAX) hint = (size_t)st.size;
     }
     int e = read_all(&r, hint, data, len);
-    if (!is_stdin) close(fd);
+    if (!is_stdin) blobc_os_close(fd);
     if (e == ENOMEM) return blobc_err_nomem(err);
     if (e) return blobc_err_io(err, "read", path, e);
     if (r.more || r.binary) {

@@ -18,11 +18,6 @@
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
-/* Reads n bytes of fd from offset `at`, or fewer at end of file or on an
- * error: the number read. */
-size_t blobc_read_at(int fd, void *buf, size_t n, uint64_t at);
-/* Writes all n bytes to fd: 0, or the errno of the failed write. In output.c. */
-int blobc_write_all(int fd, const void *p, size_t n);
 /* "1 GiB", "64 KiB", "1000 bytes": a size for messages; snprintf semantics. */
 size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
 /* The error for a non-regular input that went past the maximum input size. */

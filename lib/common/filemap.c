@@ -5,19 +5,12 @@
  * files, a failed mmap) is read into memory as blobc_read_file_ex does,
  * within its limits.
  */
-/* MAP_POPULATE is a Linux extension, outside the POSIX names the build
- * asks for. */
-#define _DEFAULT_SOURCE 1
-
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "blobc/blobfile.h"
 #include "common/util.h"
+#include "platform/platform.h"
 
 blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err) {
     return blobc_file_map_ex(path, NULL, view, err);
@@ -29,25 +22,22 @@ blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
     err = blobc_err_or(err, &scratch);
     if (!path || !view) return blobc_err_arg(err, __func__, "path or view is NULL");
     memset(view, 0, sizeof *view);
-    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
-    struct stat sb;
-    if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (uintmax_t)sb.st_size < SIZE_MAX) {
-        size_t len = (size_t)sb.st_size;
-        int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-        flags |= MAP_POPULATE; /* one call instead of a fault per page */
-#endif
-        void *p = mmap(NULL, len, PROT_READ, flags, fd, 0);
-        close(fd);
-        if (p != MAP_FAILED) {
+    blobc_os_fd fd = BLOBC_OS_NO_FD;
+    bool opened = strcmp(path, "-") != 0 && blobc_os_open_read(path, &fd) == 0;
+    blobc_os_info sb;
+    if (opened && blobc_os_fstat(fd, &sb) == 0 && sb.kind == BLOBC_OS_REGULAR && sb.size > 0 &&
+        sb.size < SIZE_MAX) {
+        size_t len = (size_t)sb.size;
+        const void *p = blobc_os_map_file(fd, len);
+        blobc_os_close(fd);
+        if (p) {
             view->data = p;
             view->len = len;
             view->mapped = true;
             return BLOBC_OK;
         }
-    } else if (fd >= 0) {
-        close(fd);
+    } else if (opened) {
+        blobc_os_close(fd);
     }
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -61,7 +51,7 @@ blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
 
 void blobc_file_unmap(blobc_file_view *view) {
     if (!view || !view->data) return;
-    if (view->mapped) munmap((void *)view->data, view->len);
+    if (view->mapped) blobc_os_unmap_file(view->data, view->len);
     else free((void *)view->data);
     memset(view, 0, sizeof *view);
 }

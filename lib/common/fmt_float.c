@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "platform/platform.h"
 
 static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -78,12 +79,10 @@ static size_t slow_path(char *buf, double v, bool f32) {
     bool normal = fabs(v) >= (f32 ? 1.17549435e-38 : 2.2250738585072014e-308);
     int lo = f32 ? (normal ? 6 : 1) : (normal ? 15 : 1), hi = f32 ? 9 : 17;
     int n = 0;
-    blobc_c_numeric loc = blobc_c_numeric_begin();
     for (int prec = lo; prec <= hi; prec++) {
-        n = snprintf(buf, BLOBC_FLOAT_TEXT_MAX, "%.*g", prec, v);
-        if (f32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) break;
+        n = blobc_os_fmt_g(buf, BLOBC_FLOAT_TEXT_MAX, prec, v);
+        if (f32 ? blobc_os_strtof(buf, NULL) == (float)v : blobc_os_strtod(buf, NULL) == v) break;
     }
-    blobc_c_numeric_end(loc);
     /* keep it a float literal: "3" -> "3.0", "1e+20" -> "1.0e+20" */
     if (!strpbrk(buf, ".en")) {
         memcpy(buf + n, ".0", 3);

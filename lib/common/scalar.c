@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "platform/platform.h"
 
 static void fail_msg(char *msg, size_t cap, const char *s, size_t n, const char *fmt_before,
                      const char *what, const char *after) {
@@ -342,14 +343,12 @@ bool blobc_parse_float(const char *s, size_t n, blobc_kind kind, blobc_syntax sy
 
     char *end = NULL;
     double v;
-    blobc_c_numeric loc = blobc_c_numeric_begin();
     if (kind == BLOBC_KIND_F32) {
-        float f = strtof(buf, &end);
+        float f = blobc_os_strtof(buf, &end);
         v = (double)f;
     } else {
-        v = strtod(buf, &end);
+        v = blobc_os_strtod(buf, &end);
     }
-    blobc_c_numeric_end(loc);
     bool consumed = end == buf + k;
     if (buf != small) free(buf);
     if (!consumed) {

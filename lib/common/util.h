@@ -14,7 +14,6 @@
 #include "common/arena.h"
 #include "common/buffer.h"
 #include "common/checked.h"
-#include "common/cnumeric.h"
 #include "common/compiler.h"
 #include "common/endian.h"
 #include "common/err.h"

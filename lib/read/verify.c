@@ -7,12 +7,9 @@
 #include "read/walk.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Bad arguments (a type the schema lacks, bytes missing) are the
  * caller's mistake, not bad input (blobc/error.h). */

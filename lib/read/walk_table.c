@@ -5,18 +5,15 @@
  * Verify uses it to tell a back reference from an overlap; dump reads it
  * afterwards to know which payloads are shared and where a map must stop.
  */
-/* MAP_ANONYMOUS and madvise are outside the POSIX names the build asks
- * for. */
-#define _DEFAULT_SOURCE 1
-
 #include "read/walk_internal.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
+
+#include "platform/platform.h"
 
 void blobc_walk_tab_release(blobc_walk *w) {
     if (w->tab_map) {
-        munmap(w->tab_map, w->tab_map_len);
+        blobc_os_unmap_zero(w->tab_map, w->tab_map_len);
     } else {
         free(w->tstart);
         free(w->tinfo);
@@ -89,12 +86,8 @@ bool blobc_walk_tab_reserve(blobc_walk *w, size_t size) {
     size_t half = cap * sizeof(uint32_t);
     if (half * 2 >= TAB_MAP_MIN) {
         half = (half + TAB_HUGE - 1) & ~(size_t)(TAB_HUGE - 1);
-        void *p = mmap(NULL, 2 * half, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            (void)madvise(p, 2 * half, MADV_HUGEPAGE);
-#endif
+        void *p = blobc_os_map_zero(2 * half);
+        if (p) {
             w->tab_map = p;
             w->tab_map_len = 2 * half;
             w->tstart = p;

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "blobc/blobfile.h"
 #include "common/hashtab.h"
@@ -20,6 +19,7 @@
 #include "schema/lexer.h"
 #include "schema/names.h"
 #include "common/util.h"
+#include "platform/platform.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */
 #define MAX_TYPE_NESTING 64
@@ -30,8 +30,7 @@
 /* A file's identity, to read each file once however it is spelt. */
 typedef struct file_id {
     bool known;
-    dev_t dev;
-    ino_t ino;
+    blobc_os_info id;
 } file_id;
 
 typedef struct ty_op {
@@ -760,13 +759,14 @@ static blobc_status parse_file(parser *p, uint32_t file);
 
 /* Adds a source to s->files (text and path already in the arena). */
 static blobc_status add_file(parser *p, const char *path, const char *text, size_t len,
-                             const struct stat *st, uint32_t *index) {
+                             const blobc_os_info *st, uint32_t *index) {
     blobc_schema *s = p->s;
     if (!grow((void **)&s->files, &s->files_cap, s->nfiles, sizeof *s->files) ||
         !grow((void **)&p->ids, &p->idcap, s->nfiles, sizeof *p->ids))
         return blobc_err_nomem(p->err);
     s->files[s->nfiles] = (blobc_srcfile){path, text, len};
-    p->ids[s->nfiles] = (file_id){st != NULL, st ? st->st_dev : 0, st ? st->st_ino : 0};
+    p->ids[s->nfiles].known = st != NULL;
+    if (st) p->ids[s->nfiles].id = *st;
     *index = (uint32_t)s->nfiles++;
     return BLOBC_OK;
 }
@@ -774,8 +774,7 @@ static blobc_status add_file(parser *p, const char *path, const char *text, size
 /* The import path as found from the importing file: joined to its
  * directory unless absolute. */
 static char *import_path(parser *p, const char *importer, const char *path) {
-    const char *slash = strrchr(importer, '/');
-    size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - importer) + 1;
+    size_t dir = blobc_os_is_absolute(path) ? 0 : blobc_os_dir_len(importer);
     size_t n = strlen(path), total;
     if (!blobc_add_ok(dir, n, &total)) return NULL;
     char *out = blobc_arena_alloc(&p->s->arena, total + 1);
@@ -800,11 +799,11 @@ static void cycle_text(const parser *p, uint32_t from, uint32_t again, char *buf
 /* The file `path` names, read now unless it was read before. */
 static blobc_status open_import(parser *p, const blobc_token *at, const char *path,
                                 uint32_t *file, bool *fresh) {
-    struct stat st;
-    bool have_id = stat(path, &st) == 0;
+    blobc_os_info st;
+    bool have_id = blobc_os_stat(path, &st) == 0;
     if (have_id) {
         for (uint32_t i = 0; i < p->s->nfiles; i++)
-            if (p->ids[i].known && p->ids[i].dev == st.st_dev && p->ids[i].ino == st.st_ino) {
+            if (p->ids[i].known && blobc_os_same_file(&p->ids[i].id, &st)) {
                 *file = i;
                 *fresh = false;
                 return BLOBC_OK;
@@ -901,8 +900,8 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     p.s = s;
     p.err = err;
     /* The first file's identity, when it is a file, so importing it back is a cycle. */
-    struct stat fst;
-    bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && stat(s->filename, &fst) == 0;
+    blobc_os_info fst;
+    bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && blobc_os_stat(s->filename, &fst) == 0;
     uint32_t first;
     blobc_status st = add_file(&p, s->filename, s->text, s->text_len, known ? &fst : NULL, &first);
     if (st == BLOBC_OK) st = parse_file(&p, first);

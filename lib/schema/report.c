@@ -11,6 +11,7 @@
 #include "common/hashtab.h"
 #include "schema/schema_internal.h"
 #include "common/util.h"
+#include "platform/platform.h"
 
 typedef struct report {
     const blobc_schema *s;
@@ -64,12 +65,10 @@ static void put_string_literal(report *r, const char *s, size_t n) {
 /* The shortest %g text that reads back to the same value. */
 static void put_float(report *r, double v, bool f32) {
     char buf[40];
-    blobc_c_numeric loc = blobc_c_numeric_begin();
     for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (f32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) break;
+        blobc_os_fmt_g(buf, sizeof buf, prec, v);
+        if (f32 ? blobc_os_strtof(buf, NULL) == (float)v : blobc_os_strtod(buf, NULL) == v) break;
     }
-    blobc_c_numeric_end(loc);
     /* Keep it a float literal, as the schema would write it. */
     put(r, "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
 }

@@ -14,6 +14,16 @@
 
 #include "level.h"
 
+/* Memory aligned for the blob's data section: C11's aligned_alloc, which
+ * Windows' C runtime lacks (there _aligned_malloc, freed with _aligned_free). */
+#ifdef _WIN32
+#include <malloc.h>
+#define aligned_alloc(a, n) _aligned_malloc((n), (a))
+#define aligned_free _aligned_free
+#else
+#define aligned_free free
+#endif
+
 /* Reads a whole file into memory aligned for the blob's data section. */
 static void *load(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
@@ -24,14 +34,14 @@ static void *load(const char *path, size_t *len) {
         unsigned char *bigger = aligned_alloc(BLOBC_RT_SECTION_ALIGN, cap);
         if (!bigger) break;
         if (buf) memcpy(bigger, buf, n);
-        free(buf);
+        aligned_free(buf);
         buf = bigger;
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) {
             int failed = ferror(f);
             fclose(f);
             if (failed) {
-                free(buf);
+                aligned_free(buf);
                 return NULL;
             }
             *len = n;
@@ -39,7 +49,7 @@ static void *load(const char *path, size_t *len) {
         }
         cap *= 2;
     }
-    free(buf);
+    aligned_free(buf);
     fclose(f);
     return NULL;
 }
@@ -95,7 +105,7 @@ int main(int argc, char **argv) {
     const Level *level = Level_open(buf, len, &st);
     if (!level) {
         fprintf(stderr, "%s: %s\n", argv[1], blobc_rt_status_message(st));
-        free(buf);
+        aligned_free(buf);
         return 1;
     }
 
@@ -136,6 +146,6 @@ int main(int argc, char **argv) {
     size_t nzones;
     const Zone *zones = Level_zones(level, &nzones);
     print_zones(zones, nzones, 0);
-    free(buf);
+    aligned_free(buf);
     return 0;
 }

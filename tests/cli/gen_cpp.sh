@@ -30,6 +30,16 @@ hash=$("$BLOBC" check schemas/level.schema | sed -n 's/^root .*schema hash \(0x[
 grep -A1 'layout hash of Level,' "$T/level.hpp" | grep -q "UINT64_C($hash);" && pass gen_cpp_hash_matches_check ||
     fail gen_cpp_hash_matches_check "check says $hash"
 
+# --- the runtime alone: first in a unit, with and without the library ---
+for cxx in $CXXS; do
+    for lib in "" "-DBLOBC_WITH_LIBRARY"; do
+        printf '#include <blobc/blob.hpp>\nint main() { return blobc::Fixed<float, 2>::size() == 2 ? 0 : 1; }\n' |
+            $cxx -std=c++17 $CXXWARN $lib -I"$INC" -x c++ -fsyntax-only - >"$T/cc.log" 2>&1 ||
+            echo "$cxx $lib: $(head -c 400 "$T/cc.log")"
+    done
+done >"$T/rt.fail"
+[ -s "$T/rt.fail" ] && fail blob_hpp_alone "$(cat "$T/rt.fail")" || pass blob_hpp_alone
+
 # --- every schema compiles (global namespace, with the library part) ---
 printf '#define BLOBC_WITH_LIBRARY\n#include "gen.hpp"\nint main() { return 0; }\n' >"$T/use.cpp"
 if [ -z "$CXXS" ]; then skip cpp_compiles "no C++ compiler"; fi

@@ -13,6 +13,27 @@ pass() { echo "PASS $SUITE.$1"; }
 fail() { echo "FAIL $SUITE.$1: $2"; }
 # skip NAME WHY : a check that cannot run here; counted and printed, never silent.
 skip() { echo "SKIP $SUITE.$1: $2"; }
+# True when $BLOBC is the Windows build run under Wine (make check-windows).
+windows_build() { [ "${TARGET_OS:-}" = windows ]; }
+# The compiler for programs that link $BUILD/libblobc.a: the host's for the
+# Linux build, mingw-w64 for the Windows one, whose programs as_program
+# then runs under Wine.
+# (mingw-w64's signbit() converts to float in a branch it never takes,
+# which -Wconversion would refuse.)
+if windows_build; then
+    LIB_CC="${CROSS:-x86_64-w64-mingw32-}gcc -Wno-float-conversion"
+else
+    LIB_CC=""
+fi
+# as_program PROG : after LIB_CC built PROG.exe, PROG starts it under Wine,
+# its standard output without the CR that Windows' text mode puts before
+# each "\n" (its exit status kept).
+as_program() {
+    windows_build && [ -f "$1.exe" ] || return 0
+    printf '#!/bin/sh\n{ wine "%s.exe" "$@"; echo $? >"%s.rc"; } | tr -d "\\r"\nexit "$(cat "%s.rc")"\n' \
+        "$1" "$1" "$1" >"$1"
+    chmod +x "$1"
+}
 
 # free_port : a free TCP port on 127.0.0.1 (python3).
 free_port() {

@@ -59,12 +59,18 @@ if [ -L "$T/link.blob" ]; then pass symlink_stays_a_link; else fail symlink_stay
 same_file symlink_target_written "$T/target.blob" "$T/level.blob"
 chmod 640 "$T/target.blob"
 "$BLOBC" bake samples/level.yaml -o "$T/target.blob"
-case "$(ls -l "$T/target.blob")" in -rw-r-----*) pass replaced_file_keeps_mode ;;
-*) fail replaced_file_keeps_mode "$(ls -l "$T/target.blob")" ;; esac
+if windows_build; then
+    skip replaced_file_keeps_mode "Windows files have no permission bits (a replacement takes the folder's inherited ACL)"
+else
+    case "$(ls -l "$T/target.blob")" in -rw-r-----*) pass replaced_file_keeps_mode ;;
+    *) fail replaced_file_keeps_mode "$(ls -l "$T/target.blob")" ;; esac
+fi
 
 # ---- every write to standard output is checked ----
 FULL="blobc: error: cannot write standard output: No space left on device"
-if [ -c /dev/full ]; then
+if windows_build; then
+    skip help_to_dev_full "/dev/full is a Linux device; Wine reports its error as an I/O error"
+elif [ -c /dev/full ]; then
     expect_stderr gen_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' gen c '$SCHEMA' >/dev/full"
     expect_stderr check_to_dev_full 2 "$FULL" sh -c "exec '$BLOBC' check '$SCHEMA' >/dev/full"
     expect_stderr verify_json_to_dev_full 2 "$FULL" \
@@ -132,7 +138,9 @@ expect_stderr color_never 1 "$T/f.schema:1:15: error: unknown type 'float'; did 
                   ^" "$BLOBC" check --color=never "$T/f.schema"
 run env NO_COLOR=1 "$BLOBC" check --color=always "$T/f.schema"
 if grep -q "$E" "$T/err"; then pass always_beats_no_color; else fail always_beats_no_color "no colour"; fi
-if command -v script >/dev/null 2>&1; then
+if windows_build; then
+    skip no_color_on_terminal "Wine's console on a Unix terminal writes escape sequences of its own"
+elif command -v script >/dev/null 2>&1; then
     script -qec "NO_COLOR=1 '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
     if grep -q "$E\[" "$T/tty"; then fail no_color_on_terminal "coloured"; else pass no_color_on_terminal; fi
     script -qec "TERM=xterm '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
@@ -161,8 +169,12 @@ for second in ./x/a.json x//a.json y/a.json y/../x/a.json "$T/id/x/a.json"; do
 done
 cp "$T/id/x/a.json" "$T/id/x/b.json"
 ln -s a.blob "$T/id/o/b.blob"
-expect_err same_output_through_link 2 "would both be written to '$T/id/o/a.blob' (also named '$T/id/o/b.blob')" \
-    "$BLOBC" bake -o "$T/id/o" "$T/id/x/a.yaml" "$T/id/x/b.json"
+if windows_build; then
+    skip same_output_through_link "a link to an output not written yet has no final path on Windows"
+else
+    expect_err same_output_through_link 2 "would both be written to '$T/id/o/a.blob' (also named '$T/id/o/b.blob')" \
+        "$BLOBC" bake -o "$T/id/o" "$T/id/x/a.yaml" "$T/id/x/b.json"
+fi
 expect different_outputs_one_directory 0 "$BLOBC" bake "$T/id/x/a.yaml" "$T/id/y/b.json"
 
 # ---- missing directories above an output are made ----

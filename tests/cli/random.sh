@@ -137,7 +137,7 @@ if nm "$B/libblobc.a" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
     SAN="-fsanitize=address,undefined"
 fi
 # shellcheck disable=SC2086
-$CC -std=c11 $RFLAGS $SAN -DBLOBC_WITH_LIBRARY -o "$T/reader" "$T/reader.c" "$B/libblobc.a" $DEP_LIBS -lm 2>"$T/reader.err" &
+${LIB_CC:-$CC} -std=c11 $RFLAGS $SAN -DBLOBC_WITH_LIBRARY -o "$T/reader" "$T/reader.c" "$B/libblobc.a" $DEP_LIBS -lm 2>"$T/reader.err" &
 p2=$!
 have_cxx=0
 if command -v "$CXX" >/dev/null 2>&1; then
@@ -152,6 +152,7 @@ wait $p1
 rc1=$?
 wait $p2
 rc2=$?
+as_program "$T/reader"
 rc3=1
 [ $have_cxx = 1 ] && { wait $p3; rc3=$?; }
 

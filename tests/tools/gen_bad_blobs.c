@@ -409,7 +409,7 @@ int main(int argc, char **argv) {
     fx_level(S, 4, &IMG);
     char mpath[1024];
     snprintf(mpath, sizeof mpath, "%s/MANIFEST", outdir);
-    manifest = fopen(mpath, "w");
+    manifest = fopen(mpath, "wb");
     if (!manifest) die(mpath);
     fprintf(manifest, "# NAME CODE [SCHEMA [TYPE]]: `blobc verify [-s SCHEMA [-t TYPE]] NAME`\n"
                       "# must fail with CODE (\"ok\": must pass). Written by\n"

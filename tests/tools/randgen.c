@@ -33,7 +33,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "platform/platform.h" /* mkdir on every platform */
+
+#ifdef __MINGW32__
+#define FMT_PRINTF gnu_printf
+#else
+#define FMT_PRINTF printf
+#endif
 
 /* ---- output buffer ---- */
 
@@ -84,7 +91,7 @@ static void bput_n(buf *b, const char *s, size_t n) {
 
 static void bput(buf *b, const char *s) { bput_n(b, s, strlen(s)); }
 
-static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(FMT_PRINTF, 2, 3)));
 static void bprintf(buf *b, const char *fmt, ...) {
     char small[512];
     va_list ap;
@@ -106,7 +113,7 @@ static void bprintf(buf *b, const char *fmt, ...) {
 }
 
 /* snprintf for names and paths; a cut-off path only shortens a message. */
-static void sfmt(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sfmt(char *out, size_t cap, const char *fmt, ...) __attribute__((format(FMT_PRINTF, 3, 4)));
 static void sfmt(char *out, size_t cap, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -2340,6 +2347,10 @@ static const char reader_prelude[] =
     "#define RD_CAST(T, e) ((T)(e))\n"
     "#define RD_NULL NULL\n"
     "#endif\n"
+    "/* 16-byte aligned memory: Windows' C runtime has no aligned_alloc. */\n"
+    "#ifdef _WIN32\n#include <malloc.h>\n"
+    "#define RD_ALLOC16(n) _aligned_malloc((n), 16)\n#define RD_FREE16 _aligned_free\n"
+    "#else\n#define RD_ALLOC16(n) aligned_alloc(16, (n))\n#define RD_FREE16 free\n#endif\n"
     "static int g_fail;\n"
     "static unsigned long long g_seed;\n"
     "static inline void bad(const char *path, const char *what) {\n"
@@ -2400,7 +2411,7 @@ static const char reader_main[] =
     "        fseek(f, 0, SEEK_END);\n"
     "        long sz = ftell(f);\n"
     "        fseek(f, 0, SEEK_SET);\n"
-    "        void *mem = aligned_alloc(16, (RD_CAST(size_t, sz) + 16) / 16 * 16);\n"
+    "        void *mem = RD_ALLOC16((RD_CAST(size_t, sz) + 16) / 16 * 16);\n"
     "        if (!mem || fread(mem, 1, RD_CAST(size_t, sz), f) != RD_CAST(size_t, sz)) { printf(\"FAIL %llu: read error\\n\", g_seed); rc = 1; fclose(f); continue; }\n"
     "        fclose(f);\n"
     "        int found = 0;\n"
@@ -2409,7 +2420,7 @@ static const char reader_main[] =
     "        if (!found) bad(\"(case)\", \"no such seed in this reader\");\n"
     "        if (!g_fail) printf(\"ok %llu\\n\", g_seed);\n"
     "        rc |= g_fail != 0;\n"
-    "        free(mem);\n"
+    "        RD_FREE16(mem);\n"
     "    }\n"
     "    return rc;\n"
     "}\n";
@@ -2709,7 +2720,7 @@ static void write_mutant(unsigned long long seed, const mutation *m, int idx, co
     char d[4096], imp[4200], name[16];
     sfmt(d, sizeof d, "%s/%d", dir, idx);
     sfmt(imp, sizeof imp, "%s/imp", d);
-    if ((mkdir(d, 0777) != 0 || mkdir(imp, 0777) != 0)) die("cannot create a mutant's directory");
+    if (blobc_os_mkdir(d) != 0 || blobc_os_mkdir(imp) != 0) die("cannot create a mutant's directory");
     buf schema = {0};
     if (m && strcmp(m->kind, "neutral-comment") == 0) bput(&schema, "// an added comment\n");
     uint64_t r = mix(seed, 0x5c4e3a + (uint64_t)reorder);

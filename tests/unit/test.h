@@ -6,6 +6,7 @@
 #ifndef BLOBC_TEST_H
 #define BLOBC_TEST_H
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,53 @@ static const char *test_name_ = "";
         else test_any_failed_ = 1;                                            \
         fflush(stdout);                                                       \
     } while (0)
+
+/* ---- the operating system, through the platform layer (the tests build
+ * for Windows too) ---- */
+#include "platform/platform.h"
+
+/* mkdtemp: the "XXXXXX" that ends tmpl replaced by a new directory's name. */
+static inline char *test_mkdtemp(char *tmpl) {
+    size_t n = strlen(tmpl);
+    if (n < 6) return NULL;
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        uint64_t x = blobc_os_unique() + attempt * 0x9E3779B97F4A7C15ull;
+        for (size_t i = n - 6; i < n; i++, x /= 36) tmpl[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[x % 36];
+        int e = blobc_os_mkdir(tmpl);
+        if (!e) return tmpl;
+        if (e != EEXIST) return NULL;
+    }
+    return NULL;
+}
+
+/* rm -rf of a directory the test made. */
+static inline void test_rm_rf(const char *dir) {
+    blobc_os_dir *d;
+    if (blobc_os_dir_open(dir, &d) == 0) {
+        const char *name;
+        while ((name = blobc_os_dir_next(d))) {
+            size_t n = strlen(dir) + strlen(name) + 2;
+            char *p = malloc(n);
+            if (!p) break;
+            snprintf(p, n, "%s/%s", dir, name);
+            blobc_os_info info;
+            if (blobc_os_stat(p, &info) == 0 && info.kind == BLOBC_OS_DIRECTORY) test_rm_rf(p);
+            else blobc_os_remove(p);
+            free(p);
+        }
+        blobc_os_dir_close(d);
+    }
+    blobc_os_rmdir(dir);
+}
+
+/* The directory for temporary files: $TMPDIR, else /tmp. */
+static inline const char *test_tmp(void) {
+    const char *t = getenv("TMPDIR");
+    return t && t[0] ? t : "/tmp";
+}
+
+/* A test that cannot run on this platform: counted and printed. */
+#define SKIP_TEST(fn, why) printf("SKIP %s.%s: %s\n", test_suite_, #fn, why)
 
 #define TEST_MAIN_BEGIN(suite)                                                \
     int main(void) {                                                          \

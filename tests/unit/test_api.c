@@ -5,13 +5,9 @@
  * (a NULL pointer where one is required, an option out of its enum)
  * returns BLOBC_EARG with a message naming the function.
  */
-#define _DEFAULT_SOURCE 1 /* mkdtemp */
-#define _XOPEN_SOURCE 700 /* nftw */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
@@ -51,15 +47,10 @@ static void setup(void) {
     if (blobc_bake_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &g_blob, &err)) exit(1);
     o.strip = true;
     if (blobc_bake_memory(yaml_text, strlen(yaml_text), "p.yaml", &o, &g_stripped, &err)) exit(1);
-    snprintf(g_dir, sizeof g_dir, "%s/blobc-api-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(g_dir)) exit(1);
+    snprintf(g_dir, sizeof g_dir, "%s/blobc-api-XXXXXX", test_tmp());
+    if (!test_mkdtemp(g_dir)) exit(1);
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *f) {
-    (void)st;
-    (void)f;
-    return type == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 TEST(null_error_on_success) {
     blobc_bake_options o;
@@ -398,5 +389,5 @@ RUN(later_functions);
 blobc_schema_free(g_schema);
 blobc_buffer_free(&g_blob);
 blobc_buffer_free(&g_stripped);
-nftw(g_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+test_rm_rf(g_dir);
 TEST_MAIN_END

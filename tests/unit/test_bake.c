@@ -13,9 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 #include "common/util.h"
 
 #include "blobc/blobc.h"
@@ -953,13 +951,13 @@ static blobc_status bake_file(const char *rel, const blobc_bake_options *o, blob
 
 static void make_dir(void) {
     snprintf(g_dir, sizeof g_dir, "/tmp/blobc-test-bake-XXXXXX");
-    if (!mkdtemp(g_dir)) {
+    if (!test_mkdtemp(g_dir)) {
         printf("FAIL bake.setup: mkdtemp\n");
         exit(1);
     }
     char sub[512];
     snprintf(sub, sizeof sub, "%s/sub", g_dir);
-    mkdir(sub, 0700);
+    blobc_os_mkdir(sub);
     write_file("s.schema", schema_text);
     write_file("small.schema", "struct P { x: u8; name: string = \"p\"; } struct Q { y: i8; } root P;\n");
 }
@@ -1367,9 +1365,9 @@ static void remove_dir(void) {
                                         "sub/c.yaml", "sub/c2.yaml", "sub/d.yaml", "sub/e.yaml", "sub/f.yaml",
                                         "sub/g.json", "sub/h.json", "sub/i.yaml", "v.yaml",
                                         "v.data", "y.data", "j.data", "bad.yaml"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(path_of(files[i]));
-    rmdir(path_of("sub"));
-    rmdir(g_dir);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) blobc_os_remove(path_of(files[i]));
+    blobc_os_rmdir(path_of("sub"));
+    blobc_os_rmdir(g_dir);
 }
 
 TEST_MAIN_BEGIN("bake")

@@ -6,15 +6,17 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
+#ifndef _WIN32 /* the file helpers' POSIX cases: modes, file size limits, dup2 */
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
+#endif
 
 #include "blobc/blobfile.h"
 #include "blobc/builder.h"
@@ -387,6 +389,7 @@ TEST(code_names) {
 
 static char g_dir[256];
 
+#ifndef _WIN32
 static const char *tmp_path(const char *name) {
     static char buf[512];
     snprintf(buf, sizeof buf, "%s/%s", g_dir, name);
@@ -405,6 +408,8 @@ static int dir_entries(void) {
     return n;
 }
 
+#endif
+
 TEST(read_missing_file) {
     uint8_t *data = (uint8_t *)1;
     size_t len = 9;
@@ -420,6 +425,7 @@ TEST(read_missing_file) {
     CHECK_CONTAINS(err.message, "': Is a directory");
 }
 
+#ifndef _WIN32
 TEST(write_then_read) {
     umask(022);
     const char *p = tmp_path("out.blob");
@@ -553,10 +559,11 @@ TEST(stdin_and_stdout) {
     unlink(p);
     unlink(q);
 }
+#endif
 
 TEST_MAIN_BEGIN("blobfile")
-snprintf(g_dir, sizeof g_dir, "%s/blobc-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-if (!mkdtemp(g_dir)) {
+snprintf(g_dir, sizeof g_dir, "%s/blobc-test-XXXXXX", test_tmp());
+if (!test_mkdtemp(g_dir)) {
     printf("FAIL blobfile.setup: mkdtemp: %s\n", strerror(errno));
     return 1;
 }
@@ -569,9 +576,15 @@ RUN(every_truncation_fails);
 RUN(every_byte_flip_fails);
 RUN(code_names);
 RUN(read_missing_file);
+#ifndef _WIN32
 RUN(write_then_read);
 RUN(write_failures_leave_nothing);
 RUN(stdin_and_stdout);
-rmdir(g_dir);
+#else
+SKIP_TEST(write_then_read, "permission bits (POSIX); tests/windows/cases.sh writes and replaces on Windows");
+SKIP_TEST(write_failures_leave_nothing, "a file size limit (setrlimit, POSIX); tests/windows/cases.sh checks a failed replacement");
+SKIP_TEST(stdin_and_stdout, "dup2 of descriptors 0 and 1 (POSIX); tests/windows/cases.sh checks standard input and output");
+#endif
+blobc_os_rmdir(g_dir);
 blobc_schema_free(g_schema);
 TEST_MAIN_END

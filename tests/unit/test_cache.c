@@ -2,7 +2,6 @@
  * test_cache.c - bake plans (schema and root found without baking, the
  * cache key) and the directory cache used from many threads at once.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -117,7 +116,7 @@ typedef struct key_arg {
     int bad;
 } key_arg;
 
-static void *key_worker(void *p) {
+static void key_worker(void *p) {
     key_arg *a = p;
     const char *data = "x: 1\nname: a\ntags: [b]\n";
     for (int i = 0; i < 10000; i++) {
@@ -130,7 +129,6 @@ static void *key_worker(void *p) {
             a->bad++;
         blobc_bake_plan_free(&plan);
     }
-    return NULL;
 }
 
 TEST(key_same_on_every_thread) {
@@ -138,15 +136,15 @@ TEST(key_same_on_every_thread) {
     CHECK(key_of("x: 1\nname: a\ntags: [b]\n", schema_text, false, false, want));
     blobc_schema *s = schema_of(schema_text);
     CHECK(s != NULL);
-    pthread_t t[8];
+    blobc_os_thread t[8];
     key_arg args[8];
     for (int i = 0; i < 8; i++) {
         args[i] = (key_arg){s, want, 0};
-        pthread_create(&t[i], NULL, key_worker, &args[i]);
+        blobc_os_thread_start(&t[i], key_worker, &args[i]);
     }
     int bad = 0;
     for (int i = 0; i < 8; i++) {
-        pthread_join(t[i], NULL);
+        blobc_os_thread_join(&t[i]);
         bad += args[i].bad;
     }
     blobc_schema_free(s);
@@ -155,6 +153,7 @@ TEST(key_same_on_every_thread) {
 
 /* ---- many threads, one directory cache ---- */
 
+#ifndef _WIN32
 typedef struct worker_arg {
     const char *dir;
     const blobc_schema *schema;
@@ -162,13 +161,13 @@ typedef struct worker_arg {
     int bad;
 } worker_arg;
 
-static void *worker(void *p) {
+static void worker(void *p) {
     worker_arg *w = p;
     blobc_cache *c;
     blobc_error err;
     if (blobc_cache_open(w->dir, &c, &err) != BLOBC_OK) {
         w->bad++;
-        return NULL;
+        return;
     }
     uint64_t hits = 0, misses = 0;
     for (int round = 0; round < 20; round++) {
@@ -203,31 +202,28 @@ static void *worker(void *p) {
     blobc_cache_counts(c, &h, &m);
     if (h != hits || m != misses) w->bad++;
     blobc_cache_close(c);
-    return NULL;
 }
 
 TEST(dir_cache_many_threads) {
     char dir[] = "/tmp/blobc-cache-test.XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(test_mkdtemp(dir) != NULL);
     blobc_schema *s = schema_of(schema_text);
     CHECK(s != NULL);
-    pthread_t t[16];
+    blobc_os_thread t[16];
     worker_arg args[16];
     for (int i = 0; i < 16; i++) {
         args[i] = (worker_arg){dir, s, i, 0};
-        pthread_create(&t[i], NULL, worker, &args[i]);
+        blobc_os_thread_start(&t[i], worker, &args[i]);
     }
     int bad = 0;
     for (int i = 0; i < 16; i++) {
-        pthread_join(t[i], NULL);
+        blobc_os_thread_join(&t[i]);
         bad += args[i].bad;
     }
     blobc_cache_stats st;
     blobc_error err;
     blobc_status sst = blobc_cache_dir_stats(dir, &st, &err);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) bad++;
+    test_rm_rf(dir);
     blobc_schema_free(s);
     CHECK_EQ_I(bad, 0);
     CHECK_EQ_I(sst, BLOBC_OK);
@@ -235,6 +231,7 @@ TEST(dir_cache_many_threads) {
     CHECK_EQ_U(st.hits + st.misses, 16 * 20);
     CHECK(st.hits >= 16 * 20 - 16 * 8);
 }
+#endif
 
 /* The error contract (blobc/error.h) on the functions of this area. */
 TEST(error_contract) {
@@ -275,5 +272,9 @@ RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
 RUN(key_same_on_every_thread);
+#ifndef _WIN32
 RUN(dir_cache_many_threads);
+#else
+SKIP_TEST(dir_cache_many_threads, "the cache in a directory is not in the Windows build yet");
+#endif
 TEST_MAIN_END

@@ -374,7 +374,7 @@ typedef struct R {
 /* A 16-byte aligned copy of a file image, at `shift` bytes past alignment. */
 static uint8_t *aligned_copy(const blobc_buffer *b, size_t shift) {
     /* room for 16 bytes more than the file, for the trailing-bytes case */
-    uint8_t *m = aligned_alloc(16, (b->len + shift + 31) / 16 * 16);
+    uint8_t *m = blobc_os_alloc16((b->len + shift + 31) / 16 * 16);
     if (m) memcpy(m + shift, b->data, b->len);
     return m;
 }
@@ -478,7 +478,7 @@ TEST(runtime_refusals) {
 }
 
 TEST(runtime_raw_sections) {
-    uint8_t *m = aligned_alloc(16, 32);
+    uint8_t *m = blobc_os_alloc16(32);
     CHECK(m);
     memcpy(m, r_data, 32);
     blobc_rt_view v;

@@ -6,7 +6,6 @@
  * naming the first value two blobs differ in.
  */
 #include <math.h>
-#include <pthread.h>
 
 #include "blobc/blobc.h"
 #include "blobc/read.h"
@@ -168,7 +167,7 @@ TEST(stripped_and_damaged) {
 /* Threads navigating one reader at once read the same values. */
 static blobc_reader *g_shared;
 
-static void *navigate(void *arg) {
+static void navigate(void *arg) {
     uintptr_t sum = 0;
     for (int round = 0; round < 2000; round++) {
         blobc_value items = blobc_value_field(blobc_reader_root(g_shared), "items");
@@ -179,15 +178,14 @@ static void *navigate(void *arg) {
         }
     }
     *(uintptr_t *)arg = sum;
-    return NULL;
 }
 
 TEST(threads_share_a_reader) {
     CHECK_EQ_I(blobc_reader_open(g_blob.data, g_blob.len, NULL, &g_shared, &err), BLOBC_OK);
-    pthread_t t[4];
+    blobc_os_thread t[4];
     uintptr_t sums[4] = {0};
-    for (int k = 0; k < 4; k++) pthread_create(&t[k], NULL, navigate, &sums[k]);
-    for (int k = 0; k < 4; k++) pthread_join(t[k], NULL);
+    for (int k = 0; k < 4; k++) blobc_os_thread_start(&t[k], navigate, &sums[k]);
+    for (int k = 0; k < 4; k++) blobc_os_thread_join(&t[k]);
     for (int k = 0; k < 4; k++) CHECK_EQ_U(sums[k], 2000 * 3);
     blobc_reader_free(g_shared);
 }

@@ -9,7 +9,6 @@
  * TSan by make tsan (THREADS_ROUNDS sets the rounds).
  */
 #include <cjson/cJSON.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +153,7 @@ static void host_free(void *p) {
     free(p);
 }
 
-static void *host_thread(void *arg) {
+static void host_thread(void *arg) {
     static const char doc[] = "{\"a\":[1,2,3],\"b\":{\"c\":\"text\",\"d\":true},\"e\":null}";
     long *bad = arg;
     while (!atomic_load(&g_stop)) {
@@ -164,7 +163,6 @@ static void *host_thread(void *arg) {
         if (s) cJSON_free(s);
         cJSON_Delete(v);
     }
-    return NULL;
 }
 
 /* ---- the workers ---- */
@@ -174,14 +172,14 @@ typedef struct worker {
     int failures;
 } worker;
 
-static void *work(void *arg) {
+static void work(void *arg) {
     worker *w = arg;
     /* Each thread its own schema for gen, parsed while the others bake;
      * the bakes share the two loaded schemas (only read). */
     blobc_schema *own = NULL;
     if (blobc_schema_parse(g_level_text, g_level_len, "schemas/level.schema", &own, NULL)) {
         w->failures++;
-        return NULL;
+        return;
     }
     size_t n = sizeof g_in / sizeof g_in[0];
     for (int r = 0; r < g_rounds; r++)
@@ -192,26 +190,25 @@ static void *work(void *arg) {
             for (int t = 0; t < times; t++) w->failures += bake_and_check(&g_in[k], &g_want[k], own);
         }
     blobc_schema_free(own);
-    return NULL;
 }
 
 TEST(threads_match_one_thread) {
-    pthread_t th[NTHREADS], host;
+    blobc_os_thread th[NTHREADS], host;
     worker ws[NTHREADS];
     long host_bad = 0;
     atomic_store(&g_stop, 0);
-    CHECK_EQ_I(pthread_create(&host, NULL, host_thread, &host_bad), 0);
+    CHECK_EQ_I(blobc_os_thread_start(&host, host_thread, &host_bad), 0);
     for (int i = 0; i < NTHREADS; i++) {
         ws[i] = (worker){i, 0};
-        CHECK_EQ_I(pthread_create(&th[i], NULL, work, &ws[i]), 0);
+        CHECK_EQ_I(blobc_os_thread_start(&th[i], work, &ws[i]), 0);
     }
     int failures = 0;
     for (int i = 0; i < NTHREADS; i++) {
-        pthread_join(th[i], NULL);
+        blobc_os_thread_join(&th[i]);
         failures += ws[i].failures;
     }
     atomic_store(&g_stop, 1);
-    pthread_join(host, NULL);
+    blobc_os_thread_join(&host);
     CHECK_EQ_I(failures, 0);
     CHECK_EQ_I(host_bad, 0);
 }

@@ -21,6 +21,16 @@
 
 #include "all.h"
 
+/* 16-byte aligned memory: Windows' C runtime has no aligned_alloc. */
+#ifdef _WIN32
+#include <malloc.h>
+#define ALLOC16(n) _aligned_malloc((n), 16)
+#define FREE16 _aligned_free
+#else
+#define ALLOC16(n) aligned_alloc(16, (n))
+#define FREE16 free
+#endif
+
 static int checks, failures;
 
 static void check(int ok, const char *what, int line) {
@@ -43,9 +53,9 @@ static unsigned char *load(const char *path, size_t *len) {
     long size = ftell(f);
     rewind(f);
     size_t cap = ((size_t)(size > 0 ? size : 0) + 15) / 16 * 16 + 16;
-    unsigned char *buf = BLOBC_RT_CAST(unsigned char *, aligned_alloc(16, cap));
+    unsigned char *buf = BLOBC_RT_CAST(unsigned char *, ALLOC16(cap));
     if (buf && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        free(buf);
+        FREE16(buf);
         buf = NULL;
     }
     fclose(f);
@@ -288,7 +298,7 @@ int main(int argc, char **argv) {
         char msg[2048];
         e = Everything_open_checked(buf, len, &err);
         if (strcmp(argv[2], "refuse") == 0) {
-            free(buf);
+            FREE16(buf);
             if (e) {
                 printf("FAIL: Everything_open_checked accepted %s\n", argv[1]);
                 return 1;
@@ -300,22 +310,22 @@ int main(int argc, char **argv) {
         if (!e) {
             blobc_error_format(&err, msg, sizeof msg);
             printf("FAIL: Everything_open_checked: %s\n", msg);
-            free(buf);
+            FREE16(buf);
             return 1;
         }
 #else
         fprintf(stderr, "read_all: built without BLOBC_WITH_LIBRARY\n");
-        free(buf);
+        FREE16(buf);
         return 2;
 #endif
     }
     if (!e) {
         printf("FAIL: open: %s\n", blobc_rt_status_message(st));
-        free(buf);
+        FREE16(buf);
         return 1;
     }
     check_all(e);
-    free(buf);
+    FREE16(buf);
     printf("ok %d values\n", checks);
     return failures ? 1 : 0;
 }

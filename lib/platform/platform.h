@@ -1,0 +1,234 @@
+/*
+ * platform/platform.h - every call blobc makes into the operating system,
+ * behind one interface: posix.c and posix_rt.c implement it for Linux and
+ * other POSIX systems, win32.c and win32_rt.c for Windows. No other file
+ * of lib/ or cmd/ includes an operating-system header
+ * (tests/cli/architecture.sh checks it); docs/PORTABILITY.md says what each
+ * implementation uses.
+ *
+ * Conventions: paths are UTF-8 (Windows converts them to UTF-16 and calls
+ * the wide-character API, so any file name works); "/" and, on Windows,
+ * "\" both separate. Functions that can fail return 0 or an errno value
+ * (Windows errors are translated to the nearest one), never -1 with a
+ * global errno, so callers on any thread get their own answer.
+ */
+#ifndef BLOBC_PLATFORM_H
+#define BLOBC_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors ---- */
+
+/* The text of an errno value (thread-safe), the same words on every
+ * platform for the errors blobc reports; "error N" when it has none. */
+const char *blobc_os_error_text(int e, char *buf, size_t cap);
+
+/* ---- files ---- */
+
+/* A file descriptor (POSIX) or handle (Windows). */
+typedef intptr_t blobc_os_fd;
+#define BLOBC_OS_NO_FD ((blobc_os_fd)-1)
+
+typedef enum blobc_os_kind {
+    BLOBC_OS_REGULAR = 1,
+    BLOBC_OS_DIRECTORY,
+    BLOBC_OS_OTHER /* device, FIFO, socket, console */
+} blobc_os_kind;
+
+/* What blobc needs to know of a file. (dev, ino) identify it: device and
+ * inode numbers, or on Windows the volume serial number and file index,
+ * so two names of one file (links, "a/../b", another case) compare equal. */
+typedef struct blobc_os_info {
+    blobc_os_kind kind;
+    uint64_t size;
+    uint64_t dev, ino;
+    int64_t mtime;  /* last modification, seconds since 1970 */
+    int64_t atime;  /* last access (where the file system keeps it) */
+    unsigned mode;  /* permission bits, kept by a replacement (0 on Windows) */
+} blobc_os_info;
+
+/* Follows symbolic links. ENOENT when nothing is there. */
+int blobc_os_stat(const char *path, blobc_os_info *info);
+int blobc_os_fstat(blobc_os_fd fd, blobc_os_info *info);
+int blobc_os_fstat_stream(FILE *f, blobc_os_info *info);
+static inline bool blobc_os_same_file(const blobc_os_info *a, const blobc_os_info *b) {
+    return a->dev == b->dev && a->ino == b->ino;
+}
+
+blobc_os_fd blobc_os_stdin(void);
+int blobc_os_open_read(const char *path, blobc_os_fd *fd);
+/* Reads up to n bytes (*got 0 at end of file); retries interrupted calls. */
+int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got);
+int blobc_os_close(blobc_os_fd fd);
+/* Writes all of it to standard output (binary: no newline translation). */
+int blobc_os_write_stdout(const void *data, size_t len);
+/* fopen with a UTF-8 path; NULL with errno set. */
+FILE *blobc_os_fopen(const char *path, const char *mode);
+
+/* 0, or an errno value: EEXIST when the directory is already there. */
+int blobc_os_mkdir(const char *path);
+int blobc_os_remove(const char *path);
+int blobc_os_rmdir(const char *path);
+/* Sets the file's modification time to now (a cache entry's last use). */
+int blobc_os_touch(const char *path);
+/* The directory part of path with its separator ("dir/"), or "" when it
+ * has none: the length to keep. Both separators count on Windows, and
+ * so does the colon of a drive ("C:x"). */
+size_t blobc_os_dir_len(const char *path);
+/* "/x"; on Windows also "\\x", "C:\\x", "C:/x" and "\\\\server\\x". */
+bool blobc_os_is_absolute(const char *path);
+
+/* ---- whole files in memory ---- */
+
+/* 16-byte aligned memory that free() releases (blobs are read with
+ * aligned loads). */
+void *blobc_os_alloc16(size_t n);
+
+/* Maps len bytes of the regular file fd for reading; NULL when it cannot
+ * (the caller reads it instead). */
+const void *blobc_os_map_file(blobc_os_fd fd, size_t len);
+void blobc_os_unmap_file(const void *p, size_t len);
+/* Zeroed, page-backed memory of which only the pages touched are ever
+ * paid for (large huge-paged tables on Linux); NULL when it cannot. */
+void *blobc_os_map_zero(size_t len);
+void blobc_os_unmap_zero(void *p, size_t len);
+
+/* ---- directories ---- */
+
+typedef struct blobc_os_dir blobc_os_dir;
+int blobc_os_dir_open(const char *path, blobc_os_dir **d);
+/* The next entry's name ("." and ".." skipped); NULL at the end. */
+const char *blobc_os_dir_next(blobc_os_dir *d);
+void blobc_os_dir_close(blobc_os_dir *d);
+
+/* ---- replacing a file atomically (the output rules, common/output.c) ---- */
+
+/* Called when a named temporary file appears and when it is gone, so a
+ * signal or console handler can remove what is left. */
+typedef struct blobc_os_temp_hooks {
+    void (*created)(void *ctx, const char *path);
+    void (*gone)(void *ctx, const char *path);
+    void *ctx;
+} blobc_os_temp_hooks;
+
+/* The file `path` finally names after following symbolic links (a new
+ * string the caller frees): the file a replacement must replace. */
+int blobc_os_resolve_links(const char *path, char **target);
+/* Writes data to a new file in target's directory and then gives it
+ * target's name in one step, so every other process sees the old file or
+ * the whole new one. `old` is the file being replaced (its permissions
+ * are kept), NULL when there is none. Linux writes an unnamed file
+ * (O_TMPFILE) and links it in unless named_temp; otherwise a hidden
+ * ".name.XXXXXX" is written and renamed (MoveFileExW on Windows, write
+ * through). EBUSY when another process holds the target open so that it
+ * cannot be replaced (Windows); the old file is then left as it was. */
+/* On failure *stage says which step failed, for the message: "create",
+ * "write" or "replace" (and "open" for blobc_os_write_in_place). */
+int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage);
+/* Writes data to an existing device, FIFO or console in place. */
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage);
+
+/* ---- threads ---- */
+
+/* Storage for a mutex and a condition variable, sized for every
+ * implementation (each checks its own fits). */
+typedef struct blobc_os_mutex {
+    _Alignas(8) unsigned char opaque[64];
+} blobc_os_mutex;
+typedef struct blobc_os_cond {
+    _Alignas(8) unsigned char opaque[64];
+} blobc_os_cond;
+typedef struct blobc_os_thread {
+    void *impl;
+} blobc_os_thread;
+
+int blobc_os_mutex_init(blobc_os_mutex *m);
+void blobc_os_mutex_destroy(blobc_os_mutex *m);
+void blobc_os_mutex_lock(blobc_os_mutex *m);
+void blobc_os_mutex_unlock(blobc_os_mutex *m);
+int blobc_os_cond_init(blobc_os_cond *c);
+void blobc_os_cond_destroy(blobc_os_cond *c);
+void blobc_os_cond_wait(blobc_os_cond *c, blobc_os_mutex *m);
+void blobc_os_cond_signal(blobc_os_cond *c);
+void blobc_os_cond_broadcast(blobc_os_cond *c);
+/* Starts fn(arg) on a new thread; 0 or an errno value. */
+int blobc_os_thread_start(blobc_os_thread *t, void (*fn)(void *arg), void *arg);
+void blobc_os_thread_join(blobc_os_thread *t);
+/* The number of online processor cores (at least 1). */
+int blobc_os_cores(void);
+
+/* ---- dynamic loading ---- */
+
+/* The file name of libcurl's ABI 4 here: libcurl.so.4, libcurl-4.dll. */
+extern const char blobc_os_curl_lib[];
+typedef void (*blobc_os_fn)(void);
+/* NULL when the library cannot be loaded. `loaded_only`: only when the
+ * process has it loaded already (a new reference either way). */
+void *blobc_os_lib_open(const char *name, bool loaded_only);
+blobc_os_fn blobc_os_lib_sym(void *lib, const char *name);
+void blobc_os_lib_close(void *lib);
+
+/* ---- numbers, whatever the process's locale ---- */
+
+/* strtod, strtof and snprintf "%.*g" with "." as the decimal point even
+ * when the program blobc runs in set another locale (a comma) with
+ * setlocale; thread-safe. */
+double blobc_os_strtod(const char *s, char **end);
+float blobc_os_strtof(const char *s, char **end);
+int blobc_os_fmt_g(char *buf, size_t cap, int prec, double v);
+
+/* ---- time ---- */
+
+/* Seconds since 1970. */
+int64_t blobc_os_now(void);
+/* Seconds on a clock that only moves forward (intervals). */
+double blobc_os_monotonic(void);
+/* A value unlikely to repeat: the clock's nanoseconds and the process id,
+ * mixed (names of temporary files). */
+uint64_t blobc_os_unique(void);
+
+/* ---- the command line's process (cmd/blobc) ---- */
+
+/* Called first by main: on Windows reads the arguments as UTF-16 and
+ * replaces argv with their UTF-8 (kept for the process's life), and puts
+ * standard input and output in binary mode. Nothing on POSIX. */
+void blobc_os_cli_start(int *argc, char ***argv);
+/* Whether standard error is a terminal (a console on Windows) that shows
+ * colours: on Windows the console's virtual-terminal mode is switched on. */
+bool blobc_os_stderr_colours(void);
+bool blobc_os_stderr_is_terminal(void);
+/* The environment variable as UTF-8; NULL when unset. Do not free. */
+const char *blobc_os_getenv(const char *name);
+/* Calls cleanup when the process is ended from outside (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ; Ctrl-C, Ctrl-Break and console close
+ * on Windows), then ends it as the event would have. A signal the parent
+ * ignored stays ignored. cleanup may only call blobc_os_remove_now. */
+void blobc_os_on_interrupt(void (*cleanup)(void));
+/* Removes a file from within cleanup (async-signal-safe on POSIX). */
+void blobc_os_remove_now(const char *path);
+/* While a thread holds a named temporary: the interrupt handler never runs
+ * on it (POSIX blocks those signals on the thread; Windows runs its handler
+ * on a thread of its own, so there is nothing to do). Not nested. */
+void blobc_os_interrupts_block(void);
+void blobc_os_interrupts_unblock(void);
+/* Lets other threads run; sleeps; waits for the process to end. */
+void blobc_os_yield(void);
+void blobc_os_sleep_ms(unsigned ms);
+_Noreturn void blobc_os_wait_forever(void);
+/* A FILE that collects what is written to it in memory (open_memstream
+ * on POSIX, a temporary file on Windows). */
+typedef struct blobc_os_memstream {
+    FILE *f;
+    char *text;
+    size_t len;
+} blobc_os_memstream;
+FILE *blobc_os_memstream_open(blobc_os_memstream *m);
+/* Closes m->f and leaves what was written in m->text (malloc'd, the
+ * caller frees) and m->len. */
+void blobc_os_memstream_close(blobc_os_memstream *m);
+
+#endif

@@ -1,0 +1,461 @@
+/*
+ * posix.c - files, mapping, directories and atomic replacement on POSIX
+ * systems (platform.h). Linux keeps its fast path for outputs: an unnamed
+ * O_TMPFILE file linked into place, so a killed process leaves nothing
+ * behind; elsewhere a hidden named temporary file and rename(2).
+ */
+#ifndef _WIN32
+#define _GNU_SOURCE /* O_TMPFILE, O_PATH, linkat's AT_SYMLINK_FOLLOW, MAP_POPULATE, MADV_HUGEPAGE */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "platform/platform.h"
+
+/* glibc's strerror_r is the GNU one under _GNU_SOURCE: it may return a
+ * static string instead of filling buf. */
+const char *blobc_os_error_text(int e, char *buf, size_t cap) {
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+    const char *s = strerror_r(e, buf, cap);
+    if (s != buf) snprintf(buf, cap, "%s", s ? s : "");
+#else
+    if (strerror_r(e, buf, cap) != 0) buf[0] = '\0';
+#endif
+    if (!buf[0]) snprintf(buf, cap, "error %d", e);
+    return buf;
+}
+
+static void info_of(const struct stat *st, blobc_os_info *info) {
+    info->kind = S_ISREG(st->st_mode)   ? BLOBC_OS_REGULAR
+                 : S_ISDIR(st->st_mode) ? BLOBC_OS_DIRECTORY
+                                        : BLOBC_OS_OTHER;
+    info->size = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+    info->dev = (uint64_t)st->st_dev;
+    info->ino = (uint64_t)st->st_ino;
+    info->mtime = (int64_t)st->st_mtime;
+    info->atime = (int64_t)st->st_atime;
+    info->mode = (unsigned)(st->st_mode & 07777);
+}
+
+int blobc_os_stat(const char *path, blobc_os_info *info) {
+    struct stat st;
+    if (stat(path, &st) != 0) return errno;
+    info_of(&st, info);
+    return 0;
+}
+
+int blobc_os_fstat(blobc_os_fd fd, blobc_os_info *info) {
+    struct stat st;
+    if (fstat((int)fd, &st) != 0) return errno;
+    info_of(&st, info);
+    return 0;
+}
+
+int blobc_os_fstat_stream(FILE *f, blobc_os_info *info) {
+    int fd = fileno(f);
+    return fd < 0 ? EBADF : blobc_os_fstat(fd, info);
+}
+
+blobc_os_fd blobc_os_stdin(void) { return STDIN_FILENO; }
+
+int blobc_os_open_read(const char *path, blobc_os_fd *fd) {
+    int f = open(path, O_RDONLY | O_CLOEXEC);
+    if (f < 0) return errno;
+    *fd = f;
+    return 0;
+}
+
+int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
+    for (;;) {
+        ssize_t m = read((int)fd, buf, n);
+        if (m >= 0) {
+            *got = (size_t)m;
+            return 0;
+        }
+        if (errno != EINTR) return errno;
+    }
+}
+
+int blobc_os_close(blobc_os_fd fd) { return close((int)fd) == 0 ? 0 : errno; }
+
+static int write_all(int fd, const uint8_t *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int blobc_os_write_stdout(const void *data, size_t len) { return write_all(STDOUT_FILENO, data, len); }
+
+FILE *blobc_os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+
+int blobc_os_mkdir(const char *path) { return mkdir(path, 0777) == 0 ? 0 : errno; }
+
+int blobc_os_remove(const char *path) { return unlink(path) == 0 ? 0 : errno; }
+
+int blobc_os_rmdir(const char *path) { return rmdir(path) == 0 ? 0 : errno; }
+
+int blobc_os_touch(const char *path) {
+    return utimensat(AT_FDCWD, path, NULL, 0) == 0 ? 0 : errno;
+}
+
+size_t blobc_os_dir_len(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+bool blobc_os_is_absolute(const char *path) { return path[0] == '/'; }
+
+void *blobc_os_alloc16(size_t n) {
+    void *p = NULL;
+    return posix_memalign(&p, 16, n ? n : 1) == 0 ? p : NULL;
+}
+
+const void *blobc_os_map_file(blobc_os_fd fd, size_t len) {
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE; /* one call instead of a fault per page */
+#endif
+    void *p = mmap(NULL, len, PROT_READ, flags, (int)fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void blobc_os_unmap_file(const void *p, size_t len) { munmap((void *)p, len); }
+
+void *blobc_os_map_zero(size_t len) {
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_NORESERVE
+    flags |= MAP_NORESERVE;
+#endif
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void blobc_os_unmap_zero(void *p, size_t len) { munmap(p, len); }
+
+struct blobc_os_dir {
+    DIR *d;
+};
+
+int blobc_os_dir_open(const char *path, blobc_os_dir **out) {
+    blobc_os_dir *d = malloc(sizeof *d);
+    if (!d) return ENOMEM;
+    if (!(d->d = opendir(path))) {
+        int e = errno;
+        free(d);
+        return e;
+    }
+    *out = d;
+    return 0;
+}
+
+const char *blobc_os_dir_next(blobc_os_dir *d) {
+    struct dirent *e;
+    while ((e = readdir(d->d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) return e->d_name;
+    return NULL;
+}
+
+void blobc_os_dir_close(blobc_os_dir *d) {
+    if (!d) return;
+    closedir(d->d);
+    free(d);
+}
+
+/* ---- atomic replacement ---- */
+
+int blobc_os_resolve_links(const char *path, char **out) {
+    char *cur = strdup(path);
+    if (!cur) return ENOMEM;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        if (hops == 40) {
+            free(cur);
+            return ELOOP;
+        }
+        char target[PATH_MAX];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) {
+            int e = errno;
+            free(cur);
+            return e;
+        }
+        target[n] = '\0';
+        size_t dirlen = target[0] == '/' ? 0 : blobc_os_dir_len(cur);
+        char *next = malloc(dirlen + (size_t)n + 1);
+        if (!next) {
+            free(cur);
+            return ENOMEM;
+        }
+        memcpy(next, cur, dirlen);
+        memcpy(next + dirlen, target, (size_t)n + 1);
+        free(cur);
+        cur = next;
+    }
+    *out = cur;
+    return 0;
+}
+
+/* The directory part of `target` (a new string: "." when it has none). */
+static char *dir_of(const char *target) {
+    size_t n = blobc_os_dir_len(target);
+    if (!n) return strdup(".");
+    return strndup(target, n == 1 ? 1 : n - 1);
+}
+
+static const char *base_of(const char *target) { return target + blobc_os_dir_len(target); }
+
+static void hook(const blobc_os_temp_hooks *h, bool created, const char *tmp) {
+    if (!h) return;
+    void (*fn)(void *, const char *) = created ? h->created : h->gone;
+    if (fn) fn(h->ctx, tmp);
+}
+
+/* "dir/.name.suffix": in the target's directory, so the rename cannot
+ * cross file systems; hidden and without the target's extension, so a
+ * glob over the directory's blobs never sees it. A long name is cut so
+ * the temporary's still fits NAME_MAX. */
+static char *temp_name(const char *target, const char *suffix) {
+    const char *base = base_of(target);
+    size_t dirlen = (size_t)(base - target), n = strlen(base), sn = strlen(suffix);
+    if (n + sn + 2 > 255) n = 255 - sn - 2;
+    size_t total = dirlen + n + sn + 3;
+    char *tmp = malloc(total);
+    if (tmp) snprintf(tmp, total, "%.*s.%.*s.%s", (int)dirlen, target, (int)n, base, suffix);
+    return tmp;
+}
+
+/* A temporary name with a fresh random suffix. */
+static char *random_temp_name(const char *target, unsigned attempt) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)&attempt) + attempt * 0x9E3779B97F4A7C15ull;
+    char suffix[7];
+    for (int i = 0; i < 6; i++, x /= 36) suffix[i] = digits[x % 36];
+    suffix[6] = '\0';
+    return temp_name(target, suffix);
+}
+
+/* The replacement under way: the target, the file it replaces (NULL: none)
+ * and the caller's hooks; *stage names the step that failed. */
+typedef struct out_ctx {
+    const char *target;
+    const blobc_os_info *old;
+    const blobc_os_temp_hooks *hooks;
+    const char **stage;
+} out_ctx;
+
+static int fail_at(const out_ctx *c, const char *stage, int e) {
+    *c->stage = stage;
+    return e;
+}
+
+/* Gives the finished temporary file `tmp` the target's name. */
+static int put_in_place(const out_ctx *c, const char *tmp) {
+    if (rename(tmp, c->target) == 0) return 0;
+    int e = errno;
+    unlink(tmp);
+    return fail_at(c, "replace", e);
+}
+
+/* A hidden named temporary file, for file systems without O_TMPFILE. The
+ * hooks hear of it before it can appear and after it is gone. */
+static int write_named_temp(const out_ctx *c, const void *data, size_t len) {
+    char *tmp = NULL;
+    int fd = -1;
+    for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        if (tmp) hook(c->hooks, false, tmp);
+        free(tmp);
+        if (!(tmp = random_temp_name(c->target, attempt))) return fail_at(c, "create", ENOMEM);
+        hook(c->hooks, true, tmp);
+        /* 0666 so the umask applies as for a plain create. */
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    int res;
+    if (fd < 0) {
+        res = fail_at(c, "create", errno);
+    } else {
+        int e = write_all(fd, data, len);
+        /* Best effort: some file systems have no permission bits to set. */
+        if (!e && c->old) (void)fchmod(fd, (mode_t)c->old->mode);
+        if (close(fd) != 0 && !e) e = errno;
+        if (e) unlink(tmp);
+        res = e ? fail_at(c, "write", e) : put_in_place(c, tmp);
+    }
+    hook(c->hooks, false, tmp);
+    free(tmp);
+    return res;
+}
+
+#ifdef O_TMPFILE
+/* The unnamed file being written, and the directory it goes into. */
+typedef struct unnamed {
+    int fd, dirfd;
+    char proc[40]; /* /proc/self/fd/N: what linkat links */
+} unnamed;
+
+/* Removes the temporary `name` in dirfd when it is provably a leftover:
+ * a regular file that nobody holds the lock on (its writer is gone) and
+ * is still the file found. False when it is anything else. */
+static bool reclaim(int dirfd, const char *name) {
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT; /* gone meanwhile: link again */
+    struct stat a, b;
+    bool gone = fstat(fd, &a) == 0 && S_ISREG(a.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+                fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino && unlinkat(dirfd, name, 0) == 0;
+    close(fd);
+    return gone;
+}
+
+/* Links the file as `tmp` and renames it over the target at once, the
+ * hooks told around the two calls: 0, or the errno of a link that failed
+ * (nothing done). */
+static int link_over(const out_ctx *c, const unnamed *u, const char *tmp, int *res) {
+    const char *t = base_of(tmp);
+    int e = 0;
+    hook(c->hooks, true, tmp);
+    if (linkat(AT_FDCWD, u->proc, u->dirfd, t, AT_SYMLINK_FOLLOW) != 0) {
+        e = errno;
+    } else if (renameat(u->dirfd, t, u->dirfd, base_of(c->target)) != 0) {
+        *res = fail_at(c, "replace", errno);
+        unlinkat(u->dirfd, t, 0);
+    } else {
+        *res = 0;
+    }
+    hook(c->hooks, false, tmp);
+    return e;
+}
+
+/* Puts the finished file in place of the existing target through
+ * ".NAME.blobc-tmp", which the lock on the file marks as live (a leftover
+ * there is removed first); under a random name when the lock cannot be
+ * had or another writer holds that name. 0, or -1 when linking is not
+ * possible here (no /proc). */
+static int publish_over(const out_ctx *c, const unnamed *u, int *res) {
+    int e = EEXIST;
+    if (flock(u->fd, LOCK_EX | LOCK_NB) == 0) {
+        char *tmp = temp_name(c->target, "blobc-tmp");
+        if (!tmp) {
+            *res = fail_at(c, "create", ENOMEM);
+            return 0;
+        }
+        e = link_over(c, u, tmp, res);
+        if (e == EEXIST && reclaim(u->dirfd, base_of(tmp))) e = link_over(c, u, tmp, res);
+        free(tmp);
+    }
+    for (unsigned attempt = 0; e == EEXIST && attempt < 100; attempt++) {
+        char *tmp = random_temp_name(c->target, attempt);
+        if (!tmp) {
+            *res = fail_at(c, "create", ENOMEM);
+            return 0;
+        }
+        e = link_over(c, u, tmp, res);
+        free(tmp);
+    }
+    return e ? -1 : 0;
+}
+
+/* Gives the finished unnamed file its name: 0, or -1 when linking is not
+ * possible here. A new file is linked under the name itself; one that
+ * appeared meanwhile is replaced like any other. */
+static int publish(const out_ctx *c, const unnamed *u, int *res) {
+    if (!c->old) {
+        if (linkat(AT_FDCWD, u->proc, u->dirfd, base_of(c->target), AT_SYMLINK_FOLLOW) == 0) {
+            *res = 0;
+            return 0;
+        }
+        if (errno != EEXIST) return -1;
+    }
+    return publish_over(c, u, res);
+}
+
+/* 1 when the unnamed-file route was taken (*res is its result), 0 when the
+ * file system cannot do it. */
+static int write_tmpfile(const out_ctx *c, const void *data, size_t len, int *res) {
+    char *dir = dir_of(c->target);
+    if (!dir) {
+        *res = fail_at(c, "create", ENOMEM);
+        return 1;
+    }
+    unnamed u = {-1, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), ""};
+    free(dir);
+    if (u.dirfd < 0) return 0;
+    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    int taken = u.fd >= 0;
+    if (taken) {
+        snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);
+        int e = write_all(u.fd, data, len);
+        if (e) {
+            *res = fail_at(c, "write", e);
+        } else {
+            if (c->old) (void)fchmod(u.fd, (mode_t)c->old->mode);
+            taken = publish(c, &u, res) == 0;
+        }
+        /* The data reached the file system with the writes; a failing
+         * close of a local file has nothing left to lose. */
+        close(u.fd);
+    }
+    close(u.dirfd);
+    return taken;
+}
+#endif
+
+int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
+    out_ctx c = {target, old, hooks, stage};
+    *stage = "replace";
+#ifdef O_TMPFILE
+    int res = 0;
+    if (!named_temp && write_tmpfile(&c, data, len, &res)) return res;
+#else
+    (void)named_temp;
+#endif
+    return write_named_temp(&c, data, len);
+}
+
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+    *stage = "open";
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    *stage = "write";
+    int e = write_all(fd, data, len);
+    if (close(fd) != 0 && !e) e = errno;
+    return e;
+}
+
+/* ---- time ---- */
+
+int64_t blobc_os_now(void) { return (int64_t)time(NULL); }
+
+double blobc_os_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+uint64_t blobc_os_unique(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ ((uint64_t)getpid() << 20);
+}
+#endif

@@ -1,0 +1,545 @@
+/*
+ * win32.c - files, mapping, directories and atomic replacement on Windows
+ * (platform.h), through the wide-character Win32 API: UTF-8 paths are
+ * converted to UTF-16, so any file name works, and both separators do.
+ *
+ * An output is written to a hidden temporary file in its directory and
+ * moved over the target with MoveFileExW(REPLACE_EXISTING | WRITE_THROUGH),
+ * which NTFS does in one step. The temporary is opened with FILE_SHARE_
+ * DELETE so that the console handler can delete it while it is still open
+ * (Ctrl-C). A target another process holds open without sharing delete (a
+ * game that loaded it) cannot be replaced: after a short retry, for virus
+ * scanners that hold files for a moment, that is EBUSY and the old file
+ * stays as it was.
+ */
+#ifdef _WIN32
+#include <windows.h>
+#include <errno.h>
+#include <io.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "platform/platform.h"
+#include "platform/win32.h"
+
+/* ---- UTF-8 and UTF-16, errors ---- */
+
+wchar_t *blobc_win_wide(const char *s) {
+    int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
+    if (n <= 0) return NULL;
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (w && MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n) <= 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+char *blobc_win_utf8(const wchar_t *w) {
+    int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+    if (n <= 0) return NULL;
+    char *s = malloc((size_t)n);
+    if (s && WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL) <= 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+int blobc_win_errno(unsigned long e) {
+    switch (e) {
+    case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND: case ERROR_INVALID_DRIVE:
+    case ERROR_BAD_NETPATH: case ERROR_BAD_NET_NAME: case ERROR_INVALID_NAME:
+    case ERROR_BAD_PATHNAME: return ENOENT;
+    case ERROR_ACCESS_DENIED: case ERROR_CANNOT_MAKE: return EACCES;
+    case ERROR_SHARING_VIOLATION: case ERROR_LOCK_VIOLATION: case ERROR_USER_MAPPED_FILE: return EBUSY;
+    case ERROR_ALREADY_EXISTS: case ERROR_FILE_EXISTS: return EEXIST;
+    case ERROR_DISK_FULL: case ERROR_HANDLE_DISK_FULL: return ENOSPC;
+    case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY: return ENOMEM;
+    case ERROR_DIRECTORY: return ENOTDIR;
+    case ERROR_BROKEN_PIPE: case ERROR_NO_DATA: return EPIPE;
+    case ERROR_WRITE_PROTECT: return EROFS;
+    case ERROR_FILENAME_EXCED_RANGE: return ENAMETOOLONG;
+    case ERROR_NOT_SAME_DEVICE: return EXDEV;
+    case ERROR_TOO_MANY_OPEN_FILES: return EMFILE;
+    case ERROR_DIR_NOT_EMPTY: return ENOTEMPTY;
+    case ERROR_INVALID_PARAMETER: return EINVAL;
+    default: return EIO;
+    }
+}
+
+static int last_errno(void) { return blobc_win_errno(GetLastError()); }
+
+/* last_errno for a call on path: a path that a file stands in the way of
+ * (a file where a directory of the path should be) is ENOTDIR, as POSIX
+ * says, not "not found". */
+static int path_errno(const char *path) {
+    DWORD e = GetLastError();
+    int r = blobc_win_errno(e);
+    size_t n = e == ERROR_PATH_NOT_FOUND ? blobc_os_dir_len(path) : 0;
+    char *p = n > 1 ? malloc(n) : NULL;
+    while (p && n > 1) {
+        memcpy(p, path, n - 1); /* the parent, without its separator */
+        p[n - 1] = '\0';
+        wchar_t *w = blobc_win_wide(p);
+        DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+        free(w);
+        if (a != INVALID_FILE_ATTRIBUTES) {
+            if (!(a & FILE_ATTRIBUTE_DIRECTORY)) r = ENOTDIR;
+            break;
+        }
+        n = blobc_os_dir_len(p);
+    }
+    free(p);
+    return r;
+}
+
+/* The words glibc uses, so that messages read the same on every platform
+ * (the C runtime's differ), and a plain one for a file in use. */
+const char *blobc_os_error_text(int e, char *buf, size_t cap) {
+    static const struct { int e; const char *text; } words[] = {
+        {ENOENT, "No such file or directory"}, {EACCES, "Permission denied"},
+        {EEXIST, "File exists"}, {EISDIR, "Is a directory"}, {ENOTDIR, "Not a directory"},
+        {ENOSPC, "No space left on device"}, {ENOMEM, "Cannot allocate memory"},
+        {EINVAL, "Invalid argument"}, {EPIPE, "Broken pipe"}, {EROFS, "Read-only file system"},
+        {ENAMETOOLONG, "File name too long"}, {EXDEV, "Invalid cross-device link"},
+        {EMFILE, "Too many open files"}, {ENOTEMPTY, "Directory not empty"},
+        {EIO, "Input/output error"}, {ELOOP, "Too many levels of symbolic links"},
+        {EBUSY, "the file is open in another process"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (words[i].e == e) {
+            snprintf(buf, cap, "%s", words[i].text);
+            return buf;
+        }
+    if (strerror_s(buf, cap, e) != 0 || !buf[0]) snprintf(buf, cap, "error %d", e);
+    return buf;
+}
+
+/* ---- files ---- */
+
+static HANDLE open_w(const char *path, DWORD access, DWORD disposition, DWORD flags) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) {
+        SetLastError(ERROR_INVALID_NAME);
+        return INVALID_HANDLE_VALUE;
+    }
+    HANDLE h = CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, disposition, flags, NULL);
+    free(w);
+    return h;
+}
+
+static int64_t unix_time(FILETIME ft) {
+    uint64_t t = ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+    return (int64_t)(t / 10000000u) - 11644473600ll;
+}
+
+int blobc_os_fstat(blobc_os_fd fd, blobc_os_info *info) {
+    HANDLE h = (HANDLE)fd;
+    memset(info, 0, sizeof *info);
+    DWORD type = GetFileType(h);
+    if (type != FILE_TYPE_DISK) {
+        if (type == FILE_TYPE_UNKNOWN && GetLastError() != NO_ERROR) return last_errno();
+        info->kind = BLOBC_OS_OTHER; /* console, pipe, NUL */
+        info->ino = (uint64_t)(uintptr_t)h;
+        info->dev = UINT64_MAX;
+        return 0;
+    }
+    BY_HANDLE_FILE_INFORMATION bi;
+    if (!GetFileInformationByHandle(h, &bi)) return last_errno();
+    info->kind = bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? BLOBC_OS_DIRECTORY : BLOBC_OS_REGULAR;
+    info->size = ((uint64_t)bi.nFileSizeHigh << 32) | bi.nFileSizeLow;
+    info->dev = bi.dwVolumeSerialNumber;
+    info->ino = ((uint64_t)bi.nFileIndexHigh << 32) | bi.nFileIndexLow;
+    info->mtime = unix_time(bi.ftLastWriteTime);
+    info->atime = unix_time(bi.ftLastAccessTime);
+    return 0;
+}
+
+int blobc_os_stat(const char *path, blobc_os_info *info) {
+    /* No access asked: attributes only, so a file locked by another
+     * process still answers; BACKUP_SEMANTICS opens directories too. */
+    HANDLE h = open_w(path, 0, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
+    if (h == INVALID_HANDLE_VALUE) return path_errno(path);
+    int e = blobc_os_fstat((blobc_os_fd)h, info);
+    CloseHandle(h);
+    return e;
+}
+
+int blobc_os_fstat_stream(FILE *f, blobc_os_info *info) {
+    intptr_t h = _get_osfhandle(_fileno(f));
+    return h == -1 ? EBADF : blobc_os_fstat((blobc_os_fd)h, info);
+}
+
+blobc_os_fd blobc_os_stdin(void) { return (blobc_os_fd)GetStdHandle(STD_INPUT_HANDLE); }
+
+int blobc_os_open_read(const char *path, blobc_os_fd *fd) {
+    HANDLE h = open_w(path, GENERIC_READ, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+    if (h == INVALID_HANDLE_VALUE) {
+        int e = path_errno(path);
+        blobc_os_info info;
+        /* A directory cannot be opened for reading: say so, as POSIX does. */
+        if (e == EACCES && blobc_os_stat(path, &info) == 0 && info.kind == BLOBC_OS_DIRECTORY)
+            e = EISDIR;
+        return e;
+    }
+    *fd = (blobc_os_fd)h;
+    return 0;
+}
+
+int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
+    DWORD m = 0, want = n > 0x40000000u ? 0x40000000u : (DWORD)n;
+    if (!ReadFile((HANDLE)fd, buf, want, &m, NULL)) {
+        DWORD e = GetLastError();
+        /* The writing end of a pipe closed: end of file. */
+        if (e != ERROR_BROKEN_PIPE && e != ERROR_HANDLE_EOF) return blobc_win_errno(e);
+        m = 0;
+    }
+    *got = m;
+    return 0;
+}
+
+int blobc_os_close(blobc_os_fd fd) { return CloseHandle((HANDLE)fd) ? 0 : last_errno(); }
+
+static int write_all(HANDLE h, const uint8_t *p, size_t n) {
+    while (n) {
+        DWORD w = 0, want = n > 0x40000000u ? 0x40000000u : (DWORD)n;
+        if (!WriteFile(h, p, want, &w, NULL)) return last_errno();
+        p += w;
+        n -= w;
+    }
+    return 0;
+}
+
+int blobc_os_write_stdout(const void *data, size_t len) {
+    fflush(stdout);
+    return write_all(GetStdHandle(STD_OUTPUT_HANDLE), data, len);
+}
+
+FILE *blobc_os_fopen(const char *path, const char *mode) {
+    wchar_t *w = blobc_win_wide(path), *m = blobc_win_wide(mode);
+    FILE *f = w && m ? _wfopen(w, m) : NULL;
+    if (!w || !m) errno = ENOENT;
+    free(w);
+    free(m);
+    return f;
+}
+
+int blobc_os_mkdir(const char *path) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) return ENOENT;
+    int e = CreateDirectoryW(w, NULL) ? 0 : path_errno(path);
+    free(w);
+    return e;
+}
+
+int blobc_os_remove(const char *path) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) return ENOENT;
+    int e = DeleteFileW(w) ? 0 : last_errno();
+    free(w);
+    return e;
+}
+
+int blobc_os_rmdir(const char *path) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) return ENOENT;
+    int e = RemoveDirectoryW(w) ? 0 : last_errno();
+    free(w);
+    return e;
+}
+
+int blobc_os_touch(const char *path) {
+    HANDLE h = open_w(path, FILE_WRITE_ATTRIBUTES, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+    if (h == INVALID_HANDLE_VALUE) return last_errno();
+    FILETIME now;
+    GetSystemTimeAsFileTime(&now);
+    int e = SetFileTime(h, NULL, NULL, &now) ? 0 : last_errno();
+    CloseHandle(h);
+    return e;
+}
+
+size_t blobc_os_dir_len(const char *path) {
+    size_t keep = path[0] && path[1] == ':' ? 2 : 0;
+    for (size_t i = 0; path[i]; i++)
+        if (path[i] == '/' || path[i] == '\\') keep = i + 1;
+    return keep;
+}
+
+bool blobc_os_is_absolute(const char *path) {
+    if (path[0] == '/' || path[0] == '\\') return true;
+    return path[0] && path[1] == ':' && (path[2] == '/' || path[2] == '\\');
+}
+
+/* ---- memory ---- */
+
+/* The 64-bit C runtime's malloc returns 16-byte aligned memory. */
+_Static_assert(sizeof(void *) == 8, "64-bit Windows only");
+void *blobc_os_alloc16(size_t n) { return malloc(n ? n : 1); }
+
+const void *blobc_os_map_file(blobc_os_fd fd, size_t len) {
+    HANDLE m = CreateFileMappingW((HANDLE)fd, NULL, PAGE_READONLY, 0, 0, NULL);
+    if (!m) return NULL;
+    const void *p = MapViewOfFile(m, FILE_MAP_READ, 0, 0, len);
+    CloseHandle(m); /* the view keeps the mapping */
+    return p;
+}
+
+void blobc_os_unmap_file(const void *p, size_t len) {
+    (void)len;
+    UnmapViewOfFile(p);
+}
+
+void *blobc_os_map_zero(size_t len) {
+    return VirtualAlloc(NULL, len, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
+
+void blobc_os_unmap_zero(void *p, size_t len) {
+    (void)len;
+    VirtualFree(p, 0, MEM_RELEASE);
+}
+
+/* ---- directories ---- */
+
+struct blobc_os_dir {
+    HANDLE h;
+    WIN32_FIND_DATAW fd;
+    bool first;
+    char *name;
+};
+
+int blobc_os_dir_open(const char *path, blobc_os_dir **out) {
+    size_t n = strlen(path);
+    char *pattern = malloc(n + 3);
+    if (!pattern) return ENOMEM;
+    snprintf(pattern, n + 3, "%s%s*", path, n && strchr("/\\", path[n - 1]) ? "" : "/");
+    wchar_t *w = blobc_win_wide(pattern);
+    free(pattern);
+    blobc_os_dir *d = calloc(1, sizeof *d);
+    if (!w || !d) {
+        free(w);
+        free(d);
+        return ENOMEM;
+    }
+    d->h = FindFirstFileW(w, &d->fd);
+    free(w);
+    if (d->h == INVALID_HANDLE_VALUE) {
+        int e = last_errno();
+        free(d);
+        return e;
+    }
+    d->first = true;
+    *out = d;
+    return 0;
+}
+
+const char *blobc_os_dir_next(blobc_os_dir *d) {
+    for (;;) {
+        if (!d->first && !FindNextFileW(d->h, &d->fd)) return NULL;
+        d->first = false;
+        const wchar_t *n = d->fd.cFileName;
+        if (wcscmp(n, L".") == 0 || wcscmp(n, L"..") == 0) continue;
+        free(d->name);
+        if ((d->name = blobc_win_utf8(n))) return d->name;
+    }
+}
+
+void blobc_os_dir_close(blobc_os_dir *d) {
+    if (!d) return;
+    FindClose(d->h);
+    free(d->name);
+    free(d);
+}
+
+/* ---- atomic replacement ---- */
+
+/* The final path of an open file ("\\?\C:\..."), malloc'd; NULL when
+ * the file system cannot say. */
+static wchar_t *final_path(HANDLE h) {
+    DWORD n = GetFinalPathNameByHandleW(h, NULL, 0, 0);
+    wchar_t *w = n ? malloc((n + 1) * sizeof *w) : NULL;
+    if (w && !GetFinalPathNameByHandleW(h, w, n + 1, 0)) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+/* Whether the final path names the same place as `given` does spelt out
+ * in full (so no link was on the way). */
+static bool same_place(const wchar_t *final, const char *given) {
+    wchar_t *w = blobc_win_wide(given), full[MAX_PATH * 4];
+    DWORD n = w ? GetFullPathNameW(w, MAX_PATH * 4, full, NULL) : 0;
+    free(w);
+    if (!n || n >= MAX_PATH * 4) return false;
+    if (wcsncmp(final, L"\\\\?\\UNC\\", 8) == 0)
+        return full[0] == '\\' && _wcsicmp(final + 7, full + 1) == 0;
+    if (wcsncmp(final, L"\\\\?\\", 4) == 0) final += 4;
+    return _wcsicmp(final, full) == 0;
+}
+
+/* MoveFileExW would replace a symbolic link or junction itself: the file
+ * it finally names is asked of the file system (a "\\?\" path, which the
+ * wide API takes at any length). A path with no link on the way, or that
+ * names nothing yet, is kept as given. */
+int blobc_os_resolve_links(const char *path, char **target) {
+    HANDLE h = open_w(path, 0, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS);
+    wchar_t *w = h != INVALID_HANDLE_VALUE ? final_path(h) : NULL;
+    if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    char *u = w && !same_place(w, path) ? blobc_win_utf8(w) : NULL;
+    free(w);
+    if (u) {
+        *target = u;
+        return 0;
+    }
+    return (*target = _strdup(path)) ? 0 : ENOMEM;
+}
+
+static void hook(const blobc_os_temp_hooks *h, bool created, const char *tmp) {
+    if (!h) return;
+    void (*fn)(void *, const char *) = created ? h->created : h->gone;
+    if (fn) fn(h->ctx, tmp);
+}
+
+/* "dir\.name.XXXXXX": next to the target, so the move stays on its volume. */
+static char *temp_name(const char *target, unsigned attempt) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    size_t dirlen = blobc_os_dir_len(target), total = strlen(target) + 9;
+    char *tmp = malloc(total);
+    if (!tmp) return NULL;
+    uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)tmp) + attempt * 0x9E3779B97F4A7C15ull;
+    char suffix[7];
+    for (int i = 0; i < 6; i++, x /= 36) suffix[i] = digits[x % 36];
+    suffix[6] = '\0';
+    snprintf(tmp, total, "%.*s.%s.%s", (int)dirlen, target, target + dirlen, suffix);
+    return tmp;
+}
+
+/* Creates a new hidden temporary beside target; the hooks hear of each
+ * name before it can appear and of a name not taken after. */
+static HANDLE create_temp(const char *target, char **name, const blobc_os_temp_hooks *hooks) {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        if (!(*name = temp_name(target, attempt))) {
+            SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+            return h;
+        }
+        hook(hooks, true, *name);
+        h = open_w(*name, GENERIC_WRITE, CREATE_NEW, FILE_ATTRIBUTE_NORMAL);
+        if (h != INVALID_HANDLE_VALUE) return h;
+        DWORD e = GetLastError();
+        hook(hooks, false, *name);
+        free(*name);
+        *name = NULL;
+        SetLastError(e);
+        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) break;
+    }
+    return h;
+}
+
+/* Moves tmp over target. A target held open elsewhere fails with a
+ * sharing or access error: a few tries over about a fifth of a second
+ * (a scanner lets go), then EBUSY when the target is really in use. */
+static int move_over(const char *tmp, const char *target) {
+    wchar_t *wt = blobc_win_wide(tmp), *wd = blobc_win_wide(target);
+    int e = 0;
+    for (int attempt = 0; wt && wd; attempt++) {
+        if (MoveFileExW(wt, wd, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) break;
+        DWORD w = GetLastError();
+        e = blobc_win_errno(w);
+        if (w != ERROR_ACCESS_DENIED && w != ERROR_SHARING_VIOLATION) break;
+        HANDLE h = CreateFileW(wd, DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                               NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+        if (h != INVALID_HANDLE_VALUE) {
+            CloseHandle(h);
+            break; /* not in use: a real permission problem */
+        }
+        if (GetLastError() != ERROR_SHARING_VIOLATION) break;
+        e = EBUSY;
+        if (attempt == 9) break;
+        Sleep(20);
+    }
+    if (!wt || !wd) e = ENOMEM;
+    free(wt);
+    free(wd);
+    return e;
+}
+
+/* Whether the file at path holds exactly data: then a replacement that the
+ * file's being in use prevented has nothing to change (a cache entry that
+ * another thread maps, written again by a writer that raced it). */
+static bool holds(const char *path, const uint8_t *data, size_t len) {
+    HANDLE h = open_w(path, GENERIC_READ, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+    if (h == INVALID_HANDLE_VALUE) return false;
+    LARGE_INTEGER size;
+    bool same = GetFileSizeEx(h, &size) && (uint64_t)size.QuadPart == len;
+    uint8_t buf[65536];
+    for (size_t at = 0; same && at < len;) {
+        DWORD want = len - at < sizeof buf ? (DWORD)(len - at) : (DWORD)sizeof buf, got = 0;
+        same = ReadFile(h, buf, want, &got, NULL) && got == want && memcmp(buf, data + at, got) == 0;
+        at += got;
+    }
+    CloseHandle(h);
+    return same;
+}
+
+int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
+    (void)old;
+    (void)named_temp;
+    char *tmp = NULL;
+    *stage = "create";
+    HANDLE h = create_temp(target, &tmp, hooks);
+    if (h == INVALID_HANDLE_VALUE) return path_errno(target);
+    *stage = "write";
+    int e = write_all(h, data, len);
+    if (!CloseHandle(h) && !e) e = last_errno();
+    bool moved = false;
+    if (!e) {
+        *stage = "replace";
+        e = move_over(tmp, target);
+        moved = !e;
+        if (e == EBUSY && holds(target, data, len)) e = 0;
+    }
+    if (!moved) blobc_os_remove(tmp);
+    hook(hooks, false, tmp);
+    free(tmp);
+    return e;
+}
+
+int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+    *stage = "open";
+    HANDLE h = open_w(path, GENERIC_WRITE, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
+    if (h == INVALID_HANDLE_VALUE) return last_errno();
+    *stage = "write";
+    int e = write_all(h, data, len);
+    if (!CloseHandle(h) && !e) e = last_errno();
+    return e;
+}
+
+/* ---- time ---- */
+
+int64_t blobc_os_now(void) {
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    return unix_time(ft);
+}
+
+double blobc_os_monotonic(void) {
+    LARGE_INTEGER c, f;
+    QueryPerformanceCounter(&c);
+    QueryPerformanceFrequency(&f);
+    return (double)c.QuadPart / (double)f.QuadPart;
+}
+
+uint64_t blobc_os_unique(void) {
+    LARGE_INTEGER c;
+    QueryPerformanceCounter(&c);
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    return (uint64_t)c.QuadPart ^ ((uint64_t)ft.dwLowDateTime << 24) ^
+           ((uint64_t)GetCurrentProcessId() << 20);
+}
+#endif
