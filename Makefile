@@ -297,6 +297,12 @@ MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
 CMAKEDIR   ?= $(LIBDIR)/cmake/blobc
 PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
+# The Python module goes where that Python looks for packages under PREFIX
+# (sysconfig's purelib: lib/python3.X/site-packages, or dist-packages on
+# Debian's own Python); empty when there is no Python, and then skipped.
+PYTHON     ?= python3
+PYTHONDIR  ?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))' 2>/dev/null)
+PYTHON_SRC := $(sort $(wildcard python/blobc/*.py))
 
 $(LIBSO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
@@ -335,6 +341,11 @@ ifeq ($(SHARED),1)
 	ln -sf libblobc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
 	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/libblobc.so"
 endif
+ifneq ($(PYTHONDIR),)
+	install -d "$(DESTDIR)$(PYTHONDIR)/blobc"
+	install -m 644 $(PYTHON_SRC) "$(DESTDIR)$(PYTHONDIR)/blobc"
+	ln -sf "$(LIBDIR)/$(SONAME)" "$(DESTDIR)$(PYTHONDIR)/blobc/$(SONAME)"
+endif
 
 # Removes exactly what install put there, and the blobc include directory
 # when that leaves it empty; shared directories (bin, lib, ...) stay.
@@ -346,6 +357,11 @@ uninstall:
 	  "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake" "$(DESTDIR)$(CMAKEDIR)/blobcConfigVersion.cmake" \
 	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
 	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(CMAKEDIR)" 2>/dev/null || true
+ifneq ($(PYTHONDIR),)
+	rm -f $(foreach f,$(notdir $(PYTHON_SRC)) $(SONAME),"$(DESTDIR)$(PYTHONDIR)/blobc/$(f)")
+	rm -rf "$(DESTDIR)$(PYTHONDIR)/blobc/__pycache__"
+	rmdir "$(DESTDIR)$(PYTHONDIR)/blobc" 2>/dev/null || true
+endif
 
 # ---- Windows ----
 # make windows: blobc.exe, libblobc.dll (+ libblobc.dll.a), libblobc.a and

@@ -127,6 +127,12 @@ static void print_diag(void *ctx, const blobc_error *e) {
     report(e);
 }
 
+/* A warning of one input (a renamed name the data still uses). */
+static void print_warning(void *ctx, const blobc_error *w) {
+    (void)ctx;
+    report(w);
+}
+
 /* "20" -> 20; false for anything but a decimal number that fits. */
 static bool parse_count(const char *s, unsigned *out) {
     if (!*s) return false;
@@ -234,7 +240,7 @@ static int bake_one(void *ctx, size_t i, FILE *msg) {
     blobc_bake_options bo = r->bo;
     bo.output_path = out;
     size_t printed = 0;
-    blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0};
+    blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0, print_warning};
     bo.diag = &sink;
     result res;
     memset(&res, 0, sizeof res);

@@ -168,13 +168,20 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
                  n->name, n->fields[j].name, (unsigned)j + 1);
 }
 
-/* The new field an old one became: same name, or else a new name at the
- * same offset with the same layout that no old field has. */
+/* The new field an old one became: same name, a new one that says it was
+ * called so (@was), or else a new name at the same offset with the same
+ * layout that no old field has. */
 static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
                                         const blobc_field *of, bool by_name, bool *renamed) {
     const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
     *renamed = false;
-    if (nf || by_name) return nf;
+    if (nf) return nf;
+    for (uint32_t i = 0; i < n->nfields; i++)
+        if (n->fields[i].was && strcmp(n->fields[i].was, of->name) == 0) {
+            *renamed = true;
+            return &n->fields[i];
+        }
+    if (by_name) return NULL;
     for (uint32_t i = 0; i < n->nfields; i++) {
         const blobc_field *g = &n->fields[i];
         if (g->offset != of->offset || blobc_struct_find_field(o, g->name, strlen(g->name)))
@@ -187,8 +194,22 @@ static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n
     return NULL;
 }
 
+/* A struct's key: which arrays are sorted by what, and what references
+ * name. A change is a change of the data. */
+static void compare_key(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    const char *ok = o->key ? o->fields[o->key - 1].name : NULL;
+    const char *nk = n->key ? n->fields[n->key - 1].name : NULL;
+    if (!ok && nk)
+        line(c, true, path, "struct %s: @key added on '%s' (its arrays are sorted by it)", n->name, nk);
+    else if (ok && !nk)
+        line(c, true, path, "struct %s: @key removed from '%s'", o->name, ok);
+    else if (ok && strcmp(ok, nk) != 0)
+        line(c, true, path, "struct %s: @key moved from '%s' to '%s'", o->name, ok, nk);
+}
+
 static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
+    if (!c->plan) compare_key(c, o, n, path);
     if (o->size != n->size)
         line(c, true, path, "struct %s: size changed from %u to %u", o->name, (unsigned)o->size,
              (unsigned)n->size);
@@ -221,7 +242,9 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
             continue;
         }
         used[nf - n->fields] = true;
-        if (renamed)
+        if (renamed && nf->was && strcmp(nf->was, of->name) == 0)
+            line(c, false, fp, "renamed to '%s' (@was)", nf->name);
+        else if (renamed)
             line(c, false, fp, "renamed to '%s' (same offset and type: the layout is unchanged)",
                  nf->name);
         if (nf->offset != of->offset)
@@ -260,9 +283,10 @@ static bool convertible(const blobc_type *o, const blobc_type *n) {
 static void compare(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
     if (c->plan) {
-        if (!convertible(o, n)) {
+        if (!convertible(o, n) || (o->kind == BLOBC_KIND_PTR && o->ref != n->ref)) {
             refuse(c, path, "cannot carry %s over to %s (integers convert to integers, f32 and "
-                            "f64 to each other, [T] and [T; N] to each other, enums by member name)",
+                            "f64 to each other, [T] and [T; N] to each other, enums by member "
+                            "name, a reference only to a reference)",
                    spell(o, s1, sizeof s1), spell(n, s2, sizeof s2));
             return;
         }
@@ -280,7 +304,7 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
             push(c, o->elem, n->elem, join(c, path, "", "*"));
         return;
     }
-    if (o->kind != n->kind) {
+    if (o->kind != n->kind || (o->kind == BLOBC_KIND_PTR && o->ref != n->ref)) {
         if (o->size == n->size)
             line(c, true, path, "retyped from %s to %s", spell(o, s1, sizeof s1),
                  spell(n, s2, sizeof s2));

@@ -1,0 +1,88 @@
+#!/bin/sh
+# The Python module (python/blobc) over the built shared library: every
+# value of the sample and of random schemas' blobs read through the views
+# and to_python() equals `blobc dump --json`'s; the bad blobs refused with
+# the code and text of `blobc verify`; the library found as documented
+# (BLOBC_LIBRARY, the build tree, next to an installed package).
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+BUILD=${BUILD:-build}
+case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
+SEEDS=${PY_SEEDS:-30}
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+if ! command -v python3 >/dev/null 2>&1; then
+    skip all "python3 not found"
+    exit 0
+fi
+so=$(ls "$B"/libblobc.so.0.* 2>/dev/null | head -1)
+if [ -z "$so" ]; then
+    skip all "no shared library in $B (SHARED=0?)"
+    exit 0
+fi
+# make asan's library needs the sanitizer runtime loaded first, which a
+# Python interpreter does not have
+if nm -D "$so" 2>/dev/null | grep -q '__asan_'; then
+    skip all "$so is built with sanitizers; Python cannot load it"
+    exit 0
+fi
+PY="env BLOBC_LIBRARY=$so PYTHONPATH=$TOP/python python3 -B"
+CHECK=$TOP/tests/python/check.py
+
+# the sample, and random schemas with their data
+"$BLOBC" bake -o "$T/level.blob" samples/level.yaml 2>"$T/err" || fail sample-bake "$(cat "$T/err")"
+"$BLOBC" dump --json -o "$T/level.json" "$T/level.blob" 2>"$T/err" || fail sample-dump "$(cat "$T/err")"
+args="sample $T/level.blob $T/level.json"
+if [ -x "$B/tools/randgen" ]; then
+    for s in $(seq "$SEEDS"); do
+        d=$T/seed-$s
+        mkdir -p "$d"
+        "$B/tools/randgen" case "$s" "$d" &&
+            "$BLOBC" bake -o "$d/y.blob" "$d/t.yaml" 2>"$d/err" &&
+            "$BLOBC" dump --json -o "$d/dump.json" "$d/y.blob" 2>>"$d/err" ||
+            { fail "seed-$s.setup" "$(head -c 300 "$d/err")"; continue; }
+        args="$args seed-$s $d/y.blob $d/dump.json"
+    done
+else
+    fail random "$B/tools/randgen is not built"
+fi
+# shellcheck disable=SC2086
+$PY "$CHECK" values $args
+$PY "$CHECK" bad tests/bad/blob "$BLOBC"
+$PY "$CHECK" api "$T/level.blob"
+
+# BLOBC_LIBRARY names the one file to load: a wrong one is an ImportError
+# saying what was tried, not a silent fallback
+run env BLOBC_LIBRARY="$T/nope.so" PYTHONPATH="$TOP/python" python3 -B -c 'import blobc'
+if [ "$RC" -ne 0 ] && grep -q "ImportError: blobc: cannot load the blobc library; tried: $T/nope.so (no such file)" "$T/err"; then
+    pass library_env_wrong
+else
+    fail library_env_wrong "exit $RC: $(tail -c 300 "$T/err")"
+fi
+# without it, the source tree's build/ (when BUILD is build/ itself)
+if [ "$B" = "$TOP/build" ]; then
+    run env -u BLOBC_LIBRARY PYTHONPATH="$TOP/python" python3 -B -c \
+        'import blobc, sys; print(blobc.open(sys.argv[1]).name)' "$T/level.blob"
+    [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = "Sunken Keep" ] && pass library_build_tree ||
+        fail library_build_tree "exit $RC: $(tail -c 300 "$T/err")"
+else
+    skip library_build_tree "BUILD=$BUILD is not the source tree's build/"
+fi
+
+# installed: the package finds the library through the link next to it
+P=$T/prefix
+if make --no-print-directory BUILD="$BUILD" PREFIX="$P" install >"$T/out" 2>"$T/err"; then
+    init=$(ls "$P"/lib/python3*/*-packages/blobc/__init__.py 2>/dev/null | head -1)
+    if [ -n "$init" ]; then
+        site=$(dirname "$(dirname "$init")")
+        run env -u BLOBC_LIBRARY PYTHONPATH="$site" python3 -B -c \
+            'import blobc, sys; print(blobc._lib.lib._name, blobc.open(sys.argv[1]).rooms[0].name)' "$T/level.blob"
+        [ "$RC" -eq 0 ] && [ "$(cat "$T/out")" = "$site/blobc/libblobc.so.0 Hall" ] && pass installed_module ||
+            fail installed_module "exit $RC: $(cat "$T/out") $(tail -c 300 "$T/err")"
+    else
+        fail installed_module "no blobc/__init__.py under $P/lib/python3*"
+    fi
+else
+    fail install "$(tail -c 300 "$T/err")"
+fi
+exit 0
