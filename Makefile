@@ -300,8 +300,10 @@ PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
 # The Python module goes where that Python looks for packages under PREFIX
 # (sysconfig's purelib: lib/python3.X/site-packages, or dist-packages on
 # Debian's own Python); empty when there is no Python, and then skipped.
+# Debian's default scheme (posix_local) would add a "local/" to PREFIX, so
+# the prefix scheme is asked, with Debian's directory name.
 PYTHON     ?= python3
-PYTHONDIR  ?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("purelib", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}))' 2>/dev/null)
+PYTHONDIR  ?= $(shell $(PYTHON) -c 'import sysconfig as s; p = s.get_path("purelib", "posix_prefix", vars={"base": "$(PREFIX)", "platbase": "$(PREFIX)"}); deb = getattr(s, "get_default_scheme", str)() == "posix_local"; print(p.replace("site-packages", "dist-packages") if deb else p)' 2>/dev/null)
 PYTHON_SRC := $(sort $(wildcard python/blobc/*.py))
 
 $(LIBSO): $(LIB_OBJ)

@@ -18,10 +18,14 @@ what=${2:-all}
 # pkg-config module, Debian package: what the library links against.
 BUILD_DEPS="yaml-0.1:libyaml-dev libcjson:libcjson-dev libxxhash:libxxhash-dev
 libcurl:libcurl4-openssl-dev"
-# command, Debian package: what the tests run (each test that cannot find
-# its tool reports SKIP, so the suite still runs without them).
-TEST_DEPS="c++:g++ nginx:nginx-light mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
-xxhsum:xxhash python3:python3"
+# command, Debian package: what the tests run besides what every Debian
+# system has (each test that cannot find its tool reports SKIP, so the
+# suite still runs without them). tests/cli/deps.sh holds every command
+# the test scripts run to this list.
+TEST_DEPS="c++:g++ nginx:nginx-light curl:curl mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
+xxhsum:xxhash python3:python3 strace:strace"
+# Python module, Debian package: what the tests' Python imports.
+PY_DEPS="jsonschema:python3-jsonschema yaml:python3-yaml"
 
 # command, Debian package: the Windows build (make windows, windows-dist)
 # and its tests under Wine (make check-windows).
@@ -49,13 +53,12 @@ if [ "$what" = all ]; then
         c=${d%%:*}
         command -v "$c" >/dev/null 2>&1 || [ -x "/usr/sbin/$c" ] || add "${d#*:}"
     done
-    command -v python3 >/dev/null 2>&1 && ! python3 -c 'import jsonschema' 2>/dev/null &&
-        add python3-jsonschema
+    for d in $PY_DEPS; do
+        command -v python3 >/dev/null 2>&1 && python3 -c "import ${d%%:*}" 2>/dev/null ||
+            add "${d#*:}"
+    done
     # tests/cli/locale.sh builds a German locale from its source.
     [ -f /usr/share/i18n/locales/de_DE ] || add locales
-    # the JSON Schema tests read the sample YAML with it
-    command -v python3 >/dev/null 2>&1 && ! python3 -c 'import yaml' 2>/dev/null &&
-        add python3-yaml
     for d in $WINDOWS_DEPS; do command -v "${d%%:*}" >/dev/null 2>&1 || add "${d#*:}"; done
     command -v wine >/dev/null 2>&1 || add wine
     [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null 2>&1 || add wine64

@@ -1,5 +1,6 @@
 /*
- * compat.c - blobc compat: do blobs of OLD read correctly with NEW?
+ * compat.c - blobc compat: do blobs of OLD read correctly with NEW, and
+ * does blobc upgrade carry them over unchanged?
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,8 @@
 static const char compat_help[] =
     "Usage: blobc compat OLD NEW [-t TYPE]\n"
     "Tell whether blobs baked with OLD read correctly through code generated\n"
-    "from NEW: exit 0 when the layouts agree, 1 with one line per change.\n"
+    "from NEW, and 'blobc upgrade' carries them over with every value: exit 0\n"
+    "when so, 1 with one line per change.\n"
     "OLD and NEW are schema files or blobs (their embedded type description).\n"
     "\n"
     "  -t, --type TYPE       the type to compare (default: each side's root;\n"
@@ -18,8 +20,10 @@ static const char compat_help[] =
     COMMON_HELP
     "  -h, --help            show this help\n"
     "\n"
-    "Lines are \"PATH: change\"; renames that keep the layout are printed as\n"
-    "\"note: PATH: ...\" and do not fail. See docs/SCHEMA.md.\n";
+    "Lines are \"PATH: change\"; types renamed at the same layout are printed\n"
+    "as \"note: PATH: ...\" and do not fail. A field, enum member or union\n"
+    "member of another name is a removal (and an addition): values carry over\n"
+    "by name. See docs/SCHEMA.md.\n";
 
 int cmd_compat(int argc, char **argv) {
     const char *type = NULL;

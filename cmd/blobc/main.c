@@ -11,53 +11,81 @@
 
 /* ---- main ---- */
 
-static const char main_help[] =
-    "Usage: blobc COMMAND [OPTIONS] [ARGS]\n"
-    "Bake YAML/JSON data into relocatable .blob images, and read them back.\n"
-    "\n"
-    "Commands:\n"
-    "  bake     bake data files into blobs\n"
-    "  dump     print a blob as YAML, JSON, or a layout map\n"
-    "  verify   check blobs completely (a CI gate)\n"
-    "  check    parse a schema and print its layout\n"
-    "  gen c    generate a C header that reads blobs in place\n"
-    "  gen jsonschema  generate a JSON Schema of the data, for editors\n"
-    "  compat   tell whether blobs of one schema read correctly with another\n"
-    "  upgrade  carry a blob over to a new version of its schema\n"
-    "  cache    show or trim a directory cache of baked outputs\n"
-    "\n"
-    "Options:\n"
-    "  -h, --help      show this help ('blobc COMMAND --help' for a command)\n"
-    "  -V, --version   show the version\n"
-    "\n"
-    "Every command also takes --color[=auto|always|never] and --max-input SIZE.\n"
-    "\n"
-    "Exit status: 0 success, 1 invalid input or failed verification,\n"
-    "2 usage or I/O error. See blobc(1).\n";
+/* The commands: what dispatch runs, what --help lists and what an unknown
+ * command's error names, from this one table. A command with subcommands
+ * has a row per subcommand (its help line names both words). */
+static const struct command {
+    const char *name, *sub, *what;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"bake", NULL, "bake data files into blobs", cmd_bake},
+    {"dump", NULL, "print a blob as YAML, JSON, or a layout map", cmd_dump},
+    {"verify", NULL, "check blobs completely (a CI gate)", cmd_verify},
+    {"check", NULL, "parse a schema and print its layout", cmd_check},
+    {"gen", "c", "generate a C header that reads blobs in place", cmd_gen},
+    {"gen", "cpp", "generate C++17 classes that read blobs in place", cmd_gen},
+    {"gen", "cs", "generate C# for Unity DOTS that reads --format unity files", cmd_gen},
+    {"gen", "jsonschema", "generate a JSON Schema of the data, for editors", cmd_gen},
+    {"compat", NULL, "tell whether blobs of one schema read correctly with another", cmd_compat},
+    {"upgrade", NULL, "carry a blob over to a new version of its schema", cmd_upgrade},
+    {"cache", "stats", "show a directory cache of baked outputs", cmd_cache},
+    {"cache", "prune", "trim a directory cache of baked outputs", cmd_cache},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_help(FILE *out) {
+    fputs("Usage: blobc COMMAND [OPTIONS] [ARGS]\n"
+          "Bake YAML/JSON data into relocatable .blob images, and read them back.\n"
+          "\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%s%s", commands[i].name, commands[i].sub ? " " : "",
+                 commands[i].sub ? commands[i].sub : "");
+        fprintf(out, "  %-16s %s\n", name, commands[i].what);
+    }
+    fputs("\n"
+          "Options:\n"
+          "  -h, --help      show this help (also 'blobc help'; 'blobc COMMAND --help'\n"
+          "                  for a command)\n"
+          "  -V, --version   show the version\n"
+          "\n"
+          "Every command also takes --color[=auto|always|never] and --max-input SIZE.\n"
+          "\n"
+          "Exit status: 0 success, 1 invalid input or failed verification,\n"
+          "2 usage or I/O error. See blobc(1).\n",
+          out);
+}
+
+/* "bake, dump, ..., cache": each command once. */
+static void command_names(char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NCOMMANDS && n < cap; i++)
+        if (i == 0 || strcmp(commands[i].name, commands[i - 1].name) != 0)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", commands[i].name);
+}
 
 static int dispatch(int argc, char **argv) {
     if (argc < 2) {
-        fputs(main_help, stderr);
+        print_help(stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(main_help, stdout);
+        print_help(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         printf("blobc %s (blob format %u)\n", blobc_version(), (unsigned)BLOBC_FORMAT_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "bake") == 0) return cmd_bake(argc - 2, argv + 2);
-    if (strcmp(cmd, "dump") == 0) return cmd_dump(argc - 2, argv + 2);
-    if (strcmp(cmd, "verify") == 0) return cmd_verify(argc - 2, argv + 2);
-    if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
-    if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
-    if (strcmp(cmd, "compat") == 0) return cmd_compat(argc - 2, argv + 2);
-    if (strcmp(cmd, "upgrade") == 0) return cmd_upgrade(argc - 2, argv + 2);
-    if (strcmp(cmd, "cache") == 0) return cmd_cache(argc - 2, argv + 2);
-    usage_error(NULL, "unknown command '%s'", cmd);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
+    char names[256];
+    command_names(names, sizeof names);
+    usage_error(NULL, "unknown command '%s' (commands: %s)", cmd, names);
     return EXIT_USAGE;
 }
 

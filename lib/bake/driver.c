@@ -73,6 +73,23 @@ static char *schema_path_for(bk *k, const char *rel) {
     return p;
 }
 
+/* An import inside the schema that $schema names failed: the error stays
+ * at the import (the line to fix), and says which line of the data led
+ * there. */
+static blobc_status import_failed(bk *k, const blobc_error *at_import) {
+    if (!k->err) return at_import->status;
+    blobc_error *mine = k->err, named;
+    k->err = &named;
+    bk_fail(k, at_import->status, &k->meta_schema_pos, BK_AT_CONTAINER, "$schema", 7, "-");
+    k->err = mine;
+    *mine = *at_import;
+    char at[BLOBC_PLACE_BUF];
+    size_t n = strlen(mine->message);
+    snprintf(mine->message + n, sizeof mine->message - n, " (in the schema $schema names at %s)",
+             blobc_place(at, sizeof at, named.file, named.line, named.column));
+    return mine->status;
+}
+
 static blobc_status find_schema(bk *k, const bk_pos *pos) {
     const blobc_bake_options *o = k->opts;
     if (o->schema) {
@@ -97,6 +114,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
+    if (st == BLOBC_EIO && tmp.line) return import_failed(k, &tmp);
     if (st == BLOBC_EIO) {
         /* Say which line of the data named the file. */
         return bk_fail(k, st, &k->meta_schema_pos, BK_AT_CONTAINER, "$schema", 7,

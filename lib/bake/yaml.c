@@ -17,11 +17,10 @@
  * offsets. Replays are counted against a budget so that nested aliases
  * cannot expand exponentially.
  *
- * Merge keys (`<<: *base`, `<<: [*a, *b]`, YAML 1.1): the aliases are
- * noted with the mapping, and where it ends their mappings' keys are
- * replayed into it, first to last, each key only if no key before set it
- * (so explicit keys win, then earlier merges). The mapping's end then
- * comes again from log entry 0, a lone end-of-mapping event.
+ * Merge keys (`<<: *base`, `<<: [*a, *b]`, YAML 1.1): at the mapping's
+ * end the aliased mappings' keys are replayed into it, first to last, each
+ * only if no key before set it (explicit keys win, then earlier merges);
+ * the end then comes again from log entry 0, a lone end-of-mapping event.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +75,7 @@ typedef struct anchor_rec {
     size_t start, end; /* its events: [start, end) of the log */
     uint32_t shares;   /* head of its share list (index + 1), 0 when none */
     bool complete;
-    uint32_t line;
+    uint32_t line, col;
 } anchor_rec;
 
 typedef struct share_rec {
@@ -135,7 +134,7 @@ typedef struct ys {
     int pstate;
     bk_pos root_pos;
     bk_pos alias_pos;          /* the alias that started the current replay */
-    char note[160];
+    char note[BLOBC_PLACE_BUF + 112];
 } ys;
 
 /* Grows an array to hold at least n + 1 elements. */
@@ -253,6 +252,7 @@ static blobc_status anchor_define(ys *y, const char *name, const bk_pos *pos, ui
     if (!a->name) return blobc_err_nomem(k->err);
     a->start = y->nlog;
     a->line = pos->line;
+    a->col = pos->col;
     y->nanchors = n + 1;
     if (!amap_put(y, n)) return blobc_err_nomem(k->err);
     *id = n;
@@ -362,8 +362,9 @@ static blobc_status start_replay(ys *y, const yev *ev) {
     const anchor_rec *a = &y->anchors[ev->alias];
     if (y->nrp == 0) {
         y->alias_pos = ev->pos;
-        snprintf(y->note, sizeof y->note, "(in the value of alias *%.60s, anchored at line %u)",
-                 a->name, (unsigned)a->line);
+        char at[BLOBC_PLACE_BUF];
+        snprintf(y->note, sizeof y->note, "(in the value of alias *%.60s, anchored at %s)",
+                 a->name, blobc_place(at, sizeof at, y->k->filename, a->line, a->col));
         y->k->note = y->note;
     }
     if (!reserve((void **)&y->rp, &y->rp_cap, y->nrp, sizeof *y->rp))
@@ -514,11 +515,9 @@ static blobc_status on_key(ys *y, const yev *ev) {
         f->state = (uint8_t)(ST_MERGE | (f->state & ST_MERGING));
         return BLOBC_OK;
     }
-    /* a key merged in yields to one set before it */
-    if ((f->state & ST_MERGING) && bk_field_seen(k, s, n)) {
-        y->skip_next = true;
-        return BLOBC_OK;
-    }
+    /* a key merged in yields to one set before it (skip_next is false here) */
+    if ((f->state & ST_MERGING) && bk_field_seen(k, s, n)) y->skip_next = true;
+    if (y->skip_next) return BLOBC_OK;
     if (k->depth == 1 && ((n == 7 && memcmp(s, "$schema", 7) == 0) ||
                           (n == 5 && memcmp(s, "$type", 5) == 0)))
         return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
@@ -822,10 +821,13 @@ static blobc_status syntax_error_at(ys *y, const yaml_parser_t *p) {
         return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
     }
     bk_pos pos = mark_pos(&p->problem_mark);
-    if (p->context)
-        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                       "invalid YAML: %s (%s at line %zu, column %zu)", problem, p->context,
-                       p->context_mark.line + 1, p->context_mark.column + 1);
+    if (p->context) {
+        bk_pos cpos = mark_pos(&p->context_mark);
+        char at[BLOBC_PLACE_BUF];
+        blobc_place(at, sizeof at, k->filename, cpos.line, cpos.col);
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s (%s at %s)",
+                       problem, p->context, at);
+    }
     return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0, "invalid YAML: %s", problem);
 }
 
@@ -915,9 +917,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
 
     yaml_parser_t p;
     /* log entry 0: the end of a mapping, replayed after merged keys */
-    yev end_ev;
-    memset(&end_ev, 0, sizeof end_ev);
-    end_ev.type = YE_MAP_END;
+    yev end_ev = {.type = YE_MAP_END};
     blobc_status st = log_event(&y, &end_ev);
     if (!st && !yaml_parser_initialize(&p)) {
         st = blobc_err_nomem(k->err);

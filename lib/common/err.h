@@ -29,6 +29,12 @@ blobc_status blobc_err_verify(blobc_error *e, int code, uint64_t offset, const c
 /* Copies the line containing byte `pos` of text into e->source_line. */
 void blobc_err_source_line(blobc_error *e, const char *text, size_t len, size_t pos);
 blobc_status blobc_err_nomem(blobc_error *e);
+/* How a message points at a second place (a first declaration, an
+ * anchor): "file:line:col", or "line L, column C" when there is no file
+ * name, so that the place can be found whichever file the message is
+ * about. Returns buf. */
+#define BLOBC_PLACE_BUF (BLOBC_ERROR_FILE_MAX + 48)
+const char *blobc_place(char *buf, size_t cap, const char *file, uint32_t line, uint32_t col);
 /* BLOBC_EARG "fn: what": the caller misused a public function. */
 blobc_status blobc_err_arg(blobc_error *e, const char *fn, const char *what);
 

@@ -48,6 +48,12 @@ blobc_status blobc_err(blobc_error *e, blobc_status st, const char *fmt, ...) {
 }
 
 blobc_status blobc_err_nomem(blobc_error *e) { return blobc_err(e, BLOBC_ENOMEM, "out of memory"); }
+const char *blobc_place(char *buf, size_t cap, const char *file, uint32_t line, uint32_t col) {
+    if (file && file[0]) snprintf(buf, cap, "%s:%u:%u", file, (unsigned)line, (unsigned)col);
+    else snprintf(buf, cap, "line %u, column %u", (unsigned)line, (unsigned)col);
+    return buf;
+}
+
 blobc_status blobc_err_arg(blobc_error *e, const char *fn, const char *what) {
     blobc_error_clear(e); /* no place in any input to name */
     return blobc_err(e, BLOBC_EARG, "%s: %s", fn, what);

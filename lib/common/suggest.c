@@ -43,6 +43,7 @@ void blobc_suggest_init(blobc_suggest *sg, const char *want, size_t len) {
     sg->want_len = len;
     sg->best = NULL;
     sg->best_dist = SIZE_MAX;
+    sg->best_swapped = false;
 }
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
@@ -54,25 +55,45 @@ static bool equal_ci(const char *a, size_t alen, const char *b, size_t blen) {
     return true;
 }
 
-static void consider(blobc_suggest *sg, const char *candidate, size_t d) {
-    if (d < sg->best_dist) {
-        sg->best = candidate;
-        sg->best_dist = d;
-    }
+/* The same letters in another order: "flaot" for "float". */
+static bool anagram(const char *a, size_t alen, const char *b, size_t blen) {
+    if (alen != blen) return false;
+    unsigned count[256] = {0};
+    for (size_t i = 0; i < alen; i++) count[(unsigned char)a[i]]++;
+    for (size_t i = 0; i < blen; i++)
+        if (count[(unsigned char)b[i]]-- == 0) return false;
+    return true;
 }
 
-void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
-    if (!candidate) return;
-    size_t cl = strlen(candidate);
-    if (equal_ci(sg->want, sg->want_len, candidate, cl)) {
-        consider(sg, candidate, 0);
+/* A nearer name wins; at the same distance the first offered, unless the
+ * later one is the wanted name's letters swapped ("int46" is int64, not
+ * int16). */
+static void consider(blobc_suggest *sg, const char *name, size_t name_len, const char *suggest,
+                     size_t d) {
+    if (d > sg->best_dist) return;
+    bool swapped = d > 0 && anagram(sg->want, sg->want_len, name, name_len);
+    if (d == sg->best_dist && !(swapped && !sg->best_swapped)) return;
+    sg->best = suggest;
+    sg->best_dist = d;
+    sg->best_swapped = swapped;
+}
+
+/* Offers `suggest` when `name` is near enough to the wanted one. */
+static void offer_as(blobc_suggest *sg, const char *name, const char *suggest) {
+    size_t cl = strlen(name);
+    if (equal_ci(sg->want, sg->want_len, name, cl)) {
+        consider(sg, name, cl, suggest, 0);
         return;
     }
-    size_t d = blobc_edit_distance(sg->want, sg->want_len, candidate, cl);
+    size_t d = blobc_edit_distance(sg->want, sg->want_len, name, cl);
     size_t longest = cl > sg->want_len ? cl : sg->want_len;
     size_t limit = longest <= 4 ? 1 : longest <= 6 ? 2 : 3;
     if (d > limit || d >= longest) return;
-    consider(sg, candidate, d);
+    consider(sg, name, cl, suggest, d);
+}
+
+void blobc_suggest_offer(blobc_suggest *sg, const char *candidate) {
+    if (candidate) offer_as(sg, candidate, candidate);
 }
 
 /* The builtin types under the names C, C++, C#, Java, Go, Rust, Python
@@ -96,13 +117,16 @@ static const struct {
 };
 
 void blobc_suggest_builtin_spellings(blobc_suggest *sg) {
-    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+    size_t n = sizeof spellings / sizeof spellings[0];
+    for (size_t i = 0; i < n; i++)
         if (sg->best_dist != 0 &&
             equal_ci(sg->want, sg->want_len, spellings[i].spelling, strlen(spellings[i].spelling))) {
             sg->best = spellings[i].builtin;
             sg->best_dist = 0;
             return;
         }
+    /* a typo of such a spelling ("flaot") is as good a guess as any other */
+    for (size_t i = 0; i < n; i++) offer_as(sg, spellings[i].spelling, spellings[i].builtin);
 }
 
 const char *blobc_suggest_best(const blobc_suggest *sg) { return sg->best; }

@@ -1,15 +1,17 @@
 /*
  * compat.c - layout compatibility of two versions of a type: would a blob
  * baked with the old one read correctly through code generated from the
- * new one? Walks both type graphs side by side from the roots, pairing
- * struct fields by name (or, for a field gone by name, a new one at the
- * same offset with the same layout: a rename) and enum members by name and
- * value, and lists every difference by schema path (docs/SCHEMA.md,
- * "Evolving a schema"). Names of types never matter, only layouts.
+ * new one, and does `blobc upgrade` carry them over unchanged? Walks both
+ * type graphs side by side from the roots, pairing struct fields, enum
+ * members and union members by name, as upgrade does (a field of another
+ * name is a removal and an addition, even at the same offset: its values
+ * would not carry over), and lists every difference by schema path
+ * (docs/SCHEMA.md, "Evolving a schema"). Names of types never matter,
+ * only layouts and the names the data uses.
  *
- * The same walk checks an upgrade (evolve_internal.h): there fields pair by
- * name only, and a removed field, a new field without a default or a
- * conversion between kinds of values is a decision, not a line.
+ * The same walk checks an upgrade (evolve_internal.h): there a removed
+ * field, a new field without a default or a conversion between kinds of
+ * values is a decision, not a line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,13 @@ static void value_text(char *buf, size_t cap, blobc_kind base, uint64_t v) {
     else snprintf(buf, cap, "%llu", (unsigned long long)v);
 }
 
+/* The member of NEW that says it was called NAME (@was), or NULL. */
+static const blobc_enum_value *enum_find_was(const blobc_type *n, const char *name) {
+    for (uint32_t i = 0; i < n->nvalues; i++)
+        if (n->values[i].was && strcmp(n->values[i].was, name) == 0) return &n->values[i];
+    return NULL;
+}
+
 static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     blobc_kind bk = o->elem->kind;
     if (o->elem->kind != n->elem->kind) {
@@ -124,14 +133,22 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
         const blobc_enum_value *ov = &o->values[i];
         const blobc_enum_value *byname = blobc_enum_find_name(n, ov->name, strlen(ov->name));
         const blobc_enum_value *byvalue = blobc_enum_find_value(n, ov->value);
+        const blobc_enum_value *was = byname ? NULL : enum_find_was(n, ov->name);
         value_text(a, sizeof a, bk, ov->value);
-        if (byname && byname->value != ov->value) {
+        if (was && was->value == ov->value) {
+            line(c, false, path, "enum %s: member '%s' (%s) renamed to '%s' (@was)", o->name,
+                 ov->name, a, was->name);
+        } else if (was) {
+            value_text(b, sizeof b, bk, was->value);
+            line(c, true, path, "enum %s: member '%s' (now '%s', @was) changed value from %s to %s",
+                 o->name, ov->name, was->name, a, b);
+        } else if (byname && byname->value != ov->value) {
             value_text(b, sizeof b, bk, byname->value);
             line(c, true, path, "enum %s: member '%s' changed value from %s to %s", o->name,
                  ov->name, a, b);
         } else if (!byname && byvalue) {
-            line(c, false, path, "enum %s: member '%s' (%s) renamed to '%s'", o->name, ov->name, a,
-                 byvalue->name);
+            line(c, true, path, "enum %s: member '%s' (%s) removed (%s is now '%s')", o->name,
+                 ov->name, a, a, byvalue->name);
         } else if (!byname) {
             line(c, true, path, "enum %s: member '%s' (%s) removed", o->name, ov->name, a);
         }
@@ -139,9 +156,10 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
 }
 
 /* A union's tags: each old tag must still mean a member of the same
- * layout. A member found by name at another tag has moved; at the same tag
- * a member of a name the old union lacks is the old one renamed (its
- * struct renamed); members added after the old ones are compatible. */
+ * layout and name (the data names the member). A member found by name at
+ * another tag has moved; a member gone by name is removed, even when a
+ * member of another name took its tag; members added after the old ones
+ * are compatible. */
 static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     for (uint32_t i = 0; i < o->nfields; i++) {
         const blobc_field *om = &o->fields[i];
@@ -151,9 +169,9 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
                  (unsigned)i + 1, (unsigned)(nm - n->fields) + 1);
         if (!nm && i < n->nfields &&
             !blobc_struct_find_field(o, n->fields[i].name, strlen(n->fields[i].name))) {
-            nm = &n->fields[i];
-            line(c, false, path, "union %s: member '%s' (tag %u) is now '%s'", o->name, om->name,
-                 (unsigned)i + 1, nm->name);
+            line(c, true, path, "union %s: member '%s' (tag %u) removed (tag %u is now '%s')",
+                 o->name, om->name, (unsigned)i + 1, (unsigned)i + 1, n->fields[i].name);
+            continue;
         }
         if (!nm) {
             line(c, true, path, "union %s: member '%s' (tag %u) removed", o->name, om->name,
@@ -168,11 +186,9 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
                  n->name, n->fields[j].name, (unsigned)j + 1);
 }
 
-/* The new field an old one became: same name, a new one that says it was
- * called so (@was), or else a new name at the same offset with the same
- * layout that no old field has. */
-static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n,
-                                        const blobc_field *of, bool by_name, bool *renamed) {
+/* The new field an old one became: same name, or a new one that says it
+ * was called so (@was). Nothing else pairs: values carry over by name. */
+static const blobc_field *partner_field(const blobc_type *n, const blobc_field *of, bool *renamed) {
     const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
     *renamed = false;
     if (nf) return nf;
@@ -181,15 +197,19 @@ static const blobc_field *partner_field(const blobc_type *o, const blobc_type *n
             *renamed = true;
             return &n->fields[i];
         }
-    if (by_name) return NULL;
+    return NULL;
+}
+
+/* For a field gone by name: a new field, unknown to the old struct, at
+ * the same offset with the same layout, which may be the old one renamed
+ * (NULL when none). Only a hint: values carry over by name. */
+static const blobc_field *rename_candidate(const blobc_type *o, const blobc_type *n,
+                                           const blobc_field *of) {
     for (uint32_t i = 0; i < n->nfields; i++) {
         const blobc_field *g = &n->fields[i];
-        if (g->offset != of->offset || blobc_struct_find_field(o, g->name, strlen(g->name)))
-            continue;
-        if (blobc_type_hash(g->type) == blobc_type_hash(of->type)) {
-            *renamed = true;
+        if (g->offset == of->offset && !blobc_struct_find_field(o, g->name, strlen(g->name)) &&
+            blobc_type_hash(g->type) == blobc_type_hash(of->type))
             return g;
-        }
     }
     return NULL;
 }
@@ -205,6 +225,36 @@ static void compare_key(compat *c, const blobc_type *o, const blobc_type *n, con
         line(c, true, path, "struct %s: @key removed from '%s'", o->name, ok);
     else if (ok && strcmp(ok, nk) != 0)
         line(c, true, path, "struct %s: @key moved from '%s' to '%s'", o->name, ok, nk);
+}
+
+/* An upgrade of a field the new struct lacks: refused, or with --drop
+ * left out. */
+static void drop_field(compat *c, const blobc_type *o, const blobc_type *n, const blobc_field *of,
+                       const char *fp) {
+    if (c->plan->drop) {
+        if (!blobc_grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
+                        sizeof *c->plan->dropped))
+            c->ok = false;
+        else
+            c->plan->dropped[c->plan->ndropped++] = of;
+        return;
+    }
+    const blobc_field *g = rename_candidate(o, n, of);
+    if (g)
+        refuse(c, fp,
+               "field '%s' is not in the new schema (values carry over by name: if '%s' is its "
+               "new name, rename it back first); --drop leaves its values out",
+               of->name, g->name);
+    else
+        refuse(c, fp, "field '%s' is not in the new schema; --drop leaves its values out",
+               of->name);
+}
+
+/* A union field that took null and no longer does: old blobs may hold
+ * no member there. */
+static bool loses_null(const blobc_field *of, const blobc_field *nf) {
+    return of->type->kind == BLOBC_KIND_UNION && nf->type->kind == BLOBC_KIND_UNION &&
+           of->def.present && !nf->def.present;
 }
 
 static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
@@ -225,15 +275,9 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
         const blobc_field *of = &o->fields[i];
         const char *fp = join(c, path, ".", of->name);
         bool renamed;
-        const blobc_field *nf = partner_field(o, n, of, c->plan != NULL, &renamed);
+        const blobc_field *nf = partner_field(n, of, &renamed);
         if (!nf && c->plan) {
-            if (!c->plan->drop)
-                refuse(c, fp, "field '%s' is not in the new schema; --drop leaves it out", of->name);
-            else if (!blobc_grow((void **)&c->plan->dropped, &c->plan->dcap, c->plan->ndropped + 1,
-                           sizeof *c->plan->dropped))
-                c->ok = false;
-            else
-                c->plan->dropped[c->plan->ndropped++] = of;
+            drop_field(c, o, n, of, fp);
             continue;
         }
         if (!nf) {
@@ -242,11 +286,9 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
             continue;
         }
         used[nf - n->fields] = true;
-        if (renamed && nf->was && strcmp(nf->was, of->name) == 0)
-            line(c, false, fp, "renamed to '%s' (@was)", nf->name);
-        else if (renamed)
-            line(c, false, fp, "renamed to '%s' (same offset and type: the layout is unchanged)",
-                 nf->name);
+        if (renamed) line(c, false, fp, "renamed to '%s' (@was)", nf->name);
+        if (!c->plan && loses_null(of, nf))
+            line(c, true, fp, "takes no null any more (was '= null': old blobs may hold no member)");
         if (nf->offset != of->offset)
             line(c, true, fp, "moved from offset %u to %u", (unsigned)of->offset,
                  (unsigned)nf->offset);

@@ -84,16 +84,12 @@ const blobc_type *blobc_schema_find(const blobc_schema *s, const char *name) {
     return name ? blobc_schema_find_len(s, name, strlen(name)) : NULL;
 }
 
-/* Where the first of two declarations is: its line in the same file,
- * file:line:col when the second is in another file (imports). */
-static const char *first_at(const blobc_schema *s, blobc_pos pos, blobc_pos second, char *buf,
-                            size_t cap) {
+/* " (first declared at FILE:LINE:COL)": the file too, since with imports
+ * the first may be in another file than the error. */
+static const char *first_at(const blobc_schema *s, blobc_pos pos, char *buf, size_t cap) {
     if (!pos.line) return "";
-    if (!s || pos.file == second.file || pos.file >= s->nfiles)
-        snprintf(buf, cap, " (first declared at line %u)", (unsigned)pos.line);
-    else
-        snprintf(buf, cap, " (first declared at %s:%u:%u)", s->files[pos.file].path,
-                 (unsigned)pos.line, (unsigned)pos.column);
+    char place[BLOBC_PLACE_BUF];
+    snprintf(buf, cap, " (first declared at %s)", blobc_schema_place(s, pos, place, sizeof place));
     return buf;
 }
 
@@ -112,10 +108,9 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err) {
     int rc = table_build(&s->arena, &sn->table, s->named, s->nnamed, named_name, &a, &b);
     if (rc == TABLE_NOMEM) return blobc_err_nomem(err);
     if (rc == TABLE_DUP) {
-        char at[BLOBC_ERROR_FILE_MAX + 64];
+        char at[BLOBC_PLACE_BUF + 32];
         return blobc_schema_err(s, s->named[b]->pos, err, "duplicate type name '%s'%s",
-                                s->named[b]->name,
-                                first_at(s, s->named[a]->pos, s->named[b]->pos, at, sizeof at));
+                                s->named[b]->name, first_at(s, s->named[a]->pos, at, sizeof at));
     }
     sn->count = s->nnamed;
     s->names = sn;
@@ -191,14 +186,14 @@ blobc_status blobc_schema_index_items(blobc_schema *s, const blobc_type *t, blob
     int rc = table_build(&s->arena, &lk->names, items, n, st ? field_name : member_name, &a, &b);
     if (rc == TABLE_NOMEM) return blobc_err_nomem(err);
     if (rc == TABLE_DUP) {
-        char at[64];
+        char at[BLOBC_PLACE_BUF + 32];
         blobc_pos first = st ? t->fields[a].pos : t->values[a].pos;
         blobc_pos second = st ? t->fields[b].pos : t->values[b].pos;
         return blobc_schema_err(s, second, err, "duplicate %s '%s' in %s %s%s",
                                 t->kind == BLOBC_KIND_STRUCT ? "field" : "member",
                                 st ? t->fields[b].name : t->values[b].name,
                                 blobc_kind_name(t->kind), t->name ? t->name : "(unnamed)",
-                                first_at(NULL, first, first, at, sizeof at));
+                                first_at(s, first, at, sizeof at));
     }
     *out = lk;
     return BLOBC_OK;

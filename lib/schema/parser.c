@@ -71,6 +71,7 @@ typedef struct parser {
     bool has_root;
     blobc_token root_tok;
     const char *was;      /* @was(old) read, for the next field or member */
+    blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;
     const blobc_type **interned;
@@ -545,11 +546,13 @@ static blobc_status parse_decl(parser *p) {
             if (next(p)) return BLOBC_EINPUT;
             return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");
         }
+        char first[BLOBC_PLACE_BUF];
         if (p->has_root)
             return blobc_schema_err(p->s, at, p->err,
-                                    "a schema has at most one root (the first is at line %u)",
-                                    (unsigned)p->root_tok.pos.line);
+                                    "a schema has at most one root (the first is at %s)",
+                                    blobc_schema_place(p->s, p->root_at, first, sizeof first));
         p->has_root = true;
+        p->root_at = at;
         p->root_tok = p->tok;
         if (next(p)) return BLOBC_EINPUT;
         return expect(p, BLOBC_TOK_SEMI, "';' after the root declaration");

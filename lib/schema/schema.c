@@ -106,6 +106,15 @@ static size_t line_start_offset(const char *text, size_t len, uint32_t line) {
     return off;
 }
 
+static const char *pos_file(const blobc_schema *s, blobc_pos pos) {
+    if (!s) return NULL;
+    return pos.file < s->nfiles ? s->files[pos.file].path : s->filename;
+}
+
+const char *blobc_schema_place(const blobc_schema *s, blobc_pos pos, char *buf, size_t cap) {
+    return blobc_place(buf, cap, pos_file(s, pos), pos.line, pos.column);
+}
+
 blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error *err,
                               const char *fmt, ...) {
     if (!err) return BLOBC_EINPUT;
@@ -114,7 +123,7 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
     blobc_verr(err, BLOBC_EINPUT, fmt, ap);
     va_end(ap);
     const blobc_srcfile *src = s && pos.file < s->nfiles ? &s->files[pos.file] : NULL;
-    const char *file = src ? src->path : s ? s->filename : NULL;
+    const char *file = pos_file(s, pos);
     if (file && file[0]) blobc_err_file(err, file);
     if (pos.line) {
         blobc_err_at(err, NULL, pos.line, pos.column);

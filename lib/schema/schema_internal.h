@@ -69,6 +69,8 @@ typedef struct blobc_hash_rec {
 uint64_t blobc_type_hash_rec(const blobc_type *type, blobc_hash_rec *rec);
 void blobc_hash_rec_free(blobc_hash_rec *rec);
 
+/* blobc_place for a position in one of the schema's files. */
+const char *blobc_schema_place(const blobc_schema *s, blobc_pos pos, char *buf, size_t cap);
 /* Sets err to "file:line:col: message" with the source line, for positions
  * in schema text (pos.file picks the file); for pos 0:0 (decoded schemas)
  * only the message. */

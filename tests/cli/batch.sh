@@ -63,14 +63,14 @@ cmp -s "$T/in/y0.yaml" "$T/a/lvl.yaml" && pass batch_input_kept || fail batch_in
 # The progress line: on a terminal only, and not with -q.
 if windows_build; then
     skip progress_on_terminal "Wine's console on a Unix terminal writes escape sequences of its own"
-elif command -v script >/dev/null 2>&1; then
+elif have_pty; then
     mkdir -p "$T/p1" "$T/p2"
     script -qc "'$BLOBC' bake -j 1 -s '$SCH' -o '$T/p1' $(echo "$T"/one/*.blob | sed 's|/one/\([^ ]*\)\.blob|/in/\1.*|g')" /dev/null >"$T/tty.out" 2>&1
     grep -q '\[[0-9]*/12\]' "$T/tty.out" && pass progress_on_terminal || fail progress_on_terminal "$(od -c "$T/tty.out" | head -5)"
     script -qc "'$BLOBC' bake -q -j 2 -s '$SCH' -o '$T/p2' $T/in/y0.yaml $T/in/y1.yaml" /dev/null >"$T/tty.out" 2>&1
     grep -q '\[' "$T/tty.out" && fail progress_quiet "$(od -c "$T/tty.out" | head -5)" || pass progress_quiet
 else
-    skip progress_on_terminal "script(1) not installed"
+    skip progress_on_terminal "script(1) not installed, or no pseudo-terminal here"
 fi
 
 # Linear in the number of inputs: the stat calls of a batch of 400 are
@@ -78,7 +78,7 @@ fi
 # input: 81,406 for 200 inputs).
 if windows_build; then
     skip batch_linear_stats "counts Linux stat system calls (strace)"
-elif command -v strace >/dev/null 2>&1; then
+elif command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
     mkdir -p "$T/lin/in" "$T/lin/o200" "$T/lin/o400"
     printf 'struct P { x: u32; }\nroot P;\n' >"$T/lin/p.schema"
     i=0
@@ -96,5 +96,5 @@ elif command -v strace >/dev/null 2>&1; then
         fail batch_linear_stats "stat calls: $s200 for 200 inputs, $s400 for 400"
     fi
 else
-    skip batch_linear_stats "strace not installed"
+    skip batch_linear_stats "strace not installed (make deps installs it), or not allowed to trace here"
 fi

@@ -84,6 +84,33 @@ same_file big_default_limit "$T/last" "$T/want"
 for opt in --max-errors=20 --max-errors=1; do
     run "$BLOBC" bake "$opt" "$bad/indent_slip.yaml" -o "$T/out.blob"
     got=$(grep -v '^ ' "$T/err")
-    want="$bad/indent_slip.yaml:14:4: error: invalid YAML: did not find expected '-' indicator (while parsing a block collection at line 8, column 3)"
+    want="$bad/indent_slip.yaml:14:4: error: invalid YAML: did not find expected '-' indicator (while parsing a block collection at $bad/indent_slip.yaml:8:3)"
     [ "$RC" -eq 1 ] && [ "$got" = "$want" ] && pass "syntax_first$opt" || fail "syntax_first$opt" "exit $RC: $got"
 done
+
+# ---- second places ----
+# A message that points at a second place (a first declaration, an anchor,
+# the construct a syntax error is in) names it as file:line:col, through
+# blobc_place: no message in lib/ spells out a line number on its own.
+own=$(grep -n '"[^"]*\(at line\|line %\|, column %\)' "$TOP"/lib/*/*.c |
+    grep -v 'lib/common/error.c:[0-9]*: *else snprintf(buf, cap, "line %u, column %u"' | tr '\n' ';')
+[ -z "$own" ] && pass second_place_through_blobc_place || fail second_place_through_blobc_place "$own"
+# and each kind, in one file and across an import, names the file
+printf 'struct P { x: u8; }\nenum E : u8 { a, b }\n' >"$T/first.schema"
+n=0
+for second in 'struct P { y: u8; }' 'root P;\nroot P;' 'struct Q { x: u8; x: u8; }' \
+    'enum F : u8 { a, a }' 'union U { P, P }'; do
+    n=$((n + 1))
+    printf "import \"first.schema\";\n$second\n" >"$T/second$n.schema"
+    run "$BLOBC" check "$T/second$n.schema"
+    head -1 "$T/err" | grep -q " at $T/[a-z0-9]*\.schema:[0-9]*:[0-9]*)$" && pass "second_place_$n" ||
+        fail "second_place_$n" "$(head -1 "$T/err")"
+done
+printf 'struct S { a: [u8]; b: u8; }\nroot S;\n' >"$T/s.schema"
+printf '$schema: s.schema\na: &x [1, 2\nb: 3\n' >"$T/syn.yaml"
+expect_err second_place_yaml_context 1 "(while parsing a flow sequence at $T/syn.yaml:2:7)" "$BLOBC" bake "$T/syn.yaml" -o "$T/o.blob"
+printf 'struct T { a: [u8]; b: u16; }\nroot T;\n' >"$T/t.schema"
+printf '$schema: t.schema\na: &x [1, 2]\nb: *x\n' >"$T/al.yaml"
+run "$BLOBC" bake "$T/al.yaml" -o "$T/o.blob"
+head -1 "$T/err" | grep -q "anchored at $T/al.yaml:2:4)" && pass second_place_alias ||
+    fail second_place_alias "$(head -1 "$T/err")"

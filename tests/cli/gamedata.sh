@@ -164,7 +164,7 @@ expect bake_new_names 0 "$BLOBC" bake -s w1.schema w1.yaml -o w1.blob
 same_file old_names_same_bytes w0new.blob w1.blob
 expect compat_rename 0 "$BLOBC" compat w0.schema w1.schema
 printf '%s\n' "note: items[].title: renamed to 'name' (@was)" \
-    "note: items[].kind: enum Kind: member 'shield' (1) renamed to 'guard'" \
+    "note: items[].kind: enum Kind: member 'shield' (1) renamed to 'guard' (@was)" \
     'compatible (the layout is the same; see the notes)' >want.txt
 same_file compat_rename_listing "$T/out" want.txt
 expect bake_w0 0 "$BLOBC" bake -s w0.schema w0.yaml -o w0.blob

@@ -128,6 +128,10 @@ for cxx in $CXXS; do
         "$T/read_$cxx" "$file" $mode >"$T/got.json" 2>"$T/err"
         rc=$?
         if [ $rc -ne 0 ]; then fail "read_level_${mode}_$cxx" "exit $rc: $(head -c 300 "$T/got.json")"; continue; fi
+        if ! command -v python3 >/dev/null 2>&1; then
+            skip "read_level_${mode}_$cxx" "python3 not installed to compare the JSON (make deps installs it)"
+            continue
+        fi
         python3 "$TOP/tests/tools/json_same.py" "$T/want.json" "$T/got.json" >"$T/diff" 2>&1 &&
             pass "read_level_${mode}_$cxx" || fail "read_level_${mode}_$cxx" "$(head -c 400 "$T/diff")"
     done

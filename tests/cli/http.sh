@@ -37,6 +37,10 @@ if [ ! -x "$NGINX" ]; then
     skip http_cache "nginx not installed (make deps installs nginx-light)"
     exit 0
 fi
+if ! command -v curl >/dev/null 2>&1; then
+    skip http_cache "curl not installed to see that nginx is up (make deps installs it)"
+    exit 0
+fi
 N=$T/nginx
 mkdir -p "$N/root" "$N/tmp"
 PORT=$(free_port 2>/dev/null || echo $((20000 + $$ % 20000)))

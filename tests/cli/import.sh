@@ -50,6 +50,12 @@ expect_err duplicate_across_files 1 \
     "v2.schema:3:8: error: duplicate type name 'Vec3' (first declared at v1.schema:1:8)" \
     "$BLOBC" check v2.schema
 
+# The same for a second root in a file (an imported file's root is its own).
+printf 'struct B { x: u8; }\n\nroot B;\nroot B;\n' >rb.schema
+expect_stderr root_twice_names_file 1 'rb.schema:4:1: error: a schema has at most one root (the first is at rb.schema:3:1)
+    root B;
+    ^' "$BLOBC" check rb.schema
+
 # A diamond (two files import the same one) reads it once: no duplicate.
 printf 'import "v1.schema";\nstruct L { v: Vec3; }\n' >l.schema
 printf 'import "v1.schema";\nstruct M { v: Vec3; }\n' >m.schema
@@ -63,6 +69,18 @@ expect_err missing_import 2 'miss.schema:1:8: error: cannot import "nope.schema"
     "$BLOBC" check miss.schema
 printf 'import "sub";\nstruct S { x: u8; }\n' >dir.schema
 expect_err import_directory 2 'dir.schema:1:8: error: cannot import "sub"' "$BLOBC" check dir.schema
+# Reached through the data's $schema (and another import), the error is
+# still at the import, and names the line of the data that led there.
+mkdir -p sub
+printf 'import "../miss.schema";\nstruct R { s: S; }\nroot R;\n' >sub/top.schema
+printf '$schema: sub/top.schema\ns: {x: 1}\n' >via.yaml
+expect_err missing_import_via_schema 2 'sub/../miss.schema:1:8: error: cannot import "nope.schema": cannot open '"'sub/../nope.schema'"': No such file or directory (in the schema $schema names at via.yaml:1:10)' \
+    "$BLOBC" bake via.yaml
+grep -q '^    import "nope.schema";$' "$T/err" && pass missing_import_via_schema_line ||
+    fail missing_import_via_schema_line "$(cat "$T/err")"
+printf '{"$schema": "sub/top.schema", "s": {"x": 1}}\n' >via.json
+expect_err missing_import_via_schema_json 2 '(in the schema $schema names at via.json:1:13)' "$BLOBC" bake via.json
+absent missing_import_via_schema_nothing_written via.blob
 
 # Imports come first; the path is a string; the statement ends with ';'.
 printf 'struct S { x: u8; }\nimport "v1.schema";\n' >late.schema

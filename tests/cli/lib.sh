@@ -35,6 +35,12 @@ as_program() {
     chmod +x "$1"
 }
 
+# have_pty : script(1) can give a command a terminal here (a chroot or a
+# container may have no /dev/pts, and script then fails at once).
+have_pty() {
+    command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1
+}
+
 # free_port : a free TCP port on 127.0.0.1 (python3).
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -140,14 +140,14 @@ run env NO_COLOR=1 "$BLOBC" check --color=always "$T/f.schema"
 if grep -q "$E" "$T/err"; then pass always_beats_no_color; else fail always_beats_no_color "no colour"; fi
 if windows_build; then
     skip no_color_on_terminal "Wine's console on a Unix terminal writes escape sequences of its own"
-elif command -v script >/dev/null 2>&1; then
+elif have_pty; then
     script -qec "NO_COLOR=1 '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
     if grep -q "$E\[" "$T/tty"; then fail no_color_on_terminal "coloured"; else pass no_color_on_terminal; fi
     script -qec "TERM=xterm '$BLOBC' check '$T/f.schema'" /dev/null >"$T/tty" 2>&1
     if grep -q "$E\[01;31m" "$T/tty"; then pass auto_colours_a_terminal; else
         fail auto_colours_a_terminal "$(head -c 200 "$T/tty")"; fi
 else
-    skip color_on_terminal "no script(1) to give blobc a terminal"
+    skip color_on_terminal "no script(1) or no pseudo-terminal here to give blobc a terminal"
 fi
 expect_err color_bad_value 2 "invalid --color 'sometimes'" "$BLOBC" verify --color=sometimes "$T/level.blob"
 expect_err color_on_bake 1 "${E}[01;31m" "$BLOBC" bake --color -s "$SCHEMA" "$T/image.yaml" -o "$T/img.blob"

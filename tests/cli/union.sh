@@ -186,8 +186,8 @@ compat append 0 "compatible (the layout is the same; see the notes)" \
 compat swap 1 "incompatible: 2 changes" "s: union Shape: member 'Circle' moved from tag 1 to 2"
 compat remove 1 "incompatible: 1 change" "s: union Shape: member 'Box' (tag 2) removed"
 compat widen 1 "incompatible: 4 changes" "s.Box.h: retyped from f32 to f64 (size 4 to 8)"
-compat rename 0 "compatible (the layout is the same; see the notes)" \
-    "note: s: union Shape: member 'Box' (tag 2) is now 'Rect'"
+compat rename 1 "incompatible: 1 change" \
+    "s: union Shape: member 'Box' (tag 2) removed (tag 2 is now 'Rect')"
 
 printf 's: {Box: {w: 1, h: 2}}\nl: [{Circle: {r: 3}}, {Box: {w: 4, h: 5}}]\n' >"$T/ud.yaml"
 "$BLOBC" bake -s "$T/u1.schema" "$T/ud.yaml" -o "$T/ud.blob"

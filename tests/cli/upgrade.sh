@@ -9,12 +9,12 @@ cd "$D" || exit 1
 
 # reference NEW.schema OUT: the old blob dumped, its $schema made NEW's, baked with NEW.
 reference() {
-    "$BLOBC" dump "$T/old.blob" | sed "s|^\\\$schema: .*|\$schema: \"$1\"|" >"$T/ref.yaml"
+    "$BLOBC" dump "$T/old.blob" | sed -e "s|^\\\$schema: .*|\$schema: \"$1\"|" -e "/^\\\$type:/d" >"$T/ref.yaml"
     "$BLOBC" bake -s "$1" "$T/ref.yaml" -o "$2"
 }
 
-for n in same_layout added_field added_in_padding moved retyped enum_values enum_base aligned \
-    widened narrowed; do
+for n in same_layout types_renamed added_field added_in_padding moved retyped enum_values enum_base \
+    aligned widened narrowed; do
     expect "$n" 0 "$BLOBC" upgrade "$T/old.blob" -s "$n.schema" -o "$T/$n.blob"
     reference "$n.schema" "$T/$n.ref.blob" 2>"$T/err" || fail "${n}_reference" "$(cat "$T/err")"
     same_file "${n}_same_as_rebake" "$T/$n.blob" "$T/$n.ref.blob"
@@ -31,7 +31,7 @@ done
 grep -q 'kind.*wall' "$T/w.map" && pass widened_map_enum || fail widened_map_enum "$(grep kind "$T/w.map" | head -2)"
 
 # --drop: the fields are left out; the result is the JSON dump without them, baked.
-expect_err removed_needs_drop 1 "old.blob: flags: error: field 'flags' is not in the new schema; --drop leaves it out" \
+expect_err removed_needs_drop 1 "old.blob: flags: error: field 'flags' is not in the new schema; --drop leaves its values out" \
     "$BLOBC" upgrade "$T/old.blob" -s removed_field.schema -o "$T/rf.blob"
 absent removed_no_output "$T/rf.blob"
 expect drop 0 "$BLOBC" upgrade "$T/old.blob" -s removed_field.schema -o "$T/rf.blob" --drop
@@ -50,7 +50,7 @@ expect_err no_default 1 "old.blob: items[].weight: error: new field 'weight' (f3
     "$BLOBC" upgrade "$T/old.blob" -s no_default.schema -o "$T/x.blob"
 expect_err kind_change 1 "items[].next: error: cannot carry *Item over to [Item]" \
     "$BLOBC" upgrade "$T/old.blob" -s pointer_and_array.schema -o "$T/x.blob"
-expect_err renamed_field 1 "count: error: field 'count' is not in the new schema" \
+expect_err renamed_field 1 "count: error: field 'count' is not in the new schema (values carry over by name: if 'total' is its new name, rename it back first); --drop leaves its values out" \
     "$BLOBC" upgrade "$T/old.blob" -s renamed.schema -o "$T/x.blob"
 expect_err fixed_length 1 "items[0].weights: error: too many items for [f32; 3]" \
     "$BLOBC" upgrade "$T/old.blob" -s resized.schema -o "$T/x.blob"
@@ -105,6 +105,10 @@ done
     pass union_member_default || fail union_member_default "$("$BLOBC" dump "$T/u-member_changed.blob" | head -5)"
 expect_err union_member_gone 1 'main: error: unknown member "Box" of union Shape' \
     "$BLOBC" upgrade "$T/u.blob" -s member_removed.schema -o "$T/x.blob"
+expect_err union_null_gone 1 "extra: error: expected a mapping with one key naming a member of union Shape" \
+    "$BLOBC" upgrade "$T/u.blob" -s null_removed.schema -o "$T/x.blob"
+expect_err union_member_renamed 1 'unknown member "Circle" of union Form' \
+    "$BLOBC" upgrade "$T/u.blob" -s member_renamed.schema -o "$T/x.blob"
 expect_err union_field_needs_drop 1 "main.Box.h: error: field 'h' is not in the new schema" \
     "$BLOBC" upgrade "$T/u.blob" -s member_field_dropped.schema -o "$T/x.blob"
 expect union_drop 0 "$BLOBC" upgrade "$T/u.blob" -s member_field_dropped.schema --drop -o "$T/u-drop.blob"

@@ -789,7 +789,7 @@ TEST(alias_replay_across_types) {
               "t.yaml:1:6: i8v: error: expected an integer in i8 range -128..127, got \"300\"");
     CHECK_STR(first_error("pos: &v {x: 1, y: 2, z: 3}\nmeta: *v\n", "t.yaml"),
               "t.yaml:2:7: meta.x: error: unknown field \"x\" in struct Meta (fields: note, n) "
-              "(in the value of alias *v, anchored at line 1)");
+              "(in the value of alias *v, anchored at t.yaml:1:6)");
     blobc_buffer_free(&out);
 }
 
@@ -877,11 +877,11 @@ TEST(nesting_limit) {
 
 TEST(syntax_errors) {
     CHECK_STR(first_error("b: true\nname: \"abc\n", "t.yaml"),
-              "t.yaml:3:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 2, column 7)");
+              "t.yaml:3:1: error: invalid YAML: found unexpected end of stream (while scanning a quoted scalar at t.yaml:2:7)");
     CHECK_STR(first_error("b: true\n- x\n", "t.yaml"),
-              "t.yaml:2:1: error: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)");
+              "t.yaml:2:1: error: invalid YAML: did not find expected key (while parsing a block mapping at t.yaml:1:1)");
     CHECK_STR(first_error("b: true\nname: x\n\tu8v: 1\n", "t.yaml"),
-              "t.yaml:3:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at line 2, column 7)");
+              "t.yaml:3:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at t.yaml:2:7)");
     CHECK_STR(first_error("{\n\"b\": true\n\"i8v\": 1}\n", "t.json"),
               "t.json:3:1: error: invalid JSON: expected ',' or '}' after an object member, got '\"'");
     CHECK_STR(first_error("{\"b\": tru}", "t.json"), "t.json:1:7: error: invalid JSON: invalid literal (expected true)");
@@ -1260,7 +1260,7 @@ TEST(several_errors) {
     /* A syntax error comes alone, wherever it is. */
     CHECK_STR(sink_bake("b: maybe\ni8v: 300\nname: [1\n", "t.yaml", 0, &sup, false),
               "t.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing "
-              "a flow sequence at line 3, column 7)\n");
+              "a flow sequence at t.yaml:3:7)\n");
     CHECK_STR(sink_bake("{\"b\": \"maybe\", \"i8v\": 300,}", "t.json", 0, &sup, false),
               "t.json:1:26: error: invalid JSON: trailing comma: '}' after ',' (JSON allows no "
               "comma after the last member)\n");
@@ -1270,7 +1270,7 @@ TEST(several_errors) {
               "t.yaml:1:4: b: error: expected true or false, got \"maybe\"");
     CHECK_STR(first_error("b: maybe\ni8v: 300\nname: [1\n", "t.yaml"),
               "t.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing "
-              "a flow sequence at line 3, column 7)");
+              "a flow sequence at t.yaml:3:7)");
 }
 
 /* ---- the bad-data corpus ---- */

@@ -32,12 +32,15 @@ TEST(compat_lines_and_counts) {
     blobc_buffer out = {0};
     blobc_compat_result r;
     CHECK_EQ_I(blobc_compat(blobc_schema_root(o), blobc_schema_root(n), n, &out, &r, NULL), BLOBC_OK);
-    CHECK_EQ_U(r.changes, 3); /* the struct's size, n moved and retyped */
-    CHECK_EQ_U(r.notes, 2);   /* P is now Q, k renamed to kind */
+    /* the struct's size, k removed and kind added (values go by name, so
+     * the same offset and type is no rename), n moved and retyped */
+    CHECK_EQ_U(r.changes, 5);
+    CHECK_EQ_U(r.notes, 1); /* P is now Q */
     CHECK(text_is(&out, "note: (root): struct P is now called Q\n"
                         "(root): struct P: size changed from 8 to 12\n"
-                        "note: k: renamed to 'kind' (same offset and type: the layout is unchanged)\n"
+                        "k: removed (was K at offset 4)\n"
                         "n: moved from offset 6 to 8\n"
+                        "kind: added (K at offset 4)\n"
                         "n: retyped from u16 to u32 (size 2 to 4)\n"));
     blobc_buffer_free(&out);
     /* with a P still in the new schema, Q is another root */

@@ -319,7 +319,7 @@ TEST(errors_have_positions_and_lines) {
     CHECK_STR(first_line(), "t.schema:1:33: error: unknown type 'Nope'");
     /* CRLF files count lines the same way. */
     CHECK(parse_fails("struct A {\r\n  x: u8;\r\n  x: u8;\r\n}\r\n"));
-    CHECK_STR(fmt, "t.schema:3:3: error: duplicate field 'x' in struct A (first declared at line 2)\n"
+    CHECK_STR(fmt, "t.schema:3:3: error: duplicate field 'x' in struct A (first declared at t.schema:2:3)\n"
                    "      x: u8;\n      ^");
 }
 
