@@ -4,7 +4,8 @@
 # resolved, an omitted all-default struct); verify;
 # dump as YAML and JSON against golden files (references as keys) and
 # re-baked identical; upgrade and verify --against carrying references;
-# dump --map naming each reference's item; and the located errors
+# dump --map naming each reference's item; lookups through gen c and gen
+# cpp; and the located errors
 # (duplicate keys naming both places, dangling keys with a did-you-mean,
 # null where none is allowed) against golden stderr.
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +105,57 @@ elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"
 else
     fail lookup_builds_cxx "$(head -c 800 cc.log)"
 fi
+
+# --- gen cpp: Vector<T>::find by key, references as const T *; the same
+# output as lookup.c, in the global namespace and in one ---
+if [ -z "$CXX1" ]; then
+    skip lookup_cpp "no C++ compiler (g++ or clang++)"
+fi
+for ns in "" game; do
+    [ -n "$CXX1" ] || break
+    tag=${ns:-global}
+    # shellcheck disable=SC2086
+    expect "gen_cpp_$tag" 0 "$BLOBC" gen cpp game.schema ${ns:+--namespace $ns} -o game.hpp
+    if $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -fno-exceptions -fno-rtti \
+        ${ns:+-DGAME_NS} -I"$INC" -I. "$G/lookup.cpp" -o lookupcpp 2>cc.log; then
+        pass "lookup_cpp_builds_$tag"
+        expect "lookup_cpp_runs_$tag" 0 ./lookupcpp y.blob
+        same_file "lookup_cpp_golden_$tag" "$T/out" "$G/lookup.expect"
+    else
+        fail "lookup_cpp_builds_$tag" "$(head -c 800 cc.log)"
+    fi
+done
+
+# keys of structs named after the runtime's and the C library's names
+cat >hk.schema <<'EOT'
+enum remove : u8 { a, b }
+struct key_of { @key type: remove; get: &key_of = null; }
+struct exit { @key get: string; find: &key_of; }
+struct find { @key open: i64; }
+struct Root { key_of: [key_of]; exit: [exit]; find: [find]; }
+root Root;
+EOT
+cat >hk.cpp <<'EOT'
+#include "hk.hpp"
+#ifdef NS
+using namespace a::b;
+#endif
+int main() {
+    const Root *r = Root::open("", 0);
+    if (!r) return 0;
+    const class key_of *k = r->key_of().find(remove::b);
+    const class exit *e = r->exit().find("x");
+    const class find *o = r->find().find(-1);
+    return k && e && o && e->find() == k->get();
+}
+EOT
+for ns in "" a::b; do
+    [ -n "$CXX1" ] || break
+    "$BLOBC" gen cpp hk.schema ${ns:+--namespace $ns} -o hk.hpp 2>cc.log &&
+        $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant ${ns:+-DNS} -I"$INC" -I. \
+            hk.cpp -o hk 2>>cc.log && pass "cpp_hostile_keys_${ns:-global}" ||
+        fail "cpp_hostile_keys_${ns:-global}" "$(head -c 800 cc.log)"
+done
 
 # --- gen jsonschema: references as their key's type, an all-default struct
 # optional; a real validator and bake agree on the sample and on edits ---
