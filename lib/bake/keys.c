@@ -186,18 +186,19 @@ static void item_path(const bk *k, const char *path, uint32_t i, char *buf, size
     snprintf(buf, cap, k->json ? "%s/%u" : "%s[%u]", path, (unsigned)i);
 }
 
-/* " (line 3, column 5)" for YAML positions; JSON's are offsets. */
-static void line_text(const bk_pos *pos, char *buf, size_t cap) {
-    if (pos->line) snprintf(buf, cap, " (line %u, column %u)", (unsigned)pos->line, (unsigned)pos->col);
+/* " (at FILE:3:5)" for YAML positions; JSON's are offsets. */
+static void line_text(const bk *k, const bk_pos *pos, char *buf, size_t cap) {
+    char at[BLOBC_PLACE_BUF];
+    if (pos->line) snprintf(buf, cap, " (at %s)", blobc_place(at, sizeof at, k->filename, pos->line, pos->col));
     else buf[0] = '\0';
 }
 
 static blobc_status duplicate(bk *k, const blobc_type *st, const key_val *key, const char *path,
                               uint32_t item, const bk_pos *pos, const key_ent *first) {
-    char kt[120], there[600], line[64];
+    char kt[120], there[600], line[BLOBC_PLACE_BUF + 8];
     key_text(st, key, kt, sizeof kt);
     item_path(k, first->path, first->item, there, sizeof there);
-    line_text(&first->pos, line, sizeof line);
+    line_text(k, &first->pos, line, sizeof line);
     blobc_status s = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                              "duplicate key %s of %s: %s has it too%s (all keyed arrays of %s "
                              "share one key space)",

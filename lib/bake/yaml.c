@@ -391,8 +391,9 @@ static bool start_merges(ys *y, blobc_status *st) {
     memmove(&y->merges[first], &y->merges[first + 1], (--y->nmerges - first) * sizeof m);
     const anchor_rec *a = &y->anchors[m.anchor];
     y->alias_pos = m.pos;
-    snprintf(y->note, sizeof y->note, "(merged from *%.60s, anchored at line %u)", a->name,
-             (unsigned)a->line);
+    char at[BLOBC_PLACE_BUF];
+    snprintf(y->note, sizeof y->note, "(merged from *%.60s, anchored at %s)", a->name,
+             blobc_place(at, sizeof at, k->filename, a->line, a->col));
     k->note = y->note;
     y->rp[y->nrp++] = (replay){0, 1};
     y->rp[y->nrp++] = (replay){a->start + 1, a->end - 1}; /* its keys and values */
