@@ -23,8 +23,16 @@
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING
@@ -165,8 +173,10 @@ struct bk {
 
 /* The bake's own outcomes, which travel up the fill stack and the front
  * ends beside the public statuses and never leave the bake: each has a
- * value of its own, none a blobc_status's, and the driver (BK_SKIP) and
- * the plan (BK_PROBED) turn them into a public status. */
+ * value of its own, none a blobc_status's, and the driver (BK_SKIP), the
+ * plan (BK_PROBED) and the JSON front end (BK_RESTART) turn them into a
+ * public status. Every private outcome is here, so none can take
+ * another's value. */
 typedef enum bk_outcome {
     /* An error was kept and the bake goes on; the front end skips the
      * value the error was about (the rest of a container whose start it
@@ -174,11 +184,16 @@ typedef enum bk_outcome {
     BK_OUTCOME_SKIP = -2,
     /* A probing bake (k->probe) stops as soon as the schema and the root
      * type are known. */
-    BK_OUTCOME_PROBED = -3
+    BK_OUTCOME_PROBED = -3,
+    /* The JSON front end found a $type after the data it baked as another
+     * root type: the bake starts over with the meta keys read ahead. */
+    BK_OUTCOME_RESTART = -4
 } bk_outcome;
 #define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
 #define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
-_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK,
+#define BK_RESTART ((blobc_status)BK_OUTCOME_RESTART)
+_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK &&
+                   (int)BK_OUTCOME_RESTART < (int)BLOBC_OK,
                "outcomes apart from every blobc_status");
 
 /* After bk_fail for an error that leaves the document's structure intact:

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 /* String flags (jl_string). */
 #define JL_ESC 1u   /* has a backslash escape */

@@ -20,7 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
 #include "platform/platform.h"
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
