@@ -286,8 +286,7 @@ static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, b
 /* `@was(old)` (the '@' and "was" read): the name the next field or
  * member had before. */
 static blobc_status parse_was(parser *p) {
-    if (p->was)
-        return blobc_schema_err(p->s, p->tok.pos, p->err, "@was is given twice");
+    if (p->was) return blobc_schema_err(p->s, p->tok.pos, p->err, "@was is given twice");
     blobc_token old;
     if (next(p) || expect(p, BLOBC_TOK_LPAREN, "'(' after @was") ||
         expect_name(p, "old name", &old))
@@ -637,12 +636,10 @@ static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc
                                 pf->st->name, t->name, t->kind == BLOBC_KIND_ENUM ? "an" : "a",
                                 blobc_kind_name(t->kind));
     if (pf->ref) {
+        const char *n = t->name ? t->name : blobc_kind_name(t->kind);
         if (t->kind != BLOBC_KIND_STRUCT || !t->key)
-            return blobc_schema_err(p->s, pf->leaf.pos, p->err,
-                                    "&%s refers to an element of a keyed array, so %s must be a "
-                                    "struct with a @key field",
-                                    t->name ? t->name : blobc_kind_name(t->kind),
-                                    t->name ? t->name : blobc_kind_name(t->kind));
+            return blobc_schema_err(p->s, pf->leaf.pos, p->err, "&%s refers to an element of a "
+                                    "keyed array, so %s must be a struct with a @key field", n, n);
         t = intern(p, BLOBC_KIND_PTR, t, 0, true);
         if (!t) return blobc_err_nomem(p->err);
     }
@@ -710,10 +707,8 @@ static blobc_status check_default(parser *p, const pending_field *pf, blobc_fiel
                                     f->name, got);
     } else if (k == BLOBC_KIND_PTR && t->ref) {
         if (!tok_is(p, d, "null"))
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "the default of reference field '%s' can only be null (no "
-                                    "element), got %s",
-                                    f->name, got);
+            return blobc_schema_err(p->s, d->pos, p->err, "the default of reference field '%s' can "
+                                    "only be null (no element), got %s", f->name, got);
     } else if (k == BLOBC_KIND_STRING) {
         if (d->kind != BLOBC_TOK_STRING)
             return blobc_schema_err(p->s, d->pos, p->err,
