@@ -1,7 +1,7 @@
 // BlobcNotify.cs - the client of `blobc watch --notify` for Unity (or any
 // .NET program): copy it into the project's Assets and call Poll once a
 // frame; it never blocks. The line it reads is the one <blobc/notify.h>
-// reads (blobc(1), WATCH):
+// reads (blobc(1), watch; docs/WATCH.md):
 //
 //     GENERATION PATH HASH\n
 //

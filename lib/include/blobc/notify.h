@@ -3,7 +3,7 @@
  * game includes it (it links nothing of blobc) and calls blobc_notify_poll
  * once a frame; the call never blocks. On Windows link ws2_32.
  *
- * The protocol (blobc(1), WATCH): the server speaks, the client only
+ * The protocol (blobc(1), watch; docs/WATCH.md): the server speaks, the client only
  * reads. Each published output is one line,
  *
  *     GENERATION PATH HASH\n
