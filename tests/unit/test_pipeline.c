@@ -190,7 +190,7 @@ TEST(clash_refused_before_baking) {
     blobc_job own[1] = {{in, out, other}}, cross[2] = {{in, out, NULL}, {in, "x.blob", other}};
     for (int c = 0; c < 2; c++) {
         memset(&s, 0, sizeof s);
-        s.caller = pthread_self();
+        on_caller = 1;
         CHECK_EQ_I(blobc_bake_batch(c ? cross : own, c ? 2 : 1, &o, &err), BLOBC_EARG);
         CHECK_EQ_U(s.clashes, 1);
         CHECK_EQ_U(s.starts, 0);
