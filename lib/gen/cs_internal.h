@@ -34,11 +34,15 @@ typedef struct csgen {
     blobc_error *err;
     bool ok;
     bool math;
+    bool own_only;              /* only the types of file 0 */
+    bool standalone;            /* over blobc's runtime, not Unity's */
+    const char *file_tag;       /* own_only: the file's stem as an identifier, in helper names */
     const char *ns;
     const char *indent;         /* "" or "    " inside a namespace */
     const char *owner;          /* the struct being written */
     blobc_arena arena;
     blobc_buffer tmp, props, aliases;
+    blobc_buffer uses;          /* own_only: the comment naming the files used */
     blobc_nameset globals;
     blobc_typemap map;
     cs_type_info *info;
@@ -64,9 +68,11 @@ char *blobc_gencs_arena_str(csgen *c, const blobc_buffer *b);
 const char *blobc_gencs_unique_in(csgen *c, blobc_nameset *set, const char *base);
 /* A type's own names start from its name (CS0542) and what it inherits:
  * an enum's `value__` (CS0076), a struct's object members (CS0108). */
-bool blobc_gencs_local_names(blobc_nameset *local, const char *type_name, blobc_kind kind);
+bool blobc_gencs_local_names(const csgen *c, blobc_nameset *local, const char *type_name, blobc_kind kind);
 /* Names every named type, and the members inside each. */
 bool blobc_gencs_assign_names(csgen *c);
+/* With own_only: fails when a type's name depends on the other types. */
+blobc_status blobc_gencs_check_split_names(csgen *c);
 bool blobc_gencs_valid_namespace(const char *ns);
 /* C#'s name of a scalar kind ("uint"), NULL for the others. */
 const char *blobc_gencs_scalar_name(blobc_kind k);

@@ -37,15 +37,20 @@ static const char *const object_members[] = {
     "Equals", "Finalize", "GetHashCode", "GetType", "MemberwiseClone", "ReferenceEquals", "ToString",
 };
 
-/* Names the output uses from Unity and the base library: a schema type
- * of the same name gets a `_` behind. */
+/* Names the output uses from Unity, blobc's C# runtime and the base
+ * library: a schema type of the same name gets a `_` behind (whichever
+ * runtime, so that a type has one name in both). */
 static const char *const used_names[] = {
     "BlobArray", "BlobPtr", "BlobString", "BlobAssetReference", "UnsafeUtility", "Unity",
     "System", "StructLayout", "LayoutKind", "FieldOffset", "MarshalAs", "UnmanagedType",
     /* an attribute [X] is also looked up as XAttribute */
     "StructLayoutAttribute", "FieldOffsetAttribute", "MarshalAsAttribute", "MayOnlyLiveInBlobStorage",
     "MayOnlyLiveInBlobStorageAttribute",
+    "Blobc", "BlobAsset", "BlobStatus", "BlobMemory", "BlobException",
 };
+
+/* What the standalone runtime's structs get besides their fields. */
+static const char *const standalone_members[] = {"SchemaHash", "Open", "TryOpen"};
 
 /* Unity.Mathematics vector types ([T; 2..4] of these elements). */
 static const struct {
@@ -86,11 +91,14 @@ static const char *escaped(csgen *c, const char *s) {
 
 /* A type's own names start from its name (CS0542) and what it inherits:
  * an enum's `value__` (CS0076), a struct's object members (CS0108). */
-bool blobc_gencs_local_names(blobc_nameset *local, const char *type_name, blobc_kind kind) {
+bool blobc_gencs_local_names(const csgen *c, blobc_nameset *local, const char *type_name, blobc_kind kind) {
     if (!blobc_nameset_add(local, type_name)) return false;
     if (kind == BLOBC_KIND_ENUM) return strcmp(type_name, "value__") == 0 || blobc_nameset_add(local, "value__");
     for (size_t k = 0; k < sizeof object_members / sizeof object_members[0]; k++)
         if (!blobc_nameset_has(local, object_members[k]) && !blobc_nameset_add(local, object_members[k]))
+            return false;
+    for (size_t k = 0; c->standalone && kind == BLOBC_KIND_STRUCT && k < 3; k++)
+        if (!blobc_nameset_has(local, standalone_members[k]) && !blobc_nameset_add(local, standalone_members[k]))
             return false;
     /* [MarshalAs(UnmanagedType.U1)] on a bool field looks the name up in the struct */
     return blobc_nameset_has(local, "UnmanagedType") || blobc_nameset_add(local, "UnmanagedType");
@@ -161,12 +169,51 @@ bool blobc_gencs_assign_names(csgen *c) {
     for (size_t i = 0; i < c->ninfo; i++) {
         /* C# forbids a member named like its type (CS0542) */
         blobc_nameset local = {0};
-        bool ok = blobc_gencs_local_names(&local, c->info[i].name, blobc_schema_at(c->schema, i)->kind) &&
+        bool ok = blobc_gencs_local_names(c, &local, c->info[i].name, blobc_schema_at(c->schema, i)->kind) &&
                   member_names(c, i, &local);
         blobc_nameset_free(&local);
         if (!ok) return false;
     }
     return true;
+}
+
+/* Whether the name `gen cs` gives a type depends on the other types: it
+ * is not the first spelling of its escaped name that neither a keyword
+ * nor a name the output uses takes. With one file per schema file, each
+ * file must give a type the name the others give it. */
+static bool is_reserved(const csgen *c, const char *s) {
+    for (size_t i = 0; i < sizeof used_names / sizeof used_names[0]; i++)
+        if (strcmp(s, used_names[i]) == 0) return true;
+    for (size_t i = 0; c->math && i < sizeof math_elems / sizeof math_elems[0]; i++) {
+        size_t n = strlen(math_elems[i].name);
+        if (strncmp(s, math_elems[i].name, n) == 0 && s[n] >= '2' && s[n] <= '4' && !s[n + 1]) return true;
+    }
+    return false;
+}
+
+blobc_status blobc_gencs_check_split_names(csgen *c) {
+    blobc_buffer plain = {0};
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < c->ninfo && st == BLOBC_OK; i++) {
+        const char *name = blobc_schema_at(c->schema, i)->name;
+        plain.len = 0;
+        if (!blobc_buf_puts(&plain, is_keyword(name) ? "@" : "") || !blobc_buf_puts(&plain, name) ||
+            !blobc_buf_putc(&plain, '\0')) {
+            st = blobc_err_nomem(c->err);
+            break;
+        }
+        while (st == BLOBC_OK && is_reserved(c, (const char *)plain.data)) {
+            plain.len--;
+            if (!blobc_buf_puts(&plain, "_") || !blobc_buf_putc(&plain, '\0')) st = blobc_err_nomem(c->err);
+        }
+        if (st == BLOBC_OK && strcmp((const char *)plain.data, c->info[i].name) != 0)
+            st = blobc_err(c->err, BLOBC_EINPUT,
+                           "gen cs: type %s would be named %s, as %s is taken; with one file per schema "
+                           "file every type needs its own name (rename one of them)",
+                           name, c->info[i].name, (const char *)plain.data);
+    }
+    blobc_buffer_free(&plain);
+    return st;
 }
 
 bool blobc_gencs_valid_namespace(const char *ns) {

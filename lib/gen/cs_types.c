@@ -155,7 +155,9 @@ static const char *helper_for(csgen *c, const blobc_type *t) {
         cs_helper *h = &c->helpers[c->nhelpers];
         h->key = blobc_arena_strndup(&c->arena, (const char *)key.data, key.len - 1);
         key.len = 0;   /* c->tmp may hold the type being spelled */
-        ok = h->key && blobc_buf_printf(&key, "Fixed_%s", h->key);
+        /* with one file per schema file, each file's helpers are its own */
+        ok = h->key && blobc_buf_printf(&key, "Fixed_%s%s%s", h->key, c->file_tag ? "_" : "",
+                                        c->file_tag ? c->file_tag : "");
         h->name = ok ? blobc_gencs_unique_in(c, &c->globals, blobc_gencs_arena_str(c, &key)) : NULL;
         h->type = t;
         if ((found = h->name)) c->nhelpers++;
@@ -166,7 +168,7 @@ static const char *helper_for(csgen *c, const blobc_type *t) {
 
 /* The C# type of t, qualified with global:: when `full` (alias targets). */
 bool blobc_gencs_put_type(csgen *c, blobc_buffer *b, const blobc_type *t, bool full) {
-    const char *ent = full ? "global::Unity.Entities." : "";
+    const char *ent = !full ? "" : c->standalone ? "global::Blobc." : "global::Unity.Entities.";
     switch (t->kind) {
     case BLOBC_KIND_ENUM:
     case BLOBC_KIND_STRUCT:

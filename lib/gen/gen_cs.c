@@ -20,7 +20,9 @@
 /* Names from outside are written in full from global::, so that no
  * schema name (a field `UnsafeUtility`, a namespace `Game.System`) can
  * stand in their way. */
-#define AS_REF "global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef"
+static const char *as_ref(const csgen *c) {
+    return c->standalone ? "global::Blobc.BlobMemory.AsRef" : "global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef";
+}
 
 /* A schema doc comment as an XML doc comment, `extra` deeper than the
  * current indent; blobc_gen_doc_line keeps each line inside it. */
@@ -94,8 +96,8 @@ static void emit_slot(csgen *c, bool ex, const char *name, const blobc_type *t, 
     c->out = fields;
     c->ok = c->ok && blobc_buf_printf(&c->props,
                                       "%s    public ref %s %s { get { fixed (int* p = &%s) "
-                                      "{ return ref " AS_REF "<%s>(p); } } }\n",
-                                      c->indent, alias, name, off_name, alias);
+                                      "{ return ref %s<%s>(p); } } }\n",
+                                      c->indent, alias, name, off_name, as_ref(c), alias);
 }
 
 /* A field of type t (any kind) at `off`, in a struct of component comp. */
@@ -138,7 +140,7 @@ static void emit_field(csgen *c, bool ex, const char *name, const blobc_type *t,
  * [MayOnlyLiveInBlobStorage]: a copy of one that holds offsets would read
  * garbage, and an offset stored as plain ints is invisible to it. */
 static void emit_struct_head(csgen *c, bool ex, bool blob_only, uint32_t size, const char *name) {
-    if (blob_only) emit(c, "%s[MayOnlyLiveInBlobStorage]\n", c->indent);
+    if (blob_only && !c->standalone) emit(c, "%s[MayOnlyLiveInBlobStorage]\n", c->indent);
     if (ex) emit(c, "%s[StructLayout(LayoutKind.Explicit, Size = %" PRIu32 ")]\n", c->indent, size);
     emit(c, "%spublic unsafe struct %s\n%s{\n", c->indent, name, c->indent);
 }
@@ -150,6 +152,20 @@ static void emit_struct_tail(csgen *c) {
     emit(c, "%s}\n\n", c->indent);
 }
 
+/* The standalone runtime's way in: a .blob whose root is this struct. */
+static void emit_open(csgen *c, const blobc_type *t, const char *name) {
+    const char *in = c->indent;
+    emit(c, "\n%s    /// <summary>The layout hash a .blob whose root is %s records.</summary>\n"
+            "%s    public const ulong SchemaHash = 0x%016" PRIx64 "UL;\n\n", in, bare(name), in, blobc_type_hash(t));
+    emit(c, "%s    /// <summary>Opens a .blob file image whose root is %s: checks its header, copies its\n"
+            "%s    /// data section; throws global::Blobc.BlobException when it is refused.</summary>\n"
+            "%s    public static global::Blobc.BlobAsset<%s> Open(byte[] file) { return global::Blobc.BlobAsset<%s>.Open(file, SchemaHash, %" PRIu32 "); }\n\n",
+         in, bare(name), in, in, name, name, t->size);
+    emit(c, "%s    /// <summary>Open that says why it refused the file instead of throwing.</summary>\n"
+            "%s    public static global::Blobc.BlobStatus TryOpen(byte[] file, out global::Blobc.BlobAsset<%s> blob) { return global::Blobc.BlobAsset<%s>.TryOpen(file, SchemaHash, %" PRIu32 ", out blob); }\n",
+         in, in, name, name, t->size);
+}
+
 static void emit_struct(csgen *c, size_t i) {
     const blobc_type *t = blobc_schema_at(c->schema, i);
     const cs_type_info *ti = &c->info[i];
@@ -159,12 +175,13 @@ static void emit_struct(csgen *c, size_t i) {
     emit_struct_head(c, ti->explicit_layout, ti->blob_only, t->size, ti->name);
     c->owner = ti->name;
     blobc_nameset local = {0};
-    c->ok = c->ok && blobc_gencs_local_names(&local, ti->name, BLOBC_KIND_STRUCT);
+    c->ok = c->ok && blobc_gencs_local_names(c, &local, ti->name, BLOBC_KIND_STRUCT);
     for (uint32_t f = 0; c->ok && f < t->nfields; f++) c->ok = blobc_nameset_add(&local, ti->members[f]);
     for (uint32_t f = 0; c->ok && f < t->nfields; f++)
         emit_field(c, ti->explicit_layout, ti->members[f], t->fields[f].type, t->fields[f].offset,
                    ti->comp, &local, t->fields[f].doc);
     blobc_nameset_free(&local);
+    if (c->standalone) emit_open(c, t, ti->name);
     emit_struct_tail(c);
 }
 
@@ -175,7 +192,7 @@ static void emit_helper(csgen *c, const cs_helper *h) {
     emit_struct_head(c, true, blobc_gencs_holds_offsets(c, h->type), h->type->size, h->name);
     c->owner = h->name;
     blobc_nameset local = {0};
-    c->ok = c->ok && blobc_gencs_local_names(&local, h->name, BLOBC_KIND_STRUCT) && blobc_nameset_add(&local, "item");
+    c->ok = c->ok && blobc_gencs_local_names(c, &local, h->name, BLOBC_KIND_STRUCT) && blobc_nameset_add(&local, "item");
     emit_field(c, true, "item", h->type, 0, UINT32_MAX, &local, NULL);
     blobc_nameset_free(&local);
     emit_struct_tail(c);
@@ -206,7 +223,8 @@ static void emit_union(csgen *c, size_t i) {
     emit(c, "%s// union %s: size %" PRIu32 ", alignment %" PRIu32 "; tag 0 holds no member\n", in,
          t->name, t->size, t->align);
     emit_doc(c, "", t->doc);
-    emit(c, "%s[MayOnlyLiveInBlobStorage]\n%spublic unsafe struct %s\n%s{\n", in, in, ti->name, in);
+    if (!c->standalone) emit(c, "%s[MayOnlyLiveInBlobStorage]\n", in);
+    emit(c, "%spublic unsafe struct %s\n%s{\n", in, ti->name, in);
     emit(c, "%s    public enum %s : uint\n%s    {\n%s        None = 0,\n", in, ti->tag_enum, in, in);
     for (uint32_t m = 0; m < t->nfields; m++) {
         emit_doc(c, "        ", t->fields[m].doc);
@@ -218,20 +236,57 @@ static void emit_union(csgen *c, size_t i) {
         const char *mn = info_of(c, t->fields[m].type->elem)->name;
         emit_doc(c, "    ", t->fields[m].doc);
         emit(c, "%s    public ref %s %s { get { if (%s != %s.%s) throw new global::System.InvalidOperationException(\"%s holds another member\"); "
-                "fixed (int* p = &%s) { return ref " AS_REF "<%s>((byte*)p + %s); } } }\n",
+                "fixed (int* p = &%s) { return ref %s<%s>((byte*)p + %s); } } }\n",
              in, mn, ti->members[m], ti->tag_field, ti->tag_enum, ti->values[m], bare(ti->name),
-             ti->offset_field, mn, ti->offset_field);
+             ti->offset_field, as_ref(c), mn, ti->offset_field);
     }
     emit(c, "%s}\n\n", in);
+}
+
+/* With one file per schema file: a comment naming the files whose types
+ * this one uses (C# has no #include: they are compiled together), and
+ * the file's stem as an identifier for the names of its helpers. */
+static blobc_status split_names(csgen *c, blobc_buffer *uses) {
+    size_t nfiles = blobc_schema_file_count(c->schema);
+    bool *used = calloc(nfiles ? nfiles : 1, sizeof *used);
+    blobc_buffer name = {0};
+    blobc_status st = used ? BLOBC_OK : blobc_err_nomem(c->err);
+    if (!st) blobc_gen_files_used(c->schema, used);
+    const char *sep = "// Uses the types of ";
+    for (size_t k = 1; !st && k < nfiles; k++) {
+        if (!used[k]) continue;
+        name.len = 0;
+        st = blobc_gen_file_name_of(c->schema, k, ".cs", &name, c->err);
+        if (!st && !blobc_buf_printf(uses, "%s%s", sep, (const char *)name.data)) st = blobc_err_nomem(c->err);
+        sep = ", ";
+    }
+    if (!st && sep[0] == ',' && !blobc_buf_puts(uses, ": compile them with this file.\n"))
+        st = blobc_err_nomem(c->err);
+    name.len = 0;
+    if (!st) st = blobc_gen_file_name_of(c->schema, 0, "", &name, c->err);
+    if (!st) {
+        char *tag = blobc_gencs_arena_str(c, &name);
+        for (char *p = tag; p && *p; p++)
+            if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9')) *p = '_';
+        if (!(c->file_tag = tag)) st = blobc_err_nomem(c->err);
+    }
+    free(used);
+    blobc_buffer_free(&name);
+    return st;
 }
 
 static void generate(csgen *c) {
     const blobc_type *root = blobc_schema_root(c->schema);
     emit(c, "// Generated by `blobc gen cs` from ");
     c->ok = c->ok && blobc_gen_file_name(c->schema, c->out);
-    emit(c, "; do not edit.\n"
-            "// Reads blobs baked with `blobc bake --format unity` in place, through\n"
-            "// BlobAssetReference<T>.TryRead (Unity.Entities). See docs/UNITY.md.\n");
+    emit(c, "; do not edit.\n");
+    if (c->standalone)
+        emit(c, "// Reads .blob files in place over blobc's C# runtime (BlobcRuntime.cs,\n"
+                "// namespace Blobc): <Type>.Open(bytes). See docs/ENGINES.md.\n");
+    else
+        emit(c, "// Reads blobs baked with `blobc bake --format unity` in place, through\n"
+                "// BlobAssetReference<T>.TryRead (Unity.Entities). See docs/UNITY.md.\n");
+    if (c->ok && c->uses.len) c->ok = blobc_buf_append(c->out, c->uses.data, c->uses.len);
     if (root && info_of(c, root))
         emit(c, "// Root type: %s, schema hash 0x%016" PRIx64 ".\n", info_of(c, root)->name,
              blobc_type_hash(root));
@@ -241,13 +296,14 @@ static void generate(csgen *c) {
     c->out = &body;
     for (size_t i = 0; i < c->ninfo; i++) {
         blobc_kind k = blobc_schema_at(c->schema, i)->kind;
+        if (c->own_only && blobc_schema_at(c->schema, i)->pos.file != 0) continue;
         if (k == BLOBC_KIND_ENUM) emit_enum(c, i);
         else if (k == BLOBC_KIND_UNION) emit_union(c, i);
         else emit_struct(c, i);
     }
     for (size_t h = 0; h < c->nhelpers && c->ok; h++) emit_helper(c, &c->helpers[h]);
     c->out = file;
-    emit(c, "using Unity.Entities;\n");
+    emit(c, c->standalone ? "using Blobc;\n" : "using Unity.Entities;\n");
     if (c->math) emit(c, "using Unity.Mathematics;\n");
     emit(c, "\n");
     if (c->ns) emit(c, "namespace %s\n{\n", c->ns);
@@ -275,7 +331,9 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     c.out = out;
     c.err = err;
     c.ok = true;
-    c.math = !(opts && opts->no_mathematics);
+    c.standalone = opts && opts->standalone;
+    c.own_only = opts && opts->own_file_only;
+    c.math = !(opts && opts->no_mathematics) && !c.standalone;
     c.ns = ns;
     c.indent = ns ? "    " : "";
     blobc_arena_init(&c.arena);
@@ -293,6 +351,8 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     if (!st && (!c.info || !blobc_typemap_build(&c.map, schema) || !blobc_gencs_assign_names(&c) ||
                 !blobc_gencs_find_components(&c) || !blobc_gencs_layout_all(&c)))
         st = blobc_err_nomem(err);
+    if (!st && c.own_only) st = blobc_gencs_check_split_names(&c);
+    if (!st && c.own_only) st = split_names(&c, &c.uses);
     if (!st) {
         generate(&c);
         if (!c.ok) st = blobc_err_nomem(err);
@@ -306,6 +366,7 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     blobc_buffer_free(&c.tmp);
     blobc_buffer_free(&c.props);
     blobc_buffer_free(&c.aliases);
+    blobc_buffer_free(&c.uses);
     blobc_arena_free(&c.arena);
     return st;
 }
