@@ -23,6 +23,7 @@
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
+#include "common/hashtab.h"
 #include "common/util.h"
 
 /* Deepest nesting of containers the front ends accept. */
@@ -69,6 +70,15 @@ typedef struct bk_scalar {
     uint64_t u;
 } bk_scalar;
 
+/* How a struct field's name is matched in input text without a scan of
+ * the name (a plan per struct type, built the first time the type is
+ * filled): its first bytes followed by a closing quote, as one word. */
+typedef struct bk_keyplan {
+    uint64_t word;  /* name bytes then '"', the first min(len + 1, 8) of them */
+    uint64_t mask;  /* 0xFF for each of those bytes */
+    uint32_t len;   /* strlen of the name */
+} bk_keyplan;
+
 /* BK_UNION: the single-key mapping of a union value ({Member: {...}});
  * its key is filled like a struct's field. */
 typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
@@ -79,6 +89,7 @@ typedef struct bk_frame {
                                  before the first key */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
+    const bk_keyplan *keys;   /* STRUCT: one per field */
     bk_pos pos;               /* where the container starts */
     size_t bits;              /* STRUCT: first word of its seen-field bitset in bk.bits */
     blobc_ref items;          /* ARRAY: the items' allocation, once there is one */
@@ -126,6 +137,15 @@ struct bk {
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
+    /* The key plans built so far: plans[i] for the struct type numbered
+     * i in plan_types. */
+    blobc_ptrset plan_types;
+    const bk_keyplan **plans;
+    size_t plans_cap;
+    struct {
+        const blobc_type *type;
+        const bk_keyplan *keys;
+    } plan_memo[16];             /* the plans of recent types, by address bits */
 
     /* Several errors per run (opts->diag, diag.c): the errors kept so
      * far, packed, in document order. */
@@ -229,9 +249,11 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
  * one after the last key (keys usually come in declaration order), or
  * NULL. A front end that finds its key spelled next may skip the lookup
  * and call bk_key_field. */
-static inline const blobc_field *bk_next_field(const bk *k) {
+static inline const blobc_field *bk_next_field(const bk *k, const bk_keyplan **kp) {
     const bk_frame *f = &k->fr[k->depth - 1];
-    return f->kind == BK_STRUCT && f->hint < f->type->nfields ? &f->type->fields[f->hint] : NULL;
+    if (f->kind != BK_STRUCT || f->hint >= f->type->nfields) return NULL;
+    *kp = &f->keys[f->hint];
+    return &f->type->fields[f->hint];
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);

@@ -405,14 +405,15 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 
     if (fmt == BLOBC_INPUT_JSON) {
-        uint8_t *data;
-        size_t len;
+        /* A regular file is mapped: no copy of the text and no page
+         * clearing for it (the text check is then a pass of its own). */
+        blobc_file_view v;
         blobc_read_options ro = {max, false, TEXT_EXPECTED, 0};
-        blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
+        blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL, 0, NULL, true};
+        source src = {(const char *)v.data, v.len, NULL, NULL, 0, NULL, !v.mapped};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
-        free(data);
+        blobc_file_unmap(&v);
         return st;
     }
 

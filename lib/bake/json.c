@@ -354,12 +354,23 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
 /* The key at `off` when it spells the field the struct expects next,
  * read straight from the text (a field name is an identifier, with no
  * quote or backslash, so the text matching it is the whole key); else
- * NULL. */
+ * NULL. The name and its closing quote are compared as one word where
+ * the text has eight bytes left (the field's key plan). */
 static const blobc_field *expected_key(const bk *k, const jstate *js, size_t off, size_t *end) {
-    const blobc_field *fld = bk_next_field(k);
+    const bk_keyplan *kp;
+    const blobc_field *fld = bk_next_field(k, &kp);
     if (!fld) return NULL;
     const char *t = js->text, *nm = fld->name;
     size_t len = js->len, j = off + 1;
+    if (len - j > kp->len && len - j >= 8) {
+        uint64_t w;
+        memcpy(&w, t + j, 8);
+        if ((w ^ kp->word) & kp->mask) return NULL;
+        if (kp->len >= 8 && (memcmp(t + j + 8, nm + 8, kp->len - 8) != 0 || t[j + kp->len] != '"'))
+            return NULL;
+        *end = j + kp->len + 1;
+        return fld;
+    }
     while (j < len && *nm && t[j] == *nm) {
         j++;
         nm++;

@@ -23,7 +23,8 @@
 static inline bool jl_is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 static inline size_t jl_ws(const char *t, size_t len, size_t i) {
-    while (i < len && jl_is_ws(t[i])) i++;
+    /* Most tokens follow without white space: one test rejects the rest. */
+    while (i < len && (unsigned char)t[i] <= ' ' && jl_is_ws(t[i])) i++;
     return i;
 }
 
