@@ -19,12 +19,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <string.h>
 
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING
@@ -97,6 +107,8 @@ typedef struct bk_frame {
     uint32_t known;           /* ARRAY: item count known up front (JSON), else UINT32_MAX */
     uint32_t hint;            /* STRUCT: index of the field expected next; UNION: 1 once a key came */
     uint32_t anchor;          /* YAML: anchor id of this node, 0 when none */
+    size_t keyed;             /* ARRAY of a keyed struct: 1 + where its items'
+                                 positions start in the key state (keys.c); else 0 */
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
 } bk_frame;
@@ -156,12 +168,17 @@ struct bk {
     bool muted;                  /* the sink is full: errors are only counted */
     bool hard;                   /* the builder failed: no going on */
     bool syntax;                 /* the error in err is a syntax error */
+
+    /* Keyed arrays and references (keys.c); NULL until the first. */
+    struct bk_keys *keys;
 };
 
 /* The bake's own outcomes, which travel up the fill stack and the front
  * ends beside the public statuses and never leave the bake: each has a
- * value of its own, none a blobc_status's, and the driver (BK_SKIP) and
- * the plan (BK_PROBED) turn them into a public status. */
+ * value of its own, none a blobc_status's, and the driver (BK_SKIP), the
+ * plan (BK_PROBED) and the JSON front end (BK_RESTART) turn them into a
+ * public status. Every private outcome is here, so none can take
+ * another's value. */
 typedef enum bk_outcome {
     /* An error was kept and the bake goes on; the front end skips the
      * value the error was about (the rest of a container whose start it
@@ -169,11 +186,16 @@ typedef enum bk_outcome {
     BK_OUTCOME_SKIP = -2,
     /* A probing bake (k->probe) stops as soon as the schema and the root
      * type are known. */
-    BK_OUTCOME_PROBED = -3
+    BK_OUTCOME_PROBED = -3,
+    /* The JSON front end found a $type after the data it baked as another
+     * root type: the bake starts over with the meta keys read ahead. */
+    BK_OUTCOME_RESTART = -4
 } bk_outcome;
 #define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
 #define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
-_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK,
+#define BK_RESTART ((blobc_status)BK_OUTCOME_RESTART)
+_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK &&
+                   (int)BK_OUTCOME_RESTART < (int)BLOBC_OK,
                "outcomes apart from every blobc_status");
 
 /* After bk_fail for an error that leaves the document's structure intact:
@@ -211,6 +233,11 @@ void bk_reset(bk *k);
  * as one more component). Returns st. */
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) BLOBC_PRINTF(7, 8);
+/* A warning at pos, with the current path (the key `key` of the innermost
+ * mapping, when given), to the sink's warning callback (nothing without
+ * one). */
+void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...)
+    BLOBC_PRINTF(5, 6);
 /* The builder failed (out of memory, too large): report its message here. */
 blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
 
@@ -257,6 +284,9 @@ static inline const blobc_field *bk_next_field(const bk *k, const bk_keyplan **k
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);
+/* Whether the innermost struct frame has the field `key` set already
+ * (false for a name that is no field). */
+bool bk_field_seen(const bk *k, const char *key, size_t len);
 /* Ends the innermost mapping: applies defaults, checks required fields
  * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);
@@ -279,12 +309,85 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
  * moves *s to it. */
 blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target);
 
+/* Rounds a correctly rounded double to f32 when that gives the same float
+ * as rounding the exact value once: not when the double lies exactly
+ * halfway between two floats, nor outside the normal f32 range. */
+static inline bool bk_f32_from_double(double d, double *out) {
+    if (d == 0) {
+        *out = d;
+        return true;
+    }
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    if (e < -126 || e > 127) return false;
+    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
+    float f = (float)d;
+    if (isinf(f)) return false;
+    *out = (double)f;
+    return true;
+}
+
+/* The stores of bk_store that need nothing but the slot's kind, inline
+ * for the JSON reader's hot path: a number it converted exactly (has_u,
+ * has_d) into an integer or float field, within range and rounding once.
+ * False when bk_store must decide (a *T, an enum, a string, a value out
+ * of range or needing the slow conversion, a type error). */
+static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
+    blobc_kind kind = s->type->kind;
+    if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
+        double d = v->d;
+        if (!v->has_d || !isfinite(d)) return false;
+        if (kind == BLOBC_KIND_F64) {
+            uint64_t b;
+            memcpy(&b, &d, sizeof b);
+            blobc_st64(bk_ptr(k, s), b);
+            return true;
+        }
+        if (!bk_f32_from_double(d, &d)) return false;
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        blobc_st32(bk_ptr(k, s), b);
+        return true;
+    }
+    if (!v->has_u || kind < BLOBC_KIND_I8 || kind > BLOBC_KIND_U64) return false;
+    uint64_t u = v->u;
+    uint8_t *p;
+    switch (kind) {
+    case BLOBC_KIND_I8: if (u > 0x7f) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_U8: if (u > 0xff) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_I16:
+    case BLOBC_KIND_U16:
+        if (u > (kind == BLOBC_KIND_I16 ? 0x7fffu : 0xffffu)) return false;
+        p = bk_ptr(k, s);
+        p[0] = (uint8_t)u;
+        p[1] = (uint8_t)(u >> 8);
+        return true;
+    case BLOBC_KIND_I32:
+    case BLOBC_KIND_U32:
+        if (u > (kind == BLOBC_KIND_I32 ? 0x7fffffffu : 0xffffffffu)) return false;
+        blobc_st32(bk_ptr(k, s), (uint32_t)u);
+        return true;
+    default:
+        if (kind == BLOBC_KIND_I64 && u > 0x7fffffffffffffffull) return false;
+        blobc_st64(bk_ptr(k, s), u);
+        return true;
+    }
+}
+
 /* Stores a scalar token into slot s (any type; a *T slot is followed,
  * nulls are accepted where they mean null/empty, anything else is a type
  * error). For a string, *payload receives the bytes' allocation (when
  * payload is not NULL). */
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                       blobc_ref *payload);
+
+/* Stores string bytes str[0..n) (valid UTF-8 without NUL: the caller has
+ * checked) into string slot s; *payload (when not NULL) receives their
+ * allocation. bk_store's way for a string, for a front end that knows. */
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload);
 
 /* Writes a shared payload into slot s: a string's or a [T]'s
  * {offset, length} with the given length, or a *T's offset. */
@@ -301,9 +404,37 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
 /* Quotes arbitrary input text for a message: escapes, cut at 40 bytes. */
 void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
+void bk_list_names(char *buf, size_t cap, const blobc_type *t);
+
 /* Suggestion for an unknown key among a struct's fields (and the meta keys
  * at the top level); NULL when nothing is close. */
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
+
+/* ---- keys and references (keys.c) ---- */
+
+/* Is t a [S] of a struct S with a @key? Its items are sorted by key when
+ * it ends and join the key space of S. */
+static inline bool bk_is_keyed_array(const blobc_type *t) {
+    return t->kind == BLOBC_KIND_ARRAY && t->elem->kind == BLOBC_KIND_STRUCT && t->elem->key;
+}
+/* A keyed array's frame f opens / gets an item at pos / ends (before its
+ * items' allocation is closed): sorted, checked for duplicate keys,
+ * entered into its type's key space. */
+blobc_status bk_keyed_begin(bk *k, bk_frame *f);
+blobc_status bk_keyed_item(bk *k, const bk_pos *pos);
+blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos);
+/* Stores a reference: v is the key of its target (or null, when
+ * `nullable`), resolved by bk_refs_resolve at the end of the document. */
+blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                          bool is_null, bool nullable);
+/* The end of the document: every reference to its element, or an error
+ * at the reference (a key that names no element, with a did-you-mean). */
+blobc_status bk_refs_resolve(bk *k);
+void bk_keys_free(bk *k);
+/* The path of the value being filled, as messages print it. */
+void bk_render_path(const bk *k, blobc_buffer *b);
 
 /* ---- front ends ---- */
 

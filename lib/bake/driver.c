@@ -53,11 +53,6 @@ static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
 
 /* ---- schema and root ---- */
 
-static blobc_status refuse_overwrite(blobc_error *err, const char *input, const char *output) {
-    blobc_err_file(err, input);
-    return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", output);
-}
-
 /* $schema is relative to the data file's directory. */
 static char *schema_path_for(bk *k, const char *rel) {
     const char *f = k->filename;
@@ -98,7 +93,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     }
     if (o->schema_path) {
         if (blobc_writes_over(o->output_path, o->schema_path))
-            return refuse_overwrite(k->err, k->filename, o->output_path);
+            return blobc_err_refuse_input(k->err, o->schema_path, o->output_path);
         blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
                                                     k->err);
         if (st) return st;
@@ -110,7 +105,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
                        "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
     char *path = schema_path_for(k, k->meta_schema);
     if (!path) return blobc_err_nomem(k->err);
-    if (blobc_writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
+    if (blobc_writes_over(o->output_path, path)) return blobc_err_refuse_input(k->err, path, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
@@ -400,7 +395,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     const char *name = is_stdin ? "<stdin>" : path;
     uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
     if (!is_stdin && blobc_writes_over(opts->output_path, path))
-        return refuse_overwrite(err, name, opts->output_path);
+        return blobc_err_refuse_input(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 /* String flags (jl_string). */
 #define JL_ESC 1u   /* has a backslash escape */
@@ -60,6 +64,13 @@ bool jl_skip(const char *t, size_t len, size_t i, size_t *end);
 /* The items of the array whose '[' is at i, counted; false at a syntax
  * error. */
 bool jl_count_items(const char *t, size_t len, size_t i, uint32_t *count);
+
+/* The items of the array whose '[' is at i, counted when it closes within
+ * `limit` bytes and holds no object or array: true with *count, the
+ * number of items the walk will read if the array's syntax is right (a
+ * mistake in it is a syntax error, reported before any count matters).
+ * False otherwise, reading no further than the limit. */
+bool jl_count_flat(const char *t, size_t len, size_t i, size_t limit, uint32_t *count);
 
 /* The first syntax error of the whole text, at the offending token: false
  * with its offset and message; true when the text is valid JSON as far as

@@ -7,7 +7,9 @@
 #define BLOBC_GEN_CS_INTERNAL_H
 
 #include "blobc/gen.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/err.h"
 #include "gen/gen_internal.h"
 
 typedef struct cs_type_info {

@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/fileio.h"
 
-void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
+/* Keeps a message of the job; one that cannot be kept makes the job's
+ * status BLOBC_ENOMEM. */
+static void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
     if (!blobc_grow((void **)&s->msgs, &s->cap, s->nmsgs + 1, sizeof *s->msgs)) {
         s->status = BLOBC_ENOMEM;
         return;
@@ -20,6 +24,7 @@ void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e
 }
 
 static void keep_error(void *ctx, const blobc_error *e) { blobc_pl_keep(ctx, BLOBC_EVENT_ERROR, e); }
+static void keep_warning(void *ctx, const blobc_error *w) { blobc_pl_keep(ctx, BLOBC_EVENT_WARNING, w); }
 
 /* What the job's bake came to: the output in buf, or on a cache hit in
  * the entry, where it lies (not copied). */
@@ -98,8 +103,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     blobc_error_clear(&err);
     const char *in_name = blobc_inputs_find(o->output.inputs, job->output);
     if (in_name) {
-        blobc_err_file(&err, job->input);
-        s->status = blobc_err(&err, BLOBC_EIO, "refusing to overwrite input file '%s'", job->output);
+        s->status = blobc_err_refuse_input(&err, in_name, job->output);
         blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
         s->error = err;
         return;
@@ -107,7 +111,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     blobc_bake_options bo = o->bake;
     bo.output_path = job->output;
     size_t kept = s->nmsgs;
-    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0};
+    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning};
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);

@@ -23,7 +23,8 @@
 #include "blobc/schema.h"
 #include "blobc/verify.h"
 #include "test.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 
 static const char schema_text[] = "struct Item { name: string; v: u16; }\n"
                                   "struct Level { id: u32; items: [Item]; }\n"
@@ -375,9 +376,9 @@ TEST(code_names) {
     CHECK_STR(blobc_verify_code_name(BLOBC_V_NAN), "nan");
     CHECK_STR(blobc_verify_code_name(BLOBC_V_UNION), "union");
     CHECK_STR(blobc_verify_code_name(-1), "unknown");
-    CHECK_STR(blobc_verify_code_name(BLOBC_V_UNION + 1), "unknown");
+    CHECK_STR(blobc_verify_code_name(BLOBC_V_REF + 1), "unknown");
     /* Every code has its own kebab-case name. */
-    for (int i = 0; i <= BLOBC_V_UNION; i++) {
+    for (int i = 0; i <= BLOBC_V_REF; i++) {
         const char *n = blobc_verify_code_name(i);
         CHECK(strcmp(n, "unknown") != 0);
         for (const char *p = n; *p; p++) CHECK((*p >= 'a' && *p <= 'z') || *p == '-' || (*p >= '0' && *p <= '9'));

@@ -35,7 +35,9 @@ typedef enum blobc_event_kind {
     BLOBC_EVENT_CLASH,   /* two jobs would write one file (error: which); nothing is baked */
     BLOBC_EVENT_START,   /* a job is taken up (for a progress line) */
     BLOBC_EVENT_ERROR,   /* an error of the job; with max_errors, several */
-    BLOBC_EVENT_WARNING, /* the cache failed the job, which baked without it */
+    BLOBC_EVENT_WARNING, /* the cache failed the job, which baked without it;
+                          * or (status BLOBC_OK, with its place) the data
+                          * uses a name the schema renamed (@was) */
     BLOBC_EVENT_DONE     /* the job is over: status, cached, suppressed */
 } blobc_event_kind;
 
@@ -64,9 +66,10 @@ typedef struct blobc_batch_options {
 
 /* Runs the jobs. First, two jobs whose outputs are one file under any
  * spelling are refused (a CLASH event for each, BLOBC_EARG, nothing
- * baked). Then each job: an output that is one of output.inputs is
- * refused before the bake; the input is baked, or taken from the cache
- * (and a fresh bake stored there); the depfile is made before anything is
+ * baked). Then each job: an output that is the input of any job, or one
+ * of output.inputs, is refused before the bake (and again when written);
+ * the input is baked, or taken from the cache (and a fresh bake stored
+ * there); the depfile is made before anything is
  * written (a name make or ninja could not read back fails the job); the
  * output is written, then the depfile. A failed job leaves its files
  * untouched, and the others still run. Returns BLOBC_OK when every job

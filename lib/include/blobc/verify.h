@@ -54,7 +54,9 @@ typedef enum blobc_verify_code {
     BLOBC_V_DATA_SIZE = 23,      /* data section too small for the root, or over 2 GiB - 1 */
     BLOBC_V_BUDGET = 24,         /* work budget exhausted */
     BLOBC_V_NAN = 25,            /* a NaN other than the canonical quiet NaN */
-    BLOBC_V_UNION = 26           /* union tag out of range, or tag and offset disagree */
+    BLOBC_V_UNION = 26,          /* union tag out of range, or tag and offset disagree */
+    BLOBC_V_KEY_ORDER = 27,      /* a keyed array not sorted by key, or a key twice */
+    BLOBC_V_REF = 28             /* a reference not on an item of a keyed array of its type */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */
@@ -99,7 +101,7 @@ BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blo
  * status BLOBC_OK) and otherwise the error: its code's name ("invalid" or
  * "io" when it has none), offset (or null), path and message; then a
  * newline. A name can hold any bytes: every byte that is not part of valid
- * UTF-8 is written as \ufffd (U+FFFD), so the line is always valid JSON;
+ * UTF-8 is replaced by U+FFFD, so the line is always valid JSON;
  * the objects come in the order the files were given, which names them
  * exactly. */
 BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
