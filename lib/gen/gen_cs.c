@@ -152,6 +152,46 @@ static void emit_struct_tail(csgen *c) {
     emit(c, "%s}\n\n", c->indent);
 }
 
+/* <field>_Find on a keyed [T] field: the index of the item with a key, by
+ * binary search (the blob keeps a keyed array sorted by key, and verify
+ * checks it), or -1; C# 7 has no null ref to return. A string key is
+ * compared as UTF-8 bytes, the order the blob keeps. Fields are reached
+ * through `this.`, so that no local hides one. */
+static void emit_find(csgen *c, const blobc_type *t, const char *member, uint32_t f, blobc_nameset *local) {
+    const blobc_type *ft = t->fields[f].type;
+    if (ft->kind != BLOBC_KIND_ARRAY || ft->elem->kind != BLOBC_KIND_STRUCT || !ft->elem->key) return;
+    const blobc_type *et = ft->elem;
+    const blobc_type *kt = et->fields[et->key - 1].type;
+    const char *km = info_of(c, et)->members[et->key - 1];
+    bool str = kt->kind == BLOBC_KIND_STRING;
+    const char *in = c->indent;
+    c->tmp.len = 0;
+    c->ok = c->ok && blobc_buf_printf(&c->tmp, "%s_Find", bare(member));
+    const char *fn = c->ok ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : NULL;
+    c->tmp.len = 0;
+    c->ok = fn && (str || (blobc_gencs_put_type(c, &c->tmp, kt, true) && blobc_buf_putc(&c->tmp, '\0')));
+    if (!c->ok) return;
+    emit(c, "\n%s    /// <summary>The index of the item of %s whose %s is key (a binary search:\n"
+            "%s    /// the blob keeps %s sorted by key), or -1.</summary>\n"
+            "%s    public int %s(%s key)\n%s    {\n",
+         in, bare(member), bare(km), in, bare(member), in, fn, str ? "string" : (const char *)c->tmp.data, in);
+    if (str) emit(c, "%s        byte[] k = global::System.Text.Encoding.UTF8.GetBytes(key);\n", in);
+    emit(c, "%s        int lo = 0, hi = this.%s.Length;\n%s        while (lo < hi)\n%s        {\n"
+            "%s            int mid = lo + (hi - lo) / 2;\n", in, member, in, in, in);
+    if (str)
+        emit(c, "%s            byte[] m = global::System.Text.Encoding.UTF8.GetBytes(this.%s[mid].%s.ToString());\n"
+                "%s            int c = 0;\n"
+                "%s            for (int i = 0; c == 0 && i < m.Length && i < k.Length; i++) c = m[i].CompareTo(k[i]);\n"
+                "%s            if (c == 0) c = m.Length.CompareTo(k.Length);\n",
+             in, member, km, in, in, in);
+    else
+        emit(c, "%s            %s m = this.%s[mid].%s;\n%s            int c = m < key ? -1 : key < m ? 1 : 0;\n", in,
+             (const char *)c->tmp.data, member, km, in);
+    emit(c, "%s            if (c < 0) lo = mid + 1;\n%s            else if (c > 0) hi = mid;\n"
+            "%s            else return mid;\n%s        }\n%s        return -1;\n%s    }\n",
+         in, in, in, in, in, in);
+}
+
 /* The standalone runtime's way in: a .blob whose root is this struct. */
 static void emit_open(csgen *c, const blobc_type *t, const char *name) {
     const char *in = c->indent;
@@ -180,6 +220,7 @@ static void emit_struct(csgen *c, size_t i) {
     for (uint32_t f = 0; c->ok && f < t->nfields; f++)
         emit_field(c, ti->explicit_layout, ti->members[f], t->fields[f].type, t->fields[f].offset,
                    ti->comp, &local, t->fields[f].doc);
+    for (uint32_t f = 0; c->ok && f < t->nfields; f++) emit_find(c, t, ti->members[f], f, &local);
     blobc_nameset_free(&local);
     if (c->standalone) emit_open(c, t, ti->name);
     emit_struct_tail(c);

@@ -3,7 +3,8 @@
 # the same whichever schema it was made from, its types defined once, so
 # that any set of generated files compiles together (with Unity's types
 # and with blobc's runtime); depfiles; a name that would differ between
-# files is refused. `gen cs --runtime standalone` compiles with Mono's mcs
+# files is refused. Keyed arrays get <field>_Find, references are
+# BlobPtr<T>. `gen cs --runtime standalone` compiles with Mono's mcs
 # against lib/cs/BlobcRuntime.cs alone for every schema, and reads a
 # baked .blob back value for value as dump prints it; Open refuses what
 # the C runtime refuses.
@@ -122,4 +123,17 @@ if $MCS -define:STANDALONE -out:"$T/read.exe" "$T/level.cs" "$RT" tests/cs/ReadL
     done
 else
     fail standalone_reader_compiles "$(grep -m5 error "$T/mcs.log")"
+fi
+
+# --- game data: <field>_Find over every kind of key, references as
+# BlobPtr<T> followed to their items: what gen c's lookup prints ---
+GD=tests/data/gamedata
+"$BLOBC" bake "$GD/game.yaml" -o "$T/game.blob" 2>"$T/err" || fail bake_game "$(head -3 "$T/err")"
+"$BLOBC" gen cs "$GD/game.schema" --runtime standalone -o "$T/game.cs" 2>"$T/err" || fail gen_game "$(head -3 "$T/err")"
+if $MCS -out:"$T/lookup.exe" "$T/game.cs" "$RT" tests/cs/Lookup.cs >"$T/mcs.log" 2>&1; then
+    (cd "$T" && mono lookup.exe game.blob) >"$T/lookup.txt" 2>"$T/err"
+    [ $? -eq 0 ] && pass lookup_runs || fail lookup_runs "$(head -c 400 "$T/err")"
+    same_file lookup_finds_as_gen_c "$T/lookup.txt" "$GD/lookup.expect"
+else
+    fail lookup_compiles "$(grep -m5 error "$T/mcs.log")"
 fi
