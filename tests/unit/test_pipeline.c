@@ -163,7 +163,8 @@ TEST(batch_in_order_cached_with_depfiles) {
     blobc_cache_close(cache);
 }
 
-/* Two jobs writing one file under two spellings: refused, nothing written. */
+/* Two jobs writing one file under two spellings: refused, nothing written
+ * (outputs and depfiles alike). */
 TEST(clash_refused_before_baking) {
     char *in = path_of("in%d.yaml", 0), *out = path_of("clash%d.blob", 0);
     char other[300];
@@ -184,6 +185,18 @@ TEST(clash_refused_before_baking) {
     CHECK_CONTAINS(s.first_error, "(also named");
     struct stat st;
     CHECK(stat(out, &st) != 0);
+    /* a depfile is written too: one that is its own job's output, or
+     * another job's, clashes the same way */
+    blobc_job own[1] = {{in, out, other}}, cross[2] = {{in, out, NULL}, {in, "x.blob", other}};
+    for (int c = 0; c < 2; c++) {
+        memset(&s, 0, sizeof s);
+        on_caller = 1;
+        CHECK_EQ_I(blobc_bake_batch(c ? cross : own, c ? 2 : 1, &o, &err), BLOBC_EARG);
+        CHECK_EQ_U(s.clashes, 1);
+        CHECK_EQ_U(s.starts, 0);
+        CHECK_CONTAINS(s.first_error, c ? "inputs '" : "the output and the depfile of input '");
+        CHECK(stat(out, &st) != 0);
+    }
     free(in);
     free(out);
 }
