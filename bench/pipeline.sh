@@ -95,29 +95,9 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ -x "$NGINX" ] && command -v curl >/dev/null 2>&1; then
     X=$B/nginx
     rm -rf "$X"
-    mkdir -p "$X/root" "$X/tmp/body" "$X/tmp/proxy" "$X/tmp/fastcgi" "$X/tmp/uwsgi" "$X/tmp/scgi"
     port=$((20000 + $$ % 20000))
-    cat >"$X/nginx.conf" <<CONF
-daemon off;
-master_process off;
-pid $X/nginx.pid;
-error_log $X/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $X/tmp/body;
-    proxy_temp_path $X/tmp/proxy;
-    fastcgi_temp_path $X/tmp/fastcgi;
-    uwsgi_temp_path $X/tmp/uwsgi;
-    scgi_temp_path $X/tmp/scgi;
-    server {
-        listen 127.0.0.1:$port;
-        root $X/root;
-        client_max_body_size 0;
-        location / { dav_methods PUT; create_full_put_path on; }
-    }
-}
-CONF
+    . "$(pwd)/tests/tools/nginx_cache.sh"
+    nginx_cache_conf "$X" "$port"
     "$NGINX" -p "$X" -c "$X/nginx.conf" -e "$X/error.log" >"$X/out" 2>&1 &
     npid=$!
     trap 'kill $npid 2>/dev/null' EXIT
