@@ -1,7 +1,7 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
  * order. The header field by field; then the data as the layout listing
- * gives it (layout.c): every payload the verifying walk placed, each
+ * gives it (listing.c): every payload the verifying walk placed, each
  * element broken down to its fields with offset, size, raw bytes, schema
  * path and value, the padding between them, each offset field's absolute
  * target, and the gaps between payloads; then a summary of the type
@@ -28,7 +28,7 @@
 #include "common/fmt_float.h"
 #include "blobc/unity.h"
 #include "read/dump_map.h"
-#include "read/layout.h"
+#include "read/listing.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */

@@ -1,19 +1,20 @@
 /*
- * layout.h - a walked data section in file order, part by part
- * (layout.c): what `dump --map`, `blobc size` and `dump --html` are made
+ * listing.h - a walked data section in file order, part by part
+ * (listing.c): what `dump --map`, `blobc size` and `dump --html` are made
  * from. Private to lib/read/.
  *
  * Every byte from the first payload to the end of the data is in exactly
  * one part that has bytes (SCALAR, OFFSET, TAG, UOFFSET, PADDING, STRING,
  * GAP, TAIL); PAYLOAD and AGG parts announce the parts that follow.
  */
-#ifndef BLOBC_READ_LAYOUT_H
-#define BLOBC_READ_LAYOUT_H
+#ifndef BLOBC_READ_LISTING_H
+#define BLOBC_READ_LISTING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "read/source.h"
 #include "read/walk.h"
 
 typedef enum blobc_lkind {
@@ -60,5 +61,10 @@ typedef struct blobc_layout_ops {
  * it; false then, or when out of memory. */
 bool blobc_layout_list(const blobc_walk *w, const uint8_t *data, size_t size, bool failed,
                        const blobc_layout_ops *ops, void *ctx);
+
+/* The size report (size.c) of a verified blob of `len` bytes, opened as
+ * src and walked as w. */
+blobc_status blobc_size_report(const blobc_source *src, const blobc_walk *w, size_t len,
+                               uint32_t depth, bool json, blobc_buffer *out, blobc_error *err);
 
 #endif

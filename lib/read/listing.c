@@ -1,5 +1,5 @@
 /*
- * layout.c - a walked data section listed in file order, part by part:
+ * listing.c - a walked data section listed in file order, part by part:
  * every payload the verifying walk placed (in address order: the walker's
  * table, or for a Unity file its any_sorted list), each element broken
  * down to its fields, the padding between them, each offset field's
@@ -18,7 +18,7 @@
  */
 #include <stdlib.h>
 
-#include "read/layout.h"
+#include "read/listing.h"
 
 typedef struct lister {
     const blobc_walk *w;
