@@ -235,7 +235,7 @@ asan:
 
 # The tests that run threads, under ThreadSanitizer (gcc or clang), in
 # build-tsan/. Ends with "N passed, N failed" like make check.
-TSAN_TESTS := test_threads test_yaml_pipe test_cache test_read
+TSAN_TESTS := test_threads test_yaml_pipe test_cache test_read test_pipeline
 tsan:
 	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
 	  $(TSAN_TESTS:%=build-tsan/tests/%)

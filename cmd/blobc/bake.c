@@ -9,6 +9,7 @@
 
 
 #include "blobc/cache.h"
+#include "blobc/pipeline.h"
 #include "cli.h"
 #include "platform/platform.h"
 
@@ -105,27 +106,17 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 
 
 
-/* ---- one input ---- */
+/* ---- the run ---- */
 
 typedef struct bake_run {
-    blobc_bake_options bo;   /* shared; output_path is set per input */
-    const char *const *inputs;
-    char **outputs;          /* per input, malloc'd */
-    bool *over_input;        /* per input: its output is one of the inputs */
+    blobc_batch_options bo;  /* bo.bake is shared by every input */
+    blobc_job *jobs;         /* per input; output and depfile malloc'd */
     size_t n;
     bool verbose;
-    const char *depfile;     /* one input: its depfile */
-    bool depfiles;           /* OUT.d beside every OUT */
-    blobc_cache *cache;
-    unsigned max_errors;     /* per input (--max-errors) */
+    bool show;               /* the progress line */
+    size_t ndone;            /* inputs over, for the progress line */
+    const char *current;     /* the input last taken up */
 } bake_run;
-
-/* The errors of one input, printed as the bake hands them over (to the
- * input's own messages in a batch: report() writes there). */
-static void print_diag(void *ctx, const blobc_error *e) {
-    ++*(size_t *)ctx;
-    report(e);
-}
 
 /* "20" -> 20; false for anything but a decimal number that fits. */
 static bool parse_count(const char *s, unsigned *out) {
@@ -140,192 +131,69 @@ static bool parse_count(const char *s, unsigned *out) {
     return true;
 }
 
-/* The depfile of one output into dep (its path: --depfile, or OUT.d);
- * 0 or an exit code after reporting a name make or ninja cannot read. */
-static int make_depfile(const bake_run *r, const char *out, const char *in,
-                        const blobc_schema *schema, char **dep, blobc_buffer *text) {
-    *dep = r->depfile ? strdup(r->depfile) : malloc(strlen(out) + 3);
-    if (!*dep) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_USAGE;
-    }
-    if (!r->depfile) sprintf(*dep, "%s.d", out);
-    blobc_error err;
-    blobc_error_clear(&err);
-    if (blobc_depfile(out, in, schema, text, &err) == BLOBC_OK) return 0;
-    snprintf(err.file, sizeof err.file, "%s", *dep);
-    report(&err);
-    return exit_code(err.status);
+static void progress(const bake_run *r) {
+    if (!r->show) return;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s", r->ndone, r->n, r->current ? r->current : "");
+    fflush(stderr);
 }
 
-static void warn(FILE *msg, const blobc_error *w) {
-    fprintf(msg, "%s: warning: %s\n", w->file[0] ? w->file : prog, w->message);
-}
-
-/* What one input came to: the output in buf (baked, or on a hit viewing
- * the cache entry where it lies, which is then not copied). */
-typedef struct result {
-    blobc_buffer buf;
-    blobc_cache_entry hit;
-    bool cached;
-    bool planned;
-    blobc_bake_plan plan;
-} result;
-
-static void result_free(result *res) {
-    if (res->cached) blobc_cache_entry_free(&res->hit);
-    else blobc_buffer_free(&res->buf);
-    blobc_bake_plan_free(&res->plan);
-}
-
-/* Bakes the text with its plan: from the cache when it holds the output,
- * else by baking (and then storing the result). */
-static blobc_status bake_planned(bake_run *r, const char *text, size_t len, const char *name,
-                                 blobc_bake_options *bo, result *res, blobc_error *err,
-                                 FILE *msg) {
-    blobc_error w;
-    const blobc_bake_plan *plan = &res->plan;
-    blobc_buffer *buf = &res->buf;
-    if (r->cache) {
-        blobc_cache_get(r->cache, plan, bo, &res->hit, &res->cached, &w);
-        if (w.status != BLOBC_OK) warn(msg, &w);
-        if (res->cached) {
-            *buf = (blobc_buffer){(uint8_t *)res->hit.data, res->hit.len, res->hit.len};
-            return BLOBC_OK;
-        }
-    }
-    bo->schema = plan->schema;
-    blobc_status st = blobc_bake_memory(text, len, name, bo, buf, err);
-    if (st == BLOBC_OK && r->cache) {
-        blobc_cache_put(r->cache, plan, buf->data, buf->len, &w);
-        if (w.status != BLOBC_OK) warn(msg, &w);
-    }
-    return st;
-}
-
-/* With a depfile or a cache, the input is read whole and planned first:
- * the plan names the schema files and gives the cache key. A plan that
- * fails is followed by a plain bake, which reports the error in full. */
-static blobc_status bake_with_plan(bake_run *r, const char *in, blobc_bake_options *bo,
-                                   result *res, blobc_error *err, FILE *msg) {
-    blobc_file_view v;
-    blobc_status st = blobc_file_map(in, &v, err);
-    if (st) return st;
-    const uint8_t *text = v.data;
-    size_t len = v.len;
-    const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
-    if (blobc_bake_plan_memory((const char *)text, len, name, bo, &res->plan, err) == BLOBC_OK) {
-        res->planned = true;
-        st = bake_planned(r, (const char *)text, len, name, bo, res, err, msg);
-    } else {
-        st = blobc_bake_memory((const char *)text, len, name, bo, &res->buf, err);
-    }
-    blobc_file_unmap(&v);
-    return st;
-}
-
-static int bake_one(void *ctx, size_t i, FILE *msg) {
+/* The messages of the run, in input order, as the library hands them
+ * over. */
+static void print_event(void *ctx, const blobc_event *ev) {
     bake_run *r = ctx;
-    const char *in = r->inputs[i], *out = r->outputs[i];
-    if (r->over_input[i]) {
-        fprintf(msg, "%s: error: refusing to overwrite input file '%s'\n", in, out);
-        return EXIT_USAGE;
+    const blobc_job *job = &r->jobs[ev->job];
+    const blobc_error *e = ev->error;
+    if (ev->kind == BLOBC_EVENT_START) {
+        r->current = job->input;
+        progress(r);
+        return;
     }
-    blobc_bake_options bo = r->bo;
-    bo.output_path = out;
-    size_t printed = 0;
-    blobc_diag_sink sink = {print_diag, &printed, r->max_errors, 0};
-    bo.diag = &sink;
-    result res;
-    memset(&res, 0, sizeof res);
-    blobc_error err;
-    blobc_error_clear(&err);
-    blobc_status st = r->cache || r->depfile || r->depfiles
-                          ? bake_with_plan(r, in, &bo, &res, &err, msg)
-                          : blobc_bake_file(in, &bo, &res.buf, &err);
-    int rc = 0;
-    char *dep = NULL;
-    blobc_buffer deptext = {0};
-    if (st != BLOBC_OK) {
-        /* the sink printed the errors of the data; others come here */
-        if (printed == 0) report(&err);
-        if (sink.suppressed)
-            fprintf(msg,
+    if (r->show) fputs("\r\033[K", stderr);
+    switch (ev->kind) {
+    case BLOBC_EVENT_CLASH: fprintf(stderr, "%s bake: error: %s\n", prog, e->message); break;
+    case BLOBC_EVENT_ERROR: report(e); break;
+    case BLOBC_EVENT_WARNING:
+        fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
+        break;
+    case BLOBC_EVENT_DONE:
+        if (ev->suppressed)
+            fprintf(stderr,
                     "%s: error: too many errors; stopping here: %zu more not shown "
                     "(--max-errors 0 shows all)\n",
-                    err.file[0] ? err.file : in, sink.suppressed);
-        rc = exit_code(st);
-    } else {
-        /* A depfile that cannot be written stops the output too: a build
-         * tool would take the output for up to date. */
-        if (res.planned && (r->depfile || r->depfiles))
-            rc = make_depfile(r, out, in, res.plan.schema, &dep, &deptext);
-        if (!rc) rc = write_output(out, &res.buf);
-        if (!rc && r->verbose)
-            fprintf(msg, "%s: %s %s\n", in, res.cached ? "cached" : "baked", out);
-        if (!rc && dep) rc = write_output(dep, &deptext);
+                    e->file[0] ? e->file : job->input, ev->suppressed);
+        if (ev->status == BLOBC_OK && r->verbose)
+            fprintf(stderr, "%s: %s %s\n", job->input, ev->cached ? "cached" : "baked", job->output);
+        r->ndone++;
+        break;
+    default: break;
     }
-    free(dep);
-    blobc_buffer_free(&deptext);
-    result_free(&res);
-    return rc;
+    progress(r);
 }
 
-/* ---- the checks made before anything is baked ---- */
-
-/* Marks every output that is one of the run's inputs (the data files and
- * the files of the -s schema, through any name), and refuses the batch
- * when two inputs would be written to one file, however the two outputs
- * are spelled ("x/a.blob", "./x/a.blob", a path through a link): only the
- * last blob would be left. Returns 0, or an exit code after printing
- * every clash. */
-static int check_outputs(bake_run *r) {
-    blobc_outputs *seen = blobc_outputs_new();
-    if (!seen) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_USAGE;
-    }
-    int rc = 0;
+/* Fills every job's output (and depfile: --depfile, or OUT.d with
+ * --depfiles); 0 or an exit code. */
+static int plan_outputs(bake_run *r, const char *output, const char *outdir, const char *depfile,
+                        bool depfiles) {
+    const char *ext = r->bo.bake.output == BLOBC_OUTPUT_RAW     ? ".bin"
+                      : r->bo.bake.output == BLOBC_OUTPUT_UNITY ? ".bytes"
+                                                                : ".blob";
     for (size_t i = 0; i < r->n; i++) {
-        const char *out = r->outputs[i];
-        size_t first;
-        blobc_error err;
-        blobc_error_clear(&err);
-        r->over_input[i] = input_of(out) != NULL;
-        if (blobc_outputs_add(seen, out, &first, &err) != BLOBC_OK) {
-            report(&err);
-            rc = exit_code(err.status);
-            break;
-        }
-        if (first == SIZE_MAX) continue;
-        fprintf(stderr, "%s bake: error: inputs '%s' and '%s' would both be written to '%s'",
-                prog, r->inputs[first], r->inputs[i], r->outputs[first]);
-        if (strcmp(r->outputs[first], out) != 0) fprintf(stderr, " (also named '%s')", out);
-        fputc('\n', stderr);
-        rc = EXIT_USAGE;
-    }
-    blobc_outputs_free(seen);
-    return rc;
-}
-
-/* Fills r->outputs; 0 or an exit code. */
-static int plan_outputs(bake_run *r, const char *output, const char *outdir) {
-    const char *ext = r->bo.output == BLOBC_OUTPUT_RAW     ? ".bin"
-                      : r->bo.output == BLOBC_OUTPUT_UNITY ? ".bytes"
-                                                           : ".blob";
-    for (size_t i = 0; i < r->n; i++) {
-        const char *in = r->inputs[i];
-        if (strcmp(in, "-") == 0 && !output) {
+        blobc_job *job = &r->jobs[i];
+        if (strcmp(job->input, "-") == 0 && !output) {
             usage_error("bake", "reading standard input needs -o");
             return EXIT_USAGE;
         }
-        r->outputs[i] = (output && !outdir) ? strdup(output) : output_name(in, outdir, ext);
-        if (!r->outputs[i]) {
+        char *out = (output && !outdir) ? strdup(output) : output_name(job->input, outdir, ext);
+        char *dep = depfile ? strdup(depfile) : depfiles && out ? malloc(strlen(out) + 3) : NULL;
+        job->output = out;
+        job->depfile = dep;
+        if (!out || ((depfile || depfiles) && !dep)) {
             fprintf(stderr, "%s: out of memory\n", prog);
             return EXIT_USAGE;
         }
+        if (depfiles && !depfile) sprintf(dep, "%s.d", out);
     }
-    return check_outputs(r);
+    return 0;
 }
 
 /* Opens the cache named by --cache or BLOBC_CACHE (none when spec is NULL
@@ -343,11 +211,11 @@ static int open_cache(bake_run *r, const char *spec) {
     }
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_cache_open(spec, &r->cache, &err) != BLOBC_OK) {
+    if (blobc_cache_open(spec, &r->bo.cache, &err) != BLOBC_OK) {
         /* A cache is an optimisation: without one, bake anyway. */
         fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
         if (http) blobc_http_global_cleanup();
-        r->cache = NULL;
+        r->bo.cache = NULL;
     }
     return 0;
 }
@@ -390,41 +258,41 @@ int cmd_bake(int argc, char **argv) {
     bake_run r;
     memset(&r, 0, sizeof r);
     blobc_schema *loaded = NULL;
-    int rc = 0, jobs = online_cores();
+    int rc = 0, jobs = blobc_os_cores();
     if (a.help) {
         fputs(bake_help, stdout);
         goto done;
     }
-    r.bo.schema_path = schema;
-    r.bo.type_name = type;
-    r.bo.strip = strip;
-    r.bo.one_thread = one_thread;
-    r.bo.max_input = cli_max_input;
+    r.bo.bake.schema_path = schema;
+    r.bo.bake.type_name = type;
+    r.bo.bake.strip = strip;
+    r.bo.bake.one_thread = one_thread;
+    r.bo.bake.max_input = cli_max_input;
     r.verbose = verbose;
-    if (format && strcmp(format, "raw") == 0) r.bo.output = BLOBC_OUTPUT_RAW;
-    else if (format && strcmp(format, "unity") == 0) r.bo.output = BLOBC_OUTPUT_UNITY;
+    if (format && strcmp(format, "raw") == 0) r.bo.bake.output = BLOBC_OUTPUT_RAW;
+    else if (format && strcmp(format, "unity") == 0) r.bo.bake.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {
         usage_error("bake", "unknown format '%s' (expected blob, raw or unity)", format);
         rc = EXIT_USAGE;
         goto done;
     }
-    if (r.bo.output != BLOBC_OUTPUT_UNITY && (unity_version || unity_length)) {
+    if (r.bo.bake.output != BLOBC_OUTPUT_UNITY && (unity_version || unity_length)) {
         usage_error("bake", "--unity-version and --unity-length go with --format unity");
         rc = EXIT_USAGE;
         goto done;
     }
-    if (r.bo.output == BLOBC_OUTPUT_UNITY && !unity_version) {
+    if (r.bo.bake.output == BLOBC_OUTPUT_UNITY && !unity_version) {
         usage_error("bake", "--format unity needs --unity-version N, the version the loader "
                             "passes to BlobAssetReference<T>.TryRead");
         rc = EXIT_USAGE;
         goto done;
     }
-    if (!parse_unity("bake", unity_version, unity_length, &r.bo.unity)) {
+    if (!parse_unity("bake", unity_version, unity_length, &r.bo.bake.unity)) {
         rc = EXIT_USAGE;
         goto done;
     }
-    r.max_errors = 20;
-    if (max_errors && !parse_count(max_errors, &r.max_errors)) {
+    r.bo.max_errors = 20;
+    if (max_errors && !parse_count(max_errors, &r.bo.max_errors)) {
         usage_error("bake", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
         rc = EXIT_USAGE;
         goto done;
@@ -442,43 +310,47 @@ int cmd_bake(int argc, char **argv) {
     const char *outdir = NULL;
     if ((rc = output_dir(output, a.noperands, &outdir))) goto done;
     r.n = (size_t)a.noperands;
-    r.inputs = a.operands;
-    r.outputs = calloc(r.n, sizeof *r.outputs);
-    r.over_input = calloc(r.n, sizeof *r.over_input);
-    if (!r.outputs || !r.over_input) {
+    r.jobs = calloc(r.n, sizeof *r.jobs);
+    if (!r.jobs) {
         fprintf(stderr, "%s: out of memory\n", prog);
         rc = EXIT_USAGE;
         goto done;
     }
+    for (size_t i = 0; i < r.n; i++) r.jobs[i].input = a.operands[i];
     if (depfile && r.n > 1) {
         usage_error("bake", "--depfile names one depfile; with several inputs, --depfiles "
                             "writes OUT.d beside every OUT");
         rc = EXIT_USAGE;
         goto done;
     }
-    r.depfile = depfile;
-    r.depfiles = depfiles;
     /* -s is read once for every input (the threads share it), and still
      * recorded by name in each blob, as a bake of one input records it. */
     if ((rc = load_schema(schema, &loaded))) goto done;
-    r.bo.schema = loaded;
-    for (size_t i = 0; i < r.n && !rc; i++) rc = add_input(r.inputs[i]);
+    r.bo.bake.schema = loaded;
+    for (size_t i = 0; i < r.n && !rc; i++) rc = add_input(r.jobs[i].input);
     for (size_t i = 0; loaded && i < blobc_schema_file_count(loaded) && !rc; i++)
         rc = add_input(blobc_schema_file(loaded, i));
     if (rc) goto done;
-    if ((rc = plan_outputs(&r, output, outdir))) goto done;
+    if ((rc = plan_outputs(&r, output, outdir, depfile, depfiles))) goto done;
     if ((rc = open_cache(&r, no_cache ? NULL : cache))) goto done;
-    bool show = r.n > 1 && !quiet && blobc_os_stderr_is_terminal();
-    rc = run_batch(r.n, jobs, show, r.inputs, bake_one, &r);
-    if (r.cache) {
-        blobc_cache_close(r.cache);
+    r.show = r.n > 1 && !quiet && blobc_os_stderr_is_terminal();
+    r.bo.threads = (unsigned)jobs;
+    r.bo.output = cli_output_options();
+    r.bo.on_event = print_event;
+    r.bo.ctx = &r;
+    rc = exit_code(blobc_bake_batch(r.jobs, r.n, &r.bo, NULL));
+    if (r.show) fputs("\r\033[K", stderr);
+    if (r.bo.cache) {
+        blobc_cache_close(r.bo.cache);
         if (http) blobc_http_global_cleanup();
     }
 done:
     blobc_schema_free(loaded);
-    for (size_t i = 0; r.outputs && i < r.n; i++) free(r.outputs[i]);
-    free(r.outputs);
-    free(r.over_input);
+    for (size_t i = 0; r.jobs && i < r.n; i++) {
+        free((char *)r.jobs[i].output);
+        free((char *)r.jobs[i].depfile);
+    }
+    free(r.jobs);
     free(a.operands);
     return rc;
 }

@@ -19,12 +19,6 @@
 
 const char *prog = "blobc";
 
-/* Where report() writes on this thread: standard error, or a batch
- * worker's message buffer so that messages come out in input order. */
-static _Thread_local FILE *report_stream;
-
-void set_report_stream(FILE *f) { report_stream = f; }
-
 char *cli_strndup(const char *s, size_t n) {
     char *d = malloc(n + 1);
     if (!d) return NULL;
@@ -201,7 +195,7 @@ static void put_colored(FILE *out, const char *text, const char *message) {
 /* Prints a library error the way compilers do: one line naming the place,
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
-    FILE *out = report_stream ? report_stream : stderr;
+    FILE *out = stderr;
     char small[2048];
     char *text = small;
     size_t n = blobc_error_format(err, small, sizeof small);
@@ -446,8 +440,6 @@ int add_input(const char *path) {
     return 0;
 }
 
-const char *input_of(const char *path) { return blobc_inputs_find(inputs, path); }
-
 void free_inputs(void) {
     blobc_inputs_free(inputs);
     inputs = NULL;
@@ -518,10 +510,14 @@ static void on_interrupt(void) {
 
 void install_signal_handlers(void) { blobc_os_on_interrupt(on_interrupt); }
 
+blobc_output_options cli_output_options(void) {
+    return (blobc_output_options){inputs, temp_created, temp_gone, NULL, false};
+}
+
 int write_output(const char *path, const blobc_buffer *buf) {
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_output_options o = {inputs, temp_created, temp_gone, NULL, false};
+    blobc_output_options o = cli_output_options();
     if (blobc_write_output(path, buf->data, buf->len, &o, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);

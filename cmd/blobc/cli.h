@@ -67,8 +67,6 @@ int finish_stdout(int rc);
 int exit_code(blobc_status st);
 /* Prints a library error: one line naming the place, then the source line and a caret. */
 void report(const blobc_error *err);
-/* Sends this thread's report() output to f (NULL: standard error). */
-void set_report_stream(FILE *f);
 /* Parses argv into options and operands; on a usage error nothing stays allocated. */
 bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); 0 or an exit code. */
@@ -124,7 +122,6 @@ const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char
 
 /* The run's inputs: no output may replace one of them. */
 int add_input(const char *path);             /* 0 or an exit code */
-const char *input_of(const char *path);      /* the input `path` is, or NULL */
 void free_inputs(void);
 
 /* Removes a named temporary output file when a signal ends the run. */
@@ -132,18 +129,9 @@ void install_signal_handlers(void);
 /* Writes buf to path through the library's output rules (refusing the
  * run's inputs); 0 or an exit code. */
 int write_output(const char *path, const blobc_buffer *buf);
-
-/* ---- batches (batch.c) ----
- * run_batch calls fn(ctx, i, msg) for i in [0, n) on `jobs` threads (the
- * calling thread alone when jobs <= 1). fn writes its messages to msg, and
- * report() on that thread goes there too; they are printed on standard
- * error in input order. With show_progress, a progress line naming
- * names[i] is kept on standard error. Returns the worst exit code. */
-typedef int batch_fn(void *ctx, size_t i, FILE *msg);
-int run_batch(size_t n, int jobs, bool show_progress, const char *const *names, batch_fn *fn,
-              void *ctx);
-/* The number of online processor cores (at least 1). */
-int online_cores(void);
+/* How the command writes files: the run's inputs refused, named
+ * temporaries removed by a signal. */
+blobc_output_options cli_output_options(void);
 
 /* blobc verify --against (against.c): 0 when BLOB equals a fresh bake of
  * SRC, else an exit code after naming the first difference. */

@@ -734,7 +734,8 @@ static blobc_status generate(gen *g) {
     if (root && root->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, root) && is_own(g, root))
         emit(g, " *\n * Root type: %s (open with %s).\n", blobc_genc_info_of(g, root)->cname, blobc_genc_info_of(g, root)->open_fn);
     emit(g, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
-            "#include <blobc/blob.h>\n\n",
+            "#include <blobc/blob.h>\n#ifdef BLOBC_WITH_LIBRARY\n#include <blobc/blobc.h>\n"
+            "#endif\n\n",
          g->guard, g->guard);
     if ((st = blobc_genc_includes(g, ".h")) != BLOBC_OK) return st;
 

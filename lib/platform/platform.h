@@ -219,16 +219,5 @@ void blobc_os_interrupts_unblock(void);
 void blobc_os_yield(void);
 void blobc_os_sleep_ms(unsigned ms);
 _Noreturn void blobc_os_wait_forever(void);
-/* A FILE that collects what is written to it in memory (open_memstream
- * on POSIX, a temporary file on Windows). */
-typedef struct blobc_os_memstream {
-    FILE *f;
-    char *text;
-    size_t len;
-} blobc_os_memstream;
-FILE *blobc_os_memstream_open(blobc_os_memstream *m);
-/* Closes m->f and leaves what was written in m->text (malloc'd, the
- * caller frees) and m->len. */
-void blobc_os_memstream_close(blobc_os_memstream *m);
 
 #endif

@@ -4,7 +4,7 @@
  * (platform.h).
  */
 #ifndef _WIN32
-#define _GNU_SOURCE /* open_memstream on older C libraries, RTLD_NOLOAD */
+#define _GNU_SOURCE /* RTLD_NOLOAD */
 #include <dlfcn.h>
 #include <errno.h>
 #include <locale.h>
@@ -203,14 +203,4 @@ void blobc_os_wait_forever(void) {
     for (;;) pause();
 }
 
-FILE *blobc_os_memstream_open(blobc_os_memstream *m) {
-    m->text = NULL;
-    m->len = 0;
-    return m->f = open_memstream(&m->text, &m->len);
-}
-
-void blobc_os_memstream_close(blobc_os_memstream *m) {
-    if (m->f) fclose(m->f);
-    m->f = NULL;
-}
 #endif

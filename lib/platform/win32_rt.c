@@ -257,25 +257,4 @@ void blobc_os_remove_now(const char *path) {
     if (MultiByteToWideChar(CP_UTF8, 0, path, -1, w, 32768) > 0) DeleteFileW(w);
 }
 
-/* A temporary file deleted when closed ("D"), read back whole. */
-FILE *blobc_os_memstream_open(blobc_os_memstream *m) {
-    m->text = NULL;
-    m->len = 0;
-    m->f = NULL;
-    wchar_t dir[MAX_PATH + 1], name[MAX_PATH + 1];
-    if (!GetTempPathW(MAX_PATH + 1, dir) || !GetTempFileNameW(dir, L"blc", 0, name)) return NULL;
-    return m->f = _wfopen(name, L"w+bD");
-}
-
-void blobc_os_memstream_close(blobc_os_memstream *m) {
-    if (!m->f) return;
-    long n = fseek(m->f, 0, SEEK_END) == 0 ? ftell(m->f) : -1;
-    if (n >= 0 && (m->text = malloc((size_t)n + 1))) {
-        rewind(m->f);
-        m->len = fread(m->text, 1, (size_t)n, m->f);
-        m->text[m->len] = '\0';
-    }
-    fclose(m->f);
-    m->f = NULL;
-}
 #endif

@@ -1,7 +1,8 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk_driver.c).
+ * walk the data section in canonical order (walk_driver.c); and
+ * blobc_rt_open_checked, the checked open of generated headers.
  */
 #include "read/source.h"
 #include "read/walk.h"
@@ -64,6 +65,41 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     blobc_file_unmap(&v);
     if (st != BLOBC_OK && err && !err->file[0]) blobc_err_file(err, path);
     return st;
+}
+
+blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
+                                   size_t text_len, const char *type_name,
+                                   uint64_t expected_schema_hash, size_t root_size,
+                                   blobc_rt_view *out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    blobc_error_clear(err);
+    if (!buf || !schema_text || !type_name || !out)
+        return blobc_err_arg(err, __func__, "buf, schema_text, type_name or out is NULL");
+    blobc_schema *schema = NULL;
+    blobc_status st = blobc_schema_parse(schema_text, text_len, "(generated header)", &schema, err);
+    if (st != BLOBC_OK) return st;
+    const blobc_type *type = blobc_schema_find(schema, type_name);
+    const char *msg = NULL;
+    if (!type || blobc_type_hash(type) != expected_schema_hash) {
+        msg = "the generated header's schema text does not match its structs";
+    } else {
+        blobc_verify_options options = {0};
+        options.schema = schema;
+        options.type_name = type_name;
+        st = blobc_verify_blob(buf, len, &options, err);
+    }
+    blobc_schema_free(schema);
+    if (st != BLOBC_OK) return st;
+    blobc_rt_status rt = BLOBC_RT_OK;
+    if (!msg) {
+        rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
+        if (rt == BLOBC_RT_OK) return BLOBC_OK;
+        msg = blobc_rt_status_message(rt);
+    }
+    blobc_error_clear(err);
+    err->code = (int)rt;
+    return blobc_err(err, BLOBC_EINPUT, "%s", msg);
 }
 
 static void json_str(blobc_buffer *b, const char *s, bool *ok) {

@@ -36,6 +36,7 @@ allowed() {
     bake | read) echo "platform common schema blob" ;;
     gen) echo "platform common schema" ;;
     evolve | cache) echo "platform common schema blob bake read" ;;
+    pipeline) echo "platform common schema blob bake read cache" ;;
     *) echo "?" ;;
     esac
 }
@@ -109,6 +110,15 @@ fi
 bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blobc/[a-z_]*\.h"' |
     grep -v '#include "cli\.h"' | grep -v '#include "platform/platform\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
+
+# --- public headers say how settled they are ---
+bad=""
+for h in lib/include/blobc/*.h; do
+    grep -Eq '^ \* Stability: (stable|experimental): ' "$h" || bad="$bad $h"
+done
+if [ -z "$bad" ]; then pass public_headers_say_stability; else
+    fail public_headers_say_stability "no 'Stability: stable|experimental:' line in$bad"
+fi
 
 # --- the operating system only through lib/platform/ ---
 # Outside it: the C standard's headers, the libraries' (libyaml, cJSON,

@@ -11,6 +11,13 @@
  * (MinGW imports by itself; MSVC through libblobc.dll.a's stubs) or may
  * define BLOBC_DLL for direct imports; one linking libblobc.a defines
  * neither.
+ *
+ * Every public header says how settled it is, in a "Stability:" line:
+ * stable (a minor release keeps it source-compatible) or experimental
+ * (any release may change it; docs/ARCHITECTURE.md lists which).
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_API_H
 #define BLOBC_API_H

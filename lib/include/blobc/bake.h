@@ -6,6 +6,9 @@
  * (file:line:col, and the path of the value: "rooms[3].name" in YAML, the
  * JSON Pointer "/rooms/3/name" in JSON). A NUL byte makes the input
  * binary: "binary data at offset N", its bytes never echoed.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BAKE_H
 #define BLOBC_BAKE_H

@@ -12,10 +12,14 @@
  * data. Files the program did not bake itself must be verified first with
  * the library's blobc_verify_blob (<blobc/verify.h>, link libblobc), which
  * generated headers wrap as <Type>_open_checked when BLOBC_WITH_LIBRARY is
- * defined. See docs/CODEGEN.md.
+ * defined (through blobc_rt_open_checked, a library function declared in
+ * <blobc/blobfile.h>). See docs/CODEGEN.md.
  *
  * Every name here starts with blobc_rt_ / BLOBC_RT_ so that it can be
  * included together with the library's headers (<blobc/blobc.h>).
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOB_H
 #define BLOBC_BLOB_H
@@ -260,68 +264,6 @@ static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
     out->data_hash = blobc_rt_le64(p + BLOBC_RT_H_DATA_HASH);
     out->schema_hash = schema_hash;
     return BLOBC_RT_OK;
-}
-
-#endif
-
-/* With the library linked in (define BLOBC_WITH_LIBRARY), the checked open
- * that generated headers call from <Type>_open_checked. Outside the main
- * include guard so that it appears even when blob.h was included before
- * BLOBC_WITH_LIBRARY was defined, or first by a library header
- * (blobfile.h, builder.h), which is itself incomplete at that point and
- * holds this part back with BLOBC_RT_IN_LIBRARY_HEADER. */
-#if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_H_WITH_LIBRARY) && \
-    !defined(BLOBC_RT_IN_LIBRARY_HEADER)
-#define BLOBC_BLOB_H_WITH_LIBRARY
-
-#include "blobc.h"
-
-/* Verifies a complete .blob file image with blobc_verify_blob as a blob of
- * type `type_name` of the schema given as text (what generated headers
- * embed), then opens it like blobc_rt_open. The layout comes from the
- * text, not from the file, so stripped blobs verify too. Before verifying,
- * the type's layout hash must equal expected_schema_hash: the text and the
- * structs the caller reads with cannot disagree. Errors are the library's
- * (verify codes in err->code); a refusal by the header check that follows
- * carries the blobc_rt_status as its code. */
-static inline blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
-                                                 size_t text_len, const char *type_name,
-                                                 uint64_t expected_schema_hash, size_t root_size,
-                                                 blobc_rt_view *out, blobc_error *err) {
-    static blobc_verify_options zero_options; /* zero-initialized in C and C++ */
-    blobc_verify_options options = zero_options;
-    blobc_schema *schema = BLOBC_RT_NULL;
-    const blobc_type *type;
-    const char *msg = BLOBC_RT_NULL;
-    blobc_status st;
-    blobc_rt_status rt = BLOBC_RT_OK;
-    blobc_error_clear(err);
-    st = blobc_schema_parse(schema_text, text_len, "(generated header)", &schema, err);
-    if (st != BLOBC_OK) return st;
-    type = blobc_schema_find(schema, type_name);
-    if (!type || blobc_type_hash(type) != expected_schema_hash) {
-        msg = "the generated header's schema text does not match its structs";
-    } else {
-        options.schema = schema;
-        options.type_name = type_name;
-        st = blobc_verify_blob(buf, len, &options, err);
-    }
-    blobc_schema_free(schema);
-    if (st != BLOBC_OK) return st;
-    if (!msg) {
-        rt = blobc_rt_open(buf, len, expected_schema_hash, root_size, out);
-        if (rt == BLOBC_RT_OK) return BLOBC_OK;
-        msg = blobc_rt_status_message(rt);
-    }
-    if (err) {
-        size_t i;
-        blobc_error_clear(err);
-        err->status = BLOBC_EINPUT;
-        err->code = BLOBC_RT_CAST(int, rt);
-        for (i = 0; msg[i] && i + 1 < sizeof err->message; i++) err->message[i] = msg[i];
-        err->message[i] = '\0';
-    }
-    return BLOBC_EINPUT;
 }
 
 #endif

@@ -218,11 +218,12 @@ const T *open_raw(const void *data, std::size_t size, blobc_rt_status *why) noex
 #endif
 
 /* With the library linked in (define BLOBC_WITH_LIBRARY), the verified
- * open behind T::open_verified; outside the main guard for the same
- * reason as blob.h's part. */
+ * open behind T::open_verified, over the library's blobc_rt_open_checked
+ * (blobc/blobfile.h); outside the main guard so that it appears even when
+ * this header was included before BLOBC_WITH_LIBRARY was defined. */
 #if defined(BLOBC_WITH_LIBRARY) && !defined(BLOBC_BLOB_HPP_WITH_LIBRARY)
 #define BLOBC_BLOB_HPP_WITH_LIBRARY
-#include "blob.h"
+#include "blobfile.h"
 
 namespace blobc {
 

@@ -2,6 +2,9 @@
  * blobc/blobc.h - the whole blobc library: schemas, the blob builder,
  * baking YAML/JSON, the .blob container, verification, dump and code
  * generation. Link with -lblobc (pkg-config blobc).
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOBC_H
 #define BLOBC_BLOBC_H

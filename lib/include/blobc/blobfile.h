@@ -5,6 +5,9 @@
  * The byte layout is specified in docs/FORMAT.md. Readers refuse format
  * versions they do not know and never trust a length or offset in the
  * header before checking it against the file size.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOBFILE_H
 #define BLOBC_BLOBFILE_H
@@ -13,16 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
- * header complete, so it is held back here and comes with blob.h's next
- * inclusion (a generated header's). */
-#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
-#else
-#define BLOBC_RT_IN_LIBRARY_HEADER
-#include "blob.h"
-#undef BLOBC_RT_IN_LIBRARY_HEADER
-#endif
 #include "error.h"
 #include "schema.h"
 
@@ -184,7 +178,7 @@ BLOBC_API void blobc_file_unmap(blobc_file_view *view);
  * target written; an output that is one of the run's inputs is refused
  * before anything is written. */
 
-/* The files a run reads, by device and inode; lookups are O(1). */
+/* The files a run reads, by device and inode. */
 typedef struct blobc_inputs blobc_inputs;
 BLOBC_API blobc_inputs *blobc_inputs_new(void); /* NULL when out of memory */
 BLOBC_API void blobc_inputs_free(blobc_inputs *set);
@@ -199,7 +193,7 @@ BLOBC_API const char *blobc_inputs_find(const blobc_inputs *set, const char *pat
  * (device and inode, after following the output's own links, as the
  * write does) and its name there. "x/a.blob", "./x/a.blob" and
  * "link-to-x/a.blob" are one output; an output whose directory does not
- * exist yet is known by its spelling. Lookups are O(1). */
+ * exist yet is known by its spelling. */
 typedef struct blobc_outputs blobc_outputs;
 BLOBC_API blobc_outputs *blobc_outputs_new(void); /* NULL when out of memory */
 BLOBC_API void blobc_outputs_free(blobc_outputs *set);
@@ -236,6 +230,21 @@ BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, si
 /* blobc_write_output without inputs or hooks. */
 BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);
+
+/* The checked open that generated headers call from <Type>_open_checked
+ * (with BLOBC_WITH_LIBRARY): verifies a complete .blob file image with
+ * blobc_verify_blob as a blob of type `type_name` of the schema given as
+ * text (what generated headers embed), then opens it like blobc_rt_open.
+ * The layout comes from the text, not from the file, so stripped blobs
+ * verify too. Before verifying, the type's layout hash must equal
+ * expected_schema_hash: the text and the structs the caller reads with
+ * cannot disagree. Errors are the library's (verify codes in err->code);
+ * a refusal by the header check that follows carries the blobc_rt_status
+ * as its code. */
+BLOBC_API blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *schema_text,
+                                             size_t text_len, const char *type_name,
+                                             uint64_t expected_schema_hash, size_t root_size,
+                                             blobc_rt_view *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,9 @@
  * is not known until their last item) grow in a buffer of their own and may
  * move until closed, so callers address bytes by (ref, offset) and re-fetch
  * pointers with blobc_builder_ptr after growing.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BUILDER_H
 #define BLOBC_BUILDER_H
@@ -31,16 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The runtime; its checked open (BLOBC_WITH_LIBRARY) needs this very
- * header complete, so it is held back here and comes with blob.h's next
- * inclusion (a generated header's). */
-#ifdef BLOBC_RT_IN_LIBRARY_HEADER
 #include "blob.h"
-#else
-#define BLOBC_RT_IN_LIBRARY_HEADER
-#include "blob.h"
-#undef BLOBC_RT_IN_LIBRARY_HEADER
-#endif
 #include "error.h"
 
 #ifdef __cplusplus

@@ -25,6 +25,9 @@
  * opened: call blobc_http_global_init() from main, before starting
  * threads, and blobc_http_global_cleanup() at the end (the library never
  * does on its own, so that it touches no process-global state).
+ *
+ * Stability: experimental: the cache's options and statistics may still
+ * change.
  */
 #ifndef BLOBC_CACHE_H
 #define BLOBC_CACHE_H

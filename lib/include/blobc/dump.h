@@ -2,6 +2,9 @@
  * blobc/dump.h - turn a blob back into text: YAML (re-bakeable), JSON, a
  * byte-level layout map, or a report of where its bytes go. Dump verifies
  * before it reads, so any input is safe to pass.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_DUMP_H
 #define BLOBC_DUMP_H

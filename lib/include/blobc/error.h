@@ -20,6 +20,9 @@
  *    objects (schemas, buffers, error objects). Objects only read by a
  *    call (a loaded blobc_schema, a blob's bytes) may be shared by
  *    threads. docs/ARCHITECTURE.md, "Threads and the error contract".
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_ERROR_H
 #define BLOBC_ERROR_H

@@ -3,6 +3,8 @@
  * type read correctly with another (compat), and carrying a blob over to a
  * new version of its schema (upgrade). See docs/SCHEMA.md, "Evolving a
  * schema".
+ *
+ * Stability: experimental: upgrade's options may still change.
  */
 #ifndef BLOBC_EVOLVE_H
 #define BLOBC_EVOLVE_H

@@ -3,6 +3,9 @@
  * that reads baked blobs in place over the runtime in blobc/blob.h, a
  * C++17 header of classes over blobc/blob.hpp, C# for Unity, and a JSON
  * Schema of the authoring data for editors and validators.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_GEN_H
 #define BLOBC_GEN_H

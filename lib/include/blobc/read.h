@@ -15,6 +15,8 @@
  * pointer) gives the empty value, whose kind is 0, and every function
  * given the empty value gives an empty answer. A reader is read-only once
  * opened: any number of threads may navigate it at once.
+ *
+ * Stability: experimental: the navigation calls may still change.
  */
 #ifndef BLOBC_READ_H
 #define BLOBC_READ_H

@@ -5,7 +5,10 @@
  * type description embedded in a .blob. Either way the result is a graph of
  * immutable blobc_type nodes with sizes, alignments and field offsets already
  * computed by the C layout rules (see docs/FORMAT.md). Everything a schema
- * owns lives in one arena and goes away with blobc_schema_free.
+ * owns goes away with blobc_schema_free.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_SCHEMA_H
 #define BLOBC_SCHEMA_H

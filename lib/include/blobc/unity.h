@@ -9,6 +9,9 @@
  * Padding 0), then Length bytes of data with the root at 0. Every byte is
  * described in docs/UNITY.md. Such a file has no type description: reading
  * one needs the schema.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_UNITY_H
 #define BLOBC_UNITY_H

@@ -7,6 +7,9 @@
  * A failure is reported in a blobc_error whose `code` is one of the stable
  * codes below, with the byte offset (from the start of the file, or of the
  * data section for raw images) and the schema path of the bad value.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_VERIFY_H
 #define BLOBC_VERIFY_H

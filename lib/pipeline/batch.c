@@ -1,0 +1,176 @@
+/*
+ * batch.c - blobc_bake_batch: the jobs on a pool of threads, and their
+ * messages handed to the caller in input order on the calling thread, so
+ * that a parallel run reads like a serial one.
+ */
+#include "pipeline/pipeline_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "platform/platform.h"
+
+typedef struct pool {
+    blobc_os_mutex mu;
+    blobc_os_cond cv;
+    const blobc_job *jobs;
+    const blobc_batch_options *o;
+    blobc_pl_slot *slots;
+    size_t n;
+    size_t next;  /* the next job to start */
+    size_t ndone;
+} pool;
+
+static void event(const blobc_batch_options *o, blobc_event ev) {
+    if (o->on_event) o->on_event(o->ctx, &ev);
+}
+
+/* Takes the next job to start, or returns false when none is left. */
+static bool take(pool *p, size_t *i) {
+    blobc_os_mutex_lock(&p->mu);
+    bool any = p->next < p->n;
+    if (any) *i = p->next++;
+    blobc_os_cond_broadcast(&p->cv);
+    blobc_os_mutex_unlock(&p->mu);
+    return any;
+}
+
+static void run(pool *p, size_t i) {
+    blobc_pl_run_job(&p->jobs[i], p->o, &p->slots[i]);
+    blobc_os_mutex_lock(&p->mu);
+    p->slots[i].done = true;
+    p->ndone++;
+    blobc_os_cond_broadcast(&p->cv);
+    blobc_os_mutex_unlock(&p->mu);
+}
+
+static void worker(void *arg) {
+    pool *p = arg;
+    size_t i;
+    while (take(p, &i)) run(p, i);
+}
+
+/* Hands over the events of job i, which is done. */
+static void deliver(const pool *p, size_t i) {
+    const blobc_pl_slot *s = &p->slots[i];
+    for (size_t k = 0; k < s->nmsgs; k++)
+        event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0});
+    event(p->o, (blobc_event){BLOBC_EVENT_DONE, i, &s->error, s->status, s->cached, s->suppressed, 0});
+}
+
+/* Delivers what is ready: START for the jobs taken up since *started, the
+ * events of the finished jobs from *shown on, in order. Called with the
+ * lock held; the caller's callback runs without it. */
+static void deliver_ready(pool *p, size_t *started, size_t *shown) {
+    while (*started < p->next || (*shown < p->n && p->slots[*shown].done)) {
+        bool start = *started < p->next;
+        size_t i = start ? (*started)++ : (*shown)++;
+        size_t done = p->ndone;
+        blobc_os_mutex_unlock(&p->mu);
+        if (start) event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done});
+        else deliver(p, i);
+        blobc_os_mutex_lock(&p->mu);
+    }
+}
+
+static void run_all(pool *p, unsigned threads) {
+    size_t nthreads = threads > 1 ? threads : 0, started = 0, shown = 0, i;
+    if (nthreads > p->n) nthreads = p->n;
+    blobc_os_thread *t = nthreads ? calloc(nthreads, sizeof *t) : NULL;
+    size_t running = 0;
+    while (t && running < nthreads && blobc_os_thread_start(&t[running], worker, p) == 0) running++;
+    if (running == 0) {
+        /* no pool (one thread asked for, or none could start): this one works */
+        while (take(p, &i)) {
+            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone});
+            run(p, i);
+            deliver(p, i);
+        }
+    } else {
+        blobc_os_mutex_lock(&p->mu);
+        for (;;) {
+            deliver_ready(p, &started, &shown);
+            if (shown == p->n) break;
+            blobc_os_cond_wait(&p->cv, &p->mu);
+        }
+        blobc_os_mutex_unlock(&p->mu);
+        for (size_t k = 0; k < running; k++) blobc_os_thread_join(&t[k]);
+    }
+    free(t);
+}
+
+/* Two jobs writing one file: a CLASH event for each, and BLOBC_EARG. */
+static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_batch_options *o,
+                                  blobc_error *err) {
+    blobc_outputs *seen = blobc_outputs_new();
+    if (!seen) return blobc_err_nomem(err);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < n; i++) {
+        size_t first;
+        blobc_error e;
+        blobc_error_clear(&e);
+        if (blobc_outputs_add(seen, jobs[i].output, &first, &e) != BLOBC_OK) {
+            *err = e;
+            st = e.status;
+            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0});
+            break;
+        }
+        if (first == SIZE_MAX) continue;
+        const char *a = jobs[first].output, *b = jobs[i].output;
+        bool same = strcmp(a, b) == 0;
+        blobc_err(&e, BLOBC_EARG, "inputs '%s' and '%s' would both be written to '%s'%s%s%s",
+                  jobs[first].input, jobs[i].input, a, same ? "" : " (also named '", same ? "" : b,
+                  same ? "" : "')");
+        if (st == BLOBC_OK) *err = e;
+        st = BLOBC_EARG;
+        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0});
+    }
+    blobc_outputs_free(seen);
+    return st;
+}
+
+/* EIO, ENOMEM and EARG (a file, memory, a call) before EINPUT (the data). */
+static int gravity(blobc_status st) { return st == BLOBC_OK ? 0 : st == BLOBC_EINPUT ? 1 : 2; }
+
+blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch_options *opts,
+                              blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!opts) return blobc_err_arg(err, __func__, "opts is NULL");
+    if (!jobs && n) return blobc_err_arg(err, __func__, "jobs is NULL");
+    for (size_t i = 0; i < n; i++)
+        if (!jobs[i].input || !jobs[i].output)
+            return blobc_err_arg(err, __func__, "a job without an input or an output");
+    blobc_status st = check_clashes(jobs, n, opts, err);
+    if (st) return st;
+    pool p;
+    memset(&p, 0, sizeof p);
+    p.jobs = jobs;
+    p.o = opts;
+    p.n = n;
+    p.slots = calloc(n ? n : 1, sizeof *p.slots);
+    if (!p.slots) return blobc_err_nomem(err);
+    if (blobc_os_mutex_init(&p.mu) != 0) {
+        free(p.slots);
+        return blobc_err_nomem(err);
+    }
+    if (blobc_os_cond_init(&p.cv) != 0) {
+        blobc_os_mutex_destroy(&p.mu);
+        free(p.slots);
+        return blobc_err_nomem(err);
+    }
+    run_all(&p, opts->threads);
+    for (size_t i = 0; i < n; i++) {
+        if (gravity(p.slots[i].status) > gravity(st)) {
+            st = p.slots[i].status;
+            *err = p.slots[i].error;
+        }
+        free(p.slots[i].msgs);
+    }
+    free(p.slots);
+    blobc_os_cond_destroy(&p.cv);
+    blobc_os_mutex_destroy(&p.mu);
+    return st;
+}

@@ -1,0 +1,127 @@
+/*
+ * job.c - one job of a batch: the output refused when it is an input,
+ * the bake (through the cache when there is one), the depfile, the
+ * writes. Its messages go to its slot, never straight to the caller.
+ */
+#include "pipeline/pipeline_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
+    if (!blobc_grow((void **)&s->msgs, &s->cap, s->nmsgs + 1, sizeof *s->msgs)) {
+        s->status = BLOBC_ENOMEM;
+        return;
+    }
+    s->msgs[s->nmsgs].kind = kind;
+    s->msgs[s->nmsgs++].error = *e;
+}
+
+static void keep_error(void *ctx, const blobc_error *e) { blobc_pl_keep(ctx, BLOBC_EVENT_ERROR, e); }
+
+/* What the job's bake came to: the output in buf, or on a cache hit in
+ * the entry, where it lies (not copied). */
+typedef struct baked {
+    blobc_buffer buf;
+    blobc_cache_entry hit;
+    blobc_bake_plan plan;
+    bool planned;
+} baked;
+
+static void warn_if(blobc_pl_slot *s, const blobc_error *w) {
+    if (w->status != BLOBC_OK) blobc_pl_keep(s, BLOBC_EVENT_WARNING, w);
+}
+
+/* The planned bake: from the cache when it holds the output, else baked
+ * (and then stored there). */
+static blobc_status bake_planned(const blobc_batch_options *o, const char *text, size_t len,
+                                 const char *name, blobc_bake_options *bo, baked *b,
+                                 blobc_pl_slot *s, blobc_error *err) {
+    blobc_error w;
+    if (o->cache) {
+        blobc_cache_get(o->cache, &b->plan, bo, &b->hit, &s->cached, &w);
+        warn_if(s, &w);
+        if (s->cached) {
+            b->buf = (blobc_buffer){(uint8_t *)b->hit.data, b->hit.len, b->hit.len};
+            return BLOBC_OK;
+        }
+    }
+    bo->schema = b->plan.schema;
+    blobc_status st = blobc_bake_memory(text, len, name, bo, &b->buf, err);
+    if (st == BLOBC_OK && o->cache) {
+        blobc_cache_put(o->cache, &b->plan, b->buf.data, b->buf.len, &w);
+        warn_if(s, &w);
+    }
+    return st;
+}
+
+/* With a depfile or a cache the input is read whole and planned first:
+ * the plan names the schema files and gives the cache key. A plan that
+ * fails is followed by a plain bake, which reports the error in full. */
+static blobc_status bake_with_plan(const blobc_batch_options *o, const char *in,
+                                   blobc_bake_options *bo, baked *b, blobc_pl_slot *s,
+                                   blobc_error *err) {
+    blobc_file_view v;
+    blobc_status st = blobc_file_map(in, &v, err);
+    if (st) return st;
+    const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+    if (blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK) {
+        b->planned = true;
+        st = bake_planned(o, text, v.len, name, bo, b, s, err);
+    } else {
+        st = blobc_bake_memory(text, v.len, name, bo, &b->buf, err);
+    }
+    blobc_file_unmap(&v);
+    return st;
+}
+
+/* The depfile's text, then the output, then the depfile: a depfile that
+ * cannot be made stops the output too (a build tool would take the output
+ * for up to date). */
+static blobc_status write_all(const blobc_job *job, const blobc_batch_options *o, const baked *b,
+                              blobc_error *err) {
+    blobc_buffer dep = {0};
+    blobc_status st = BLOBC_OK;
+    if (job->depfile && b->planned &&
+        (st = blobc_depfile(job->output, job->input, b->plan.schema, &dep, err)) != BLOBC_OK)
+        blobc_err_file(err, job->depfile);
+    if (!st) st = blobc_write_output(job->output, b->buf.data, b->buf.len, &o->output, err);
+    if (!st && job->depfile) st = blobc_write_output(job->depfile, dep.data, dep.len, &o->output, err);
+    blobc_buffer_free(&dep);
+    return st;
+}
+
+void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_pl_slot *s) {
+    blobc_error err;
+    blobc_error_clear(&err);
+    const char *in_name = blobc_inputs_find(o->output.inputs, job->output);
+    if (in_name) {
+        blobc_err_file(&err, job->input);
+        s->status = blobc_err(&err, BLOBC_EIO, "refusing to overwrite input file '%s'", job->output);
+        blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
+        s->error = err;
+        return;
+    }
+    blobc_bake_options bo = o->bake;
+    bo.output_path = job->output;
+    size_t kept = s->nmsgs;
+    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0};
+    bo.diag = &sink;
+    baked b;
+    memset(&b, 0, sizeof b);
+    blobc_status st = o->cache || job->depfile ? bake_with_plan(o, job->input, &bo, &b, s, &err)
+                                               : blobc_bake_file(job->input, &bo, &b.buf, &err);
+    if (st == BLOBC_OK) st = write_all(job, o, &b, &err);
+    /* the sink kept the errors of the data; any other comes here */
+    bool delivered = false;
+    for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;
+    if (st != BLOBC_OK && !delivered) blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
+    s->suppressed = sink.suppressed;
+    if (s->status == BLOBC_OK) s->status = st;
+    s->error = err;
+    if (s->cached) blobc_cache_entry_free(&b.hit);
+    else blobc_buffer_free(&b.buf);
+    blobc_bake_plan_free(&b.plan);
+}

@@ -1,0 +1,33 @@
+/*
+ * pipeline_internal.h - what the batch (batch.c) and one job (job.c)
+ * share: the slot where a job keeps its messages until they are handed
+ * to the caller in input order.
+ */
+#ifndef BLOBC_PIPELINE_INTERNAL_H
+#define BLOBC_PIPELINE_INTERNAL_H
+
+#include "blobc/pipeline.h"
+
+typedef struct blobc_pl_msg {
+    blobc_event_kind kind; /* ERROR or WARNING */
+    blobc_error error;
+} blobc_pl_msg;
+
+typedef struct blobc_pl_slot {
+    blobc_pl_msg *msgs;
+    size_t nmsgs, cap;
+    blobc_status status;
+    blobc_error error;     /* the failure behind status */
+    bool cached;
+    size_t suppressed;
+    bool done;
+} blobc_pl_slot;
+
+/* Keeps a message of the job; one that cannot be kept makes the job's
+ * status BLOBC_ENOMEM. */
+void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e);
+
+/* Runs one job into its slot (status, cached, messages); any thread. */
+void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_pl_slot *s);
+
+#endif

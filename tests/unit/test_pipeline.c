@@ -1,0 +1,230 @@
+/*
+ * test_pipeline.c - blobc_bake_batch: many inputs on worker threads,
+ * through a directory cache, with depfiles; every event in input order on
+ * the calling thread; clashes and inputs refused before anything is
+ * baked or written.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blobc/blobc.h"
+#include "blobc/cache.h"
+#include "blobc/pipeline.h"
+#include "test.h"
+
+#define NJOBS 12
+
+typedef struct seen {
+    pthread_t caller;
+    int wrong_thread;
+    int out_of_order;   /* an event of a job before the previous job's DONE */
+    size_t next_done;   /* the job whose DONE comes next */
+    size_t starts, errors, warnings, clashes, cached;
+    blobc_status status[NJOBS];
+    char first_error[BLOBC_ERROR_MSG_MAX];
+} seen;
+
+static void on_event(void *ctx, const blobc_event *ev) {
+    seen *s = ctx;
+    if (!pthread_equal(pthread_self(), s->caller)) s->wrong_thread++;
+    switch (ev->kind) {
+    case BLOBC_EVENT_START: s->starts++; return;
+    case BLOBC_EVENT_CLASH:
+        s->clashes++;
+        snprintf(s->first_error, sizeof s->first_error, "%s", ev->error->message);
+        return;
+    case BLOBC_EVENT_ERROR:
+        if (!s->errors++) snprintf(s->first_error, sizeof s->first_error, "%s", ev->error->message);
+        break;
+    case BLOBC_EVENT_WARNING: s->warnings++; break;
+    case BLOBC_EVENT_DONE:
+        s->status[ev->job] = ev->status;
+        s->cached += ev->cached;
+        break;
+    }
+    if (ev->job != s->next_done) s->out_of_order++;
+    if (ev->kind == BLOBC_EVENT_DONE) s->next_done++;
+}
+
+static char dir[] = "/tmp/blobc-pipeline-test.XXXXXX";
+
+static void put_file(const char *name, const char *text) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static char *path_of(const char *fmt, int i) {
+    char name[64], *p = malloc(256);
+    snprintf(name, sizeof name, fmt, i);
+    snprintf(p, 256, "%s/%s", dir, name);
+    return p;
+}
+
+static char *slurp(const char *path, size_t *len) {
+    uint8_t *data = NULL;
+    blobc_error err;
+    if (blobc_read_file(path, &data, len, &err) != BLOBC_OK) return NULL;
+    return (char *)data;
+}
+
+/* Runs the batch of NJOBS inputs (job 5 bad data when bad) and checks
+ * what every run must hold. */
+static blobc_status run(blobc_cache *cache, bool bad, seen *s, blobc_error *err) {
+    blobc_job jobs[NJOBS];
+    for (int i = 0; i < NJOBS; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "$schema: t.schema\nx: %d\nname: n%d\ntags: [a, b]\n",
+                 bad && i == 5 ? -1 : i, i);
+        char name[32];
+        snprintf(name, sizeof name, "in%d.yaml", i);
+        put_file(name, text);
+        jobs[i] = (blobc_job){path_of("in%d.yaml", i), path_of("out/o%d.blob", i),
+                              path_of("out/o%d.blob.d", i)};
+    }
+    memset(s, 0, sizeof *s);
+    s->caller = pthread_self();
+    blobc_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.cache = cache;
+    o.threads = 4;
+    o.on_event = on_event;
+    o.ctx = s;
+    blobc_status st = blobc_bake_batch(jobs, NJOBS, &o, err);
+    for (int i = 0; i < NJOBS; i++) {
+        free((char *)jobs[i].input);
+        free((char *)jobs[i].output);
+        free((char *)jobs[i].depfile);
+    }
+    return st;
+}
+
+TEST(batch_in_order_cached_with_depfiles) {
+    CHECK(mkdtemp(dir) != NULL);
+    put_file("t.schema", "struct P { x: u32; name: string; tags: [string]; }\nroot P;\n");
+    blobc_cache *cache = NULL;
+    blobc_error err;
+    char cdir[300];
+    snprintf(cdir, sizeof cdir, "%s/cache", dir);
+    CHECK_EQ_I(blobc_cache_open(cdir, &cache, &err), BLOBC_OK);
+    seen s;
+    CHECK_EQ_I(run(cache, false, &s, &err), BLOBC_OK);
+    CHECK_EQ_I(s.wrong_thread, 0);
+    CHECK_EQ_I(s.out_of_order, 0);
+    CHECK_EQ_U(s.next_done, NJOBS);
+    CHECK_EQ_U(s.starts, NJOBS);
+    CHECK_EQ_U(s.errors + s.warnings + s.cached, 0);
+    /* every output is what a bake of its own gives; the depfile names it,
+     * its input and the schema */
+    for (int i = 0; i < NJOBS; i++) {
+        char *in = path_of("in%d.yaml", i), *out = path_of("out/o%d.blob", i);
+        char *dep = path_of("out/o%d.blob.d", i);
+        size_t len, dlen;
+        char *got = slurp(out, &len), *deptext = slurp(dep, &dlen);
+        blobc_buffer want = {0};
+        CHECK_EQ_I(blobc_bake_file(in, NULL, &want, &err), BLOBC_OK);
+        CHECK(got && len == want.len && memcmp(got, want.data, len) == 0);
+        CHECK(deptext && strncmp(deptext, out, strlen(out)) == 0);
+        CHECK(deptext && strstr(deptext, in) && strstr(deptext, "t.schema"));
+        blobc_buffer_free(&want);
+        free(got);
+        free(deptext);
+        free(in);
+        free(out);
+        free(dep);
+    }
+    /* again: every output from the cache, in order still */
+    CHECK_EQ_I(run(cache, false, &s, &err), BLOBC_OK);
+    CHECK_EQ_U(s.cached, NJOBS);
+    CHECK_EQ_I(s.out_of_order, 0);
+    uint64_t hits, misses;
+    blobc_cache_counts(cache, &hits, &misses);
+    CHECK_EQ_U(hits, NJOBS);
+    CHECK_EQ_U(misses, NJOBS);
+    /* a bad input fails alone, with its error before its DONE; the others
+     * are written */
+    CHECK_EQ_I(run(cache, true, &s, &err), BLOBC_EINPUT);
+    CHECK_EQ_I(s.out_of_order, 0);
+    CHECK_EQ_U(s.errors, 1);
+    CHECK_CONTAINS(s.first_error, "-1");
+    CHECK_EQ_I(s.status[5], BLOBC_EINPUT);
+    CHECK_EQ_I(s.status[4], BLOBC_OK);
+    CHECK_EQ_I(s.status[6], BLOBC_OK);
+    CHECK_CONTAINS(err.file, "in5.yaml");
+    blobc_cache_close(cache);
+}
+
+/* Two jobs writing one file under two spellings: refused, nothing written. */
+TEST(clash_refused_before_baking) {
+    char *in = path_of("in%d.yaml", 0), *out = path_of("clash%d.blob", 0);
+    char other[300];
+    snprintf(other, sizeof other, "%s/./clash0.blob", dir);
+    blobc_job jobs[2] = {{in, out, NULL}, {in, other, NULL}};
+    seen s;
+    memset(&s, 0, sizeof s);
+    s.caller = pthread_self();
+    blobc_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.on_event = on_event;
+    o.ctx = &s;
+    blobc_error err;
+    CHECK_EQ_I(blobc_bake_batch(jobs, 2, &o, &err), BLOBC_EARG);
+    CHECK_EQ_U(s.clashes, 1);
+    CHECK_EQ_U(s.starts, 0);
+    CHECK_CONTAINS(s.first_error, "would both be written to");
+    CHECK_CONTAINS(s.first_error, "(also named");
+    struct stat st;
+    CHECK(stat(out, &st) != 0);
+    free(in);
+    free(out);
+}
+
+/* An output that is one of the run's inputs is refused before the bake. */
+TEST(input_never_written) {
+    char *in = path_of("in%d.yaml", 1), *schema = path_of("t.schema%.0d", 0);
+    blobc_inputs *inputs = blobc_inputs_new();
+    blobc_error err;
+    CHECK_EQ_I(blobc_inputs_add(inputs, in, &err), BLOBC_OK);
+    CHECK_EQ_I(blobc_inputs_add(inputs, schema, &err), BLOBC_OK);
+    size_t before;
+    char *text = slurp(schema, &before);
+    blobc_job jobs[1] = {{in, schema, NULL}};
+    seen s;
+    memset(&s, 0, sizeof s);
+    s.caller = pthread_self();
+    blobc_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.output.inputs = inputs;
+    o.on_event = on_event;
+    o.ctx = &s;
+    CHECK_EQ_I(blobc_bake_batch(jobs, 1, &o, &err), BLOBC_EIO);
+    CHECK_CONTAINS(s.first_error, "refusing to overwrite input file");
+    size_t after;
+    char *again = slurp(schema, &after);
+    CHECK(text && again && before == after && memcmp(text, again, after) == 0);
+    free(text);
+    free(again);
+    blobc_inputs_free(inputs);
+    free(in);
+    free(schema);
+    /* and the error contract: NULL err, NULL opts */
+    CHECK_EQ_I(blobc_bake_batch(jobs, 1, NULL, NULL), BLOBC_EARG);
+    CHECK_EQ_I(blobc_bake_batch(NULL, 1, &o, &err), BLOBC_EARG);
+    CHECK_CONTAINS(err.message, "blobc_bake_batch: ");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
+TEST_MAIN_BEGIN("pipeline")
+RUN(batch_in_order_cached_with_depfiles);
+RUN(clash_refused_before_baking);
+RUN(input_never_written);
+TEST_MAIN_END
