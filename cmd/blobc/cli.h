@@ -141,7 +141,7 @@ int cmd_bake(int argc, char **argv);
 /* What `dump` and `size` were asked (dump.c runs both). */
 typedef struct dump_req {
     const char *cmd, *schema, *type, *output, *depth;
-    bool json, map, raw, size;
+    bool json, map, html, raw, size;
     read_format rf;
 } dump_req;
 int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv);

@@ -14,7 +14,8 @@
 
 static const char dump_help[] =
     "Usage: blobc dump [OPTIONS] BLOB\n"
-    "Print a blob as YAML (default), JSON, or a byte-level layout map.\n"
+    "Print a blob as YAML (default), JSON, a byte-level layout map, or an\n"
+    "HTML page to explore it in a browser.\n"
     "The blob is verified first; a blob that fails is not printed (a --map\n"
     "shows it as far as it is sound and marks the failure).\n"
     "\n"
@@ -28,6 +29,10 @@ static const char dump_help[] =
     "      --unity-length R  padded, exact, or a release (default: either)\n"
     "      --json            print JSON instead of YAML\n"
     "      --map             print the layout: offset, size, bytes, value, path\n"
+    "      --html            write one self-contained HTML page: the blob as a\n"
+    "                        coloured byte map with its structure (hover for\n"
+    "                        path and value, click an offset to jump to its\n"
+    "                        target) and a treemap of where the bytes go\n"
     "  -o, --output FILE     write to FILE instead of standard output (never\n"
     "                        BLOB itself; see blobc(1), OUTPUT FILES)\n"
     COMMON_HELP
@@ -45,8 +50,8 @@ static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
         usage_error(q->cmd, a->noperands ? "expected one blob, got %d" : "no blob given", a->noperands);
         return EXIT_USAGE;
     }
-    if (q->json && q->map) {
-        usage_error(q->cmd, "--json and --map are exclusive");
+    if (q->json + q->map + q->html > 1) {
+        usage_error(q->cmd, "--json, --map and --html are exclusive");
         return EXIT_USAGE;
     }
     if (q->depth) {
@@ -71,7 +76,8 @@ static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
         return EXIT_USAGE;
     }
     d->format = q->size ? (q->json ? BLOBC_DUMP_SIZE_JSON : BLOBC_DUMP_SIZE)
-                : q->json ? BLOBC_DUMP_JSON : q->map ? BLOBC_DUMP_MAP : BLOBC_DUMP_YAML;
+                : q->json ? BLOBC_DUMP_JSON : q->map ? BLOBC_DUMP_MAP
+                : q->html ? BLOBC_DUMP_HTML : BLOBC_DUMP_YAML;
     d->type_name = q->type;
     d->schema_name = q->schema;
     d->raw = q->raw;
@@ -129,7 +135,7 @@ int cmd_dump(int argc, char **argv) {
         {"schema", 's', true, &q.schema, NULL}, {"type", 't', true, &q.type, NULL},
         {"output", 'o', true, &q.output, NULL}, {"json", 0, false, NULL, &q.json},
         {"map", 0, false, NULL, &q.map},        {"raw", 0, false, NULL, &q.raw},
-        {NULL, 0, false, NULL, NULL},
+        {"html", 0, false, NULL, &q.html},      {NULL, 0, false, NULL, NULL},
     };
     return run_dump(&q, opts, dump_help, argc, argv);
 }

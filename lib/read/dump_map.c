@@ -398,16 +398,8 @@ static void list_payloads(mapper *m) {
         m->ok = false;
 }
 
-/* A header field: where, how wide, its name, and how to print it
- * (0 decimal, 1 hex, 2 text). */
-typedef struct hfield {
-    uint8_t at, size;
-    const char *name;
-    uint8_t hex;
-} hfield;
-
 /* Header fields (docs/FORMAT.md, "Header"). */
-static const hfield header_fields[] = {
+static const blobc_hfield header_fields[] = {
     {BLOBC_RT_H_MAGIC, 8, "magic", 2},
     {BLOBC_RT_H_VERSION, 4, "version", 0},
     {BLOBC_RT_H_HEADER_SIZE, 4, "header_size", 0},
@@ -425,16 +417,20 @@ static const hfield header_fields[] = {
 };
 
 /* A Unity blob asset file's version and BlobAssetHeader (docs/UNITY.md). */
-static const hfield unity_fields[] = {
+static const blobc_hfield unity_fields[] = {
     {BLOBC_UNITY_OFF_VERSION, 4, "version", 0},   {BLOBC_UNITY_OFF_VALIDATION_PTR, 8, "ValidationPtr", 1},
     {BLOBC_UNITY_OFF_LENGTH, 4, "Length", 0},     {BLOBC_UNITY_OFF_ALLOCATOR, 4, "Allocator", 0},
     {BLOBC_UNITY_OFF_HASH, 8, "Hash", 1},         {BLOBC_UNITY_OFF_PADDING, 8, "Padding", 1},
 };
 
+const blobc_hfield *blobc_map_header_fields(bool unity, size_t *n) {
+    *n = unity ? sizeof unity_fields / sizeof unity_fields[0] : sizeof header_fields / sizeof header_fields[0];
+    return unity ? unity_fields : header_fields;
+}
+
 static void list_header(mapper *m, const uint8_t *f, size_t len, bool unity) {
-    const hfield *fields = unity ? unity_fields : header_fields;
-    size_t n = unity ? sizeof unity_fields / sizeof unity_fields[0]
-                     : sizeof header_fields / sizeof header_fields[0];
+    size_t n;
+    const blobc_hfield *fields = blobc_map_header_fields(unity, &n);
     mprintf(m, "## header: %u bytes at 0x00000000\n",
             unity ? BLOBC_UNITY_DATA_OFFSET : BLOBC_HEADER_SIZE);
     for (size_t i = 0; i < n; i++) {

@@ -67,4 +67,11 @@ bool blobc_layout_list(const blobc_walk *w, const uint8_t *data, size_t size, bo
 blobc_status blobc_size_report(const blobc_source *src, const blobc_walk *w, size_t len,
                                uint32_t depth, bool json, blobc_buffer *out, blobc_error *err);
 
+/* The `dump --html` page (html.c) of a verified blob: the file's bytes,
+ * opened as src and walked as w; its fixed parts (html_page.c). */
+blobc_status blobc_html_page(const blobc_source *src, const blobc_walk *w, const uint8_t *bytes,
+                             size_t len, blobc_buffer *out, blobc_error *err);
+void blobc_html_head(blobc_buffer *out, bool *ok);
+void blobc_html_tail(blobc_buffer *out, bool *ok);
+
 #endif

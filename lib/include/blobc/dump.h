@@ -28,7 +28,12 @@ typedef enum blobc_dump_format {
      * the payload they are in and by field path, each table summing to
      * the input's size; as text or as JSON */
     BLOBC_DUMP_SIZE,
-    BLOBC_DUMP_SIZE_JSON
+    BLOBC_DUMP_SIZE_JSON,
+    /* one self-contained HTML page: the blob as a coloured byte map with
+     * its structure (every field, hover for path and value, offsets that
+     * jump to their target) and the size report as a treemap; drawn
+     * lazily by the page's script, so a big blob stays usable */
+    BLOBC_DUMP_HTML
 } blobc_dump_format;
 
 #define BLOBC_SIZE_DEPTH_MAX 64
