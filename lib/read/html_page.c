@@ -46,6 +46,7 @@ static const char head[] =
 
 static const char script[] =
     "<script>\n(function () {\n\"use strict\";\n"
+    "const t0 = performance.now();\n"
     "const D = JSON.parse(document.getElementById('blob').textContent);\n"
     "const raw = atob(D.bytes), B = new Uint8Array(raw.length);\n"
     "for (let i = 0; i < raw.length; i++) B[i] = raw.charCodeAt(i);\n"
@@ -246,6 +247,9 @@ static const char script[] =
     "  ['sb', 'string bytes'], ['ar', '[T]'], ['pt', '*T'], ['un', 'union'], ['pd', 'padding'], ['al', 'alignment'], ['ty', 'types']])\n"
     "  legend.appendChild(el('span', 'l-' + k, n));\n"
     "treemap(); draw();\n"
+    /* how long the page took: its script, and from the start of loading */
+    "document.body.dataset.buildMs = Math.round(performance.now() - t0);\n"
+    "document.body.dataset.readyMs = Math.round(performance.now());\n"
     "})();\n</script>\n</body></html>\n";
 
 void blobc_html_head(blobc_buffer *out, bool *ok) { blobc_emit_bytes(out, ok, head, sizeof head - 1); }
