@@ -23,7 +23,16 @@
 #include "blobc/bake.h"
 #include "blobc/builder.h"
 #include "blobc/schema.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/hashtab.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Deepest nesting of containers the front ends accept. */
 #define BK_MAX_DEPTH BLOBC_MAX_NESTING
@@ -69,6 +78,15 @@ typedef struct bk_scalar {
     uint64_t u;
 } bk_scalar;
 
+/* How a struct field's name is matched in input text without a scan of
+ * the name (a plan per struct type, built the first time the type is
+ * filled): its first bytes followed by a closing quote, as one word. */
+typedef struct bk_keyplan {
+    uint64_t word;  /* name bytes then '"', the first min(len + 1, 8) of them */
+    uint64_t mask;  /* 0xFF for each of those bytes */
+    uint32_t len;   /* strlen of the name */
+} bk_keyplan;
+
 /* BK_UNION: the single-key mapping of a union value ({Member: {...}});
  * its key is filled like a struct's field. */
 typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
@@ -79,6 +97,7 @@ typedef struct bk_frame {
                                  before the first key */
     bk_slot at;               /* STRUCT, FIXED: where the container is; ARRAY: its {offset,length} */
     bk_slot value;            /* STRUCT: the current field's slot (YAML fills it lazily) */
+    const bk_keyplan *keys;   /* STRUCT: one per field */
     bk_pos pos;               /* where the container starts */
     size_t bits;              /* STRUCT: first word of its seen-field bitset in bk.bits */
     blobc_ref items;          /* ARRAY: the items' allocation, once there is one */
@@ -126,6 +145,15 @@ struct bk {
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
+    /* The key plans built so far: plans[i] for the struct type numbered
+     * i in plan_types. */
+    blobc_ptrset plan_types;
+    const bk_keyplan **plans;
+    size_t plans_cap;
+    struct {
+        const blobc_type *type;
+        const bk_keyplan *keys;
+    } plan_memo[16];             /* the plans of recent types, by address bits */
 
     /* Several errors per run (opts->diag, diag.c): the errors kept so
      * far, packed, in document order. */
@@ -140,8 +168,10 @@ struct bk {
 
 /* The bake's own outcomes, which travel up the fill stack and the front
  * ends beside the public statuses and never leave the bake: each has a
- * value of its own, none a blobc_status's, and the driver (BK_SKIP) and
- * the plan (BK_PROBED) turn them into a public status. */
+ * value of its own, none a blobc_status's, and the driver (BK_SKIP), the
+ * plan (BK_PROBED) and the JSON front end (BK_RESTART) turn them into a
+ * public status. Every private outcome is here, so none can take
+ * another's value. */
 typedef enum bk_outcome {
     /* An error was kept and the bake goes on; the front end skips the
      * value the error was about (the rest of a container whose start it
@@ -149,11 +179,16 @@ typedef enum bk_outcome {
     BK_OUTCOME_SKIP = -2,
     /* A probing bake (k->probe) stops as soon as the schema and the root
      * type are known. */
-    BK_OUTCOME_PROBED = -3
+    BK_OUTCOME_PROBED = -3,
+    /* The JSON front end found a $type after the data it baked as another
+     * root type: the bake starts over with the meta keys read ahead. */
+    BK_OUTCOME_RESTART = -4
 } bk_outcome;
 #define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
 #define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
-_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK,
+#define BK_RESTART ((blobc_status)BK_OUTCOME_RESTART)
+_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK &&
+                   (int)BK_OUTCOME_RESTART < (int)BLOBC_OK,
                "outcomes apart from every blobc_status");
 
 /* After bk_fail for an error that leaves the document's structure intact:
@@ -229,9 +264,11 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
  * one after the last key (keys usually come in declaration order), or
  * NULL. A front end that finds its key spelled next may skip the lookup
  * and call bk_key_field. */
-static inline const blobc_field *bk_next_field(const bk *k) {
+static inline const blobc_field *bk_next_field(const bk *k, const bk_keyplan **kp) {
     const bk_frame *f = &k->fr[k->depth - 1];
-    return f->kind == BK_STRUCT && f->hint < f->type->nfields ? &f->type->fields[f->hint] : NULL;
+    if (f->kind != BK_STRUCT || f->hint >= f->type->nfields) return NULL;
+    *kp = &f->keys[f->hint];
+    return &f->type->fields[f->hint];
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);

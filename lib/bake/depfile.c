@@ -27,7 +27,9 @@
 #include <string.h>
 
 #include "blobc/bake.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/quote.h"
 
 static bool refused_byte(unsigned char c) {
     return c < 0x20 || c == 0x7f || (c < 0x80 && strchr("\"&'*?;<>^`|=%[", c));

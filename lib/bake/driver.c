@@ -53,11 +53,6 @@ static blobc_input_format by_content(const char *t, size_t len, bool *decided) {
 
 /* ---- schema and root ---- */
 
-static blobc_status refuse_overwrite(blobc_error *err, const char *input, const char *output) {
-    blobc_err_file(err, input);
-    return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", output);
-}
-
 /* $schema is relative to the data file's directory. */
 static char *schema_path_for(bk *k, const char *rel) {
     const char *f = k->filename;
@@ -98,7 +93,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     }
     if (o->schema_path) {
         if (blobc_writes_over(o->output_path, o->schema_path))
-            return refuse_overwrite(k->err, k->filename, o->output_path);
+            return blobc_err_refuse_input(k->err, o->schema_path, o->output_path);
         blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
                                                     k->err);
         if (st) return st;
@@ -110,7 +105,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
                        "no schema: put \"$schema: PATH\" at the top of the data, or pass -s SCHEMA");
     char *path = schema_path_for(k, k->meta_schema);
     if (!path) return blobc_err_nomem(k->err);
-    if (blobc_writes_over(o->output_path, path)) return refuse_overwrite(k->err, k->filename, o->output_path);
+    if (blobc_writes_over(o->output_path, path)) return blobc_err_refuse_input(k->err, path, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
     blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
@@ -400,19 +395,20 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     const char *name = is_stdin ? "<stdin>" : path;
     uint64_t max = opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT;
     if (!is_stdin && blobc_writes_over(opts->output_path, path))
-        return refuse_overwrite(err, name, opts->output_path);
+        return blobc_err_refuse_input(err, name, opts->output_path);
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 
     if (fmt == BLOBC_INPUT_JSON) {
-        uint8_t *data;
-        size_t len;
+        /* A regular file is mapped: no copy of the text and no page
+         * clearing for it (the text check is then a pass of its own). */
+        blobc_file_view v;
         blobc_read_options ro = {max, false, TEXT_EXPECTED, 0};
-        blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
+        blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
         if (st) return st;
-        source src = {(const char *)data, len, NULL, NULL, 0, NULL, true};
+        source src = {(const char *)v.data, v.len, NULL, NULL, 0, NULL, !v.mapped};
         st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
-        free(data);
+        blobc_file_unmap(&v);
         return st;
     }
 

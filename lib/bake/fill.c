@@ -31,6 +31,8 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 
 void bk_free(bk *k) {
     free(k->fr);
+    blobc_ptrset_free(&k->plan_types);
+    free(k->plans);
     free(k->bits);
     if (k->b) blobc_builder_free(k->b);
     if (k->owned_schema) blobc_schema_free(k->owned_schema);
@@ -277,11 +279,49 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     return BLOBC_OK;
 }
 
+/* The key plan of struct type t, built on first use (in the arena);
+ * NULL when out of memory. */
+static const bk_keyplan *key_plan(bk *k, const blobc_type *t) {
+    size_t slot = ((uintptr_t)t / sizeof *t) % 16;
+    if (k->plan_memo[slot].type == t) return k->plan_memo[slot].keys;
+    uint32_t num;
+    int added = blobc_ptrset_add(&k->plan_types, t, &num);
+    if (added < 0) return NULL;
+    if (!added) {
+        k->plan_memo[slot].type = t;
+        k->plan_memo[slot].keys = k->plans[num];
+        return k->plans[num];
+    }
+    if (num >= k->plans_cap &&
+        !blobc_grow((void **)&k->plans, &k->plans_cap, (size_t)num + 1, sizeof *k->plans))
+        return NULL;
+    bk_keyplan *p = blobc_arena_alloc(&k->arena, (t->nfields ? t->nfields : 1) * sizeof *p);
+    if (!p) return NULL;
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const char *name = t->fields[i].name;
+        size_t len = strlen(name);
+        uint8_t w[8] = {0}, m[8] = {0};
+        for (size_t j = 0; j < 8 && j <= len; j++) {
+            w[j] = j < len ? (uint8_t)name[j] : '"';
+            m[j] = 0xff;
+        }
+        memcpy(&p[i].word, w, 8);
+        memcpy(&p[i].mask, m, 8);
+        p[i].len = (uint32_t)len;
+    }
+    k->plans[num] = p;
+    k->plan_memo[slot].type = t;
+    k->plan_memo[slot].keys = p;
+    return p;
+}
+
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bool is_union = s->type->kind == BLOBC_KIND_UNION;
     if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
+    const bk_keyplan *keys = is_union ? NULL : key_plan(k, s->type);
+    if (!is_union && !keys) return blobc_err_nomem(k->err);
     if (words > k->bits_cap - k->nbits &&
         !blobc_grow((void **)&k->bits, &k->bits_cap, k->nbits + words, sizeof *k->bits))
         return blobc_err_nomem(k->err);
@@ -289,18 +329,13 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     blobc_status st = push_frame(k, pos, &f);
     if (st) return st;
     f->kind = is_union ? BK_UNION : BK_STRUCT;
+    f->keys = keys;
     f->type = s->type;
     f->at = *s;
     f->bits = k->nbits;
     if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
     return BLOBC_OK;
-}
-
-static inline bool name_is(const char *name, const char *key, size_t len) {
-    for (size_t i = 0; i < len; i++)
-        if (name[i] != key[i] || name[i] == '\0') return false;
-    return name[len] == '\0';
 }
 
 /* The key of a union's mapping names the member it holds. f->count
@@ -349,7 +384,8 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
     const blobc_type *t = f->type;
     if (f->kind == BK_UNION) return union_key(k, f, key, len, pos, out);
     const blobc_field *fld = NULL;
-    if (f->hint < t->nfields && name_is(t->fields[f->hint].name, key, len))
+    if (f->hint < t->nfields && f->keys[f->hint].len == len &&
+        memcmp(t->fields[f->hint].name, key, len) == 0)
         fld = &t->fields[f->hint];
     else if (memchr(key, 0, len) == NULL)
         fld = blobc_struct_find_field(t, key, len);
@@ -392,10 +428,11 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
     f->count++;
     f->field = fld;
     f->hint = i + 1;
-    out->type = fld->type;
-    out->ref = f->at.ref;
-    out->off = f->at.off + fld->offset;
-    f->value = *out;
+    /* Built in registers and stored twice: copying *out back as a whole
+     * right after its parts were stored stalls on store forwarding. */
+    bk_slot v = {fld->type, f->at.ref, f->at.off + fld->offset};
+    f->value = v;
+    *out = v;
     return BLOBC_OK;
 }
 

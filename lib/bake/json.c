@@ -232,10 +232,6 @@ static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
 
 /* ---- the walk ---- */
 
-/* Not a status the library returns: the bake must start over with the
- * meta keys read ahead. */
-#define JRESTART ((blobc_status)-1)
-
 /* Frame state: no member or item yet. */
 #define JF_FIRST 1u
 
@@ -345,7 +341,7 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
     if (!st && which == 2 && js->guessed_root) {
         /* A $type after data: fine if it names the root the data was
          * baked as, else the bake starts over. */
-        if (blobc_schema_find(k->schema, k->meta_type) != k->root) return JRESTART;
+        if (blobc_schema_find(k->schema, k->meta_type) != k->root) return BK_RESTART;
         js->guessed_root = false;
     }
     return st;
@@ -354,12 +350,23 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
 /* The key at `off` when it spells the field the struct expects next,
  * read straight from the text (a field name is an identifier, with no
  * quote or backslash, so the text matching it is the whole key); else
- * NULL. */
+ * NULL. The name and its closing quote are compared as one word where
+ * the text has eight bytes left (the field's key plan). */
 static const blobc_field *expected_key(const bk *k, const jstate *js, size_t off, size_t *end) {
-    const blobc_field *fld = bk_next_field(k);
+    const bk_keyplan *kp;
+    const blobc_field *fld = bk_next_field(k, &kp);
     if (!fld) return NULL;
     const char *t = js->text, *nm = fld->name;
     size_t len = js->len, j = off + 1;
+    if (len - j > kp->len && len - j >= 8) {
+        uint64_t w;
+        memcpy(&w, t + j, 8);
+        if ((w ^ kp->word) & kp->mask) return NULL;
+        if (kp->len >= 8 && (memcmp(t + j + 8, nm + 8, kp->len - 8) != 0 || t[j + kp->len] != '"'))
+            return NULL;
+        *end = j + kp->len + 1;
+        return fld;
+    }
     while (j < len && *nm && t[j] == *nm) {
         j++;
         nm++;
@@ -516,9 +523,9 @@ static blobc_status open_root(bk *k, jstate *js, size_t open, bool ahead) {
 static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
     blobc_status st = open_root(k, js, open, ahead);
     while (!st && k->depth > 0) st = step(k, js, bk_top(k));
-    if ((st || k->nerrors) && st != JRESTART && st != BLOBC_ENOMEM && js->guessed_root &&
+    if ((st || k->nerrors) && st != BK_RESTART && st != BLOBC_ENOMEM && js->guessed_root &&
         k->root && late_type_differs(k, js, open))
-        st = JRESTART;
+        st = BK_RESTART;
     if (st) return st;
     size_t tail = jl_ws(js->text, js->len, js->cur);
     if (tail < js->len) return syntax_fail(k, tail, "more text after the top-level value");
@@ -543,7 +550,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     size_t i = jl_ws(text, len, skip_bom(text, len));
     if (i < len && text[i] == '{') {
         st = bake_object(k, &js, i, false);
-        if (st == JRESTART) {
+        if (st == BK_RESTART) {
             bk_reset(k);
             if (k->err) blobc_error_clear(k->err);
             begin(k, &js);

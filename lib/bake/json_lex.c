@@ -139,9 +139,11 @@ bool jl_unescape(const char *s, size_t n, blobc_buffer *out, bool *nomem) {
 
 /* ---- numbers ---- */
 
-static bool is_num_char(char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
+/* The characters a number token runs over: digits, signs, '.', 'e', 'E'. */
+static const unsigned char num_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+    ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
 
 /* The digits from *p accumulated into *m (which wraps past 19 digits:
  * the caller counts them). */
@@ -190,7 +192,7 @@ bool jl_number(const char *t, size_t len, size_t i, jl_num *o) {
     }
     /* The whole run of number characters is the token. */
     const char *end = p;
-    while (end < e && is_num_char(*end)) end++;
+    while (end < e && num_char[(unsigned char)*end]) end++;
     if (!ok) {
         bool digit = false;
         for (const char *q = t + i; q < end && !digit; q++) digit = (unsigned)(*q - '0') <= 9;

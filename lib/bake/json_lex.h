@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 /* String flags (jl_string). */
 #define JL_ESC 1u   /* has a backslash escape */
@@ -23,7 +27,8 @@
 static inline bool jl_is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 static inline size_t jl_ws(const char *t, size_t len, size_t i) {
-    while (i < len && jl_is_ws(t[i])) i++;
+    /* Most tokens follow without white space: one test rejects the rest. */
+    while (i < len && (unsigned char)t[i] <= ' ' && jl_is_ws(t[i])) i++;
     return i;
 }
 

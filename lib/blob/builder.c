@@ -20,7 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
 #include "platform/platform.h"
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
@@ -222,9 +226,31 @@ blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align,
     return alloc_fixed(b, size, align, NULL, mem);
 }
 
+/* The common allocation, a small one that fits the current chunk, with
+ * room for its record: true when done. Anything else takes the checked
+ * way below, which reports what is wrong. */
+static inline bool alloc_quick(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
+                               void **mem) {
+    if (b->failed || b->finished || b->nallocs == 0 || b->nallocs == b->allocs_cap ||
+        b->nallocs >= UINT32_MAX - 1 || !b->chunk || size == 0 || size > CHUNK_MAX ||
+        !valid_align(align))
+        return false;
+    size_t start = (b->chunk_used + align - 1) & ~((size_t)align - 1);
+    if (start > b->chunk_size || size > b->chunk_size - start) return false;
+    blobc_ref r = (blobc_ref)b->nallocs++;
+    uint8_t *p = b->chunk + start;
+    b->chunk_used = start + size;
+    b->blocks[b->chunk_block].last = r; /* the newest ref is the highest */
+    b->allocs[r] = (alloc_rec){p, (uint32_t)size, align};
+    if (ref) *ref = r;
+    if (mem) *mem = p;
+    return true;
+}
+
 blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
                                  void **mem) {
     if (!b) return BLOBC_EARG;
+    if (BLOBC_LIKELY(alloc_quick(b, size, align, ref, mem))) return BLOBC_OK;
     if (b->failed) return b->failed;
     if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
     return alloc_fixed(b, size, align, ref, mem);
@@ -289,6 +315,16 @@ static void retire_buffer(blobc_builder *b, uint8_t *buf, size_t used, size_t ca
 
 void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
     if (!b || b->failed) return NULL;
+    if (BLOBC_LIKELY(ref < b->nallocs)) {
+        /* An item more into an open allocation whose buffer has room. */
+        alloc_rec *a = &b->allocs[ref];
+        if ((a->info & INFO_OPEN) && add <= b->opens[a->info >> INFO_SLOT_SHIFT].cap - a->size &&
+            add <= BLOBC_MAX_DATA_SIZE - a->size) {
+            uint8_t *p = a->mem + a->size;
+            a->size += (uint32_t)add;
+            return p;
+        }
+    }
     open_slot *s = slot_of(b, ref);
     if (!s) {
         fail(b, BLOBC_EARG, "grow of allocation %u, which is not open", (unsigned)ref);

@@ -11,7 +11,9 @@
 #include "blobc/blobfile.h"
 #include "blobc/builder.h"
 #include "blobc/verify.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
+#include "common/err.h"
 
 _Static_assert(BLOBC_RT_H_HEADER_HASH + 8 == BLOBC_HEADER_SIZE, "the header is 96 bytes");
 

@@ -11,7 +11,9 @@
 #include "blobc/blobfile.h"
 #include "blobc/unity.h"
 #include "blobc/verify.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
+#include "common/err.h"
 
 _Static_assert(BLOBC_UNITY_OFF_PADDING + 8 == BLOBC_UNITY_DATA_OFFSET, "version + BlobAssetHeader");
 _Static_assert(BLOBC_UNITY_DATA_OFFSET - 4 == BLOBC_UNITY_HEADER_SIZE, "header size");

@@ -13,7 +13,10 @@
 #include <curl/curl.h>
 
 #include "blobc/cache.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
 
 /* The 32 lowercase hex digits that name the entry of key (and a NUL).
  * In dir.c, as the next. */

@@ -15,7 +15,11 @@
 
 #include "blobc/blob.h"
 #include "blobc/blobfile.h"
-#include "common/util.h"
+#include "common/checked.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/utf8.h"
 #include "platform/platform.h"
 
 /* strerror's buffer may be shared between threads: the platform's text

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blobc/blobfile.h"
 #include "blobc/error.h"
 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
@@ -25,8 +26,15 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 /* The error for text (`what`: "schema text") longer than its own limit. */
 blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char *what,
                                   uint64_t max);
-/* True when writing `output` would replace the file `path`: the same
- * name, or the same existing file under another. In output.c. */
+/* The rule that an output never replaces an input, for every caller
+ * (the output rules, the bake, the batch); in output.c. True when writing
+ * `output` would replace the file `path`: the same name, or the same
+ * existing file under another. */
 bool blobc_writes_over(const char *output, const char *path);
+/* The refusal, BLOBC_EIO, file set to output: the input as given, and the
+ * output's name too when it is spelled otherwise. */
+blobc_status blobc_err_refuse_input(blobc_error *err, const char *input, const char *output);
+/* Adds every file of src to dst. */
+blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err);
 
 #endif

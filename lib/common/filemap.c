@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "blobc/blobfile.h"
-#include "common/util.h"
+#include "common/err.h"
 #include "platform/platform.h"
 
 blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err) {

@@ -5,6 +5,9 @@
 #include "common/hashtab.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "common/buffer.h"
 
 void blobc_hashtab_init(blobc_hashtab *t, blobc_arena *arena) {
     memset(t, 0, sizeof *t);

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/util.h"
+#include "common/arena.h"
 
 typedef struct blobc_hslot {
     uint32_t item; /* 0: empty */

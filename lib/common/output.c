@@ -29,7 +29,9 @@
 
 #include "blobc/blobfile.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/fileio.h"
 #include "platform/platform.h"
 
 /* ---- the files of a run, by identity ----
@@ -121,6 +123,16 @@ blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *
         return BLOBC_OK;
     size_t first;
     return set_add(&set->s, st.dev, st.ino, NULL, path, &first, err);
+}
+
+blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err) {
+    size_t first;
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; src && i < src->s.count && !st; i++) {
+        const file_entry *e = &src->s.items[i];
+        st = set_add(&dst->s, e->dev, e->ino, NULL, e->given, &first, err);
+    }
+    return st;
 }
 
 static const char *inputs_find_stat(const blobc_inputs *set, const blobc_os_info *st) {
@@ -245,7 +257,7 @@ static blobc_status write_stdout(const void *data, size_t len, blobc_error *err)
                      blobc_errno_text(e, why, sizeof why));
 }
 
-static blobc_status refuse_input(const char *in, const char *path, blobc_error *err) {
+blobc_status blobc_err_refuse_input(blobc_error *err, const char *in, const char *path) {
     blobc_err_file(err, path);
     if (strcmp(in, path) == 0)
         return blobc_err(err, BLOBC_EIO, "refusing to overwrite input file '%s'", in);
@@ -265,7 +277,7 @@ static int classify(out_ctx *c, const void *data, size_t len, blobc_status *st,
     }
     const char *in = c->opts ? inputs_find_stat(c->opts->inputs, &sb) : NULL;
     if (in) {
-        *st = refuse_input(in, c->path, err);
+        *st = blobc_err_refuse_input(err, in, c->path);
     } else if (sb.kind == BLOBC_OS_DIRECTORY) {
         *st = out_error(err, "replace", c->path, EISDIR);
     } else if (sb.kind == BLOBC_OS_OTHER) {

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/quote.h"
 #include "platform/platform.h"
 
 static void fail_msg(char *msg, size_t cap, const char *s, size_t n, const char *fmt_before,

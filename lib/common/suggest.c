@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/util.h"
 
 size_t blobc_edit_distance(const char *a, size_t alen, const char *b, size_t blen) {
     /* Names are short; anything longer is not worth suggesting. */

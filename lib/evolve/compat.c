@@ -17,7 +17,10 @@
 #include <stdlib.h>
 
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
 #include "evolve/evolve_internal.h"
 
 /* Longest path kept; deeper ones are cut with "...". */

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 
 #include "common/stream.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
 #include "evolve/evolve_internal.h"
 
 /* ---- the filter between the old stream and the new fill ---- */

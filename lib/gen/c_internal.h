@@ -9,7 +9,10 @@
 
 #include "blobc/gen.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
 #include "gen/gen_internal.h"
 
 /* A set of identifiers (gen_util.c, shared with the other generators). */

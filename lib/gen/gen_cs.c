@@ -14,7 +14,9 @@
  */
 #include "blobc/gen.h"
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/err.h"
 #include "gen/gen_internal.h"
 
 #include <inttypes.h>

@@ -12,7 +12,10 @@
 
 #include "blobc/schema.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
 
 /* A set of identifiers over the library's hash table; the names must
  * outlive it. */

@@ -11,7 +11,10 @@
 
 #include "blobc/gen.h"
 #include "common/fmt_float.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
+#include "common/quote.h"
 
 #define JS_DIALECT "https://json-schema.org/draft/2020-12/schema"
 /* $defs key of the YAML-only integer spellings; no schema type has a '.'. */

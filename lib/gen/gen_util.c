@@ -6,7 +6,9 @@
 
 #include "blobc/gen.h"
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/err.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/err.h"
+#include "common/fileio.h"
 #include "platform/platform.h"
 
 typedef struct pool {
@@ -131,6 +132,16 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
     return st;
 }
 
+/* The caller's inputs and every job's: the files no job may write. */
+static blobc_status every_input(const blobc_job *jobs, size_t n, const blobc_inputs *theirs,
+                                blobc_inputs **set, blobc_error *err) {
+    *set = blobc_inputs_new();
+    if (!*set) return blobc_err_nomem(err);
+    blobc_status st = blobc_inputs_add_all(*set, theirs, err);
+    for (size_t i = 0; i < n && !st; i++) st = blobc_inputs_add(*set, jobs[i].input, err);
+    return st;
+}
+
 /* EIO, ENOMEM and EARG (a file, memory, a call) before EINPUT (the data). */
 static int gravity(blobc_status st) { return st == BLOBC_OK ? 0 : st == BLOBC_EINPUT ? 1 : 2; }
 
@@ -145,23 +156,28 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
             return blobc_err_arg(err, __func__, "a job without an input or an output");
     blobc_status st = check_clashes(jobs, n, opts, err);
     if (st) return st;
+    blobc_batch_options o = *opts;
+    blobc_inputs *inputs = NULL;
+    if ((st = every_input(jobs, n, opts->output.inputs, &inputs, err))) {
+        blobc_inputs_free(inputs);
+        return st;
+    }
+    o.output.inputs = inputs;
     pool p;
     memset(&p, 0, sizeof p);
     p.jobs = jobs;
-    p.o = opts;
+    p.o = &o;
     p.n = n;
     p.slots = calloc(n ? n : 1, sizeof *p.slots);
-    if (!p.slots) return blobc_err_nomem(err);
-    if (blobc_os_mutex_init(&p.mu) != 0) {
+    bool mu = p.slots && blobc_os_mutex_init(&p.mu) == 0;
+    bool cv = mu && blobc_os_cond_init(&p.cv) == 0;
+    if (!cv) {
+        if (mu) blobc_os_mutex_destroy(&p.mu);
         free(p.slots);
+        blobc_inputs_free(inputs);
         return blobc_err_nomem(err);
     }
-    if (blobc_os_cond_init(&p.cv) != 0) {
-        blobc_os_mutex_destroy(&p.mu);
-        free(p.slots);
-        return blobc_err_nomem(err);
-    }
-    run_all(&p, opts->threads);
+    run_all(&p, o.threads);
     for (size_t i = 0; i < n; i++) {
         if (gravity(p.slots[i].status) > gravity(st)) {
             st = p.slots[i].status;
@@ -172,5 +188,6 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
     free(p.slots);
     blobc_os_cond_destroy(&p.cv);
     blobc_os_mutex_destroy(&p.mu);
+    blobc_inputs_free(inputs);
     return st;
 }

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/fileio.h"
 
 void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
     if (!blobc_grow((void **)&s->msgs, &s->cap, s->nmsgs + 1, sizeof *s->msgs)) {
@@ -98,8 +100,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     blobc_error_clear(&err);
     const char *in_name = blobc_inputs_find(o->output.inputs, job->output);
     if (in_name) {
-        blobc_err_file(&err, job->input);
-        s->status = blobc_err(&err, BLOBC_EIO, "refusing to overwrite input file '%s'", job->output);
+        s->status = blobc_err_refuse_input(&err, in_name, job->output);
         blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
         s->error = err;
         return;

@@ -10,7 +10,9 @@
 
 #include "blobc/verify.h"
 #include "common/stream.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/quote.h"
 
 /* One open container on the way to the current value: a struct's field
  * or a sequence's index. */

@@ -13,7 +13,12 @@
 #include "blobc/schema.h"
 #include "blobc/unity.h"
 #include "blobc/verify.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* What verify and dump both start from: a .blob, a raw data section or a
  * Unity blob asset file, opened, its root type resolved (from opts' schema

@@ -23,7 +23,14 @@
 
 #include "blobc/schema.h"
 #include "common/hashtab.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 /* Flags of a placed payload. */
 enum {

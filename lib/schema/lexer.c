@@ -7,7 +7,9 @@
 
 #include <stdio.h>
 
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 void blobc_lex_init(blobc_lexer *lx, blobc_schema *s, uint32_t file) {
     memset(lx, 0, sizeof *lx);

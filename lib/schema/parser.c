@@ -18,7 +18,12 @@
 #include "common/suggest.h"
 #include "schema/lexer.h"
 #include "schema/names.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/err.h"
+#include "common/fileio.h"
+#include "common/utf8.h"
 #include "platform/platform.h"
 
 /* Deepest nesting of [ ] and * in one type expression. */

@@ -10,7 +10,9 @@
 
 #include "common/hashtab.h"
 #include "schema/schema_internal.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/compiler.h"
+#include "common/err.h"
 #include "platform/platform.h"
 
 typedef struct report {

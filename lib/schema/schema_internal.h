@@ -6,7 +6,12 @@
 #define BLOBC_SCHEMA_INTERNAL_H
 
 #include "blobc/schema.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
 
 /* One schema source file (the first, then each import). */
 typedef struct blobc_srcfile {

@@ -23,7 +23,13 @@
 #include "schema/schema_internal.h"
 #include "common/hashtab.h"
 #include "common/kind.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/compiler.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 /* Section header: string_count, string_bytes, type_count, root, schema_name. */
 #define TS_HEADER 20u

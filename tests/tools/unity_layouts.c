@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "blobc/blobc.h"
-#include "common/util.h"
+#include "common/buffer.h"
 #include "../unit/unity_layouts.h"
 
 static void write_unity(const char *dir, const char *name, const ul_buf *b, size_t n) {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common/util.h"
+#include "common/buffer.h"
 
 #include "blobc/blobc.h"
 #include "common/scalar.h"

@@ -23,7 +23,8 @@
 #include "blobc/schema.h"
 #include "blobc/verify.h"
 #include "test.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 
 static const char schema_text[] = "struct Item { name: string; v: u16; }\n"
                                   "struct Level { id: u32; items: [Item]; }\n"

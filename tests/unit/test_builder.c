@@ -10,7 +10,8 @@
 
 #include "blobc/builder.h"
 #include "test.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 
 static int32_t rd_i32(const uint8_t *p) { return (int32_t)blobc_ld32(p); }
 

@@ -14,7 +14,10 @@
 #include "blobc/blobc.h"
 #include "schema/schema_internal.h"
 #include "test.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/endian.h"
+#include "common/err.h"
 
 #include <xxhash.h>
 

@@ -18,7 +18,9 @@
 #include "test.h"
 #include "blobc/blobc.h"
 #include "common/suggest.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/err.h"
+#include "common/utf8.h"
 
 static char dir[64];
 

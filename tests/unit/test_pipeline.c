@@ -212,6 +212,41 @@ TEST(input_never_written) {
     free(text);
     free(again);
     blobc_inputs_free(inputs);
+    /* Without output.inputs too: the jobs' own inputs are never written,
+     * whether the job bakes from the file or (with a depfile) from its
+     * text in memory, its own input or another job's. */
+    char *in2 = path_of("in%d.yaml", 2), *dep = path_of("in%d.d", 1);
+    size_t len1, len2;
+    char *text1 = slurp(in, &len1), *text2 = slurp(in2, &len2);
+    blobc_job own[2] = {{in, in, dep}, {in, in, NULL}};
+    o.output.inputs = NULL;
+    for (size_t j = 0; j < 2; j++) {
+        memset(&s, 0, sizeof s);
+        s.caller = pthread_self();
+        CHECK_EQ_I(blobc_bake_batch(&own[j], 1, &o, &err), BLOBC_EIO);
+        CHECK_CONTAINS(s.first_error, "refusing to overwrite input file");
+    }
+    /* another job's input: that job is refused, the other is written */
+    blobc_job two[2] = {{in, path_of("x%d.blob", 1), NULL}, {in2, in, dep}};
+    memset(&s, 0, sizeof s);
+    s.caller = pthread_self();
+    CHECK_EQ_I(blobc_bake_batch(two, 2, &o, &err), BLOBC_EIO);
+    CHECK_EQ_I(s.status[0], BLOBC_OK);
+    CHECK_EQ_I(s.status[1], BLOBC_EIO);
+    CHECK_CONTAINS(s.first_error, "refusing to overwrite input file");
+    size_t now1, now2;
+    char *again1 = slurp(in, &now1), *again2 = slurp(in2, &now2);
+    CHECK(text1 && again1 && len1 == now1 && memcmp(text1, again1, now1) == 0);
+    CHECK(text2 && again2 && len2 == now2 && memcmp(text2, again2, now2) == 0);
+    struct stat sd;
+    CHECK(stat(dep, &sd) != 0 && stat(two[0].output, &sd) == 0);
+    free(text1);
+    free(text2);
+    free(again1);
+    free(again2);
+    free((char *)two[0].output);
+    free(in2);
+    free(dep);
     free(in);
     free(schema);
     /* and the error contract: NULL err, NULL opts */

@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 
 #include "../fuzz/roundtrip.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 #include "test.h"
 
 static const char *const corpus_dirs[] = {

@@ -8,7 +8,7 @@
 
 #include "blobc/blobc.h"
 #include "common/stream.h"
-#include "common/util.h"
+#include "common/buffer.h"
 #include "test.h"
 
 static const char schema_text[] = "enum K : u8 { a, b = 7 }\n"

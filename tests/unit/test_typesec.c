@@ -13,7 +13,8 @@
 #include "blobc/schema.h"
 #include "blobc/verify.h"
 #include "test.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 
 static blobc_schema *parse(const char *text) {
     blobc_schema *s = NULL;

@@ -4,7 +4,13 @@
  */
 #include "test.h"
 #include "common/suggest.h"
-#include "common/util.h"
+#include "common/arena.h"
+#include "common/buffer.h"
+#include "common/checked.h"
+#include "common/endian.h"
+#include "common/err.h"
+#include "common/quote.h"
+#include "common/utf8.h"
 
 TEST(format_text_position) {
     blobc_error e;

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "blobc/blobc.h"
-#include "common/util.h"
+#include "common/buffer.h"
+#include "common/endian.h"
 
 static const char fx_schema_text[] =
     "enum Kind : u8 { floor, wall, door = 5, stairs }\n"
