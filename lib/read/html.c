@@ -151,7 +151,7 @@ static void put_header(pager *g, const blobc_source *src) {
     put(g, "]");
 }
 
-static void put_data(pager *g, const blobc_source *src, const uint8_t *bytes, size_t len) {
+static void put_data(pager *g, const blobc_source *src, const blobc_walk *w, const uint8_t *bytes, size_t len) {
     char root[256];
     blobc_type_spell(src->root, root, sizeof root);
     put(g, "{\"root\":");
@@ -161,6 +161,8 @@ static void put_data(pager *g, const blobc_source *src, const uint8_t *bytes, si
     else put(g, "null");
     blobc_emit(g->out, &g->ok, ",\"file_size\":%zu,\"data_offset\":%" PRIu64 ",\"data_size\":%zu,\"unity\":%s",
                len, src->data_offset, src->size, src->is_unity ? "true" : "false");
+    /* what the map calls the bytes after the last payload */
+    put(g, w->end_align ? ",\"tail\":\"(padding up to Length)\"" : ",\"tail\":\"(trailing bytes)\"");
     if (src->is_blob && !src->is_unity && src->blob.header.types_size)
         blobc_emit(g->out, &g->ok, ",\"types_at\":%" PRIu64 ",\"types_size\":%" PRIu64, src->blob.header.types_offset,
                    src->blob.header.types_size);
@@ -187,7 +189,7 @@ blobc_status blobc_html_page(const blobc_source *src, const blobc_walk *w, const
         if (!blobc_layout_list(w, src->data, src->size, false, &ops, &g)) g.ok = false;
         blobc_html_head(out, &g.ok);
         put(&g, "<script type=\"application/json\" id=\"blob\">");
-        put_data(&g, src, bytes, len);
+        put_data(&g, src, w, bytes, len);
         put(&g, ",\n\"size\":");
         /* the report is ours (identifiers and numbers), and escaped all the same */
         for (size_t i = 0; i < report.len && g.ok; i++) {
