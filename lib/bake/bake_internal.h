@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <string.h>
 
 #include "blobc/bake.h"
 #include "blobc/builder.h"
@@ -294,12 +296,85 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
  * moves *s to it. */
 blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target);
 
+/* Rounds a correctly rounded double to f32 when that gives the same float
+ * as rounding the exact value once: not when the double lies exactly
+ * halfway between two floats, nor outside the normal f32 range. */
+static inline bool bk_f32_from_double(double d, double *out) {
+    if (d == 0) {
+        *out = d;
+        return true;
+    }
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    if (e < -126 || e > 127) return false;
+    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
+    float f = (float)d;
+    if (isinf(f)) return false;
+    *out = (double)f;
+    return true;
+}
+
+/* The stores of bk_store that need nothing but the slot's kind, inline
+ * for the JSON reader's hot path: a number it converted exactly (has_u,
+ * has_d) into an integer or float field, within range and rounding once.
+ * False when bk_store must decide (a *T, an enum, a string, a value out
+ * of range or needing the slow conversion, a type error). */
+static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
+    blobc_kind kind = s->type->kind;
+    if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
+        double d = v->d;
+        if (!v->has_d || !isfinite(d)) return false;
+        if (kind == BLOBC_KIND_F64) {
+            uint64_t b;
+            memcpy(&b, &d, sizeof b);
+            blobc_st64(bk_ptr(k, s), b);
+            return true;
+        }
+        if (!bk_f32_from_double(d, &d)) return false;
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        blobc_st32(bk_ptr(k, s), b);
+        return true;
+    }
+    if (!v->has_u || kind < BLOBC_KIND_I8 || kind > BLOBC_KIND_U64) return false;
+    uint64_t u = v->u;
+    uint8_t *p;
+    switch (kind) {
+    case BLOBC_KIND_I8: if (u > 0x7f) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_U8: if (u > 0xff) return false; *bk_ptr(k, s) = (uint8_t)u; return true;
+    case BLOBC_KIND_I16:
+    case BLOBC_KIND_U16:
+        if (u > (kind == BLOBC_KIND_I16 ? 0x7fffu : 0xffffu)) return false;
+        p = bk_ptr(k, s);
+        p[0] = (uint8_t)u;
+        p[1] = (uint8_t)(u >> 8);
+        return true;
+    case BLOBC_KIND_I32:
+    case BLOBC_KIND_U32:
+        if (u > (kind == BLOBC_KIND_I32 ? 0x7fffffffu : 0xffffffffu)) return false;
+        blobc_st32(bk_ptr(k, s), (uint32_t)u);
+        return true;
+    default:
+        if (kind == BLOBC_KIND_I64 && u > 0x7fffffffffffffffull) return false;
+        blobc_st64(bk_ptr(k, s), u);
+        return true;
+    }
+}
+
 /* Stores a scalar token into slot s (any type; a *T slot is followed,
  * nulls are accepted where they mean null/empty, anything else is a type
  * error). For a string, *payload receives the bytes' allocation (when
  * payload is not NULL). */
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                       blobc_ref *payload);
+
+/* Stores string bytes str[0..n) (valid UTF-8 without NUL: the caller has
+ * checked) into string slot s; *payload (when not NULL) receives their
+ * allocation. bk_store's way for a string, for a front end that knows. */
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload);
 
 /* Writes a shared payload into slot s: a string's or a [T]'s
  * {offset, length} with the given length, or a *T's offset. */

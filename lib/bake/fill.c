@@ -272,9 +272,15 @@ static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth == k->fr_cap &&
         !blobc_grow((void **)&k->fr, &k->fr_cap, (size_t)k->depth + 1, sizeof *k->fr))
         return blobc_err_nomem(k->err);
+    static const bk_frame empty; /* copied, not cleared: no rep stos for 100 bytes */
     bk_frame *f = &k->fr[k->depth++];
-    memset(f, 0, sizeof *f);
-    f->pos = *pos;
+    *f = empty;
+    /* Field by field: the caller has just stored *pos that way, and one
+     * wide load of it would wait for the stores instead of taking their
+     * values (a store-forwarding stall, on every container). */
+    f->pos.off = pos->off;
+    f->pos.line = pos->line;
+    f->pos.col = pos->col;
     *out = f;
     return BLOBC_OK;
 }
@@ -331,7 +337,9 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     f->kind = is_union ? BK_UNION : BK_STRUCT;
     f->keys = keys;
     f->type = s->type;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->bits = k->nbits;
     if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
@@ -436,8 +444,8 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
     return BLOBC_OK;
 }
 
-static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_t n,
-                                 const bk_pos *pos, blobc_ref *payload) {
+blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                             const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                   "string of %zu bytes is too long (at most 2 GiB)", n));
@@ -455,7 +463,7 @@ static blobc_status store_string(bk *k, const bk_slot *s, const char *str, size_
 static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
                                   const bk_pos *pos) {
     blobc_kind kind = s->type->kind;
-    if (kind == BLOBC_KIND_STRING) return store_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_STRING) return bk_store_string(k, s, d->str, d->str_len, pos, NULL);
     if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
     if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
@@ -552,7 +560,9 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     if (st) return st;
     f->kind = t->kind == BLOBC_KIND_FIXED ? BK_FIXED : BK_ARRAY;
     f->type = t;
-    f->at = *s;
+    f->at.type = s->type; /* by field: see push_frame */
+    f->at.ref = s->ref;
+    f->at.off = s->off;
     f->known = known;
     f->items = items;
     return BLOBC_OK;
@@ -661,25 +671,6 @@ blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t 
     return BLOBC_OK;
 }
 
-/* Rounds a correctly rounded double to f32 when that gives the same float
- * as rounding the exact value once: not when the double lies exactly
- * halfway between two floats, nor outside the normal f32 range. */
-static bool f32_from_double(double d, double *out) {
-    if (d == 0) {
-        *out = d;
-        return true;
-    }
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    int e = (int)((bits >> 52) & 0x7ff) - 1023;
-    if (e < -126 || e > 127) return false;
-    if ((bits & 0x1fffffffu) == 0x10000000u) return false;
-    float f = (float)d;
-    if (isinf(f)) return false;
-    *out = (double)f;
-    return true;
-}
-
 /* JSON float fast path: the reader converted the text exactly already
  * (json_lex.c), so only an infinity (an overflow, which blobc_parse_float
  * reports) or an f32 that double rounding could get wrong needs the slow
@@ -691,7 +682,7 @@ static bool json_float_fast(const bk_scalar *v, blobc_kind kind, double *out) {
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* YAML float fast path for the common spelling -?(0|[1-9][0-9]*)(.[0-9]+)?
@@ -729,7 +720,7 @@ static bool yaml_float_fast(const char *s, size_t n, blobc_kind kind, double *ou
         *out = d;
         return true;
     }
-    return f32_from_double(d, out);
+    return bk_f32_from_double(d, out);
 }
 
 /* Is s the payload reference of the member a union frame just named?
@@ -781,7 +772,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n))
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                "invalid UTF-8 in a string");
-            return store_string(k, s, v->s, v->n, pos, payload);
+            return bk_store_string(k, s, v->s, v->n, pos, payload);
         case BLOBC_KIND_ENUM: {
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
                 return type_error(k, t, v, pos, NULL);

@@ -232,6 +232,11 @@ static blobc_status read_meta_ahead(bk *k, jstate *js, size_t i) {
 
 /* ---- the walk ---- */
 
+/* A short array of scalars is counted before it is read, so that its
+ * items are allocated once (a count costs a pass over its text: the
+ * limit bounds that pass for the arrays that are not short). */
+#define FLAT_COUNT_LIMIT 1024
+
 /* Frame state: no member or item yet. */
 #define JF_FIRST 1u
 
@@ -259,8 +264,12 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
         st = bk_push_struct(k, slot, &vpos);
     } else {
         uint32_t known = UINT32_MAX;
-        if (slot->type->kind == BLOBC_KIND_FIXED && !jl_count_items(t, js->len, off, &known))
-            return syntax_error(k, off);
+        if (slot->type->kind == BLOBC_KIND_FIXED) {
+            if (!jl_count_items(t, js->len, off, &known)) return syntax_error(k, off);
+        } else if (slot->type->kind == BLOBC_KIND_ARRAY &&
+                   !jl_count_flat(t, js->len, off, FLAT_COUNT_LIMIT, &known)) {
+            known = UINT32_MAX; /* a long or nested array grows item by item */
+        }
         st = bk_push_seq(k, slot, known, &vpos);
     }
     if (st == BK_SKIP) return skip_value(k, js, off);
@@ -268,6 +277,16 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
     bk_top(k)->state = JF_FIRST;
     js->cur = off + 1;
     return BLOBC_OK;
+}
+
+/* A number-like token JSON does not allow (kept out of scalar(), whose
+ * stack frame it would grow). */
+BLOBC_NOINLINE
+static blobc_status bad_number(bk *k, const bk_pos *vpos, const char *s, size_t n) {
+    char q[200];
+    bk_quote(q, sizeof q, s, n);
+    return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, vpos, BK_AT_VALUE, NULL, 0,
+                                   "invalid JSON number %s", q)));
 }
 
 /* The scalar at `off` into slot. */
@@ -287,13 +306,16 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
             return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
                                            "invalid JSON: a control character in a string "
                                            "must be escaped")));
+        /* ASCII without NUL into a string field: bk_store's own way for it. */
+        if (slot->type->kind == BLOBC_KIND_STRING && !(fl & (JL_NUL | JL_HIGH)))
+            return kept(bk_soft(k, bk_store_string(k, slot, v.s, v.n, &vpos, NULL)));
         v.tok = BK_TOK_JSTRING;
         v.has_nul = (fl & JL_NUL) != 0;
         v.check_utf8 = (fl & JL_HIGH) != 0;
     } else if (c == 't' || c == 'f' || c == 'n') {
         static const char *const words[] = {"true", "false", "null"};
         const char *w = words[c == 't' ? 0 : c == 'f' ? 1 : 2];
-        size_t n = strlen(w);
+        size_t n = c == 'f' ? 5 : 4;
         if (len - off < n || memcmp(t + off, w, n) != 0) return syntax_error(k, off);
         v.tok = c == 'n' ? BK_TOK_JNULL : BK_TOK_JBOOL;
         v.s = t + off;
@@ -305,17 +327,13 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
         js->cur = num.end;
         v.s = t + off;
         v.n = num.end - off;
-        if (!num.json) {
-            char q[200];
-            bk_quote(q, sizeof q, v.s, v.n);
-            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
-                                           "invalid JSON number %s", q)));
-        }
+        if (!num.json) return bad_number(k, &vpos, v.s, v.n);
         v.tok = BK_TOK_JNUMBER;
         v.has_u = num.has_u;
         v.u = num.u;
         v.has_d = num.has_d;
         v.d = num.d;
+        if (bk_store_quick(k, slot, &v)) return BLOBC_OK;
     }
     return kept(bk_store(k, slot, &v, &vpos, NULL));
 }

@@ -424,6 +424,39 @@ bool jl_count_items(const char *t, size_t len, size_t i, uint32_t *count) {
     return true;
 }
 
+/* Bytes jl_count_flat stops at: the ends of items and of the array,
+ * strings, and the brackets of a nested value. */
+static const unsigned char flat_stop[256] = {
+    [','] = 1, [']'] = 1, ['"'] = 1, ['['] = 1, ['{'] = 1,
+};
+
+bool jl_count_flat(const char *t, size_t len, size_t i, size_t limit, uint32_t *count) {
+    size_t end = len - i > limit ? i + limit : len, j = jl_ws(t, end, i + 1);
+    if (j < end && t[j] == ']') {
+        *count = 0;
+        return true;
+    }
+    uint32_t commas = 0;
+    for (;;) {
+        while (j < end && !flat_stop[(unsigned char)t[j]]) j++;
+        if (j >= end) return false;
+        char c = t[j];
+        if (c == ',') {
+            commas++;
+            j++;
+        } else if (c == '"') {
+            unsigned fl;
+            j = jl_string(t, len, j, &fl);
+            if (fl & JL_OPEN) return false;
+        } else if (c == ']') {
+            *count = commas + 1;
+            return true;
+        } else {
+            return false;
+        }
+    }
+}
+
 bool jl_check(const char *t, size_t len, size_t *off, char *msg, size_t cap) {
     jsyn s = {t, len, 0, msg, cap};
     size_t i = len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, end;

@@ -65,6 +65,13 @@ bool jl_skip(const char *t, size_t len, size_t i, size_t *end);
  * error. */
 bool jl_count_items(const char *t, size_t len, size_t i, uint32_t *count);
 
+/* The items of the array whose '[' is at i, counted when it closes within
+ * `limit` bytes and holds no object or array: true with *count, the
+ * number of items the walk will read if the array's syntax is right (a
+ * mistake in it is a syntax error, reported before any count matters).
+ * False otherwise, reading no further than the limit. */
+bool jl_count_flat(const char *t, size_t len, size_t i, size_t limit, uint32_t *count);
+
 /* The first syntax error of the whole text, at the offending token: false
  * with its offset and message; true when the text is valid JSON as far as
  * syntax goes (numbers are any run of number characters holding a digit

@@ -3,11 +3,13 @@
  */
 #include "common/utf8.h"
 
+#include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include "common/checked.h"
 #include "common/err.h"
 
 size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp) {
@@ -78,6 +80,21 @@ size_t blobc_utf8_put(char *o, uint32_t cp) {
     o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
     o[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+char *blobc_utf8_repaired(const char *s) {
+    size_t n = strlen(s), cap;
+    if (!blobc_mul_ok(n, 3, &cap) || !blobc_add_ok(cap, 1, &cap)) return NULL;
+    char *out = malloc(cap), *o = out;
+    for (size_t i = 0; out && i < n;) {
+        uint32_t cp;
+        size_t len = blobc_utf8_seq((const uint8_t *)s + i, n - i, &cp);
+        if (len) memcpy(o, s + i, len);
+        o += len ? len : blobc_utf8_put(o, 0xFFFD);
+        i += len ? len : 1;
+    }
+    if (out) *o = '\0';
+    return out;
 }
 
 /* ---- text or binary ---- */

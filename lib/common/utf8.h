@@ -19,6 +19,10 @@ size_t blobc_utf8_seq(const uint8_t *s, size_t n, uint32_t *cp);
 /* Writes code point cp (<= U+10FFFF) as UTF-8 at o: 1 to 4 bytes, their
  * number returned. */
 size_t blobc_utf8_put(char *o, uint32_t cp);
+/* A copy of s (malloc'd; NULL when out of memory) with every byte that is
+ * not part of valid UTF-8 replaced by U+FFFD: a file name, which can hold
+ * any bytes, made fit for JSON. */
+char *blobc_utf8_repaired(const char *s);
 
 /* ---- text or binary ----
  * Authoring inputs are text; one with a NUL byte is a binary file, reported

@@ -65,11 +65,12 @@ static void line(compat *c, bool change, const char *path, const char *fmt, ...)
 static void line(compat *c, bool change, const char *path, const char *fmt, ...) {
     if (change) c->changes++;
     else c->notes++;
-    if (!c->ok || !c->out) return;
+    if (!c->out) return;
     va_list ap;
     va_start(ap, fmt);
-    c->ok = blobc_buf_printf(c->out, "%s%s: ", change ? "" : "note: ", path[0] ? path : "(root)") &&
-            blobc_buf_vprintf(c->out, fmt, ap) && blobc_buf_putc(c->out, '\n');
+    blobc_emit(c->out, &c->ok, "%s%s: ", change ? "" : "note: ", path[0] ? path : "(root)");
+    blobc_vemit(c->out, &c->ok, fmt, ap);
+    blobc_emit_bytes(c->out, &c->ok, "\n", 1);
     va_end(ap);
 }
 

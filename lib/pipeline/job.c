@@ -12,7 +12,9 @@
 #include "common/err.h"
 #include "common/fileio.h"
 
-void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
+/* Keeps a message of the job; one that cannot be kept makes the job's
+ * status BLOBC_ENOMEM. */
+static void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e) {
     if (!blobc_grow((void **)&s->msgs, &s->cap, s->nmsgs + 1, sizeof *s->msgs)) {
         s->status = BLOBC_ENOMEM;
         return;

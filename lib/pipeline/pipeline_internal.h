@@ -23,10 +23,6 @@ typedef struct blobc_pl_slot {
     bool done;
 } blobc_pl_slot;
 
-/* Keeps a message of the job; one that cannot be kept makes the job's
- * status BLOBC_ENOMEM. */
-void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_error *e);
-
 /* Runs one job into its slot (status, cached, messages); any thread. */
 void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_pl_slot *s);
 

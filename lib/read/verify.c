@@ -7,6 +7,7 @@
 #include "read/source.h"
 #include "read/walk.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,8 +103,28 @@ blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *sche
     return blobc_err(err, BLOBC_EINPUT, "%s", msg);
 }
 
-static void json_str(blobc_buffer *b, const char *s, bool *ok) {
-    if (*ok) *ok = blobc_buf_quoted(b, (const uint8_t *)s, strlen(s), true);
+/* A string member whose text may hold any bytes (a file name, a message
+ * quoting one). */
+static bool add_text(cJSON *o, const char *name, const char *s) {
+    char *t = blobc_utf8_repaired(s);
+    bool ok = t && cJSON_AddStringToObject(o, name, t);
+    free(t);
+    return ok;
+}
+
+/* The error of a file that failed: its code's name, offset, path, message. */
+static bool add_error(cJSON *errors, const blobc_error *r) {
+    cJSON *e = cJSON_CreateObject();
+    if (!e || !cJSON_AddItemToArray(errors, e)) {
+        cJSON_Delete(e);
+        return false;
+    }
+    const char *code = r->code ? blobc_verify_code_name(r->code)
+                               : r->status == BLOBC_EINPUT ? "invalid" : "io";
+    return cJSON_AddStringToObject(e, "code", code) &&
+           (r->has_offset ? cJSON_AddNumberToObject(e, "offset", (double)r->offset)
+                          : cJSON_AddNullToObject(e, "offset")) &&
+           add_text(e, "path", r->path) && add_text(e, "message", r->message);
 }
 
 blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
@@ -111,27 +132,15 @@ blobc_status blobc_verify_report_json(const char *file, const blobc_error *resul
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!file || !out) return blobc_err_arg(err, __func__, "file or out is NULL");
+    bool failed = result && result->status != BLOBC_OK;
+    cJSON *doc = cJSON_CreateObject(), *errors;
+    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", !failed) &&
+              (errors = cJSON_AddArrayToObject(doc, "errors")) && (!failed || add_error(errors, result));
+    char *text = ok ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
     size_t mark = out->len;
-    bool failed = result && result->status != BLOBC_OK, ok = blobc_buf_puts(out, "{\"file\":");
-    json_str(out, file, &ok);
-    ok = ok && blobc_buf_printf(out, ",\"ok\":%s,\"errors\":[", failed ? "false" : "true");
-    if (failed) {
-        ok = ok && blobc_buf_puts(out, "{\"code\":");
-        json_str(out,
-                 result->code ? blobc_verify_code_name(result->code)
-                              : result->status == BLOBC_EINPUT ? "invalid" : "io",
-                 &ok);
-        if (result->has_offset)
-            ok = ok && blobc_buf_printf(out, ",\"offset\":%llu", (unsigned long long)result->offset);
-        else
-            ok = ok && blobc_buf_puts(out, ",\"offset\":null");
-        ok = ok && blobc_buf_puts(out, ",\"path\":");
-        json_str(out, result->path, &ok);
-        ok = ok && blobc_buf_puts(out, ",\"message\":");
-        json_str(out, result->message, &ok);
-        ok = ok && blobc_buf_putc(out, '}');
-    }
-    ok = ok && blobc_buf_puts(out, "]}\n");
+    ok = text && blobc_buf_puts(out, text) && blobc_buf_putc(out, '\n');
+    cJSON_free(text);
     if (ok) return BLOBC_OK;
     out->len = mark;
     return blobc_err_nomem(err);

@@ -1,6 +1,6 @@
 # File names are bytes: a name that is not UTF-8 still gives valid UTF-8
 # text from every writer that names a file in JSON or YAML (each such byte
-# becomes U+FFFD, "\ufffd"): verify --json (the name, and messages that
+# becomes U+FFFD): verify --json (the name, and messages that
 # quote it), dump --json and dump's YAML ($schema), gen jsonschema
 # ($comment names the schema file).
 . "$(dirname "$0")/lib.sh"

@@ -162,6 +162,37 @@ TEST(big_item_like_yaml) {
     CHECK(pair_same(&p));
 }
 
+TEST(counted_arrays) {
+    /* A short array of scalars is counted before it is read (its items
+     * allocated at once): brackets and commas inside strings, white
+     * space, nesting and arrays on either side of the count's limit bake
+     * as the same data in YAML. */
+    CHECK(same_bytes("{\"name\": \"a\", \"count\": 1, \"ids\": [ 1 ,\n2 ], "
+                     "\"tags\": [\"x,]\", \"[{\\\"\", \"\"]}",
+                     "a.json", "name: a\ncount: 1\nids: [1, 2]\ntags: ['x,]', '[{\"', '']\n",
+                     "a.yaml"));
+    CHECK(same_bytes("{\"name\": \"a\", \"count\": 2, \"ids\": [ ], \"tags\": [\"\"]}", "a.json",
+                     "name: a\ncount: 2\nids: []\ntags: ['']\n", "a.yaml"));
+    CHECK(same_bytes("{\"$type\": \"G\", \"grid\": [[1, 2], [], [3]]}", "g.json",
+                     "$type: G\ngrid: [[1, 2], [], [3]]\n", "g.yaml"));
+    for (int n = 90; n <= 120; n += 2) { /* "1234567890," = 11 bytes an item */
+        pair p;
+        CHECK(pair_new(&p, 4096));
+        if (!p.j || !p.y) return;
+        pair_add(&p, "{\"name\": \"a\", \"count\": 1, \"ids\": [", "name: a\ncount: 1\nids: [");
+        for (int i = 0; i < n; i++)
+            pair_add(&p, i ? ",1234567890" : "1234567890", i ? ", 1234567890" : "1234567890");
+        pair_add(&p, "], \"tags\": []}", "]\ntags: []\n");
+        CHECK(pair_same(&p));
+    }
+    /* A wrong item in a counted array is reported where it is. */
+    CHECK_STR(bake_str("{\"ids\": [1, \"2\", 3]}"),
+              "t.json:1:13: /ids/1: error: expected an integer in u32 range 0..4294967295, got the "
+              "string \"2\"");
+    CHECK_STR(bake_str("{\"ids\": [1, \"2]}"),
+              "t.json:1:13: error: invalid JSON: unterminated string");
+}
+
 TEST(streamed_punctuation) {
     /* The top-level object and the arrays in it are read without cJSON. */
     CHECK_STR(bake_str("{\"name\": \"a\" \"count\": 1}"),
@@ -347,6 +378,7 @@ TEST_MAIN_BEGIN("bake_json")
     RUN(escaped_keys);
     RUN(big_document_like_yaml);
     RUN(big_item_like_yaml);
+    RUN(counted_arrays);
     RUN(streamed_punctuation);
     RUN(numbers_as_strtod);
     RUN(meta_keys_anywhere);

@@ -129,6 +129,24 @@ TEST(utf8) {
     CHECK(!blobc_utf8_valid((const uint8_t *)"\xff", 1));
 }
 
+/* A repaired copy keeps valid UTF-8 and has U+FFFD for every other byte. */
+TEST(utf8_repaired) {
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"", ""},
+        {"a\xc3\xa9\xf0\x9f\x98\x80", "a\xc3\xa9\xf0\x9f\x98\x80"},
+        {"x\xffy", "x\xef\xbf\xbdy"},
+        {"\xe2\x9c", "\xef\xbf\xbd\xef\xbf\xbd"},                      /* cut short */
+        {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},   /* surrogate */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = blobc_utf8_repaired(cases[i].in);
+        CHECK_STR(got, cases[i].want);
+        free(got);
+    }
+}
+
 /* Quoting for JSON and YAML keeps valid UTF-8 and writes every byte that
  * is not part of it (file names can hold any) as \ufffd: stray
  * continuation bytes, sequences cut short, overlong forms, surrogates,
@@ -198,6 +216,7 @@ RUN(format_truncates_safely);
 RUN(arena_alignment_and_zeroing);
 RUN(buffer_appends);
 RUN(utf8);
+RUN(utf8_repaired);
 RUN(quoted_text_not_utf8);
 RUN(edit_distance);
 RUN(checked_arithmetic);

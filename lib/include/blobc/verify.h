@@ -99,7 +99,7 @@ BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blo
  * status BLOBC_OK) and otherwise the error: its code's name ("invalid" or
  * "io" when it has none), offset (or null), path and message; then a
  * newline. A name can hold any bytes: every byte that is not part of valid
- * UTF-8 is written as \ufffd (U+FFFD), so the line is always valid JSON;
+ * UTF-8 is replaced by U+FFFD, so the line is always valid JSON;
  * the objects come in the order the files were given, which names them
  * exactly. */
 BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
