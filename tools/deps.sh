@@ -29,7 +29,8 @@ PY_DEPS="jsonschema:python3-jsonschema yaml:python3-yaml"
 
 # command, Debian package: the Windows build (make windows, windows-dist)
 # and its tests under Wine (make check-windows).
-WINDOWS_DEPS="x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 dpkg-source:dpkg-dev zip:zip"
+WINDOWS_DEPS="x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 x86_64-w64-mingw32-g++:g++-mingw-w64-x86-64
+dpkg-source:dpkg-dev zip:zip"
 
 missing=""  # Debian packages
 add() { case " $missing " in *" $1 "*) ;; *) missing="${missing:+$missing }$1" ;; esac; }

@@ -153,7 +153,9 @@ static void print_event(void *ctx, const blobc_event *ev) {
     case BLOBC_EVENT_CLASH: fprintf(stderr, "%s bake: error: %s\n", prog, e->message); break;
     case BLOBC_EVENT_ERROR: report(e); break;
     case BLOBC_EVENT_WARNING:
-        fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
+        /* the data's (a renamed name: status OK) with its place and line */
+        if (e->status == BLOBC_OK) report(e);
+        else fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
         break;
     case BLOBC_EVENT_DONE:
         if (ev->suppressed)

@@ -107,6 +107,8 @@ typedef struct bk_frame {
     uint32_t known;           /* ARRAY: item count known up front (JSON), else UINT32_MAX */
     uint32_t hint;            /* STRUCT: index of the field expected next; UNION: 1 once a key came */
     uint32_t anchor;          /* YAML: anchor id of this node, 0 when none */
+    size_t keyed;             /* ARRAY of a keyed struct: 1 + where its items'
+                                 positions start in the key state (keys.c); else 0 */
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
 } bk_frame;
@@ -166,6 +168,9 @@ struct bk {
     bool muted;                  /* the sink is full: errors are only counted */
     bool hard;                   /* the builder failed: no going on */
     bool syntax;                 /* the error in err is a syntax error */
+
+    /* Keyed arrays and references (keys.c); NULL until the first. */
+    struct bk_keys *keys;
 };
 
 /* The bake's own outcomes, which travel up the fill stack and the front
@@ -228,6 +233,11 @@ void bk_reset(bk *k);
  * as one more component). Returns st. */
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) BLOBC_PRINTF(7, 8);
+/* A warning at pos, with the current path (the key `key` of the innermost
+ * mapping, when given), to the sink's warning callback (nothing without
+ * one). */
+void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...)
+    BLOBC_PRINTF(5, 6);
 /* The builder failed (out of memory, too large): report its message here. */
 blobc_status bk_fail_builder(bk *k, const bk_pos *pos);
 
@@ -274,6 +284,9 @@ static inline const blobc_field *bk_next_field(const bk *k, const bk_keyplan **k
 }
 /* bk_key for a key known to name field fld of the innermost struct. */
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out);
+/* Whether the innermost struct frame has the field `key` set already
+ * (false for a name that is no field). */
+bool bk_field_seen(const bk *k, const char *key, size_t len);
 /* Ends the innermost mapping: applies defaults, checks required fields
  * (a union needs its one key), pops the frame. */
 blobc_status bk_pop_struct(bk *k);
@@ -391,9 +404,37 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
 /* Quotes arbitrary input text for a message: escapes, cut at 40 bytes. */
 void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
+void bk_list_names(char *buf, size_t cap, const blobc_type *t);
+
 /* Suggestion for an unknown key among a struct's fields (and the meta keys
  * at the top level); NULL when nothing is close. */
 const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
+
+/* ---- keys and references (keys.c) ---- */
+
+/* Is t a [S] of a struct S with a @key? Its items are sorted by key when
+ * it ends and join the key space of S. */
+static inline bool bk_is_keyed_array(const blobc_type *t) {
+    return t->kind == BLOBC_KIND_ARRAY && t->elem->kind == BLOBC_KIND_STRUCT && t->elem->key;
+}
+/* A keyed array's frame f opens / gets an item at pos / ends (before its
+ * items' allocation is closed): sorted, checked for duplicate keys,
+ * entered into its type's key space. */
+blobc_status bk_keyed_begin(bk *k, bk_frame *f);
+blobc_status bk_keyed_item(bk *k, const bk_pos *pos);
+blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos);
+/* Stores a reference: v is the key of its target (or null, when
+ * `nullable`), resolved by bk_refs_resolve at the end of the document. */
+blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_pos *pos,
+                          bool is_null, bool nullable);
+/* The end of the document: every reference to its element, or an error
+ * at the reference (a key that names no element, with a did-you-mean). */
+blobc_status bk_refs_resolve(bk *k);
+void bk_keys_free(bk *k);
+/* The path of the value being filled, as messages print it. */
+void bk_render_path(const bk *k, blobc_buffer *b);
 
 /* ---- front ends ---- */
 

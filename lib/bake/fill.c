@@ -30,6 +30,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 }
 
 void bk_free(bk *k) {
+    bk_keys_free(k);
     free(k->fr);
     blobc_ptrset_free(&k->plan_types);
     free(k->plans);
@@ -56,140 +57,6 @@ void bk_reset(bk *k) {
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
 
 /* ---- messages ---- */
-
-void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
-
-/* Appends the path of the value being filled to b. */
-static void render_path(const bk *k, int mode, const char *key, size_t keylen, blobc_buffer *b) {
-    for (uint32_t i = 0; i < k->depth; i++) {
-        const bk_frame *f = &k->fr[i];
-        if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
-        if (bk_is_map(f)) {
-            if (!f->field) continue;
-            if (k->json) blobc_buf_putc(b, '/');
-            else if (b->len) blobc_buf_putc(b, '.');
-            blobc_buf_puts(b, f->field->name);
-        } else if (f->count > 0) {
-            blobc_buf_printf(b, k->json ? "/%u" : "[%u]", (unsigned)(f->count - 1));
-        }
-    }
-    if (key) {
-        if (k->json) blobc_buf_putc(b, '/');
-        else if (b->len) blobc_buf_putc(b, '.');
-        for (size_t i = 0; i < keylen && i < 200; i++) {
-            unsigned char c = (unsigned char)key[i];
-            if (k->json && c == '~') blobc_buf_puts(b, "~0");
-            else if (k->json && c == '/') blobc_buf_puts(b, "~1");
-            else blobc_buf_putc(b, c < 0x20 || c == 0x7f ? '?' : (char)c);
-        }
-    }
-}
-
-static void set_path(bk *k, int mode, const char *key, size_t keylen) {
-    blobc_buffer b = {0};
-    render_path(k, mode, key, keylen, &b);
-    if (!b.data) return;
-    size_t cap = sizeof k->err->path;
-    if (b.len < cap) {
-        memcpy(k->err->path, b.data, b.len);
-        k->err->path[b.len] = '\0';
-    } else {
-        /* Deep paths keep their innermost part, which says the most. */
-        size_t keep = cap - 4;
-        memcpy(k->err->path, "...", 3);
-        memcpy(k->err->path + 3, b.data + b.len - keep, keep);
-        k->err->path[cap - 1] = '\0';
-    }
-    blobc_buffer_free(&b);
-}
-
-static void place(bk *k, const bk_pos *pos, int mode, const char *key, size_t keylen) {
-    blobc_err_file(k->err, k->filename);
-    if (pos && k->locate) k->locate(k, pos);
-    set_path(k, mode, key, keylen);
-}
-
-blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
-                     size_t keylen, const char *fmt, ...) {
-    blobc_error *e = k->err;
-    if (!e) return st;
-    blobc_error_clear(e);
-    if (k->muted) {
-        /* only counted: spare the path and the source line */
-        e->status = st;
-        return st;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    blobc_verr(e, st, fmt, ap);
-    va_end(ap);
-    if (k->note) {
-        size_t n = strlen(e->message);
-        snprintf(e->message + n, sizeof e->message - n, " %s", k->note);
-    }
-    place(k, pos, mode, key, keylen);
-    return st;
-}
-
-blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
-    blobc_error tmp;
-    blobc_error_clear(&tmp);
-    blobc_status st = blobc_builder_status(k->b, &tmp);
-    if (st == BLOBC_OK) {
-        st = BLOBC_ENOMEM;
-        snprintf(tmp.message, sizeof tmp.message, "out of memory");
-    }
-    k->hard = true;
-    return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
-}
-
-static void list_names(char *buf, size_t cap, const blobc_type *t);
-
-void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
-    char sp[160];
-    blobc_type_spell(t, sp, sizeof sp);
-    switch (t->kind) {
-    case BLOBC_KIND_BOOL: snprintf(buf, cap, "true or false"); break;
-    case BLOBC_KIND_I8:
-    case BLOBC_KIND_U8:
-    case BLOBC_KIND_I16:
-    case BLOBC_KIND_U16:
-    case BLOBC_KIND_I32:
-    case BLOBC_KIND_U32:
-    case BLOBC_KIND_I64:
-    case BLOBC_KIND_U64:
-        snprintf(buf, cap, "an integer in %s range %s", blobc_kind_name(t->kind),
-                 blobc_int_range_text(t->kind));
-        break;
-    case BLOBC_KIND_F32:
-    case BLOBC_KIND_F64: snprintf(buf, cap, "a number (%s)", sp); break;
-    case BLOBC_KIND_ENUM: snprintf(buf, cap, "a member name of enum %s", t->name); break;
-    case BLOBC_KIND_STRING: snprintf(buf, cap, "a string"); break;
-    case BLOBC_KIND_STRUCT:
-        snprintf(buf, cap, "%s (struct %s)", k->json ? "an object" : "a mapping", t->name);
-        break;
-    case BLOBC_KIND_ARRAY:
-        snprintf(buf, cap, "%s (%s)", k->json ? "an array" : "a sequence", sp);
-        break;
-    case BLOBC_KIND_FIXED:
-        snprintf(buf, cap, "%s of %u items (%s)", k->json ? "an array" : "a sequence",
-                 (unsigned)t->count, sp);
-        break;
-    case BLOBC_KIND_PTR: {
-        char inner[200];
-        bk_describe_type(k, t->elem, inner, sizeof inner);
-        snprintf(buf, cap, "%s or null", inner);
-        break;
-    }
-    case BLOBC_KIND_UNION: {
-        char names[300];
-        list_names(names, sizeof names, t);
-        snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
-                 k->json ? "an object" : "a mapping", t->name, names);
-        break;
-    }
-    }
-}
 
 /* How the author wrote a scalar, for "got ..." in messages. */
 static void describe_scalar(const bk_scalar *v, char *buf, size_t cap) {
@@ -245,22 +112,6 @@ const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, 
         blobc_suggest_offer(&sg, "$type");
     }
     return blobc_suggest_best(&sg);
-}
-
-/* "id, name, kind, ..." : the first few names of a struct's fields, an
- * enum's or a union's members. */
-static void list_names(char *buf, size_t cap, const blobc_type *t) {
-    size_t o = 0;
-    bool fields = t->kind != BLOBC_KIND_ENUM;
-    uint32_t n = fields ? t->nfields : t->nvalues;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < n && i < 12; i++) {
-        const char *name = fields ? t->fields[i].name : t->values[i].name;
-        int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
-        if (w < 0 || (size_t)w >= cap - o) return;
-        o += (size_t)w;
-    }
-    if (n > 12) snprintf(buf + o, cap - o, ", ...");
 }
 
 /* ---- frames ---- */
@@ -369,7 +220,7 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     if (!m) {
         const char *sug = bk_suggest_field(t, key, len, false);
         char names[300];
-        list_names(names, sizeof names, t);
+        bk_list_names(names, sizeof names, t);
         if (sug)
             return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
                                       "unknown member %s of union %s; did you mean \"%s\"?", q,
@@ -387,6 +238,27 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     return BLOBC_OK;
 }
 
+/* Whether `name` (NUL-terminated) is the len bytes at key. */
+static bool name_is(const char *name, const char *key, size_t len) {
+    return memchr(key, 0, len) == NULL && strncmp(name, key, len) == 0 && name[len] == '\0';
+}
+
+/* The field that was called `key` (@was), or NULL. */
+static const blobc_field *renamed_field(const blobc_type *t, const char *key, size_t len) {
+    for (uint32_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].was && name_is(t->fields[i].was, key, len)) return &t->fields[i];
+    return NULL;
+}
+
+bool bk_field_seen(const bk *k, const char *key, size_t len) {
+    const bk_frame *f = bk_top((bk *)k);
+    if (!f || f->kind != BK_STRUCT || memchr(key, 0, len)) return false;
+    const blobc_field *fld = blobc_struct_find_field(f->type, key, len);
+    if (!fld) return false;
+    uint32_t i = (uint32_t)(fld - f->type->fields);
+    return (k->bits[f->bits + i / 64] >> (i % 64)) & 1;
+}
+
 blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
@@ -397,6 +269,9 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         fld = &t->fields[f->hint];
     else if (memchr(key, 0, len) == NULL)
         fld = blobc_struct_find_field(t, key, len);
+    if (!fld && (fld = renamed_field(t, key, len)) != NULL)
+        bk_warn(k, pos, key, len, "field \"%s\" of struct %s is now called \"%s\" (@was)", fld->was,
+                t->name, fld->name);
     if (!fld) {
         char q[200];
         bk_quote(q, sizeof q, key, len);
@@ -413,7 +288,7 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
                          q, t->name);
         } else {
             char names[300];
-            list_names(names, sizeof names, t);
+            bk_list_names(names, sizeof names, t);
             st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
                          "unknown field %s in struct %s (fields: %s)", q, t->name, names);
         }
@@ -471,6 +346,20 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
     return BLOBC_OK;
 }
 
+/* A left-out struct: every field its default. */
+static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *pos) {
+    const blobc_type *st = s->type;
+    for (uint32_t i = 0; i < st->nfields; i++) {
+        const blobc_field *fld = &st->fields[i];
+        bk_slot sub = {fld->type, s->ref, s->off + fld->offset};
+        blobc_status r = BLOBC_OK;
+        if (fld->def.present) r = apply_default(k, &sub, &fld->def, pos);
+        else if (fld->type->kind == BLOBC_KIND_STRUCT) r = apply_struct_default(k, &sub, pos);
+        if (r) return r;
+    }
+    return BLOBC_OK;
+}
+
 blobc_status bk_pop_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
@@ -502,8 +391,14 @@ blobc_status bk_pop_struct(bk *k) {
                 if (st) return st;
                 continue;
             }
-            blobc_kind kind = fld->type->kind;
-            if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR) continue;
+            if (blobc_field_optional(fld)) {
+                bk_slot s = {fld->type, f->at.ref, f->at.off + fld->offset};
+                blobc_status st = fld->type->kind == BLOBC_KIND_STRUCT
+                                      ? apply_struct_default(k, &s, &f->pos)
+                                      : BLOBC_OK;
+                if (st) return st;
+                continue;
+            }
             if (missing++ == 0) first = i;
             if (o < sizeof names) {
                 int w = snprintf(names + o, sizeof names - o, "%s\"%s\"", missing > 1 ? ", " : "",
@@ -527,6 +422,7 @@ blobc_status bk_pop_struct(bk *k) {
     }
     k->nbits = f->bits;
     k->depth--;
+    if (k->depth == 0 && k->keys) return bk_refs_resolve(k);
     return BLOBC_OK;
 }
 
@@ -546,6 +442,8 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
         return bk_fail_container(k, s, false, pos);
     }
     blobc_ref items = 0;
+    /* A keyed array's items are sorted in place before it closes: grown. */
+    if (bk_is_keyed_array(t)) known = UINT32_MAX;
     if (t->kind == BLOBC_KIND_ARRAY && known != UINT32_MAX && known > 0) {
         size_t size;
         if (!blobc_mul_ok(known, t->elem->size, &size) || size > BLOBC_MAX_DATA_SIZE)
@@ -565,6 +463,7 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     f->at.off = s->off;
     f->known = known;
     f->items = items;
+    if (bk_is_keyed_array(t)) return bk_keyed_begin(k, f);
     return BLOBC_OK;
 }
 
@@ -597,6 +496,10 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
         if (f->count == 0 && blobc_builder_open(k->b, elem->align, &f->items) != BLOBC_OK)
             return bk_fail_builder(k, pos);
         if (!blobc_builder_grow(k->b, f->items, esize)) return bk_fail_builder(k, pos);
+        if (f->keyed) {
+            blobc_status st = bk_keyed_item(k, pos);
+            if (st) return st;
+        }
     }
     out->type = elem;
     out->ref = f->items;
@@ -620,6 +523,10 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
         if (count) *count = 0;
         k->depth--;
         return BLOBC_OK;
+    }
+    if (f->keyed) {
+        blobc_status st = bk_keyed_end(k, f, pos);
+        if (st && st != BK_SKIP) return st;
     }
     if (f->count > 0) {
         if (f->known == UINT32_MAX && blobc_builder_close(k->b, f->items) != BLOBC_OK)
@@ -731,9 +638,9 @@ static bool union_member_slot(bk *k, const bk_slot *s) {
            f->value.off == s->off;
 }
 
-/* Is s the current field of the innermost struct, a union declared
- * `= null`? */
-static bool nullable_union_slot(bk *k, const bk_slot *s) {
+/* Is s the current field of the innermost struct, a union or a reference
+ * declared `= null`? */
+static bool nullable_slot(bk *k, const bk_slot *s) {
     const bk_frame *f = bk_top(k);
     return f && f->kind == BK_STRUCT && f->field && f->field->def.present &&
            f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
@@ -747,6 +654,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         blobc_kind kind = t->kind;
         switch (kind) {
         case BLOBC_KIND_PTR: {
+            if (t->ref) return bk_ref_store(k, s, v, pos, bk_is_null(v), nullable_slot(k, s));
             if (bk_is_null(v) && !union_member_slot(k, s)) return BLOBC_OK;
             blobc_status st = bk_deref(k, s, pos, NULL);
             if (st) return st;
@@ -756,7 +664,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             if (bk_is_null(v)) return BLOBC_OK;
             return type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_UNION:
-            if (bk_is_null(v) && nullable_union_slot(k, s)) return BLOBC_OK;
+            if (bk_is_null(v) && nullable_slot(k, s)) return BLOBC_OK;
             if (bk_is_null(v))
                 return type_error(k, t, v, pos,
                                   " (null, no member, is allowed only in a field declared "
@@ -778,6 +686,12 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                 return type_error(k, t, v, pos, NULL);
             const blobc_enum_value *ev = memchr(v->s, 0, v->n) ? NULL
                                                                  : blobc_enum_find_name(t, v->s, v->n);
+            for (uint32_t i = 0; !ev && !memchr(v->s, 0, v->n) && i < t->nvalues; i++)
+                if (t->values[i].was && name_is(t->values[i].was, v->s, v->n)) {
+                    ev = &t->values[i];
+                    bk_warn(k, pos, NULL, 0, "member \"%s\" of enum %s is now called \"%s\" (@was)",
+                            ev->was, t->name, ev->name);
+                }
             if (!ev) {
                 char q[200];
                 bk_quote(q, sizeof q, v->s, v->n);
@@ -790,7 +704,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                                    "unknown member %s of enum %s; did you mean \"%s\"?", q,
                                    t->name, best);
                 char names[300];
-                list_names(names, sizeof names, t);
+                bk_list_names(names, sizeof names, t);
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                "unknown member %s of enum %s (members: %s)", q, t->name, names);
             }

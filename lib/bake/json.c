@@ -258,7 +258,7 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
     bool obj = t[off] == '{';
     blobc_status st = nest_check(k, off);
     if (st) return st;
-    while (slot->type->kind == BLOBC_KIND_PTR)
+    while (slot->type->kind == BLOBC_KIND_PTR && !slot->type->ref)
         if ((st = bk_deref(k, slot, &vpos, NULL))) return st;
     if (obj) {
         st = bk_push_struct(k, slot, &vpos);

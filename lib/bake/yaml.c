@@ -16,6 +16,11 @@
  * payload instead and its events are skipped: one payload, several
  * offsets. Replays are counted against a budget so that nested aliases
  * cannot expand exponentially.
+ *
+ * Merge keys (`<<: *base`, `<<: [*a, *b]`, YAML 1.1): at the mapping's
+ * end the aliased mappings' keys are replayed into it, first to last, each
+ * only if no key before set it (explicit keys win, then earlier merges);
+ * the end then comes again from log entry 0, a lone end-of-mapping event.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +37,10 @@ enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
 /* Phases of the stream. */
 enum { P_STREAM, P_DOC, P_ROOTNODE, P_PENDING, P_BODY, P_DOCEND, P_END, P_DONE };
 
-/* Struct frame states (bk_frame.state). */
-enum { ST_KEY = 0, ST_VALUE = 1 };
+/* Struct frame states (bk_frame.state): the low bits, a key or a value
+ * next, the value of a merge key or the aliases of its sequence; then
+ * whether keys merged in are being read (a key set before is skipped). */
+enum { ST_KEY = 0, ST_VALUE = 1, ST_MERGE = 2, ST_MERGE_SEQ = 3, ST_PART = 3, ST_MERGING = 4 };
 
 /* Pending-root states: a key, or the value of $schema / $type. */
 enum { PK_KEY = 0, PK_SCHEMA, PK_TYPE };
@@ -87,6 +94,13 @@ typedef struct replay {
     size_t cur, end;
 } replay;
 
+/* A merge key's alias, waiting for the end of the mapping at `depth`. */
+typedef struct merge_rec {
+    uint32_t depth;
+    uint32_t anchor;
+    bk_pos pos;
+} merge_rec;
+
 typedef struct ys {
     bk *k;
     const char *text;          /* whole input, or NULL when streamed */
@@ -107,6 +121,8 @@ typedef struct ys {
     size_t nrec, rec_cap;
     replay *rp;                /* replays in progress, innermost last */
     size_t nrp, rp_cap;
+    merge_rec *merges;         /* merge keys' aliases of open mappings, innermost last */
+    size_t nmerges, merges_cap;
 
     uint64_t parsed, replayed;
     uint32_t pdepth;           /* nesting of parser events */
@@ -357,10 +373,38 @@ static blobc_status start_replay(ys *y, const yev *ev) {
     return BLOBC_OK;
 }
 
+/* The end of a mapping whose merge keys named mappings: the first one's
+ * keys are replayed into it now, then the end again (log entry 0), which
+ * brings the next. False when none is left. */
+static bool start_merges(ys *y, blobc_status *st) {
+    bk *k = y->k;
+    size_t first = y->nmerges;
+    while (first > 0 && y->merges[first - 1].depth == k->depth) first--;
+    if (first == y->nmerges) return false;
+    bk_top(k)->state = ST_KEY | ST_MERGING;
+    *st = BLOBC_OK;
+    if (!reserve((void **)&y->rp, &y->rp_cap, y->nrp + 1, sizeof *y->rp)) {
+        *st = blobc_err_nomem(k->err);
+        return true;
+    }
+    merge_rec m = y->merges[first];
+    memmove(&y->merges[first], &y->merges[first + 1], (--y->nmerges - first) * sizeof m);
+    const anchor_rec *a = &y->anchors[m.anchor];
+    y->alias_pos = m.pos;
+    char at[BLOBC_PLACE_BUF];
+    snprintf(y->note, sizeof y->note, "(merged from *%.60s, anchored at %s)", a->name,
+             blobc_place(at, sizeof at, k->filename, a->line, a->col));
+    k->note = y->note;
+    y->rp[y->nrp++] = (replay){0, 1};
+    y->rp[y->nrp++] = (replay){a->start + 1, a->end - 1}; /* its keys and values */
+    return true;
+}
+
 static blobc_status end_container(ys *y, const yev *ev) {
     bk *k = y->k;
     bk_frame *f = bk_top(k);
     blobc_status st;
+    if (ev->type == YE_MAP_END && y->nmerges && start_merges(y, &st)) return st;
     if (ev->type == YE_MAP_END) {
         st = bk_pop_struct(k);
     } else {
@@ -429,7 +473,7 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
                 return bk_link_shared(k, &s, sh->ref, len, &ev->pos);
             }
         }
-        if (s.type->kind != BLOBC_KIND_PTR || null) break;
+        if (s.type->kind != BLOBC_KIND_PTR || s.type->ref || null) break;
         const blobc_type *pt = s.type;
         blobc_ref target;
         if ((st = bk_deref(k, &s, &ev->pos, &target))) return st;
@@ -464,11 +508,17 @@ static blobc_status on_key(ys *y, const yev *ev) {
     blobc_status st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted);
     if (st) return st;
     if (ev->tag) return skip_value(y, bk_soft(k, tag_error(y, ev, BK_AT_CONTAINER)));
-    if (!quoted && n == 2 && s[0] == '<' && s[1] == '<')
-        return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, NULL,
-                                                0,
-                                                "YAML merge keys (<<) are not supported: write "
-                                                "the fields out, or alias the whole mapping")));
+    bk_frame *f = bk_top(k);
+    if (!quoted && n == 2 && s[0] == '<' && s[1] == '<') {
+        if (f->kind != BK_STRUCT)
+            return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER,
+                NULL, 0, "a merge key (<<) merges into a struct's mapping, not a union's")));
+        f->state = (uint8_t)(ST_MERGE | (f->state & ST_MERGING));
+        return BLOBC_OK;
+    }
+    /* a key merged in yields to one set before it (skip_next is false here) */
+    if ((f->state & ST_MERGING) && bk_field_seen(k, s, n)) y->skip_next = true;
+    if (y->skip_next) return BLOBC_OK;
     if (k->depth == 1 && ((n == 7 && memcmp(s, "$schema", 7) == 0) ||
                           (n == 5 && memcmp(s, "$type", 5) == 0)))
         return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
@@ -476,7 +526,27 @@ static blobc_status on_key(ys *y, const yev *ev) {
                                                 (int)n, s)));
     bk_slot slot;
     if ((st = bk_key(k, s, n, &ev->pos, &slot))) return skip_value(y, st);
-    bk_top(k)->state = ST_VALUE;
+    f->state = (uint8_t)(ST_VALUE | (f->state & ST_MERGING));
+    return BLOBC_OK;
+}
+
+/* The value of a merge key: an alias of a mapping, or a sequence of them. */
+static blobc_status on_merge(ys *y, const yev *ev) {
+    bk *k = y->k;
+    bk_frame *f = bk_top(k);
+    uint8_t merging = f->state & ST_MERGING;
+    bool in_seq = (f->state & ST_PART) == ST_MERGE_SEQ;
+    bool seq = ev->type == YE_SEQ && !in_seq, end = ev->type == YE_SEQ_END && in_seq;
+    if (seq || end || !in_seq) f->state = (uint8_t)((seq ? ST_MERGE_SEQ : ST_KEY) | merging);
+    if (seq || end) return BLOBC_OK;
+    const anchor_rec *a = ev->type == YE_ALIAS ? &y->anchors[ev->alias] : NULL;
+    if (!a || y->log[a->start].type != YE_MAP)
+        return skip_node(y, ev, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER,
+            NULL, 0, "a merge key (<<) takes an alias of a mapping (<<: *base) or a sequence of "
+            "them (<<: [*a, *b]), got %s", a ? "an alias of a non-mapping" : node_word(ev))));
+    if (!reserve((void **)&y->merges, &y->merges_cap, y->nmerges, sizeof *y->merges))
+        return blobc_err_nomem(k->err);
+    y->merges[y->nmerges++] = (merge_rec){k->depth, ev->alias, ev->pos};
     return BLOBC_OK;
 }
 
@@ -487,7 +557,7 @@ static blobc_status on_value(ys *y, const yev *ev) {
     bk_slot slot;
     if (bk_is_map(f)) {
         slot = f->value;
-        f->state = ST_KEY;
+        f->state = (uint8_t)(ST_KEY | (f->state & ST_MERGING));
     } else {
         blobc_status st = bk_item(k, &ev->pos, &slot);
         if (st) return skip_node(y, ev, st);
@@ -581,9 +651,10 @@ static blobc_status process(ys *y, const yev *ev) {
     case P_PENDING: return on_pending(y, ev);
     case P_BODY: {
         if (y->skip || y->skip_next) return skip_event(y, ev);
-        if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) return end_container(y, ev);
         bk_frame *f = bk_top(k);
-        if (bk_is_map(f) && f->state == ST_KEY) return on_key(y, ev);
+        if (bk_is_map(f) && (f->state & ST_PART) >= ST_MERGE) return on_merge(y, ev);
+        if (ev->type == YE_MAP_END || ev->type == YE_SEQ_END) return end_container(y, ev);
+        if (bk_is_map(f) && (f->state & ST_PART) == ST_KEY) return on_key(y, ev);
         return on_value(y, ev);
     }
     default:
@@ -846,10 +917,12 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     k->locate = yaml_locate;
 
     yaml_parser_t p;
-    blobc_status st;
-    if (!yaml_parser_initialize(&p)) {
+    /* log entry 0: the end of a mapping, replayed after merged keys */
+    yev end_ev = {.type = YE_MAP_END};
+    blobc_status st = log_event(&y, &end_ev);
+    if (!st && !yaml_parser_initialize(&p)) {
         st = blobc_err_nomem(k->err);
-    } else {
+    } else if (!st) {
         if (text) yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
         else yaml_parser_set_input(&p, read, data);
         /* A second thread pays for itself from about a megabyte on. */
@@ -872,5 +945,6 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     blobc_buffer_free(&y.logtext);
     free(y.rec);
     free(y.rp);
+    free(y.merges);
     return st;
 }

@@ -66,7 +66,17 @@ typedef struct block_rec {
 typedef struct open_slot {
     blobc_ref ref;
     size_t cap;
+    size_t link_mark;   /* links and pending references recorded from here */
+    size_t xlink_mark;  /* on may lie in it */
 } open_slot;
+
+/* A reference: target UNPLACED until resolved. */
+typedef struct xlink_rec {
+    uint32_t loc;
+    uint32_t at;
+    uint32_t target;
+    uint32_t toff;
+} xlink_rec;
 
 /* Buffers of closed open-allocations kept for the next ones (a bake opens
  * one per array, most of them small): zeroed, with their capacity. */
@@ -81,6 +91,8 @@ struct blobc_builder {
     size_t nallocs, allocs_cap;
     link_rec *links;
     size_t nlinks, links_cap;
+    xlink_rec *xlinks;
+    size_t nxlinks, xlinks_cap;
     open_slot *opens;
     size_t nopens, opens_cap;
     spare_buf spares[SPARES];
@@ -175,6 +187,7 @@ void blobc_builder_free(blobc_builder *b) {
     free(b->blocks);
     free(b->opens);
     free(b->links);
+    free(b->xlinks);
     free(b->allocs);
     free(b);
 }
@@ -267,7 +280,7 @@ blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref
     if (b->nopens == b->opens_cap &&
         !blobc_grow((void **)&b->opens, &b->opens_cap, b->nopens + 1, sizeof(open_slot)))
         return fail_nomem(b);
-    b->opens[b->nopens] = (open_slot){r, 0};
+    b->opens[b->nopens] = (open_slot){r, 0, b->nlinks, b->nxlinks};
     b->allocs[r].info |= INFO_OPEN | ((uint32_t)b->nopens << INFO_SLOT_SHIFT);
     b->nopens++;
     b->nallocs++;
@@ -415,6 +428,112 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
         !blobc_grow((void **)&b->links, &b->links_cap, b->nlinks + 1, sizeof(link_rec)))
         return fail_nomem(b);
     b->links[b->nlinks++] = (link_rec){loc, at, target};
+    return BLOBC_OK;
+}
+
+/* ---- references and sorted items ---- */
+
+blobc_status blobc_builder_link_pending(blobc_builder *b, blobc_ref loc, uint32_t at,
+                                        uint32_t *id) {
+    if (!b || !id) return BLOBC_EARG;
+    if (b->failed) return b->failed;
+    if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
+    if (loc >= b->nallocs)
+        return fail(b, BLOBC_EARG, "reference from allocation %u, which does not exist",
+                    (unsigned)loc);
+    const alloc_rec *l = &b->allocs[loc];
+    if (l->size < 4 || at > l->size - 4)
+        return fail(b, BLOBC_EARG,
+                    "reference at byte %u of allocation %u, which is only %u bytes",
+                    (unsigned)at, (unsigned)loc, (unsigned)l->size);
+    if (b->nxlinks >= UINT32_MAX) return fail(b, BLOBC_EINPUT, "too many references");
+    if (b->nxlinks == b->xlinks_cap &&
+        !blobc_grow((void **)&b->xlinks, &b->xlinks_cap, b->nxlinks + 1, sizeof(xlink_rec)))
+        return fail_nomem(b);
+    *id = (uint32_t)b->nxlinks;
+    b->xlinks[b->nxlinks++] = (xlink_rec){loc, at, UNPLACED, 0};
+    return BLOBC_OK;
+}
+
+blobc_status blobc_builder_resolve(blobc_builder *b, uint32_t id, blobc_ref target, uint32_t toff) {
+    if (!b) return BLOBC_EARG;
+    if (b->failed) return b->failed;
+    if (id >= b->nxlinks)
+        return fail(b, BLOBC_EARG, "reference %u does not exist", (unsigned)id);
+    if (target >= b->nallocs)
+        return fail(b, BLOBC_EARG, "reference to allocation %u, which does not exist",
+                    (unsigned)target);
+    b->xlinks[id].target = target;
+    b->xlinks[id].toff = toff;
+    return BLOBC_OK;
+}
+
+/* The open allocation ref holding n items of item_size bytes, or NULL
+ * after failing. */
+static open_slot *items_slot(blobc_builder *b, blobc_ref ref, uint32_t item_size, size_t n) {
+    open_slot *s = slot_of(b, ref);
+    if (!s) {
+        fail(b, BLOBC_EARG, "allocation %u is not open", (unsigned)ref);
+        return NULL;
+    }
+    if (item_size == 0 || b->allocs[ref].size != (uint64_t)item_size * n) {
+        fail(b, BLOBC_EARG, "allocation %u does not hold %zu items of %u bytes", (unsigned)ref,
+             n, (unsigned)item_size);
+        return NULL;
+    }
+    return s;
+}
+
+blobc_status blobc_builder_item_targets(blobc_builder *b, blobc_ref ref, uint32_t item_size,
+                                        uint32_t at, size_t n, blobc_ref *targets) {
+    if (!b || (n && !targets)) return BLOBC_EARG;
+    if (b->failed) return b->failed;
+    open_slot *s = items_slot(b, ref, item_size, n);
+    if (!s) return b->failed;
+    for (size_t i = 0; i < n; i++) targets[i] = UINT32_MAX;
+    for (size_t i = s->link_mark; i < b->nlinks; i++) {
+        const link_rec *l = &b->links[i];
+        if (l->loc == ref && l->at % item_size == at) targets[l->at / item_size] = l->target;
+    }
+    return BLOBC_OK;
+}
+
+blobc_status blobc_builder_permute(blobc_builder *b, blobc_ref ref, uint32_t item_size, size_t n,
+                                   const uint32_t *perm) {
+    if (!b || (n && !perm)) return BLOBC_EARG;
+    if (b->failed) return b->failed;
+    open_slot *s = items_slot(b, ref, item_size, n);
+    if (!s) return b->failed;
+    uint8_t *mem = b->allocs[ref].mem;
+    uint32_t *inv = malloc((n ? n : 1) * sizeof *inv);
+    uint8_t *old = malloc(n ? (size_t)item_size * n : 1);
+    if (!inv || !old) {
+        free(inv);
+        free(old);
+        return fail_nomem(b);
+    }
+    for (size_t i = 0; i < n; i++) inv[i] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (perm[i] >= n || inv[perm[i]] != UINT32_MAX) {
+            free(inv);
+            free(old);
+            return fail(b, BLOBC_EARG, "not a permutation of %zu items", n);
+        }
+        inv[perm[i]] = (uint32_t)i;
+    }
+    if (n) memcpy(old, mem, (size_t)item_size * n);
+    for (size_t i = 0; i < n; i++)
+        memcpy(mem + i * item_size, old + (size_t)perm[i] * item_size, item_size);
+    for (size_t i = s->link_mark; i < b->nlinks; i++) {
+        link_rec *l = &b->links[i];
+        if (l->loc == ref) l->at = inv[l->at / item_size] * item_size + l->at % item_size;
+    }
+    for (size_t i = s->xlink_mark; i < b->nxlinks; i++) {
+        xlink_rec *l = &b->xlinks[i];
+        if (l->loc == ref) l->at = inv[l->at / item_size] * item_size + l->at % item_size;
+    }
+    free(inv);
+    free(old);
     return BLOBC_OK;
 }
 
@@ -643,6 +762,32 @@ static void copy_out(blobc_builder *b, const finish_work *w, uint8_t *img) {
     }
 }
 
+/* Every reference resolved, to a byte inside a placed allocation. */
+static blobc_status check_xlinks(const blobc_builder *b, const finish_work *w, blobc_error *err) {
+    for (size_t i = 0; i < b->nxlinks; i++) {
+        const xlink_rec *x = &b->xlinks[i];
+        if (w->pos[x->loc] == UNPLACED) continue;
+        if (x->target == UNPLACED)
+            return blobc_err(err, BLOBC_EARG, "reference %zu was never resolved", i);
+        if (w->pos[x->target] == UNPLACED || x->toff >= b->allocs[x->target].size)
+            return blobc_err(err, BLOBC_EARG,
+                             "reference %zu leads to byte %u of allocation %u, which is not "
+                             "in the blob",
+                             i, (unsigned)x->toff, (unsigned)x->target);
+    }
+    return BLOBC_OK;
+}
+
+static void write_xlinks(const blobc_builder *b, const finish_work *w, uint8_t *img) {
+    for (size_t i = 0; i < b->nxlinks; i++) {
+        const xlink_rec *x = &b->xlinks[i];
+        if (w->pos[x->loc] == UNPLACED) continue;
+        int64_t from = (int64_t)w->pos[x->loc] + x->at;
+        int64_t rel = (int64_t)w->pos[x->target] + x->toff - from;
+        blobc_st32(img + from, (uint32_t)(int32_t)rel);
+    }
+}
+
 blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t prefix,
                                      size_t suffix, blobc_error *err) {
     blobc_error scratch;
@@ -672,6 +817,7 @@ blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t
     uint64_t total = 0;
     blobc_status st = group_links(b, &w, err);
     if (!st) st = place(b, &w, &total, err);
+    if (!st) st = check_xlinks(b, &w, err);
     free(w.stack);
     w.stack = NULL;
     size_t size = (size_t)total;
@@ -688,6 +834,7 @@ blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t
         return st;
     }
     copy_out(b, &w, o + prefix);
+    write_xlinks(b, &w, o + prefix);
     work_free(&w);
     blobc_buffer_free(out);
     out->data = o;

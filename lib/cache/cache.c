@@ -34,7 +34,7 @@
 typedef struct tier {
     char *root;          /* directory, or URL without a trailing '/' */
     bool http;
-    int fd;              /* the directory, opened once; -1 for a URL */
+    blobc_os_tree *fd;   /* the directory, opened once; NULL for a URL */
     atomic_bool down;    /* the server did not answer: stop asking */
     atomic_bool no_put;  /* the server refused a PUT: stop sending */
     blobc_curl curl;     /* libcurl's calls, for a URL */
@@ -68,7 +68,7 @@ static bool is_url(const char *s) {
 
 static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
     while (n > 1 && spec[n - 1] == '/') n--;
-    t->fd = -1;
+    t->fd = NULL;
     if (!(t->root = malloc(n + 1))) return blobc_err_nomem(err);
     memcpy(t->root, spec, n);
     t->root[n] = '\0';
@@ -79,7 +79,7 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     atomic_init(&t->misses, 0);
     if (t->http) return blobc_curl_load(&t->curl, t->root, err);
     t->fd = blobc_dir_open(t->root, true, err);
-    return t->fd < 0 ? err->status : BLOBC_OK;
+    return t->fd ? BLOBC_OK : err->status;
 }
 
 static void close_tier(tier *t) {

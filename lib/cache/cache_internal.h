@@ -17,6 +17,7 @@
 #include "common/endian.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "platform/platform.h"
 
 /* The 32 lowercase hex digits that name the entry of key (and a NUL).
  * In dir.c, as the next. */
@@ -42,22 +43,22 @@ typedef struct entry_judge {
  * when it is not a regular file, mapped, or removed unless its name and
  * type are those of a file the cache writes. */
 
-/* A descriptor of the cache directory root (created first when asked),
- * or -1 with err filled. */
-int blobc_dir_open(const char *root, bool create, blobc_error *err);
-void blobc_dir_close(int dir); /* -1: nothing */
+/* The cache directory root (created first when asked), or NULL with err
+ * filled. */
+blobc_os_tree *blobc_dir_open(const char *root, bool create, blobc_error *err);
+void blobc_dir_close(blobc_os_tree *dir); /* NULL: nothing */
 /* Reads the entry of key into out (empty): true when it is a regular file
  * of the cache whose head j accepts, declaring the file's size, and it was
  * read in full; false when there is none (warn says why when one was
  * there but refused). */
-bool blobc_dir_get(int dir, const char *root, const uint8_t key[16], entry_judge *j,
+bool blobc_dir_get(blobc_os_tree *dir, const char *root, const uint8_t key[16], entry_judge *j,
                    blobc_buffer *out, blobc_error *warn);
 /* Stores the entry bytes under key: a new file renamed over the name. */
-void blobc_dir_put(int dir, const char *root, const uint8_t key[16], const void *entry,
+void blobc_dir_put(blobc_os_tree *dir, const char *root, const uint8_t key[16], const void *entry,
                    size_t len, blobc_error *warn);
 /* Records a process's hits and misses in stats/, folding the files
  * there into one when they become many. Best effort: never fails. */
-void blobc_dir_record(int dir, uint64_t hits, uint64_t misses);
+void blobc_dir_record(blobc_os_tree *dir, uint64_t hits, uint64_t misses);
 
 /* libcurl's calls, found with dlopen when a cache names a URL: a program
  * that never talks HTTP never loads libcurl and the thirty libraries

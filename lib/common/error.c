@@ -127,7 +127,8 @@ size_t blobc_error_format(const blobc_error *err, char *buf, size_t cap) {
     } else if (err->path[0]) {
         blobc_emit(&b, &ok, "%s%s", file ? ": " : "", err->path);
     }
-    blobc_emit(&b, &ok, "%serror: %s", b.len ? ": " : "", err->message);
+    blobc_emit(&b, &ok, "%s%s: %s", b.len ? ": " : "",
+               err->status == BLOBC_OK ? "warning" : "error", err->message);
     if (err->source_line[0]) {
         blobc_emit(&b, &ok, "\n    %s\n    ", err->source_line);
         for (uint32_t i = 1; ok && i < err->column && i < BLOBC_ERROR_LINE_MAX; i++)

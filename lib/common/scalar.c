@@ -414,3 +414,28 @@ void blobc_store_scalar(void *p, blobc_kind kind, uint64_t bits, double f) {
     default: break;
     }
 }
+
+uint64_t blobc_load_int(const void *p, blobc_kind kind) {
+    const uint8_t *b = (const uint8_t *)p;
+    switch (kind) {
+    case BLOBC_KIND_I8: return (uint64_t)(int64_t)(int8_t)b[0];
+    case BLOBC_KIND_U8: return b[0];
+    case BLOBC_KIND_I16: return (uint64_t)(int64_t)(int16_t)blobc_ld16(b);
+    case BLOBC_KIND_U16: return blobc_ld16(b);
+    case BLOBC_KIND_I32: return (uint64_t)(int64_t)(int32_t)blobc_ld32(b);
+    case BLOBC_KIND_U32: return blobc_ld32(b);
+    default: return blobc_ld64(b);
+    }
+}
+
+int blobc_key_cmp(blobc_kind kind, uint64_t a, const char *as, size_t an, uint64_t b,
+                  const char *bs, size_t bn) {
+    if (kind == BLOBC_KIND_STRING) {
+        size_t m = an < bn ? an : bn;
+        int c = m ? memcmp(as, bs, m) : 0;
+        if (c) return c;
+        return (an > bn) - (an < bn);
+    }
+    if (blobc_kind_is_signed(kind)) return ((int64_t)a > (int64_t)b) - ((int64_t)a < (int64_t)b);
+    return (a > b) - (a < b);
+}

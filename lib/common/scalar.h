@@ -48,6 +48,16 @@ bool blobc_parse_bool(const char *s, size_t n, bool *out, char *msg, size_t cap)
  * bits, floats from f (NaN stored as the canonical pattern). */
 void blobc_store_scalar(void *p, blobc_kind kind, uint64_t bits, double f);
 
+/* The integer of kind (I8..U64) at p, sign-extended to 64 bits for
+ * signed kinds. */
+uint64_t blobc_load_int(const void *p, blobc_kind kind);
+
+/* The order of keyed arrays (docs/FORMAT.md, "Keys"): integers (and
+ * enums, by their base `kind`) by value, signed kinds as signed; strings
+ * (kind STRING) by their bytes, a prefix first. <0, 0 or >0. */
+int blobc_key_cmp(blobc_kind kind, uint64_t a, const char *as, size_t an, uint64_t b,
+                  const char *bs, size_t bn);
+
 /* Range of an integer kind, for messages: "0..255", "-128..127". */
 const char *blobc_int_range_text(blobc_kind kind);
 

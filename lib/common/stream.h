@@ -38,7 +38,8 @@ typedef enum blobc_ev_kind {
     BLOBC_EV_BEGIN_SEQ,     /* [T] or [T; N]: count items; share (a [T]) */
     BLOBC_EV_ITEM,          /* count: the index of the item whose value follows */
     BLOBC_EV_END_SEQ,
-    BLOBC_EV_SCALAR,        /* bool, integer, float, enum, string (share: a string) */
+    BLOBC_EV_SCALAR,        /* bool, integer, float, enum, string (share: a string); a
+                               reference &T: its target's key, typed by the key field */
     BLOBC_EV_NULL,          /* a null *T, an empty [T], a union holding none */
     BLOBC_EV_PTR,           /* a non-null *T (share); its target's value follows */
     BLOBC_EV_REF            /* a payload given before: share names it, count its length */

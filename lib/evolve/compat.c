@@ -118,6 +118,13 @@ static void value_text(char *buf, size_t cap, blobc_kind base, uint64_t v) {
     else snprintf(buf, cap, "%llu", (unsigned long long)v);
 }
 
+/* The member of NEW that says it was called NAME (@was), or NULL. */
+static const blobc_enum_value *enum_find_was(const blobc_type *n, const char *name) {
+    for (uint32_t i = 0; i < n->nvalues; i++)
+        if (n->values[i].was && strcmp(n->values[i].was, name) == 0) return &n->values[i];
+    return NULL;
+}
+
 static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     blobc_kind bk = o->elem->kind;
     if (o->elem->kind != n->elem->kind) {
@@ -130,8 +137,16 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
         const blobc_enum_value *ov = &o->values[i];
         const blobc_enum_value *byname = blobc_enum_find_name(n, ov->name, strlen(ov->name));
         const blobc_enum_value *byvalue = blobc_enum_find_value(n, ov->value);
+        const blobc_enum_value *was = byname ? NULL : enum_find_was(n, ov->name);
         value_text(a, sizeof a, bk, ov->value);
-        if (byname && byname->value != ov->value) {
+        if (was && was->value == ov->value) {
+            line(c, false, path, "enum %s: member '%s' (%s) renamed to '%s' (@was)", o->name,
+                 ov->name, a, was->name);
+        } else if (was) {
+            value_text(b, sizeof b, bk, was->value);
+            line(c, true, path, "enum %s: member '%s' (now '%s', @was) changed value from %s to %s",
+                 o->name, ov->name, was->name, a, b);
+        } else if (byname && byname->value != ov->value) {
             value_text(b, sizeof b, bk, byname->value);
             line(c, true, path, "enum %s: member '%s' changed value from %s to %s", o->name,
                  ov->name, a, b);
@@ -175,6 +190,20 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
                  n->name, n->fields[j].name, (unsigned)j + 1);
 }
 
+/* The new field an old one became: same name, or a new one that says it
+ * was called so (@was). Nothing else pairs: values carry over by name. */
+static const blobc_field *partner_field(const blobc_type *n, const blobc_field *of, bool *renamed) {
+    const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
+    *renamed = false;
+    if (nf) return nf;
+    for (uint32_t i = 0; i < n->nfields; i++)
+        if (n->fields[i].was && strcmp(n->fields[i].was, of->name) == 0) {
+            *renamed = true;
+            return &n->fields[i];
+        }
+    return NULL;
+}
+
 /* For a field gone by name: a new field, unknown to the old struct, at
  * the same offset with the same layout, which may be the old one renamed
  * (NULL when none). Only a hint: values carry over by name. */
@@ -187,6 +216,19 @@ static const blobc_field *rename_candidate(const blobc_type *o, const blobc_type
             return g;
     }
     return NULL;
+}
+
+/* A struct's key: which arrays are sorted by what, and what references
+ * name. A change is a change of the data. */
+static void compare_key(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    const char *ok = o->key ? o->fields[o->key - 1].name : NULL;
+    const char *nk = n->key ? n->fields[n->key - 1].name : NULL;
+    if (!ok && nk)
+        line(c, true, path, "struct %s: @key added on '%s' (its arrays are sorted by it)", n->name, nk);
+    else if (ok && !nk)
+        line(c, true, path, "struct %s: @key removed from '%s'", o->name, ok);
+    else if (ok && strcmp(ok, nk) != 0)
+        line(c, true, path, "struct %s: @key moved from '%s' to '%s'", o->name, ok, nk);
 }
 
 /* An upgrade of a field the new struct lacks: refused, or with --drop
@@ -221,6 +263,7 @@ static bool loses_null(const blobc_field *of, const blobc_field *nf) {
 
 static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
+    if (!c->plan) compare_key(c, o, n, path);
     if (o->size != n->size)
         line(c, true, path, "struct %s: size changed from %u to %u", o->name, (unsigned)o->size,
              (unsigned)n->size);
@@ -235,7 +278,8 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
     for (uint32_t i = 0; i < o->nfields; i++) {
         const blobc_field *of = &o->fields[i];
         const char *fp = join(c, path, ".", of->name);
-        const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
+        bool renamed;
+        const blobc_field *nf = partner_field(n, of, &renamed);
         if (!nf && c->plan) {
             drop_field(c, o, n, of, fp);
             continue;
@@ -246,6 +290,7 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
             continue;
         }
         used[nf - n->fields] = true;
+        if (renamed) line(c, false, fp, "renamed to '%s' (@was)", nf->name);
         if (!c->plan && loses_null(of, nf))
             line(c, true, fp, "takes no null any more (was '= null': old blobs may hold no member)");
         if (nf->offset != of->offset)
@@ -284,9 +329,10 @@ static bool convertible(const blobc_type *o, const blobc_type *n) {
 static void compare(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
     if (c->plan) {
-        if (!convertible(o, n)) {
+        if (!convertible(o, n) || (o->kind == BLOBC_KIND_PTR && o->ref != n->ref)) {
             refuse(c, path, "cannot carry %s over to %s (integers convert to integers, f32 and "
-                            "f64 to each other, [T] and [T; N] to each other, enums by member name)",
+                            "f64 to each other, [T] and [T; N] to each other, enums by member "
+                            "name, a reference only to a reference)",
                    spell(o, s1, sizeof s1), spell(n, s2, sizeof s2));
             return;
         }
@@ -304,7 +350,7 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
             push(c, o->elem, n->elem, join(c, path, "", "*"));
         return;
     }
-    if (o->kind != n->kind) {
+    if (o->kind != n->kind || (o->kind == BLOBC_KIND_PTR && o->ref != n->ref)) {
         if (o->size == n->size)
             line(c, true, path, "retyped from %s to %s", spell(o, s1, sizeof s1),
                  spell(n, s2, sizeof s2));

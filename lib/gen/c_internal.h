@@ -33,6 +33,7 @@ typedef struct type_info {
     const char **members;       /* per field: the C member name */
     const char **acc;           /* per field: accessor, or NULL */
     const char **acc_at;        /* per field: item accessor of a [T], or NULL */
+    const char **acc_find;      /* per field: binary search of a keyed [T], or NULL */
     /* union: values[0] is <U>_NONE, values[i] member i's tag macro, acc[i - 1]
      * its <U>_as_<Member> accessor; members[0..1] the tag and ref members */
     const char *tag_fn;

@@ -213,6 +213,7 @@ blobc_status blobc_genc_assign_names(gen *g) {
             continue;
         }
         if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
+            !(ti->acc_find = name_array(g, t->nfields)) ||
             !(ti->members = name_array(g, t->nfields)))
             return nomem(g);
         for (uint32_t f = 0; f < t->nfields; f++) {
@@ -223,6 +224,10 @@ blobc_status blobc_genc_assign_names(gen *g) {
                 return nomem(g);
             if (wants_item_accessor(ft) &&
                 !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)))
+                return nomem(g);
+            if (ft->kind == BLOBC_KIND_ARRAY && ft->elem->kind == BLOBC_KIND_STRUCT &&
+                ft->elem->key &&
+                !(ti->acc_find[f] = global_name(g, ti->cname, "_", fname, "_find", END)))
                 return nomem(g);
         }
     }

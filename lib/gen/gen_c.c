@@ -409,6 +409,42 @@ static bool add_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const 
     return blobc_buf_putc(params, '\0') && blobc_buf_putc(lvalue, '\0');
 }
 
+/* <S>_<f>_find: the item of the keyed [T] field f with a key, by binary
+ * search (the blob stores a keyed array sorted, and verify checks it). */
+static void emit_find(gen *g, const type_info *ti, uint32_t f) {
+    const blobc_type *et = ti->type->fields[f].type->elem;
+    const type_info *ei = blobc_genc_info_of(g, et);
+    const blobc_field *kf = &et->fields[et->key - 1];
+    const char *km = ei->members[et->key - 1];
+    bool str = kf->type->kind == BLOBC_KIND_STRING;
+    emit(g, "/* The item of %s whose %s is the key (a binary search: the blob keeps\n"
+            " * [%s] sorted by key), or NULL. */\n",
+         ti->members[f], kf->name, ei->cname);
+    if (str)
+        emit(g, "static inline const %s *%s(const %s *blobc_p, const char *blobc_key, size_t blobc_len) {\n",
+             ei->cname, ti->acc_find[f], ti->cname);
+    else
+        emit(g, "static inline const %s *%s(const %s *blobc_p, %s blobc_key) {\n", ei->cname,
+             ti->acc_find[f], ti->cname, base_ctype(g, kf->type));
+    emit(g, "    size_t blobc_lo = 0, blobc_hi;\n"
+            "    const %s *blobc_a = BLOBC_RT_CAST(const %s *, blobc_rt_array_data(&blobc_p->%s, &blobc_hi));\n"
+            "    while (blobc_lo < blobc_hi) {\n"
+            "        size_t blobc_mid = blobc_lo + (blobc_hi - blobc_lo) / 2;\n",
+         ei->cname, ei->cname, ti->members[f]);
+    if (str)
+        emit(g, "        int blobc_c = blobc_rt_str_cmp(&blobc_a[blobc_mid].%s, blobc_key, blobc_len);\n",
+             km);
+    else
+        emit(g, "        int blobc_c = blobc_a[blobc_mid].%s < blobc_key ? -1 : blobc_key < blobc_a[blobc_mid].%s;\n",
+             km, km);
+    emit(g, "        if (blobc_c < 0) blobc_lo = blobc_mid + 1;\n"
+            "        else if (blobc_c > 0) blobc_hi = blobc_mid;\n"
+            "        else return &blobc_a[blobc_mid];\n"
+            "    }\n"
+            "    return BLOBC_RT_NULL;\n"
+            "}\n");
+}
+
 static blobc_status emit_accessors(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     blobc_buffer params = {0}, lvalue = {0};
@@ -444,6 +480,7 @@ static blobc_status emit_accessors(gen *g, const type_info *ti) {
             emit(g, ", blobc_rt_array_data(&blobc_p->%s, BLOBC_RT_NULL));\n", ti->members[f]);
             emit_view_body(g, strip_fixed(item), (const char *)lvalue.data);
         }
+        if (ti->acc_find[f]) emit_find(g, ti, f);
     }
     blobc_buffer_free(&params);
     blobc_buffer_free(&lvalue);
@@ -534,9 +571,9 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             }
             /* `= null` decides where a union may hold none, which the
              * checked open verifies; no other default matters to it */
-            bool none_ok = ft->kind == BLOBC_KIND_UNION && t->fields[f].def.present;
-            bool ok = blobc_buf_printf(b, " %s: %s%s;", t->fields[f].name, spelled,
-                                       none_ok ? " = null" : "");
+            bool none_ok = blobc_field_may_be_none(&t->fields[f]);
+            bool ok = blobc_buf_printf(b, " %s%s: %s%s;", t->key == f + 1 ? "@key " : "",
+                                       t->fields[f].name, spelled, none_ok ? " = null" : "");
             if (spelled != small) free(spelled);
             if (!ok) return false;
         }

@@ -8,7 +8,8 @@
  * verified open, the unions' classes, the structs' classes in
  * inline-dependency order (private data members laid out with explicit
  * padding, an accessor per field, the open functions) each followed by
- * static assertions on its size, alignment and offsets. It shares with
+ * static assertions on its size, alignment and offsets, then the keys of
+ * the structs with a @key field (blobc::key_of, for Vector<T>::find). It shares with
  * gen c (gen_c.c) its state, struct order, doc comments, enum literals and
  * schema text; c_names.c gives the names. docs/CODEGEN.md describes it.
  */
@@ -280,6 +281,33 @@ static blobc_status emit_struct(gen *g, const type_info *cti) {
     return g->ok ? BLOBC_OK : nomem(g);
 }
 
+/* ---- keys ---- */
+
+/* blobc::key_of<S> for each struct S with a @key field, which
+ * blobc::Vector<S>::find reads: in namespace blobc, so after the output's
+ * own namespace is closed. */
+static void emit_keys(gen *g) {
+    bool open = false;
+    for (size_t i = 0; i < g->ninfo; i++) {
+        const type_info *ti = &g->info[i];
+        const blobc_type *t = ti->type;
+        if (t->kind != BLOBC_KIND_STRUCT || !t->key || !is_own(g, t)) continue;
+        const blobc_type *kt = t->fields[t->key - 1].type;
+        if (!open) emit(g, "namespace blobc {\n\n");
+        open = true;
+        emit(g, "/* %s's key, its %s: for ::blobc::Vector<%s>::find. */\ntemplate <>\nstruct key_of<",
+             t->name, t->fields[t->key - 1].name, t->name);
+        emit_type_ref(g, t);
+        emit(g, "> {\n    using type = ");
+        if (kt->kind == BLOBC_KIND_STRING) emit(g, "::std::string_view");
+        else emit_stored(g, kt);
+        emit(g, ";\n    static type get(const ");
+        emit_type_ref(g, t);
+        emit(g, " &blobc_v) noexcept { return blobc_v.%s(); }\n};\n\n", ti->acc[t->key - 1]);
+    }
+    if (open) emit(g, "} // namespace blobc\n\n");
+}
+
 /* ---- driver ---- */
 
 static blobc_status generate(gen *g, const char *ns) {
@@ -317,6 +345,7 @@ static blobc_status generate(gen *g, const char *ns) {
     if (st == BLOBC_OK) st = blobc_genc_structs_in_order(g, emit_struct);
     if (st != BLOBC_OK) return st;
     if (ns) emit(g, "} // namespace %s\n\n", ns);
+    emit_keys(g);
     emit(g, "#endif /* %s */\n", g->guard);
     return g->ok ? BLOBC_OK : nomem(g);
 }

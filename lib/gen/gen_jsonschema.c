@@ -138,7 +138,7 @@ static void put_default(jw *w, const blobc_field *f) {
     else if (k == BLOBC_KIND_ENUM) {
         const blobc_enum_value *v = blobc_enum_find_value(f->type, d->bits);
         str(w, v ? v->name : "");
-    } else if (k == BLOBC_KIND_UNION) {
+    } else if (k == BLOBC_KIND_UNION || k == BLOBC_KIND_PTR) {
         raw(w, "null");
     } else if (w->ok) {
         w->ok = blobc_buf_quoted(w->out, (const uint8_t *)(d->str ? d->str : ""),
@@ -189,6 +189,9 @@ static void type_body(jw *w, const blobc_type *t) {
             key(w, "maxItems");
             rawf(w, "%u", (unsigned)t->count);
         }
+    } else if (k == BLOBC_KIND_PTR && t->ref) {
+        /* a reference is written as its target's key */
+        type_body(w, t->elem->fields[t->elem->key - 1].type);
     } else if (k == BLOBC_KIND_PTR) {
         key(w, "anyOf");
         open_(w, "[", false);
@@ -202,10 +205,9 @@ static void type_body(jw *w, const blobc_type *t) {
     }
 }
 
-/* Absent [T] and *T fields are empty and null; defaulted fields take the default. */
-static bool required(const blobc_field *f) {
-    return !f->def.present && f->type->kind != BLOBC_KIND_ARRAY && f->type->kind != BLOBC_KIND_PTR;
-}
+/* Absent [T] and *T fields are empty and null; defaulted fields take the
+ * default, and so do all-default structs. */
+static bool required(const blobc_field *f) { return !blobc_field_optional(f); }
 
 /* The keywords of a struct's object; `top` adds the meta keys of the
  * top level (AUTHORING.md, "The top level"). */
@@ -233,6 +235,17 @@ static void struct_body(jw *w, const blobc_type *t, bool top) {
             raw(w, "[{\"type\": \"null\"}, {\"$ref\": \"#/$defs/");
             raw(w, f->type->name);
             raw(w, "\"}]");
+        } else if (f->type->kind == BLOBC_KIND_PTR && f->def.present) {
+            /* a reference's only default: null, no item */
+            key(w, "anyOf");
+            open_(w, "[", false);
+            item(w);
+            raw(w, "{\"type\": \"null\"}");
+            item(w);
+            open_(w, "{", true);
+            type_body(w, f->type);
+            close_(w, "}");
+            close_(w, "]");
         } else {
             type_body(w, f->type);
         }

@@ -24,6 +24,7 @@ static void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_e
 }
 
 static void keep_error(void *ctx, const blobc_error *e) { blobc_pl_keep(ctx, BLOBC_EVENT_ERROR, e); }
+static void keep_warning(void *ctx, const blobc_error *w) { blobc_pl_keep(ctx, BLOBC_EVENT_WARNING, w); }
 
 /* What the job's bake came to: the output in buf, or on a cache hit in
  * the entry, where it lies (not copied). */
@@ -110,7 +111,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     blobc_bake_options bo = o->bake;
     bo.output_path = job->output;
     size_t kept = s->nmsgs;
-    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0};
+    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning};
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);

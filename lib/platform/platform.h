@@ -35,7 +35,12 @@ typedef intptr_t blobc_os_fd;
 typedef enum blobc_os_kind {
     BLOBC_OS_REGULAR = 1,
     BLOBC_OS_DIRECTORY,
-    BLOBC_OS_OTHER /* device, FIFO, socket, console */
+    BLOBC_OS_OTHER, /* device, FIFO, socket, console */
+    /* Told apart only by blobc_os_tree_stat, which does not follow links: */
+    BLOBC_OS_LINK,  /* a symbolic link; on Windows any reparse point (junction...) */
+    BLOBC_OS_FIFO,
+    BLOBC_OS_SOCKET,
+    BLOBC_OS_DEVICE
 } blobc_os_kind;
 
 /* What blobc needs to know of a file. (dev, ino) identify it: device and
@@ -63,6 +68,9 @@ int blobc_os_open_read(const char *path, blobc_os_fd *fd);
 /* Reads up to n bytes (*got 0 at end of file); retries interrupted calls. */
 int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got);
 int blobc_os_close(blobc_os_fd fd);
+/* Reads up to n bytes from offset `at` of a regular file, fewer only at
+ * its end or on an error: *got says how many. */
+int blobc_os_read_at(blobc_os_fd fd, void *buf, size_t n, uint64_t at, size_t *got);
 /* Writes all of it to standard output (binary: no newline translation). */
 int blobc_os_write_stdout(const void *data, size_t len);
 /* fopen with a UTF-8 path; NULL with errno set. */
@@ -103,6 +111,46 @@ int blobc_os_dir_open(const char *path, blobc_os_dir **d);
 /* The next entry's name ("." and ".." skipped); NULL at the end. */
 const char *blobc_os_dir_next(blobc_os_dir *d);
 void blobc_os_dir_close(blobc_os_dir *d);
+
+/* ---- a directory other users write (the cache directory, lib/cache) ----
+ * A tree is a directory opened once; everything below it is reached from
+ * it one name at a time, and never through a symbolic link (on Windows:
+ * any reparse point), so what others plant in a shared directory cannot
+ * lead blobc outside it. A name is one file name, no separator. A tree
+ * may be used by many threads at once. */
+
+typedef struct blobc_os_tree blobc_os_tree;
+/* The directory the user named, links followed (theirs to choose). */
+int blobc_os_tree_open(const char *path, blobc_os_tree **t);
+/* The subdirectory `name`, created first when `create`: ENOENT when it is
+ * not there, ELOOP when it is a link, ENOTDIR when it is something else. */
+int blobc_os_tree_sub(const blobc_os_tree *t, const char *name, bool create, blobc_os_tree **sub);
+void blobc_os_tree_close(blobc_os_tree *t); /* NULL: nothing */
+/* What `name` is, the link itself when it is one. */
+int blobc_os_tree_stat(const blobc_os_tree *t, const char *name, blobc_os_info *info);
+/* Opens `name` for reading when it is a regular file (never waiting on a
+ * FIFO, never through a link), with its info: 0 and a descriptor; 0 and
+ * BLOBC_OS_NO_FD when it is something else (info->kind says what);
+ * ENOENT when nothing is there; EAGAIN when it changed while opened. */
+int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd,
+                       blobc_os_info *info);
+/* Marks the open file as used now (best effort: it may be another's). */
+void blobc_os_touch_fd(blobc_os_fd fd);
+/* Writes data to a new file `tmp` (its last n characters replaced by a
+ * fresh suffix until the name is new; nothing there is ever opened) and
+ * renames it over `name`, so readers see the old file or the whole new
+ * one: 0 or an errno value; the temporary is gone either way. EBUSY
+ * (Windows) when `name` cannot be replaced because others have it open. */
+int blobc_os_tree_write(const blobc_os_tree *t, char *tmp, size_t n, const char *name,
+                        const void *data, size_t len);
+/* Removes `name` when it is a regular file: ENOENT when it is not there
+ * or not one (so nothing else is ever removed). */
+int blobc_os_tree_remove(const blobc_os_tree *t, const char *name);
+/* 0 when this process may create and remove files in the tree, else why
+ * not (Windows: 0, and removals say it when they fail). */
+int blobc_os_tree_writable(const blobc_os_tree *t);
+/* Lists the tree's names (read them with blobc_os_dir_next). */
+int blobc_os_tree_list(const blobc_os_tree *t, blobc_os_dir **d);
 
 /* ---- replacing a file atomically (the output rules, common/output.c) ---- */
 

@@ -86,6 +86,18 @@ int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
 
 int blobc_os_close(blobc_os_fd fd) { return close((int)fd) == 0 ? 0 : errno; }
 
+int blobc_os_read_at(blobc_os_fd fd, void *buf, size_t n, uint64_t at, size_t *got) {
+    *got = 0;
+    while (*got < n && at + *got <= (uint64_t)INT64_MAX) {
+        ssize_t r = pread((int)fd, (uint8_t *)buf + *got, n - *got, (off_t)(at + *got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return errno;
+        if (r == 0) break;
+        *got += (size_t)r;
+    }
+    return 0;
+}
+
 static int write_all(int fd, const uint8_t *p, size_t n) {
     while (n) {
         ssize_t w = write(fd, p, n);
@@ -178,6 +190,144 @@ void blobc_os_dir_close(blobc_os_dir *d) {
     if (!d) return;
     closedir(d->d);
     free(d);
+}
+
+/* ---- a directory other users write ---- */
+
+#define OPEN_DIR (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+struct blobc_os_tree {
+    int fd;
+};
+
+static int tree_new(int fd, blobc_os_tree **t) {
+    if (!(*t = malloc(sizeof **t))) {
+        close(fd);
+        return ENOMEM;
+    }
+    (*t)->fd = fd;
+    return 0;
+}
+
+int blobc_os_tree_open(const char *path, blobc_os_tree **t) {
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return fd < 0 ? errno : tree_new(fd, t);
+}
+
+/* What the `name` of dir is, its link not followed (the kinds of
+ * blobc_os_tree_stat). */
+static int stat_at(int dir, const char *name, blobc_os_info *info) {
+    struct stat st;
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
+    info_of(&st, info);
+    if (S_ISLNK(st.st_mode)) info->kind = BLOBC_OS_LINK;
+    else if (S_ISFIFO(st.st_mode)) info->kind = BLOBC_OS_FIFO;
+    else if (S_ISSOCK(st.st_mode)) info->kind = BLOBC_OS_SOCKET;
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) info->kind = BLOBC_OS_DEVICE;
+    return 0;
+}
+
+int blobc_os_tree_sub(const blobc_os_tree *t, const char *name, bool create, blobc_os_tree **sub) {
+    int fd = openat(t->fd, name, OPEN_DIR);
+    if (fd < 0 && errno == ENOENT && create) {
+        if (mkdirat(t->fd, name, 0777) != 0 && errno != EEXIST) return errno;
+        fd = openat(t->fd, name, OPEN_DIR);
+    }
+    if (fd >= 0) return tree_new(fd, sub);
+    /* O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR or ELOOP. */
+    int e = errno;
+    blobc_os_info info;
+    if (e == ENOTDIR && stat_at(t->fd, name, &info) == 0 && info.kind == BLOBC_OS_LINK) e = ELOOP;
+    return e;
+}
+
+void blobc_os_tree_close(blobc_os_tree *t) {
+    if (!t) return;
+    close(t->fd);
+    free(t);
+}
+
+int blobc_os_tree_stat(const blobc_os_tree *t, const char *name, blobc_os_info *info) {
+    return stat_at(t->fd, name, info);
+}
+
+/* The name is looked at before it is opened, and opened with O_NONBLOCK:
+ * a FIFO put there meanwhile cannot stall the open; fstat must then find
+ * the file that was looked at. */
+int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd,
+                       blobc_os_info *info) {
+    blobc_os_info seen;
+    *fd = BLOBC_OS_NO_FD;
+    int e = stat_at(t->fd, name, info);
+    if (e || info->kind != BLOBC_OS_REGULAR) return e;
+    seen = *info;
+    int f = openat(t->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (f < 0) {
+        e = errno;
+        if (e == ELOOP) info->kind = BLOBC_OS_LINK;
+        return e == ELOOP ? 0 : e;
+    }
+    e = blobc_os_fstat(f, info);
+    if (!e && (info->kind != BLOBC_OS_REGULAR || !blobc_os_same_file(info, &seen))) e = EAGAIN;
+    if (e) {
+        close(f);
+        return e;
+    }
+    *fd = f;
+    return 0;
+}
+
+void blobc_os_touch_fd(blobc_os_fd fd) { (void)futimens((int)fd, NULL); }
+
+/* Creates a new file `name` in dir whose last n characters are replaced
+ * by a fresh suffix, retried on a clash: the descriptor, or -1 with errno
+ * set. Never opens what was there. */
+static int create_new_at(int dir, char *name, size_t n) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    char *suffix = name + strlen(name) - n;
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)name) * 0x9E3779B97F4A7C15ull + attempt;
+        for (size_t i = 0; i < n; i++, x /= 36) suffix[i] = digits[x % 36];
+        /* 0666 so that the umask decides, as for any new file. */
+        int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+int blobc_os_tree_write(const blobc_os_tree *t, char *tmp, size_t n, const char *name,
+                        const void *data, size_t len) {
+    int fd = create_new_at(t->fd, tmp, n);
+    if (fd < 0) return errno;
+    int e = write_all(fd, data, len);
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e && renameat(t->fd, tmp, t->fd, name) != 0) e = errno;
+    if (e) (void)unlinkat(t->fd, tmp, 0);
+    return e;
+}
+
+int blobc_os_tree_remove(const blobc_os_tree *t, const char *name) {
+    blobc_os_info info;
+    if (stat_at(t->fd, name, &info) != 0 || info.kind != BLOBC_OS_REGULAR) return ENOENT;
+    return unlinkat(t->fd, name, 0) == 0 ? 0 : errno;
+}
+
+int blobc_os_tree_writable(const blobc_os_tree *t) {
+    return faccessat(t->fd, ".", W_OK, 0) == 0 ? 0 : errno;
+}
+
+int blobc_os_tree_list(const blobc_os_tree *t, blobc_os_dir **out) {
+    blobc_os_dir *d = malloc(sizeof *d);
+    int fd = openat(t->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+    if (d && fd >= 0 && (d->d = fdopendir(fd))) {
+        *out = d;
+        return 0;
+    }
+    e = d ? errno : ENOMEM;
+    if (fd >= 0) close(fd);
+    free(d);
+    return e;
 }
 
 /* ---- atomic replacement ---- */

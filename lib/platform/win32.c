@@ -203,6 +203,24 @@ int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
 
 int blobc_os_close(blobc_os_fd fd) { return CloseHandle((HANDLE)fd) ? 0 : last_errno(); }
 
+int blobc_os_read_at(blobc_os_fd fd, void *buf, size_t n, uint64_t at, size_t *got) {
+    *got = 0;
+    while (*got < n) {
+        uint64_t off = at + *got;
+        OVERLAPPED o = {0};
+        o.Offset = (DWORD)off;
+        o.OffsetHigh = (DWORD)(off >> 32);
+        DWORD m = 0, want = n - *got > 0x40000000u ? 0x40000000u : (DWORD)(n - *got);
+        if (!ReadFile((HANDLE)fd, (uint8_t *)buf + *got, want, &m, &o)) {
+            DWORD e = GetLastError();
+            return e == ERROR_HANDLE_EOF ? 0 : blobc_win_errno(e);
+        }
+        if (m == 0) break;
+        *got += m;
+    }
+    return 0;
+}
+
 static int write_all(HANDLE h, const uint8_t *p, size_t n) {
     while (n) {
         DWORD w = 0, want = n > 0x40000000u ? 0x40000000u : (DWORD)n;
@@ -310,21 +328,11 @@ struct blobc_os_dir {
     char *name;
 };
 
-int blobc_os_dir_open(const char *path, blobc_os_dir **out) {
-    size_t n = strlen(path);
-    char *pattern = malloc(n + 3);
-    if (!pattern) return ENOMEM;
-    snprintf(pattern, n + 3, "%s%s*", path, n && strchr("/\\", path[n - 1]) ? "" : "/");
-    wchar_t *w = blobc_win_wide(pattern);
-    free(pattern);
+/* A listing of what the wide `pattern` ("dir\\*") matches. */
+static int dir_open_w(const wchar_t *pattern, blobc_os_dir **out) {
     blobc_os_dir *d = calloc(1, sizeof *d);
-    if (!w || !d) {
-        free(w);
-        free(d);
-        return ENOMEM;
-    }
-    d->h = FindFirstFileW(w, &d->fd);
-    free(w);
+    if (!d) return ENOMEM;
+    d->h = FindFirstFileW(pattern, &d->fd);
     if (d->h == INVALID_HANDLE_VALUE) {
         int e = last_errno();
         free(d);
@@ -333,6 +341,18 @@ int blobc_os_dir_open(const char *path, blobc_os_dir **out) {
     d->first = true;
     *out = d;
     return 0;
+}
+
+int blobc_os_dir_open(const char *path, blobc_os_dir **out) {
+    size_t n = strlen(path);
+    char *pattern = malloc(n + 3);
+    if (!pattern) return ENOMEM;
+    snprintf(pattern, n + 3, "%s%s*", path, n && strchr("/\\", path[n - 1]) ? "" : "/");
+    wchar_t *w = blobc_win_wide(pattern);
+    free(pattern);
+    int e = w ? dir_open_w(w, out) : ENOMEM;
+    free(w);
+    return e;
 }
 
 const char *blobc_os_dir_next(blobc_os_dir *d) {
@@ -516,6 +536,273 @@ int blobc_os_write_in_place(const char *path, const void *data, size_t len, cons
     *stage = "write";
     int e = write_all(h, data, len);
     if (!CloseHandle(h) && !e) e = last_errno();
+    return e;
+}
+
+/* ---- a directory other users write ----
+ * Win32 has no handle-relative open, so a tree keeps its directory's full
+ * path and its handle, and a name below it is opened by path, with
+ * FILE_FLAG_OPEN_REPARSE_POINT: a symbolic link, junction or any other
+ * reparse point is opened itself, never followed, and refused. What the
+ * path runs through cannot change meanwhile: the handles of the root and
+ * of each subdirectory in use are held without FILE_SHARE_DELETE, which
+ * keeps anyone from renaming or removing those directories (or a folder
+ * above them) while they are open. Files are opened sharing read, write
+ * and delete, so other users' bakes and prunes go on. */
+
+struct blobc_os_tree {
+    HANDLE h;
+    wchar_t *path; /* full, without a trailing separator */
+};
+
+#define TREE_SHARE (FILE_SHARE_READ | FILE_SHARE_WRITE)
+#define FILE_SHARE_ALL (FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+#define NO_FOLLOW (FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT)
+
+/* "<tree>\<name>", malloc'd; NULL when out of memory or not UTF-8. */
+static wchar_t *tree_path(const blobc_os_tree *t, const char *name) {
+    wchar_t *w = blobc_win_wide(name);
+    size_t a = wcslen(t->path), b = w ? wcslen(w) : 0;
+    wchar_t *p = w ? malloc((a + b + 2) * sizeof *p) : NULL;
+    if (p) {
+        memcpy(p, t->path, a * sizeof *p);
+        p[a] = L'\\';
+        memcpy(p + a + 1, w, (b + 1) * sizeof *p);
+    }
+    free(w);
+    return p;
+}
+
+/* What the open handle h is, a reparse point told apart. */
+static int handle_info(HANDLE h, blobc_os_info *info) {
+    int e = blobc_os_fstat((blobc_os_fd)h, info);
+    if (e) return e;
+    if (info->kind == BLOBC_OS_OTHER) info->kind = BLOBC_OS_DEVICE;
+    FILE_ATTRIBUTE_TAG_INFO tag;
+    if (GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag, sizeof tag)) {
+        if (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) info->kind = BLOBC_OS_LINK;
+    } else {
+        BY_HANDLE_FILE_INFORMATION bi;
+        if (GetFileInformationByHandle(h, &bi) && (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+            info->kind = BLOBC_OS_LINK;
+    }
+    return 0;
+}
+
+/* Opens `name` of t itself (never what it links to): the handle, or
+ * INVALID_HANDLE_VALUE with *e set. */
+static HANDLE tree_open_name(const blobc_os_tree *t, const char *name, DWORD access, DWORD share,
+                             int *e) {
+    wchar_t *p = tree_path(t, name);
+    HANDLE h = p ? CreateFileW(p, access, share, NULL, OPEN_EXISTING, NO_FOLLOW, NULL)
+                 : INVALID_HANDLE_VALUE;
+    *e = h != INVALID_HANDLE_VALUE ? 0 : p ? last_errno() : ENOMEM;
+    free(p);
+    return h;
+}
+
+static int tree_new(HANDLE h, wchar_t *path, blobc_os_tree **t) {
+    if (!path || !(*t = malloc(sizeof **t))) {
+        CloseHandle(h);
+        free(path);
+        return ENOMEM;
+    }
+    (*t)->h = h;
+    (*t)->path = path;
+    size_t n = wcslen(path);
+    while (n > 3 && (path[n - 1] == L'\\' || path[n - 1] == L'/')) path[--n] = L'\0';
+    return 0;
+}
+
+/* The full path of the open directory h, links resolved (the one the
+ * handle holds in place), or else the given path made full. */
+static wchar_t *full_path(HANDLE h, const wchar_t *given) {
+    wchar_t *full = final_path(h);
+    DWORD n = full ? 0 : GetFullPathNameW(given, 0, NULL, NULL);
+    if (n && (full = malloc((n + 1) * sizeof *full)) && !GetFullPathNameW(given, n + 1, full, NULL)) {
+        free(full);
+        full = NULL;
+    }
+    return full;
+}
+
+int blobc_os_tree_open(const char *path, blobc_os_tree **t) {
+    wchar_t *w = blobc_win_wide(path);
+    if (!w) return ENOENT;
+    /* Held without FILE_SHARE_DELETE: the root stays where it is while
+     * the tree is open. */
+    HANDLE h = CreateFileW(w, FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES, TREE_SHARE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    blobc_os_info info = {0};
+    int e = h == INVALID_HANDLE_VALUE ? path_errno(path) : blobc_os_fstat((blobc_os_fd)h, &info);
+    if (!e && info.kind != BLOBC_OS_DIRECTORY) e = ENOTDIR;
+    if (e) {
+        if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+        free(w);
+        return e;
+    }
+    wchar_t *full = full_path(h, w);
+    free(w);
+    return tree_new(h, full, t);
+}
+
+/* Opens the subdirectory p (a full path) of a tree, pinned: 0, ENOENT,
+ * ELOOP for a reparse point, ENOTDIR for anything else. */
+static int open_sub_w(const wchar_t *p, HANDLE *out) {
+    HANDLE h = CreateFileW(p, FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES, TREE_SHARE, NULL,
+                           OPEN_EXISTING, NO_FOLLOW, NULL);
+    if (h == INVALID_HANDLE_VALUE) return last_errno();
+    blobc_os_info info;
+    int e = handle_info(h, &info);
+    if (!e && info.kind != BLOBC_OS_DIRECTORY) e = info.kind == BLOBC_OS_LINK ? ELOOP : ENOTDIR;
+    if (e) CloseHandle(h);
+    else *out = h;
+    return e;
+}
+
+int blobc_os_tree_sub(const blobc_os_tree *t, const char *name, bool create, blobc_os_tree **sub) {
+    wchar_t *p = tree_path(t, name);
+    if (!p) return ENOMEM;
+    HANDLE h;
+    int e = open_sub_w(p, &h);
+    if (e == ENOENT && create) {
+        e = CreateDirectoryW(p, NULL) || GetLastError() == ERROR_ALREADY_EXISTS ? 0 : last_errno();
+        if (!e) e = open_sub_w(p, &h);
+    }
+    if (e) {
+        free(p);
+        return e;
+    }
+    return tree_new(h, p, sub);
+}
+
+void blobc_os_tree_close(blobc_os_tree *t) {
+    if (!t) return;
+    CloseHandle(t->h);
+    free(t->path);
+    free(t);
+}
+
+int blobc_os_tree_stat(const blobc_os_tree *t, const char *name, blobc_os_info *info) {
+    int e;
+    HANDLE h = tree_open_name(t, name, FILE_READ_ATTRIBUTES, FILE_SHARE_ALL, &e);
+    if (e) return e;
+    e = handle_info(h, info);
+    CloseHandle(h);
+    return e;
+}
+
+/* The file opened is the file judged: no window between the two. */
+int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd,
+                       blobc_os_info *info) {
+    int e;
+    *fd = BLOBC_OS_NO_FD;
+    HANDLE h = tree_open_name(t, name, GENERIC_READ | FILE_READ_ATTRIBUTES, FILE_SHARE_ALL, &e);
+    if (e == EACCES) { /* a directory, or a file this user may not read */
+        blobc_os_info seen;
+        if (blobc_os_tree_stat(t, name, &seen) == 0 && seen.kind != BLOBC_OS_REGULAR) {
+            *info = seen;
+            return 0;
+        }
+    }
+    if (e) return e;
+    e = handle_info(h, info);
+    if (!e && info->kind == BLOBC_OS_REGULAR) {
+        *fd = (blobc_os_fd)h;
+        return 0;
+    }
+    CloseHandle(h);
+    return e;
+}
+
+/* A second handle with the right to set times: the first was opened for
+ * reading only, and another user's entry may not be ours to touch. */
+void blobc_os_touch_fd(blobc_os_fd fd) {
+    HANDLE h = ReOpenFile((HANDLE)fd, FILE_WRITE_ATTRIBUTES, FILE_SHARE_ALL, 0);
+    if (h == INVALID_HANDLE_VALUE) return;
+    FILETIME now;
+    GetSystemTimeAsFileTime(&now);
+    (void)SetFileTime(h, NULL, &now, &now);
+    CloseHandle(h);
+}
+
+/* Whether `name` of t is held open by someone: it cannot be had alone. */
+static bool in_use(const blobc_os_tree *t, const char *name) {
+    int e;
+    HANDLE h = tree_open_name(t, name, FILE_READ_ATTRIBUTES, 0, &e);
+    if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    return e == EBUSY;
+}
+
+int blobc_os_tree_write(const blobc_os_tree *t, char *tmp, size_t n, const char *name,
+                        const void *data, size_t len) {
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    char *suffix = tmp + strlen(tmp) - n;
+    HANDLE h = INVALID_HANDLE_VALUE;
+    wchar_t *p = NULL;
+    int e = EEXIST;
+    for (unsigned attempt = 0; e == EEXIST && attempt < 100; attempt++) {
+        uint64_t x = (blobc_os_unique() ^ (uint64_t)(uintptr_t)tmp) * 0x9E3779B97F4A7C15ull + attempt;
+        for (size_t i = 0; i < n; i++, x /= 36) suffix[i] = digits[x % 36];
+        free(p);
+        if (!(p = tree_path(t, tmp))) return ENOMEM;
+        /* CREATE_NEW: whatever has the name, a link included, is left be. */
+        h = CreateFileW(p, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+        e = h != INVALID_HANDLE_VALUE ? 0 : last_errno();
+    }
+    if (!e) {
+        e = write_all(h, data, len);
+        if (!CloseHandle(h) && !e) e = last_errno();
+    }
+    wchar_t *to = e ? NULL : tree_path(t, name);
+    if (!e && !to) e = ENOMEM;
+    /* MoveFileExW replaces the name itself, a link there included. A file
+     * that another process or thread is reading cannot be replaced: tried
+     * again for about a fifth of a second, as readers are quick. */
+    for (int attempt = 0; !e && !MoveFileExW(p, to, MOVEFILE_REPLACE_EXISTING); attempt++) {
+        DWORD w = GetLastError();
+        if ((w != ERROR_ACCESS_DENIED && w != ERROR_SHARING_VIOLATION) || attempt == 10)
+            e = w == ERROR_ACCESS_DENIED && in_use(t, name) ? EBUSY : blobc_win_errno(w);
+        else
+            Sleep(20);
+    }
+    if (e && h != INVALID_HANDLE_VALUE) DeleteFileW(p);
+    free(to);
+    free(p);
+    return e;
+}
+
+/* Deleted through the handle that was checked: the file judged regular is
+ * the file removed. The handle is exclusive, so that of two processes
+ * removing one file only one succeeds (the counts of stats/ are added by
+ * whoever removed their file), as with unlink; a file another process
+ * has open is tried again for about a fifth of a second, then EBUSY. */
+int blobc_os_tree_remove(const blobc_os_tree *t, const char *name) {
+    int e = EBUSY;
+    HANDLE h = INVALID_HANDLE_VALUE;
+    for (int attempt = 0; e == EBUSY && attempt < 10; attempt++) {
+        if (attempt) Sleep(20);
+        h = tree_open_name(t, name, DELETE | FILE_READ_ATTRIBUTES, 0, &e);
+    }
+    if (e) return e;
+    blobc_os_info info;
+    e = handle_info(h, &info);
+    if (!e && info.kind != BLOBC_OS_REGULAR) e = ENOENT;
+    FILE_DISPOSITION_INFO del = {TRUE};
+    if (!e && !SetFileInformationByHandle(h, FileDispositionInfo, &del, sizeof del)) e = last_errno();
+    CloseHandle(h);
+    return e;
+}
+
+int blobc_os_tree_writable(const blobc_os_tree *t) {
+    (void)t;
+    return 0;
+}
+
+int blobc_os_tree_list(const blobc_os_tree *t, blobc_os_dir **d) {
+    wchar_t *p = tree_path(t, "*");
+    int e = p ? dir_open_w(p, d) : ENOMEM;
+    free(p);
     return e;
 }
 

@@ -350,6 +350,24 @@ static bool inline_items(const blobc_type *et) {
  * by pushing a frame for a collection. A *T continues with its target,
  * whose node carries the pointer's anchor when the target has none of
  * its own (one node has one anchor; a doubly shared **T keeps one). */
+/* A reference &T at p, as the data writes it: its target's key (the walk
+ * checked that it lands on an item of a keyed [T]), or null. */
+static void put_ref(demit *e, const blobc_type *t, size_t p) {
+    int32_t off = (int32_t)blobc_ld32(e->d + p);
+    if (off == 0) {
+        PUTS(e, "null");
+        return;
+    }
+    const blobc_field *kf = &t->elem->fields[t->elem->key - 1];
+    size_t q = (size_t)((int64_t)p + off) + kf->offset;
+    if (kf->type->kind == BLOBC_KIND_STRING) {
+        int32_t so = (int32_t)blobc_ld32(e->d + q);
+        put_string(e, e->d + (size_t)((int64_t)q + so), blobc_ld32(e->d + q + 4) - 1);
+        return;
+    }
+    put_scalar(e, kf->type, e->d + q);
+}
+
 static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
     size_t pend = SIZE_MAX; /* a shared *T target, anchored on the node */
     uint8_t copies = 0;
@@ -384,6 +402,12 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
             }
             open_coll(e, c, true, t->elem, p, t->count, t->elem->size, take_anchor(e, pend), copies);
             return;
+        }
+        if (t->kind == BLOBC_KIND_PTR && t->ref) {
+            inline_open(e, c, take_anchor(e, pend));
+            put_ref(e, t, p);
+            inline_close(e, c);
+            break;
         }
         size_t tg = 0, idx = SIZE_MAX;
         uint32_t cnt = 0;

@@ -268,7 +268,17 @@ static void offset_line(mapper *m, const blobc_lpart *e) {
     if (t->kind == BLOBC_KIND_ARRAY) mprintf(m, ", %" PRId32 " items", len);
     else if (t->kind == BLOBC_KIND_STRING) mprintf(m, ", %" PRId32 " bytes", len);
     if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
-    else if (e->again) mputs(m, " (shared)");
+    else if (t->kind == BLOBC_KIND_PTR && t->ref) {
+        /* a reference places nothing: name the item it lands on */
+        size_t k = blobc_walk_find_containing(m->w, (size_t)tg);
+        blobc_wpayload pl = k != SIZE_MAX ? blobc_walk_payload(m->w, k) : (blobc_wpayload){0};
+        if (k != SIZE_MAX && t->elem->size && ((size_t)tg - pl.start) % t->elem->size == 0)
+            mprintf(m, " (item %zu of the [%s] at 0x%08" PRIx64 ")",
+                    ((size_t)tg - pl.start) / t->elem->size, t->elem->name,
+                    (uint64_t)(m->base + pl.start));
+    } else if (e->again) {
+        mputs(m, " (shared)");
+    }
     line_end(m, m->base + p, e->size);
 }
 

@@ -97,7 +97,8 @@ static void put_type(pager *g, const blobc_type *t) {
         }
         put(g, "]");
     } else if (t->elem) {
-        blobc_emit(g->out, &g->ok, ",\"e\":%ld,\"c\":%" PRIu32, type_num(g, t->elem), t->count);
+        blobc_emit(g->out, &g->ok, ",\"e\":%ld,\"c\":%" PRIu32 "%s", type_num(g, t->elem), t->count,
+                   t->kind == BLOBC_KIND_PTR && t->ref ? ",\"ref\":1" : "");
     }
     put(g, "}");
 }

@@ -131,13 +131,16 @@ static const char script[] =
     /* a reference to a payload met before is marked as the map marks it */
     "function again(cur, a, to) { const k = payloadAt(to - base); if (k < 0 || pstart(k) !== to - base) return false;\n"
     "  return D.unity ? P[5 * k + 4] !== a : k < cur; }\n"
+    /* a reference &T lands on an item of a [T]: which one */
+    "function item(t, to) { const k = payloadAt(to), s = T[t.e].s; if (k < 0 || !s || (to - pstart(k)) % s) return '';\n"
+    "  return ' (item ' + (to - pstart(k)) / s + ' of the [' + T[t.e].n + '] at ' + hex(base + pstart(k)) + ')'; }\n"
     "function leaf(ti, a, path, cur) { const t = T[ti], r = {at: base + a, n: t.s, k: cls(t), path: path, type: t.n, leaf: true};\n"
     "  if (t.k === STRING || t.k === ARRAY || t.k === PTR) { const off = V.getInt32(base + a, true);\n"
     "    r.n = t.k === PTR ? 4 : 8;\n"
     "    if (off === 0) r.value = t.k === PTR ? '= null' : t.k === ARRAY ? '= []' : '= (null)';\n"
     "    else { const len = t.k === PTR ? 1 : V.getInt32(base + a + 4, true); r.to = base + a + off;\n"
     "      r.value = (t.k === ARRAY ? ', ' + len + ' items' : t.k === STRING ? ', ' + len + ' bytes' : '')\n"
-    "        + (again(cur, a, r.to) ? ' (shared)' : ''); }\n"
+    "        + (t.ref ? item(t, r.to - base) : again(cur, a, r.to) ? ' (shared)' : ''); }\n"
     "  } else r.value = '= ' + scalar(t, base + a);\n"
     "  return r; }\n"
     "function descend(ti, a, j, path, cur) {\n"

@@ -63,7 +63,9 @@ static void offset_part(lister *l, const blobc_type *t, size_t p, uint32_t depth
                      false, false, false, false};
     int32_t off = (int32_t)blobc_ld32(l->d + p);
     int64_t tg = (int64_t)p + off;
-    if (off != 0 && tg >= 0 && (uint64_t)tg < l->size) {
+    /* a reference (&T) lands on an item and places no payload */
+    bool ref = t->kind == BLOBC_KIND_PTR && t->ref;
+    if (off != 0 && !ref && tg >= 0 && (uint64_t)tg < l->size) {
         size_t k = blobc_walk_find(l->w, (uint32_t)tg);
         e.payload = k;
         if (k != SIZE_MAX && k != l->cur && k != 0 && !l->refpos[k]) {

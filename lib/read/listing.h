@@ -37,7 +37,8 @@ typedef struct blobc_lpart {
     const blobc_type *type; /* PAYLOAD: the items' type, NULL for string bytes;
                                TAG, UOFFSET: the union; else the value's */
     size_t payload;         /* the payload listed; OFFSET: its target's, SIZE_MAX
-                               for a null one or one outside the data */
+                               for a null one, one outside the data or a
+                               reference (&T, which lands on an item) */
     bool first;             /* OFFSET: the first reference to the target; the
                                target's path is this part's */
     bool again;             /* OFFSET: a reference to a payload met before;

@@ -154,6 +154,12 @@ blobc_value blobc_value_deref(blobc_value v) {
     return t ? make(v, v.type->elem, t) : none;
 }
 
+blobc_value blobc_value_key(blobc_value v) {
+    if (blobc_value_kind(v) == BLOBC_KIND_PTR && v.type->ref) v = blobc_value_deref(v);
+    if (blobc_value_kind(v) != BLOBC_KIND_STRUCT || !v.type->key) return none;
+    return blobc_value_field_at(v, v.type->key - 1);
+}
+
 bool blobc_value_is_null(blobc_value v) {
     switch (blobc_value_kind(v)) {
     case BLOBC_KIND_PTR:

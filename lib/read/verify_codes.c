@@ -34,6 +34,8 @@ const char *blobc_verify_code_name(int code) {
         [BLOBC_V_BUDGET] = "budget",
         [BLOBC_V_NAN] = "nan",
         [BLOBC_V_UNION] = "union",
+        [BLOBC_V_KEY_ORDER] = "key-order",
+        [BLOBC_V_REF] = "ref",
     };
     if (code < 0 || (size_t)code >= sizeof names / sizeof names[0] || !names[code])
         return "unknown";

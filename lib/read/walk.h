@@ -98,6 +98,8 @@ typedef struct blobc_walk {
     size_t nframes, frames_cap;
     void *scratch;          /* reusable work stacks */
     uint32_t bcache[1u << BLOBC_WALK_CACHE_BITS]; /* start -> table index + 1 */
+    struct blobc_wref *refs; /* references met, checked after the walk */
+    size_t nrefs, refs_cap;
 } blobc_walk;
 
 void blobc_walk_init(blobc_walk *w);
@@ -127,5 +129,7 @@ static inline uint32_t blobc_walk_flags(const blobc_walk *w, size_t k) { return 
 
 /* Index of the payload that starts exactly at `start`, or SIZE_MAX. */
 size_t blobc_walk_find(const blobc_walk *w, uint32_t start);
+/* Index of the payload containing `at` (canonical order), or SIZE_MAX. */
+size_t blobc_walk_find_containing(const blobc_walk *w, size_t at);
 
 #endif

@@ -212,7 +212,7 @@ static bool utag_ok(uint32_t count, bool none_ok, const uint8_t *q) {
 static bool utag_pass(const blobc_walk *w, const wop *op, const uint8_t *q, size_t n, size_t es,
                       size_t cnt) {
     const uint32_t count = w->infos[op->tid].count;
-    const bool none_ok = op->mask == UTAG_NONE_OK;
+    const bool none_ok = op->mask == NONE_OK;
     for (size_t i = 0; i < cnt; i++)
         for (size_t j = 0; j < n; j++)
             if (!utag_ok(count, none_ok, q + i * es + BLOBC_UNION_SIZE * j)) return false;
@@ -220,14 +220,14 @@ static bool utag_pass(const blobc_walk *w, const wop *op, const uint8_t *q, size
 }
 
 static bool utag_bad(const blobc_walk *w, const wop *op, const uint8_t *q) {
-    return !utag_ok(w->infos[op->tid].count, op->mask == UTAG_NONE_OK, q);
+    return !utag_ok(w->infos[op->tid].count, op->mask == NONE_OK, q);
 }
 
 static blobc_status utag_fail(blobc_walk *w, blobc_error *err, const wop *op, size_t bad) {
     const blobc_type *u = w->infos[op->tid].type;
     uint32_t tag = blobc_ld32(w->data + bad);
     int32_t off = (int32_t)blobc_ld32(w->data + bad + BLOBC_UNION_REF);
-    if (tag == 0 && op->mask != UTAG_NONE_OK)
+    if (tag == 0 && op->mask != NONE_OK)
         return blobc_walk_fail(w, err, BLOBC_V_UNION, bad, bad,
                                "union %s holds no member (tag 0), which only a field declared "
                                "'= null' may",

@@ -200,7 +200,7 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         break;
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
-        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : OP_PTR;
+        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : t->ref ? OP_REF : OP_PTR;
         op.tid = in->elem;
         if (!emit(s, op)) return -1;
         break;
@@ -262,10 +262,12 @@ static int compile_one(blobc_walk *w, uint32_t id) {
             if (sub->nops <= INLINE_MAX) {
                 size_t first = s->nops;
                 if (!copy_ops(s, sub, f->offset, 1)) return -1;
-                /* only a union field declared `= null` may hold none */
-                if (f->type->kind == BLOBC_KIND_UNION && f->def.present)
+                /* only a union or reference field declared `= null` may
+                 * hold none */
+                if (blobc_field_may_be_none(f))
                     for (size_t k = first; k < s->nops; k++)
-                        if (s->ops[k].code == OP_UTAG) s->ops[k].mask = UTAG_NONE_OK;
+                        if (s->ops[k].code == OP_UTAG || s->ops[k].code == OP_REF)
+                            s->ops[k].mask = NONE_OK;
             } else {
                 wop call = {OP_CALL, 0, f->offset, 1, fid, 0};
                 if (!emit(s, call)) return -1;

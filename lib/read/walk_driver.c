@@ -30,6 +30,7 @@ void blobc_walk_free(blobc_walk *w) {
     blobc_walk_tab_release(w);
     blobc_walk_any_release(w);
     free(w->big);
+    free(w->refs);
     free(w->infos);
     blobc_ptrset_free(&w->ptypes);
     free(w->pids);
@@ -155,5 +156,5 @@ blobc_status blobc_walk_run(blobc_walk *w, const uint8_t *data, size_t size, con
                                "%zu trailing bytes after the last payload (which ends at 0x%" PRIx64
                                ")",
                                size - w->cursor, AT(w->cursor));
-    return BLOBC_OK;
+    return blobc_walk_keys_check(w, err);
 }

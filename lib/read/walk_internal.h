@@ -10,6 +10,7 @@
  *   walk_refs.c     offset fields: new payloads, back references, and the
  *                   fast walk of a frame
  *   walk_driver.c   the driver: the frame stack, op by op
+ *   walk_keys.c     references and keyed arrays, checked after the walk
  */
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H
@@ -80,14 +81,17 @@ enum {
     OP_LOOP,     /* [tid; n] inline: walked in a frame of its own */
     OP_CALL,     /* one tid inline: walked in a frame of its own */
     OP_UTAG,     /* n unions of tid (esize 8): a member's tag with a nonzero
-                    offset, or (mask UTAG_NONE_OK: a field declared `= null`)
-                    tag 0 with offset 0 */
+                    offset, or (mask NONE_OK: a field declared `= null`) tag
+                    0 with offset 0 */
     OP_UNION,    /* a union of tid: its member's payload, as a *member */
+    OP_REF,      /* a &tid {offset}: checked once every payload is placed
+                    (null only with mask NONE_OK) */
     OP_COUNT
 };
 
-/* OP_UTAG's mask: the unions may hold no member. */
-#define UTAG_NONE_OK 1u
+/* OP_UTAG's and OP_REF's mask: the field was declared `= null`, so the
+ * union may hold no member, the reference may be null. */
+#define NONE_OK 1u
 
 /* The ops that check bytes in place (the rest are offset fields and
  * inline values walked in frames of their own). */
@@ -101,7 +105,7 @@ typedef struct wop {
     uint32_t off;
     uint32_t n;
     uint32_t tid;
-    uint64_t mask; /* OP_MASK; OP_UTAG: UTAG_NONE_OK or 0 */
+    uint64_t mask; /* OP_MASK; OP_UTAG, OP_REF: NONE_OK or 0 */
 } wop;
 
 enum { ST_NEW = 0, ST_COMPILING, ST_COMPILED };
@@ -196,8 +200,6 @@ void blobc_walk_tab_release(blobc_walk *w);
 bool blobc_walk_tab_grow(blobc_walk *w, size_t need);
 /* Makes room for every payload `size` bytes of data can hold. */
 bool blobc_walk_tab_reserve(blobc_walk *w, size_t size);
-/* Index of the payload containing `at`, or SIZE_MAX. */
-size_t blobc_walk_find_containing(const blobc_walk *w, size_t at);
 /* blobc_walk_find with a cache in front. */
 size_t blobc_walk_find_cached(blobc_walk *w, uint32_t start);
 
@@ -269,6 +271,15 @@ void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err);
  * `path_at` in the top frame's element (SIZE_MAX: the frames only). */
 blobc_status blobc_walk_fail(blobc_walk *w, blobc_error *err, int code, size_t at, size_t path_at,
                              const char *fmt, ...) BLOBC_PRINTF(6, 7);
+
+/* ---- references and keyed arrays (walk_keys.c) ---- */
+
+/* The reference of `op` at data offset p: recorded (null, or in bounds). */
+blobc_status blobc_walk_ref(blobc_walk *w, const wop *op, size_t p, blobc_error *err);
+/* After a complete walk: every keyed array sorted with unique keys, and
+ * every reference on the first byte of an item of a keyed array of its
+ * type. */
+blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err);
 
 /* ---- offset fields (walk_refs.c) ---- */
 

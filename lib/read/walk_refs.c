@@ -642,5 +642,6 @@ static blobc_status visit_union(blobc_walk *w, const wop *op, size_t p, bool *pu
 blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                               blobc_error *err) {
     if (op->code == OP_UNION) return visit_union(w, op, p, pushed, err);
+    if (op->code == OP_REF) return blobc_walk_ref(w, op, p, err);
     return visit_offset(w, op, p, pushed, err);
 }

@@ -179,11 +179,35 @@ static blobc_status payload(blobc_rstream *s, const blobc_type *t, size_t tg, ui
     return BLOBC_OK;
 }
 
+/* A reference &T at p: its target's key, as the data writes it (a
+ * SCALAR of the key's type), or NULL. The walk checked that it lands on an
+ * item of a keyed [T]. */
+static blobc_status ref_key(blobc_rstream *s, const blobc_type *t, size_t p, blobc_event *ev) {
+    const uint8_t *d = s->src.data;
+    int32_t off = (int32_t)blobc_ld32(d + p);
+    if (off == 0) {
+        ev->kind = BLOBC_EV_NULL;
+        return BLOBC_OK;
+    }
+    const blobc_field *kf = &t->elem->fields[t->elem->key - 1];
+    size_t q = (size_t)((int64_t)p + off) + kf->offset;
+    ev->kind = BLOBC_EV_SCALAR;
+    ev->type = kf->type;
+    if (kf->type->kind != BLOBC_KIND_STRING) {
+        blobc_sval_load(kf->type, d + q, &ev->v);
+        return BLOBC_OK;
+    }
+    ev->v.s = (const char *)d + (size_t)((int64_t)q + (int32_t)blobc_ld32(d + q));
+    ev->v.n = blobc_ld32(d + q + 4) - 1;
+    return BLOBC_OK;
+}
+
 /* The events of the value of type t at data offset p (its first one). */
 static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc_event *ev) {
     ev->type = t;
     ev->at.off = p;
     const uint8_t *d = s->src.data;
+    if (t->kind == BLOBC_KIND_PTR && t->ref) return ref_key(s, t, p, ev);
     switch (t->kind) {
     case BLOBC_KIND_STRUCT:
         ev->kind = BLOBC_EV_BEGIN_STRUCT;

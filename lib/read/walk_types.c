@@ -128,7 +128,8 @@ uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
     }
     while (depth) {
         const blobc_type *a = s->chain[--depth];
-        uint32_t count = a->kind == BLOBC_KIND_FIXED ? a->count : 0;
+        /* a reference &T has a program of its own, apart from *T's */
+        uint32_t count = a->kind == BLOBC_KIND_FIXED ? a->count : a->ref ? 1 : 0;
         uint32_t sid = smap_find(w, a->kind, cid, count);
         if (sid == WNONE) {
             const blobc_winfo *e = &w->infos[cid];

@@ -96,7 +96,13 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
                         &nd);
         }
     }
-    h_u8(h, (uint8_t)t->kind);
+    /* A reference and a keyed struct have kind codes of their own (19,
+     * 20, as in the type section): a blob's readers may binary-search
+     * keyed arrays and follow references, so keys and references are
+     * part of what the data means. Types without them hash as before. */
+    bool ref = t->kind == BLOBC_KIND_PTR && t->ref;
+    bool keyed = t->kind == BLOBC_KIND_STRUCT && t->key;
+    h_u8(h, ref ? 19 : keyed ? 20 : (uint8_t)t->kind);
     h_u32(h, t->size);
     h_u32(h, t->align);
     switch (t->kind) {
@@ -106,7 +112,10 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         if (h->rec && h->ok) h->rec->nodes[h->rec->nnodes - 1].end = h->out.len;
         return false;
     case BLOBC_KIND_STRUCT:
-    case BLOBC_KIND_UNION: h_u32(h, t->nfields); return true;
+    case BLOBC_KIND_UNION:
+        h_u32(h, t->nfields);
+        if (keyed) h_u32(h, t->key - 1);
+        return true;
     case BLOBC_KIND_FIXED: h_u32(h, t->count); return true;
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR: return true;

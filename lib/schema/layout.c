@@ -194,6 +194,26 @@ static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
     return BLOBC_OK;
 }
 
+/* A struct's @key names one of its fields, of a type readers can
+ * compare: an integer, an enum or a string. */
+static blobc_status check_key(layout_ctx *L, const blobc_type *t) {
+    if (!t->key) return BLOBC_OK;
+    if (t->key > t->nfields)
+        return blobc_schema_err(L->s, t->pos, L->err, "struct %s: its key is field %u of %u",
+                                t->name ? t->name : "(unnamed)", (unsigned)t->key,
+                                (unsigned)t->nfields);
+    const blobc_field *f = &t->fields[t->key - 1];
+    blobc_kind k = f->type->kind;
+    if (blobc_kind_is_integer(k) || k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRING)
+        return BLOBC_OK;
+    char sp[96];
+    blobc_type_spell(f->type, sp, sizeof sp);
+    return blobc_schema_err(L->s, f->pos, L->err,
+                            "struct %s: the @key field '%s' is %s; a key is an integer, an enum "
+                            "or a string",
+                            t->name ? t->name : "(unnamed)", f->name, sp);
+}
+
 /* Starts laying out t: leaves and out-of-line composites finish at once;
  * structs and fixed arrays go on the stack until their inline parts are done. */
 static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
@@ -217,6 +237,10 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
             return blobc_schema_err(s, t->pos, L->err, "%s type has no element type",
                                     blobc_kind_name(t->kind));
         if (check_chain(L, t)) return BLOBC_EINPUT;
+        if (t->kind == BLOBC_KIND_PTR && t->ref &&
+            (t->elem->kind != BLOBC_KIND_STRUCT || !t->elem->key))
+            return blobc_schema_err(s, t->pos, L->err,
+                                    "a reference's target must be a struct with a @key field");
         t->size = t->kind == BLOBC_KIND_ARRAY ? 8 : 4;
         t->align = 4;
         set_state(t, ST_DONE);
@@ -251,11 +275,13 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
                                         nm, f->name);
             if (f->def.present && !blobc_kind_is_scalar(f->type->kind) &&
                 f->type->kind != BLOBC_KIND_ENUM && f->type->kind != BLOBC_KIND_STRING &&
-                f->type->kind != BLOBC_KIND_UNION)
+                f->type->kind != BLOBC_KIND_UNION &&
+                !(f->type->kind == BLOBC_KIND_PTR && f->type->ref))
                 return blobc_schema_err(s, f->pos, L->err,
                                         "struct %s: field '%s' cannot have a default", nm,
                                         f->name);
         }
+        if (check_key(L, t)) return BLOBC_EINPUT;
         type_lookup *lk;
         if (blobc_schema_index_items(L->s, t, L->err, &lk)) return BLOBC_EINPUT;
         t->lookup = lk;

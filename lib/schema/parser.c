@@ -50,6 +50,7 @@ typedef struct pending_field {
     uint32_t index;
     blobc_token leaf;      /* the type name at the core of the expression */
     bool member;           /* a union member: leaf must name a struct */
+    bool ref;              /* &leaf: a reference to a keyed struct */
     ty_op *ops;            /* outermost first */
     uint32_t nops;
     bool has_def;
@@ -74,6 +75,7 @@ typedef struct parser {
     uint32_t depth;
     bool has_root;
     blobc_token root_tok;
+    const char *was;      /* @was(old) read, for the next field or member */
     blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;
@@ -159,6 +161,11 @@ static blobc_status parse_type(parser *p, pending_field *pf) {
         nops++;
         if (next(p)) return BLOBC_EINPUT;
     }
+    if (p->tok.kind == BLOBC_TOK_AMP) {
+        pf->ref = true;
+        if (next(p)) return BLOBC_EINPUT;
+        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name after '&'");
+    }
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a type");
     pf->leaf = p->tok;
     if (next(p)) return BLOBC_EINPUT;
@@ -233,6 +240,8 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     if (!f->name) return blobc_err_nomem(p->err);
     f->pos = name.pos;
     f->doc = doc;
+    f->was = p->was;
+    p->was = NULL;
     pending_field *pf = &p->pf[p->npf];
     memset(pf, 0, sizeof *pf);
     pf->st = st;
@@ -274,6 +283,37 @@ static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, b
     return BLOBC_OK;
 }
 
+/* `@was(old)` (the '@' and "was" read): the name the next field or
+ * member had before. */
+static blobc_status parse_was(parser *p) {
+    if (p->was) return blobc_schema_err(p->s, p->tok.pos, p->err, "@was is given twice");
+    blobc_token old;
+    if (next(p) || expect(p, BLOBC_TOK_LPAREN, "'(' after @was") ||
+        expect_name(p, "old name", &old))
+        return BLOBC_EINPUT;
+    if (!(p->was = arena_name(p, &old))) return blobc_err_nomem(p->err);
+    return expect(p, BLOBC_TOK_RPAREN, "')' after the old name");
+}
+
+/* `@key` or `@was(old)` before a field: the struct's key (at most one),
+ * the name the field had before. */
+static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
+    blobc_pos at = p->tok.pos;
+    if (next(p)) return BLOBC_EINPUT; /* '@' */
+    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
+    if (tok_is(p, &p->tok, "was")) return parse_was(p);
+    if (!tok_is(p, &p->tok, "key"))
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "unknown field attribute '@%.*s' (a field takes @key and @was)",
+                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
+    if (st->key)
+        return blobc_schema_err(p->s, at, p->err,
+                                "struct %s has two @key fields; a struct has at most one key",
+                                st->name);
+    st->key = (uint32_t)p->nfv + 1;
+    return next(p);
+}
+
 static blobc_status parse_struct(parser *p, uint32_t align_attr) {
     blobc_token name;
     blobc_type *t;
@@ -285,8 +325,14 @@ static blobc_status parse_struct(parser *p, uint32_t align_attr) {
         if (p->tok.kind == BLOBC_TOK_EOF)
             return blobc_schema_err(p->s, name.pos, p->err,
                                     "struct %s is not closed (missing '}')", t->name);
+        if (p->tok.kind == BLOBC_TOK_AT) {
+            if (parse_field_attribute(p, t)) return BLOBC_EINPUT;
+            continue;
+        }
         if (parse_field(p, t)) return BLOBC_EINPUT;
     }
+    if (t->key > p->nfv || p->was)
+        return unexpected(p, p->was ? "a field after @was" : "a field after @key");
     if (p->nfv == 0)
         return blobc_schema_err(p->s, name.pos, p->err,
                                 "struct %s has no fields (a struct needs at least one)", t->name);
@@ -390,6 +436,13 @@ static blobc_status parse_enum(parser *p) {
         if (p->tok.kind == BLOBC_TOK_EOF)
             return blobc_schema_err(p->s, name.pos, p->err, "enum %s is not closed (missing '}')",
                                     t->name);
+        if (p->tok.kind == BLOBC_TOK_AT) {
+            if (next(p)) return BLOBC_EINPUT;
+            if (!tok_is(p, &p->tok, "was"))
+                return unexpected(p, "'was' after '@' (an enum member takes @was(old))");
+            if (parse_was(p)) return BLOBC_EINPUT;
+            continue;
+        }
         if (expect_name(p, "member", &m)) return BLOBC_EINPUT;
         if (!grow((void **)&p->ev, &p->evcap, p->nev, sizeof *p->ev)) return blobc_err_nomem(p->err);
         if (p->nev >= BLOBC_MAX_TYPE_SIZE)
@@ -399,6 +452,8 @@ static blobc_status parse_enum(parser *p) {
         v->name = arena_name(p, &m);
         v->pos = m.pos;
         v->doc = doc;
+        v->was = p->was;
+        p->was = NULL;
         if (!v->name) return blobc_err_nomem(p->err);
         if (p->tok.kind == BLOBC_TOK_EQ) {
             if (next(p)) return BLOBC_EINPUT;
@@ -433,6 +488,7 @@ static blobc_status parse_enum(parser *p) {
         p->nev++;
         if (member_sep(p, "an enum member")) return BLOBC_EINPUT;
     }
+    if (p->was) return unexpected(p, "a member after @was");
     if (p->nev == 0) return no_members(p, t, &name);
     t->values = arena_copy(p, p->ev, p->nev, sizeof *p->ev);
     t->nvalues = (uint32_t)p->nev;
@@ -519,12 +575,13 @@ static blobc_status parse_decl(parser *p) {
 
 /* The one object for [elem], [elem; count] or *elem in this schema. */
 static const blobc_type *intern(parser *p, blobc_kind kind, const blobc_type *elem,
-                                uint32_t count) {
-    uint64_t h = blobc_hash_u64(blobc_hash_ptr(elem) ^ ((uint64_t)kind << 32) ^ count);
+                                uint32_t count, bool ref) {
+    uint64_t h = blobc_hash_u64(blobc_hash_ptr(elem) ^ ((uint64_t)kind << 32) ^ count ^
+                                ((uint64_t)ref << 40));
     blobc_hprobe pr;
     for (uint32_t k = blobc_hashtab_first(&p->itab, h, &pr); k; k = blobc_hashtab_next(&p->itab, &pr)) {
         const blobc_type *t = p->interned[k - 1];
-        if (t->kind == kind && t->elem == elem && t->count == count) return t;
+        if (t->kind == kind && t->elem == elem && t->count == count && t->ref == ref) return t;
     }
     if (p->ninterned >= UINT32_MAX - 1 ||
         !grow((void **)&p->interned, &p->icap, p->ninterned, sizeof *p->interned))
@@ -534,6 +591,7 @@ static const blobc_type *intern(parser *p, blobc_kind kind, const blobc_type *el
     t->kind = kind;
     t->elem = elem;
     t->count = count;
+    t->ref = ref;
     if (!blobc_hashtab_add(&p->itab, h, (uint32_t)p->ninterned + 1)) return NULL;
     p->interned[p->ninterned++] = t;
     return t;
@@ -577,8 +635,16 @@ static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc
                                 "union %s: member '%s' is %s %s; union members are structs",
                                 pf->st->name, t->name, t->kind == BLOBC_KIND_ENUM ? "an" : "a",
                                 blobc_kind_name(t->kind));
+    if (pf->ref) {
+        const char *n = t->name ? t->name : blobc_kind_name(t->kind);
+        if (t->kind != BLOBC_KIND_STRUCT || !t->key)
+            return blobc_schema_err(p->s, pf->leaf.pos, p->err, "&%s refers to an element of a "
+                                    "keyed array, so %s must be a struct with a @key field", n, n);
+        t = intern(p, BLOBC_KIND_PTR, t, 0, true);
+        if (!t) return blobc_err_nomem(p->err);
+    }
     for (uint32_t i = pf->nops; i-- > 0;) {
-        t = intern(p, pf->ops[i].kind, t, pf->ops[i].count);
+        t = intern(p, pf->ops[i].kind, t, pf->ops[i].count, false);
         if (!t) return blobc_err_nomem(p->err);
     }
     *out = t;
@@ -639,6 +705,10 @@ static blobc_status check_default(parser *p, const pending_field *pf, blobc_fiel
                                     "the default of union field '%s' can only be null (no "
                                     "member), got %s",
                                     f->name, got);
+    } else if (k == BLOBC_KIND_PTR && t->ref) {
+        if (!tok_is(p, d, "null"))
+            return blobc_schema_err(p->s, d->pos, p->err, "the default of reference field '%s' can "
+                                    "only be null (no element), got %s", f->name, got);
     } else if (k == BLOBC_KIND_STRING) {
         if (d->kind != BLOBC_TOK_STRING)
             return blobc_schema_err(p->s, d->pos, p->err,
@@ -652,7 +722,7 @@ static blobc_status check_default(parser *p, const pending_field *pf, blobc_fiel
         blobc_type_spell(t, spelled, sizeof spelled);
         return blobc_schema_err(p->s, d->pos, p->err,
                                 "field '%s' of type %s cannot have a default (only scalars, "
-                                "bool, enums, string and unions can)",
+                                "bool, enums, string, unions and references can)",
                                 f->name, spelled);
     }
     f->def.present = true;

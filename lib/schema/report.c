@@ -95,7 +95,7 @@ static void put_default(report *r, const blobc_field *f) {
         else put_float(r, d->f, k == BLOBC_KIND_F32);
     } else if (k == BLOBC_KIND_STRING) {
         put_string_literal(r, d->str ? d->str : "", d->str ? d->str_len : 0);
-    } else if (k == BLOBC_KIND_UNION) {
+    } else if (k == BLOBC_KIND_UNION || k == BLOBC_KIND_PTR) {
         put(r, "null");
     }
 }
@@ -140,9 +140,10 @@ static void report_struct(report *r, const blobc_type *t) {
         char sp[256];
         blobc_type_spell(f->type, sp, sizeof sp);
         put_doc(r, 4 + ow + 2 + sw + 2, f->doc);
-        put(r, "    %*u  %*u  %s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
-            f->name, sp);
+        put(r, "    %*u  %*u  %s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
+            t->key == i + 1 ? "@key " : "", f->name, sp);
         put_default(r, f);
+        if (f->was) put(r, "  (@was %s)", f->was);
         put(r, "\n");
         end = (uint64_t)f->offset + f->type->size;
     }
@@ -162,9 +163,11 @@ static void report_enum(report *r, const blobc_type *t) {
         const blobc_enum_value *v = &t->values[i];
         put_doc(r, 4, v->doc);
         if (blobc_kind_is_signed(bk))
-            put(r, "    %-*s = %lld\n", w, v->name, (long long)(int64_t)v->value);
+            put(r, "    %-*s = %lld", w, v->name, (long long)(int64_t)v->value);
         else
-            put(r, "    %-*s = %llu\n", w, v->name, (unsigned long long)v->value);
+            put(r, "    %-*s = %llu", w, v->name, (unsigned long long)v->value);
+        if (v->was) put(r, "  (@was %s)", v->was);
+        put(r, "\n");
     }
 }
 

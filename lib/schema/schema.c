@@ -78,7 +78,8 @@ size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
         levels[nl++] = t;
         t = t->elem;
     }
-    for (size_t i = 0; i < nl; i++) sp_puts(&o, levels[i]->kind == BLOBC_KIND_PTR ? "*" : "[");
+    for (size_t i = 0; i < nl; i++)
+        sp_puts(&o, levels[i]->kind != BLOBC_KIND_PTR ? "[" : levels[i]->ref ? "&" : "*");
     if (!t) sp_puts(&o, "?");
     else if (blobc_kind_is_anonymous(t->kind)) sp_puts(&o, "...");
     else if (t->name) sp_puts(&o, t->name);
@@ -132,4 +133,21 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
         }
     }
     return BLOBC_EINPUT;
+}
+
+bool blobc_field_may_be_none(const blobc_field *f) {
+    const blobc_type *t = f->type;
+    return f->def.present && (t->kind == BLOBC_KIND_UNION || (t->kind == BLOBC_KIND_PTR && t->ref));
+}
+
+bool blobc_field_optional(const blobc_field *f) {
+    blobc_kind kind = f->type->kind;
+    if (f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref))
+        return true;
+    if (kind != BLOBC_KIND_STRUCT) return false;
+    /* The inline nesting of structs is finite (layout refuses a struct
+     * that contains itself) and no deeper than the struct has bytes. */
+    for (uint32_t i = 0; i < f->type->nfields; i++)
+        if (!blobc_field_optional(&f->type->fields[i])) return false;
+    return true;
 }

@@ -34,8 +34,9 @@
 /* Section header: string_count, string_bytes, type_count, root, schema_name. */
 #define TS_HEADER 20u
 #define TS_NONE UINT32_MAX
-/* On a struct field's type word: the field is a union declared without
- * `= null`, so it always holds a member (docs/FORMAT.md, "Type section"). */
+/* On a struct field's type word: the field is a union or a reference
+ * declared without `= null`, so it always holds a member or leads to an
+ * item (docs/FORMAT.md, "Type section"). */
 #define TS_MEMBER_ALWAYS 0x80000000u
 /* Longest schema name (names of types, fields and members: BLOBC_MAX_NAME). */
 #define TS_MAX_SCHEMA_NAME 4096u
@@ -48,6 +49,26 @@ static bool is_ident(const char *s, size_t n) {
         if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
     }
     return true;
+}
+
+/* Record kinds past blobc_kind's numbering: a reference &T (an element's
+ * record, like *T's) and a struct with a @key (a struct's record with the
+ * key's field index after the count). Added without a version change: a
+ * blob without them encodes as before, and an older reader refuses them
+ * as unknown kinds rather than misreading them. */
+#define TS_REF 19u
+#define TS_KEYED 20u
+
+/* The record kind that encodes t. */
+static uint32_t ts_code(const blobc_type *t) {
+    if (t->kind == BLOBC_KIND_PTR && t->ref) return TS_REF;
+    if (t->kind == BLOBC_KIND_STRUCT && t->key) return TS_KEYED;
+    return (uint32_t)t->kind;
+}
+
+/* The blobc_kind of a record kind. */
+static blobc_kind ts_kind(uint32_t code) {
+    return code == TS_REF ? BLOBC_KIND_PTR : code == TS_KEYED ? BLOBC_KIND_STRUCT : (blobc_kind)code;
 }
 
 static bool is_builtin(blobc_kind k) {
@@ -217,7 +238,7 @@ static blobc_status assign(encoder *e, const blobc_type *t, uint32_t *idx, blobc
     while (depth) {
         const blobc_type *c = e->chain[--depth];
         uint32_t count = c->kind == BLOBC_KIND_FIXED ? c->count : 0;
-        uint64_t key = anon_key(c->kind, *idx);
+        uint64_t key = anon_key((blobc_kind)ts_code(c), *idx);
         uint32_t found = map_get(&e->by_key, key, count);
         if (found) {
             *idx = found - 1;
@@ -256,8 +277,9 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
                 if (!st && !ensure((void **)&e->fields, &e->fields_cap, e->nfields,
                                    sizeof *e->fields))
                     return blobc_err_nomem(err);
-                if (!st && t->kind == BLOBC_KIND_STRUCT && fd->type->kind == BLOBC_KIND_UNION &&
-                    !fd->def.present)
+                bool may_mark = fd->type->kind == BLOBC_KIND_UNION ||
+                                (fd->type->kind == BLOBC_KIND_PTR && fd->type->ref);
+                if (!st && t->kind == BLOBC_KIND_STRUCT && may_mark && !blobc_field_may_be_none(fd))
                     idx |= TS_MEMBER_ALWAYS;
                 if (!st) e->fields[e->nfields++] = idx;
             }
@@ -295,7 +317,7 @@ static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *
     size_t fi = 0;
     for (size_t i = 0; ok && i < e->ntypes; i++) {
         const blobc_type *t = e->types[i];
-        ok = put32(out, (uint32_t)t->kind);
+        ok = put32(out, ts_code(t));
         switch (t->kind) {
         case BLOBC_KIND_ARRAY:
         case BLOBC_KIND_PTR: ok = ok && put32(out, e->elem[i]); break;
@@ -313,6 +335,7 @@ static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *
         case BLOBC_KIND_UNION: /* a union's members: (its struct's name, *Struct) */
             ok = ok && put32(out, str_index(e, t->name)) && put32(out, t->align_attr) &&
                  put32(out, t->nfields);
+            if (t->key) ok = ok && put32(out, t->key - 1);
             for (uint32_t f = 0; ok && f < t->nfields; f++)
                 ok = put32(out, str_index(e, t->fields[f].name)) && put32(out, e->fields[fi++]);
             break;
@@ -351,14 +374,24 @@ static bool put_default(const blobc_field *f, blobc_buffer *out) {
     return put64(out, v);
 }
 
-/* What the section leaves out but a bake reads: every field's default,
- * struct and union records in the section's order. */
+/* An old name (@was): which names a bake accepts. */
+static bool put_was(const char *was, blobc_buffer *out) {
+    size_t n = was ? strlen(was) : 0;
+    return blobc_buf_putc(out, was ? 1 : 0) && (!was || (put64(out, n) && blobc_buf_append(out, was, n)));
+}
+
+/* What the section leaves out but a bake reads: every field's default and
+ * old name, struct and union records in the section's order, and every
+ * enum member's old name. */
 static bool write_defaults(const encoder *e, blobc_buffer *out) {
     bool ok = true;
     for (size_t i = 0; ok && i < e->ntypes; i++) {
         const blobc_type *t = e->types[i];
+        if (t->kind == BLOBC_KIND_ENUM)
+            for (uint32_t v = 0; ok && v < t->nvalues; v++) ok = put_was(t->values[v].was, out);
         if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_UNION) continue;
-        for (uint32_t f = 0; ok && f < t->nfields; f++) ok = put_default(&t->fields[f], out);
+        for (uint32_t f = 0; ok && f < t->nfields; f++)
+            ok = put_default(&t->fields[f], out) && put_was(t->fields[f].was, out);
     }
     return ok;
 }
@@ -460,7 +493,11 @@ static size_t record_words(const decoder *d, size_t off, size_t avail) {
     size_t head, per = 0, count = 0;
     if (kind >= BLOBC_KIND_BOOL && kind <= BLOBC_KIND_F64) head = 1;
     else if (kind == BLOBC_KIND_STRING) head = 1;
-    else if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR) head = 2;
+    else if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR || kind == TS_REF) head = 2;
+    else if (kind == TS_KEYED) {
+        head = 5;
+        per = 2;
+    }
     else if (kind == BLOBC_KIND_FIXED) head = 3;
     else if (kind == BLOBC_KIND_ENUM || kind == BLOBC_KIND_STRUCT || kind == BLOBC_KIND_UNION) {
         head = 4;
@@ -543,7 +580,7 @@ static blobc_status type_ok(decoder *d, size_t off, uint32_t rec, uint32_t idx, 
 }
 
 static blobc_kind kind_of(const decoder *d, uint32_t idx) {
-    return (blobc_kind)word(d, d->rec[idx]);
+    return ts_kind(word(d, d->rec[idx]));
 }
 
 /* Whether `v` (bits sign-extended for signed kinds) is in range of `kind`. */
@@ -604,8 +641,9 @@ static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_err
     blobc_field *fs = blobc_arena_array(&d->s->arena, t->nfields, sizeof *fs);
     if (!fs) return blobc_err_nomem(err);
     blobc_status st;
+    size_t first = off + (word(d, off) == TS_KEYED ? 20 : 16);
     for (uint32_t f = 0; f < t->nfields; f++) {
-        size_t m = off + 16 + (size_t)f * 8;
+        size_t m = first + (size_t)f * 8;
         uint32_t ft;
         if ((st = member_name_at(d, m, i, &fs[f].name, err))) return st;
         uint32_t w = word(d, m + 4);
@@ -613,15 +651,23 @@ static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_err
         ft = always ? w & ~TS_MEMBER_ALWAYS : w;
         if ((st = type_ok(d, m + 4, i, ft, err))) return st;
         fs[f].type = d->type[ft];
-        bool is_union = kind_of(d, ft) == BLOBC_KIND_UNION;
-        if (always && !is_union)
-            return bad(err, m + 4, "struct %s: field %s is marked as a union but is not one",
+        uint32_t code = word(d, d->rec[ft]);
+        bool may_mark = code == BLOBC_KIND_UNION || code == TS_REF;
+        if (always && !may_mark)
+            return bad(err, m + 4,
+                       "struct %s: field %s is marked as a union or reference but is not one",
                        t->name, fs[f].name);
-        /* A union field not marked is declared `= null` (and every union
-         * field of a type section written before the mark existed). */
-        if (t->kind == BLOBC_KIND_STRUCT && is_union && !always) fs[f].def.present = true;
+        /* A union or reference field not marked is declared `= null` (and
+         * every union field of a section written before the mark existed). */
+        if (t->kind == BLOBC_KIND_STRUCT && may_mark && !always) fs[f].def.present = true;
     }
     t->fields = fs;
+    if (word(d, off) == TS_KEYED) {
+        uint32_t key = word(d, off + 16);
+        if (key >= t->nfields)
+            return bad(err, off + 16, "struct %s: key field %u of %u", t->name, key, t->nfields);
+        t->key = key + 1;
+    }
     return BLOBC_OK;
 }
 
@@ -640,9 +686,14 @@ static blobc_status fill_anon(decoder *d, uint32_t i, blobc_type *t, blobc_error
         if (count == 0 || count > BLOBC_MAX_FIXED_COUNT)
             return bad(err, off + 8, "type %u: fixed array count %u out of range", i, count);
     }
-    uint32_t found = map_get(&d->anon, anon_key(t->kind, elem), count);
+    uint32_t code = word(d, off);
+    if (code == TS_REF && word(d, d->rec[elem]) != TS_KEYED)
+        return bad(err, off + 4, "type %u is a reference to type %u, which is not a keyed struct",
+                   i, elem);
+    t->ref = code == TS_REF;
+    uint32_t found = map_get(&d->anon, anon_key((blobc_kind)code, elem), count);
     if (found) return bad(err, off, "type %u repeats type %u", i, found - 1);
-    if (!map_put(&d->anon, anon_key(t->kind, elem), count, i)) return blobc_err_nomem(err);
+    if (!map_put(&d->anon, anon_key((blobc_kind)code, elem), count, i)) return blobc_err_nomem(err);
     t->elem = d->type[elem];
     t->count = count;
     return BLOBC_OK;
@@ -695,7 +746,7 @@ static blobc_status decode(decoder *d, const char **schema_name, blobc_error *er
         if (n == 0) {
             if (!left) return bad(err, off, "type %u is missing (%u declared)", i, d->ntypes);
             uint32_t k = word(d, off);
-            if (k < BLOBC_KIND_BOOL || k > BLOBC_KIND_UNION)
+            if (k < BLOBC_KIND_BOOL || k > TS_KEYED)
                 return bad(err, off, "type %u has unknown kind %u", i, k);
             return bad(err, off, "type %u runs past the end of the section", i);
         }

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from . import _lib
 from ._lib import lib
 
-__all__ = ["open", "verify", "to_python", "tag", "Error", "Struct", "Array"]
+__all__ = ["open", "verify", "to_python", "tag", "key", "Error", "Struct", "Array"]
 
 # BLOBC_KIND_* (blobc/schema.h)
 _BOOL, _F32, _F64, _ENUM, _STRUCT, _STRING, _ARRAY, _FIXED, _PTR, _UNION = \
@@ -144,8 +144,8 @@ def _scalar(v, k):
 
 def _convert(r, v):
     """The Python face of one value: a view for structs and arrays, the
-    target of a pointer (None when null), the member of a union (None when
-    it holds none), a Python scalar otherwise."""
+    target of a pointer or reference (None when null), the member of a
+    union (None when it holds none), a Python scalar otherwise."""
     k = lib.blobc_value_kind(v)
     while k == _PTR:
         v = lib.blobc_value_deref(v)
@@ -283,6 +283,25 @@ class Array(Sequence):
         return to_python(self)
 
 
+def key(value):
+    """The key of a struct with a @key field (its value, as the field
+    reads), else None."""
+    if not isinstance(value, Struct):
+        return None
+    k = lib.blobc_value_key(value._v)
+    kind = lib.blobc_value_kind(k)
+    return _scalar(k, kind) if kind else None
+
+
+def _plain(r, v):
+    """A value for to_python: a reference as its target's key, as `blobc
+    dump` writes it (so that cycles end), else as _convert has it."""
+    k = lib.blobc_value_key(v) if lib.blobc_value_kind(v) == _PTR else None
+    if k is not None and lib.blobc_value_kind(k):
+        return _scalar(k, lib.blobc_value_kind(k))
+    return _convert(r, v)
+
+
 def tag(value):
     """The union member name of a struct reached through a union, else None."""
     return value._tag if isinstance(value, Struct) else None
@@ -291,7 +310,8 @@ def tag(value):
 def to_python(value):
     """A view as plain dicts and lists: structs are dicts in field order, a
     union is {member: {...}} (None when it holds none), a null *T is None,
-    enums their names, floats Python floats (an f32 exactly widened).
+    a reference &T its target's key, enums their names, floats Python
+    floats (an f32 exactly widened).
     Scalars pass through. Without recursion, so any depth converts; a
     struct shared by several references is one dict."""
     if not isinstance(value, (Struct, Array)):
@@ -310,14 +330,14 @@ def to_python(value):
                 for i in range(lib.blobc_value_field_count(v)):
                     name = lib.blobc_value_field_name(v, i).decode("utf-8")
                     d[name] = None
-                    work.append((_convert(x._r, lib.blobc_value_field_at(v, i)), d, name))
+                    work.append((_plain(x._r, lib.blobc_value_field_at(v, i)), d, name))
             if x._tag is not None:
                 d = {x._tag: d}
             into[key] = d
         elif isinstance(x, Array):
             lst = [None] * len(x)
-            for i, item in enumerate(x):
-                work.append((item, lst, i))
+            for i in range(len(x)):
+                work.append((_plain(x._r, lib.blobc_value_item(x._v, i)), lst, i))
             into[key] = lst
         else:
             into[key] = x

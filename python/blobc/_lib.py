@@ -72,6 +72,7 @@ _SIGS = {
     "blobc_value_length": (_U32, [Value]),
     "blobc_value_item": (Value, [Value, _U32]),
     "blobc_value_deref": (Value, [Value]),
+    "blobc_value_key": (Value, [Value]),
     "blobc_value_is_null": (ctypes.c_bool, [Value]),
     "blobc_value_enum_name": (ctypes.c_char_p, [Value]),
     "blobc_value_int": (ctypes.c_bool, [Value, ctypes.POINTER(ctypes.c_int64)]),

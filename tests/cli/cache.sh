@@ -152,8 +152,17 @@ sz=$(find "$C2" -path '*/[0-9a-f][0-9a-f]/*' -type f -exec cat {} + | wc -c)
 expect_err prune_needs_size 2 "--max-size" "$BLOBC" cache prune "$C2"
 expect_err cache_bad_sub 2 "unknown subcommand 'zap'" "$BLOBC" cache zap "$C2"
 
-# libcurl is loaded only for an HTTP cache: the binary does not need it.
-if command -v ldd >/dev/null 2>&1; then
+# libcurl is loaded only for an HTTP cache: the binary does not need it
+# (on Windows: blobc.exe imports no libcurl DLL).
+OBJDUMP=${CROSS:-x86_64-w64-mingw32-}objdump
+if windows_build && command -v "$OBJDUMP" >/dev/null 2>&1; then
+    "$OBJDUMP" -p "$WIN_BUILD/blobc.exe" | grep 'DLL Name' >"$T/dlls"
+    if ! grep -q 'KERNEL32' "$T/dlls"; then fail no_libcurl_at_start "no imports read: $(cat "$T/dlls")"
+    elif grep -qi 'curl' "$T/dlls"; then fail no_libcurl_at_start "$(grep -i curl "$T/dlls")"
+    else pass no_libcurl_at_start; fi
+elif windows_build; then
+    skip no_libcurl_at_start "$OBJDUMP not installed (make deps installs it with mingw-w64)"
+elif command -v ldd >/dev/null 2>&1; then
     if ldd "$BLOBC" | grep -q 'libcurl'; then fail no_libcurl_at_start "$(ldd "$BLOBC" | grep libcurl)"
     else pass no_libcurl_at_start; fi
 else

@@ -100,6 +100,12 @@ if "$BLOBC" bake --format unity --unity-version 3 -s "$U/order.schema" "$U/order
 else
     fail unity "bake: $(head -c 300 "$T/err")"
 fi
+# references (&T) land on items: the map names the item, and so does the page
+if "$BLOBC" bake "$TOP/tests/data/gamedata/game.yaml" -o "$T/game.blob" 2>"$T/err"; then
+    page_rows refs "$T/game.blob"
+else
+    fail refs "bake: $(head -c 300 "$T/err")"
+fi
 # random schemas: unions, [T; N], nested arrays, pointers, shared payloads
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac

@@ -87,7 +87,6 @@ URL=http://127.0.0.1:$PORT/blobc
 mkdir -p "$T/reader" "$T/writer"
 printf 'machine 127.0.0.1\nlogin ci\npassword %s\n' "$PW" >"$T/writer/.netrc"
 chmod 600 "$T/writer/.netrc"
-cp "$T/writer/.netrc" "$T/writer/_netrc" # libcurl's name for it on Windows
 entries() { find "$N/srv/blobc" -path '*/[0-9a-f][0-9a-f]/*' -type f 2>/dev/null | wc -l; }
 
 # A reader without the password: a miss, and one warning that its PUT was

@@ -178,6 +178,5 @@ grep -q '^GET /get-404/.* auth=ci:p@ss:w$' "$T/log" && pass secret_decoded || fa
 mkdir -p "$T/home"
 printf 'machine 127.0.0.1\nlogin ci\npassword fr0mnetrc\n' >"$T/home/.netrc"
 chmod 600 "$T/home/.netrc"
-cp "$T/home/.netrc" "$T/home/_netrc" # libcurl's name for it on Windows
 run env HOME="$T/home" "$BLOBC" bake --cache "$URL/get-404" "$IN" -o "$T/o/cred.blob"
 grep -q '^GET /get-404/.* auth=ci:fr0mnetrc$' "$T/log" && pass secret_netrc || fail secret_netrc "$(tail -2 "$T/log")"

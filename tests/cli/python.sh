@@ -33,6 +33,10 @@ CHECK=$TOP/tests/python/check.py
 "$BLOBC" bake -o "$T/level.blob" samples/level.yaml 2>"$T/err" || fail sample-bake "$(cat "$T/err")"
 "$BLOBC" dump --json -o "$T/level.json" "$T/level.blob" 2>"$T/err" || fail sample-dump "$(cat "$T/err")"
 args="sample $T/level.blob $T/level.json"
+# game data: references read as their items (views), as their keys (to_python)
+"$BLOBC" bake -o "$T/game.blob" tests/data/gamedata/game.yaml 2>"$T/err" &&
+    "$BLOBC" dump --json -o "$T/game.json" "$T/game.blob" 2>"$T/err" || fail game-bake "$(cat "$T/err")"
+args="$args game $T/game.blob $T/game.json"
 if [ -x "$B/tools/randgen" ]; then
     for s in $(seq "$SEEDS"); do
         d=$T/seed-$s

@@ -98,6 +98,11 @@ for u in level order; do
     fi
 done
 sums sum_dag "$C/dag_shared_40_ok.blob"
+if "$BLOBC" bake "$TOP/tests/data/gamedata/game.yaml" -o "$T/game.blob" 2>"$T/err"; then
+    sums sum_refs "$T/game.blob"
+else
+    fail sum_refs "bake: $(head -c 300 "$T/err")"
+fi
 sums sum_chain "$C/chain_1000_ok.blob"
 
 # the random corpus: YAML bakes (shared payloads) and JSON bakes (copies)

@@ -274,7 +274,8 @@ function plain(s) { t = s; sub(/_+$/, "", t); return t == "" ? "_" : t }
 /^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); u = plain($2); print u " size " s
     print u ".tag 0"; print u ".offset 4"; n = ""; next }
 /^[^ ]/ { n = "" }
-n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3; sub(/:.*/, "", f); print n "." plain(f) " " $1 }' | LC_ALL=C sort
+n != "" && /^ +[0-9]+ +[0-9]+  [^(]/ { f = $3 == "@key" ? $4 : $3; sub(/:.*/, "", f)
+    print n "." plain(f) " " $1 }' | LC_ALL=C sort
 }
 
 # one schema in one variant: gen cs, mcs, and the layout the runtime gives

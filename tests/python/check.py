@@ -94,8 +94,14 @@ def field(view, k):
 
 
 def viewed(x, j, where):
-    """The views against the JSON: attributes, items, sequences."""
-    if isinstance(j, dict):
+    """The views against the JSON: attributes, items, sequences. A
+    reference reads as its target, a struct with a key; dump writes the key."""
+    if isinstance(x, blobc.Struct) and not isinstance(j, dict) and j is not None:
+        k = blobc.key(x)
+        if k is None:
+            raise Mismatch("%s: %r, dump has %r" % (where, x, j))
+        scalar(k, j, where + " (key)")
+    elif isinstance(j, dict):
         if not isinstance(x, blobc.Struct):
             raise Mismatch("%s: %r, dump has an object" % (where, x))
         if x._tag is not None:

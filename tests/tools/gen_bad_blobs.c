@@ -22,7 +22,7 @@
 
 static const char *outdir;
 static FILE *manifest;
-static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S, *UNION_REQ_S;
+static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S, *UNION_REQ_S, *KEY_S, *KEY_REQ_S;
 static const blobc_type *LV, *ROOM, *META;
 static blobc_buffer IMG; /* a valid 4-room level */
 
@@ -311,6 +311,45 @@ static void union_data(uint8_t *d, uint32_t tag, int32_t off, size_t n) {
     blobc_st32(d + 8, 77);
 }
 
+/* R { ks: [K]; js: [J]; r: &K = null; } (20 bytes), K and J { @key id:
+ * i32; v: u32; }: two K at 20 and 28 with keys k0, k1, one J at 36, and r
+ * leading to data offset `to` (0: null). (KEY_REQ_S: r declared without
+ * `= null`.) */
+static void key_data(uint8_t *d, int32_t k0, int32_t k1, uint32_t to) {
+    memset(d, 0, 44);
+    blobc_st32(d, 20);
+    blobc_st32(d + 4, 2);
+    blobc_st32(d + 8, 28);
+    blobc_st32(d + 12, 1);
+    blobc_st32(d + 16, to ? (uint32_t)((int32_t)to - 16) : 0);
+    blobc_st32(d + 20, (uint32_t)k0);
+    blobc_st32(d + 28, (uint32_t)k1);
+    blobc_st32(d + 36, 5);
+}
+
+static void key_cases(void) {
+    const blobc_type *rt = blobc_schema_root(KEY_S);
+    uint8_t d[44];
+    key_data(d, -4, 3, 28);
+    emit_data("keys_ok", "ok", d, 44, rt);
+    key_data(d, -4, 3, 0);
+    emit_data("keys_ref_null_ok", "ok", d, 44, rt);
+    emit_data("ref_null_in_required_field", "ref", d, 44, blobc_schema_root(KEY_REQ_S));
+    key_data(d, 3, -4, 20);
+    emit_data("keys_unsorted", "key-order", d, 44, rt); /* signed: -4 sorts first */
+    key_data(d, 3, 3, 20);
+    emit_data("keys_duplicate", "key-order", d, 44, rt);
+    key_data(d, -4, 3, 24);
+    emit_data("ref_inside_item", "ref", d, 44, rt);
+    key_data(d, -4, 3, 36);
+    emit_data("ref_to_other_type", "ref", d, 44, rt);
+    key_data(d, -4, 3, 4);
+    emit_data("ref_to_root", "ref", d, 44, rt);
+    key_data(d, -4, 3, 0);
+    blobc_st32(d + 16, 1000);
+    emit_data("ref_out_of_range", "offset-range", d, 44, rt);
+}
+
 static void union_cases(void) {
     const blobc_type *rt = blobc_schema_root(UNION_S);
     uint8_t d[32];
@@ -363,6 +402,14 @@ int main(int argc, char **argv) {
                                      "struct R { u: U = null; v: u32; }\nroot R;\n";
     static const char union_req_text[] = "struct C { r: f32; }\nstruct B { w: f64; }\n"
                                          "union U { C, B }\nstruct R { u: U; v: u32; }\nroot R;\n";
+    static const char key_text[] = "struct K { @key id: i32; v: u32; }\n"
+                                   "struct J { @key id: i32; v: u32; }\n"
+                                   "struct R { ks: [K]; js: [J]; r: &K = null; }\nroot R;\n";
+    static const char key_req_text[] = "struct K { @key id: i32; v: u32; }\n"
+                                       "struct J { @key id: i32; v: u32; }\n"
+                                       "struct R { ks: [K]; js: [J]; r: &K; }\nroot R;\n";
+    KEY_S = fx_schema_parse(key_text);
+    KEY_REQ_S = fx_schema_parse(key_req_text);
     NODE_S = fx_schema_parse(node_text);
     DAG_S = fx_schema_parse(dag_text);
     OTHER_S = fx_schema_parse(other_text);
@@ -382,6 +429,7 @@ int main(int argc, char **argv) {
     data_cases();
     graph_cases();
     union_cases();
+    key_cases();
     if (fclose(manifest) != 0) die(mpath);
     blobc_buffer_free(&IMG);
     blobc_schema_free(S);
@@ -390,5 +438,7 @@ int main(int argc, char **argv) {
     blobc_schema_free(OTHER_S);
     blobc_schema_free(UNION_S);
     blobc_schema_free(UNION_REQ_S);
+    blobc_schema_free(KEY_S);
+    blobc_schema_free(KEY_REQ_S);
     return 0;
 }

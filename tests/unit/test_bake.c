@@ -665,7 +665,7 @@ TEST(struct_errors) {
     YERR("meta", "{note: x, note: y}", "t.yaml:15:17: meta.note: error: duplicate field \"note\" in struct Meta");
     YERR("meta", "{n: 1}", "t.yaml:15:7: meta: error: missing field \"note\" (string) in struct Meta");
     YERR("pos", "{x: 1}", "t.yaml:13:6: pos: error: missing fields \"y\", \"z\" in struct Vec3");
-    YERR("meta", "{<<: {note: a}}", "t.yaml:15:8: meta: error: YAML merge keys (<<) are not supported: write the fields out, or alias the whole mapping");
+    YERR("meta", "{<<: 5, note: a}", "t.yaml:15:12: meta: error: a merge key (<<) takes an alias of a mapping (<<: *base) or a sequence of them (<<: [*a, *b]), got a scalar");
     YERR("meta", "{? [a] : 1}", "t.yaml:15:10: meta: error: a mapping key must be a scalar, got a sequence");
     YERR("$type", "All", "t.yaml:15:1: $type: error: \"$type\" must come before the first data key");
     YERR("name", "!!str x", "t.yaml:12:7: name: error: YAML tags are not supported (the schema decides each value's type): \"!!str\"");
@@ -1182,7 +1182,7 @@ static const char *sink_bake(const char *text, const char *filename, unsigned ma
                              size_t *suppressed, bool one_thread) {
     static blobc_buffer lines;
     lines.len = 0;
-    blobc_diag_sink sink = {keep_lines, &lines, max, 0};
+    blobc_diag_sink sink = {keep_lines, &lines, max, 0, NULL};
     blobc_bake_options o = {0};
     o.schema = schema();
     o.output = BLOBC_OUTPUT_RAW;
@@ -1297,7 +1297,7 @@ static void corpus_case(const char *name) {
     want[n] = '\0';
     /* every error, in document order, through a sink */
     blobc_buffer out = {0}, got = {0};
-    blobc_diag_sink sink = {keep_lines, &got, 20, 0};
+    blobc_diag_sink sink = {keep_lines, &got, 20, 0, NULL};
     blobc_bake_options o = {0};
     o.diag = &sink;
     blobc_error_clear(&g_err);

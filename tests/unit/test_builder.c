@@ -54,6 +54,98 @@ TEST(root_with_string) {
     blobc_buffer_free(&out);
 }
 
+/* root { items: [K] } with K { name: string; v: u32 } (12 bytes): three
+ * items recorded c, a, b, sorted to a, b, c; each item's string link and
+ * a pending reference in the root's field move with it. */
+TEST(sorted_items_keep_their_links) {
+    blobc_builder *b = blobc_builder_new();
+    uint8_t *root;
+    CHECK_EQ_I(blobc_builder_root(b, 12, 4, (void **)&root), BLOBC_OK);
+    blobc_ref items;
+    CHECK_EQ_I(blobc_builder_open(b, 4, &items), BLOBC_OK);
+    const char *names[3] = {"c", "a", "b"};
+    uint32_t ref_id = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t *it = blobc_builder_grow(b, items, 12);
+        CHECK(it);
+        blobc_st32(it + 12 - 4, 10 + i);
+        blobc_st32(it + 4, 2);
+        CHECK_EQ_I(blobc_builder_link(b, items, i * 12, alloc_str(b, names[i])), BLOBC_OK);
+    }
+    blobc_ref t[3];
+    CHECK_EQ_I(blobc_builder_item_targets(b, items, 12, 0, 3, t), BLOBC_OK);
+    CHECK_EQ_U(t[0], 2);
+    CHECK_EQ_U(t[2], 4);
+    const uint32_t perm[3] = {1, 2, 0};
+    CHECK_EQ_I(blobc_builder_permute(b, items, 12, 3, perm), BLOBC_OK);
+    CHECK_EQ_I(blobc_builder_close(b, items), BLOBC_OK);
+    blobc_st32(root + 4, 3);
+    CHECK_EQ_I(blobc_builder_link(b, 0, 0, items), BLOBC_OK);
+    blobc_buffer out = {0};
+    blobc_error err;
+    blobc_error_clear(&err);
+    CHECK_EQ_I(blobc_builder_finish(b, &out, &err), BLOBC_OK);
+    blobc_builder_free(b);
+    /* items at 12: a (v 11), b (v 12), c (v 10); their strings follow in
+     * that order, each reached from its own item */
+    static const char want_names[] = "a\0b\0c";
+    for (uint32_t i = 0; i < 3; i++) {
+        const uint8_t *it = out.data + 12 + 12 * i;
+        CHECK_EQ_U(blobc_ld32(it + 8), (i + 1) % 3 + 10);
+        CHECK_EQ_U(out.data[12 + 12 * i + rd_i32(it)], (uint8_t)want_names[2 * i]);
+        CHECK_EQ_I(rd_i32(it), (int32_t)(48 + 2 * i - 12 - 12 * i));
+    }
+    blobc_buffer_free(&out);
+    (void)ref_id;
+    /* not a permutation: the builder fails */
+    b = blobc_builder_new();
+    CHECK_EQ_I(blobc_builder_root(b, 12, 4, (void **)&root), BLOBC_OK);
+    CHECK_EQ_I(blobc_builder_open(b, 4, &items), BLOBC_OK);
+    CHECK(blobc_builder_grow(b, items, 24));
+    const uint32_t bad[2] = {1, 1};
+    CHECK_EQ_I(blobc_builder_permute(b, items, 12, 2, bad), BLOBC_EARG);
+    CHECK_EQ_I(blobc_builder_status(b, &err), BLOBC_EARG);
+    CHECK(strstr(err.message, "not a permutation") != NULL);
+    blobc_builder_free(b);
+}
+
+/* root { r: &K; items: [K] } K { v: u32; }: a reference resolved to item 1
+ * lands on it, forward of the field; one never resolved fails finish. */
+TEST(pending_references) {
+    for (int resolve = 0; resolve < 2; resolve++) {
+        blobc_builder *b = blobc_builder_new();
+        uint8_t *root;
+        CHECK_EQ_I(blobc_builder_root(b, 12, 4, (void **)&root), BLOBC_OK);
+        uint32_t id = 99;
+        CHECK_EQ_I(blobc_builder_link_pending(b, 0, 0, &id), BLOBC_OK);
+        CHECK_EQ_U(id, 0);
+        blobc_ref items;
+        uint8_t *mem;
+        CHECK_EQ_I(blobc_builder_alloc(b, 8, 4, &items, (void **)&mem), BLOBC_OK);
+        blobc_st32(mem, 5);
+        blobc_st32(mem + 4, 6);
+        blobc_st32(root + 8, 2);
+        CHECK_EQ_I(blobc_builder_link(b, 0, 4, items), BLOBC_OK);
+        if (resolve) CHECK_EQ_I(blobc_builder_resolve(b, id, items, 4), BLOBC_OK);
+        blobc_buffer out = {0};
+        blobc_error err;
+        blobc_error_clear(&err);
+        blobc_status st = blobc_builder_finish(b, &out, &err);
+        blobc_builder_free(b);
+        if (!resolve) {
+            CHECK_EQ_I(st, BLOBC_EARG);
+            CHECK(strstr(err.message, "never resolved") != NULL);
+            continue;
+        }
+        CHECK_EQ_I(st, BLOBC_OK);
+        /* items at 12: the reference at 0 leads to 12 + 4 */
+        CHECK_EQ_I(rd_i32(out.data), 16);
+        CHECK_EQ_I(rd_i32(out.data + 4), 8);
+        CHECK_EQ_U(blobc_ld32(out.data + 16), 6);
+        blobc_buffer_free(&out);
+    }
+}
+
 /* root { id: u32; items: [Item] }  Item { name: string; x: u16 } (12 bytes).
  * `reverse` records every link and allocation in a different order; the
  * image must not change. */
@@ -666,6 +758,8 @@ TEST(many_links_recorded_out_of_order) {
 
 TEST_MAIN_BEGIN("builder")
 RUN(root_with_string);
+RUN(sorted_items_keep_their_links);
+RUN(pending_references);
 RUN(array_of_structs_with_strings);
 RUN(order_of_recording_does_not_matter);
 RUN(shared_payload_stored_once);

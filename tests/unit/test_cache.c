@@ -153,7 +153,6 @@ TEST(key_same_on_every_thread) {
 
 /* ---- many threads, one directory cache ---- */
 
-#ifndef _WIN32
 typedef struct worker_arg {
     const char *dir;
     const blobc_schema *schema;
@@ -187,12 +186,12 @@ static void worker(void *p) {
         blobc_error warn;
         if (blobc_bake_memory(data, strlen(data), "d.yaml", &o, &want, &err) != BLOBC_OK) w->bad++;
         blobc_cache_get(c, &plan, &o, &got, &hit, &warn);
-        if (warn.status != BLOBC_OK) w->bad++;
+        if (warn.status != BLOBC_OK && ++w->bad) fprintf(stderr, "get: %s\n", warn.message);
         if (hit) hits++;
         else misses++;
         if (hit && (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)) w->bad++;
         if (!hit) blobc_cache_put(c, &plan, want.data, want.len, &warn);
-        if (warn.status != BLOBC_OK) w->bad++;
+        if (!hit && warn.status != BLOBC_OK && ++w->bad) fprintf(stderr, "put: %s\n", warn.message);
         blobc_buffer_free(&want);
         blobc_cache_entry_free(&got);
         blobc_bake_plan_free(&plan);
@@ -231,7 +230,6 @@ TEST(dir_cache_many_threads) {
     CHECK_EQ_U(st.hits + st.misses, 16 * 20);
     CHECK(st.hits >= 16 * 20 - 16 * 8);
 }
-#endif
 
 /* The error contract (blobc/error.h) on the functions of this area. */
 TEST(error_contract) {
@@ -272,9 +270,5 @@ RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
 RUN(key_same_on_every_thread);
-#ifndef _WIN32
 RUN(dir_cache_many_threads);
-#else
-SKIP_TEST(dir_cache_many_threads, "the cache in a directory is not in the Windows build yet");
-#endif
 TEST_MAIN_END

@@ -2,8 +2,8 @@
  * test_read.c - the read API (blobc/read.h) over a blob baked here: every
  * kind reached by name, index, item, member and pointer, scalars as
  * numbers and text, the empty value for everything that is not there,
- * stripped blobs, refusal of a damaged blob; and blobc_compare_blobs
- * naming the first value two blobs differ in.
+ * stripped blobs, refusal of a damaged blob, references and keys; and
+ * blobc_compare_blobs naming the first value two blobs differ in.
  */
 #include <math.h>
 
@@ -229,12 +229,53 @@ TEST(compare_names_the_first_difference) {
                  "string bytes = \"hello\"");
 }
 
+/* References read as their targets; keys of keyed structs and of
+ * references; a *T to a keyed struct and a null reference have none. */
+TEST(references_and_keys) {
+    static const char sch[] = "struct Item { @key id: u32; }\n"
+                              "struct Node { @key name: string; next: &Node = null; }\n"
+                              "struct R { items: [Item]; nodes: [Node]; best: &Item; p: *Item; }\n"
+                              "root R;\n";
+    static const char data[] = "items: [{id: 9}, {id: 4}]\n"
+                               "nodes: [{name: b, next: a}, {name: a, next: b}, {name: c}]\n"
+                               "best: 9\np: {id: 1}\n";
+    blobc_schema *s = NULL;
+    blobc_buffer blob = {0};
+    blobc_bake_options o = {0};
+    blobc_reader *r = NULL;
+    if (blobc_schema_parse(sch, strlen(sch), "k.schema", &s, &err)) FAILF("%s", err.message);
+    o.schema = s;
+    if (blobc_bake_memory(data, strlen(data), "k.yaml", &o, &blob, &err)) FAILF("%s", err.message);
+    CHECK_EQ_I(blobc_reader_open(blob.data, blob.len, NULL, &r, &err), BLOBC_OK);
+    blobc_value root = blobc_reader_root(r);
+    blobc_value best = blobc_value_field(root, "best");
+    CHECK_STR(text(blobc_value_key(best)), "9");
+    /* the target is the item of the sorted array that holds key 9 */
+    blobc_value item1 = blobc_value_item(blobc_value_field(root, "items"), 1);
+    CHECK_EQ_U(blobc_value_deref(best).offset, item1.offset);
+    CHECK_STR(text(blobc_value_key(item1)), "9");
+    /* a cycle a -> b -> a, followed twice round */
+    blobc_value n = blobc_value_item(blobc_value_field(root, "nodes"), 0);
+    CHECK_STR(text(blobc_value_key(n)), "a");
+    for (int k = 0; k < 4; k++) n = blobc_value_deref(blobc_value_field(n, "next"));
+    CHECK_STR(text(blobc_value_key(n)), "a");
+    CHECK_STR(text(blobc_value_key(blobc_value_field(n, "next"))), "b");
+    blobc_value c = blobc_value_item(blobc_value_field(root, "nodes"), 2);
+    CHECK_EQ_I(blobc_value_kind(blobc_value_key(blobc_value_field(c, "next"))), 0);
+    CHECK_EQ_I(blobc_value_kind(blobc_value_key(blobc_value_field(root, "p"))), 0);
+    CHECK_EQ_I(blobc_value_kind(blobc_value_key(root)), 0);
+    blobc_reader_free(r);
+    blobc_buffer_free(&blob);
+    blobc_schema_free(s);
+}
+
 TEST_MAIN_BEGIN("read")
 setup();
 RUN(navigate_every_kind);
 RUN(stripped_and_damaged);
 RUN(threads_share_a_reader);
 RUN(compare_names_the_first_difference);
+RUN(references_and_keys);
 blobc_buffer_free(&g_blob);
 blobc_schema_free(g_schema);
 TEST_MAIN_END

@@ -359,8 +359,8 @@ TEST(errors_each_rule) {
         {"struct A { x: bool = True; }", "t.schema:1:22: error: default of bool field 'x' must be true or false, got 'True'"},
         {"enum E : u8 { a } struct A { x: E = 0; }", "t.schema:1:37: error: default of field 'x' must name a member of enum E, got '0'"},
         {"enum E : u8 { alpha } struct A { x: E = beta; }", "t.schema:1:41: error: enum E has no member 'beta'"},
-        {"struct A { x: *A = 0; }", "t.schema:1:20: error: field 'x' of type *A cannot have a default (only scalars, bool, enums, string and unions can)"},
-        {"struct A { x: [u8; 2] = 0; }", "t.schema:1:25: error: field 'x' of type [u8; 2] cannot have a default (only scalars, bool, enums, string and unions can)"},
+        {"struct A { x: *A = 0; }", "t.schema:1:20: error: field 'x' of type *A cannot have a default (only scalars, bool, enums, string, unions and references can)"},
+        {"struct A { x: [u8; 2] = 0; }", "t.schema:1:25: error: field 'x' of type [u8; 2] cannot have a default (only scalars, bool, enums, string, unions and references can)"},
         {"struct A { s: string = \"\\u{110000}\"; }", "t.schema:1:25: error: \\u escape U+110000 is beyond U+10FFFF"},
         {"struct A { s: string = \"\\u{1234567}\"; }", "t.schema:1:25: error: \\u{...} takes 1 to 6 hex digits"},
         {"struct A { s: string = \"\\u{}\"; }", "t.schema:1:25: error: malformed \\u{...} escape: expected 1 to 6 hex digits and '}'"},
@@ -377,6 +377,13 @@ TEST(errors_each_rule) {
         {"struct A { x: [u8; 2147483647]; y: u8; }", "t.schema:1:8: error: struct A is too large (over 2147483647 bytes)"},
         {"struct A { x: [u16; 1073741824]; }", "t.schema:1:12: error: fixed array [u16; 1073741824] is too large (over 2147483647 bytes)"},
         {"struct A { x: [[u64; 65536]; 65536]; }", "t.schema:1:12: error: fixed array [[u64; 65536]; 65536] is too large (over 2147483647 bytes)"},
+        {"struct A { @key x: f32; }", "t.schema:1:17: error: struct A: the @key field 'x' is f32; a key is an integer, an enum or a string"},
+        {"struct A { @key x: u8; @key y: u8; }", "t.schema:1:24: error: struct A has two @key fields; a struct has at most one key"},
+        {"struct B { x: u8; } struct A { r: &B; }", "t.schema:1:36: error: &B refers to an element of a keyed array, so B must be a struct with a @key field"},
+        {"struct A { @key x: u8; r: &A = 1; }", "t.schema:1:32: error: the default of reference field 'r' can only be null (no element), got '1'"},
+        {"struct A { @bogus x: u8; }", "t.schema:1:13: error: unknown field attribute '@bogus' (a field takes @key and @was)"},
+        {"struct A { x: u8; @key }", "t.schema:1:24: error: expected a field after @key, got '}'"},
+        {"struct A { x: &u8; }", "t.schema:1:16: error: &u8 refers to an element of a keyed array, so u8 must be a struct with a @key field"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!parse_fails(cases[i].text)) FAILF("case %zu parsed: %s", i, cases[i].text);

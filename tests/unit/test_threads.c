@@ -3,7 +3,8 @@
  * bakes JSON and YAML (a YAML level over 1 MiB, so the bake also starts
  * its YAML parsing thread, and small files), dumps, verifies and generates
  * C, round after round, and every output must equal, byte for byte, what
- * one thread produced alone. A host thread uses cJSON meanwhile, with
+ * one thread produced alone (the verify report, which the library writes
+ * with cJSON, is made too). A host thread uses cJSON meanwhile, with
  * allocation hooks of its own that must stay installed and see every
  * allocation freed. Run by make check, under ASan by make asan and under
  * TSan by make tsan (THREADS_ROUNDS sets the rounds).
@@ -112,6 +113,10 @@ static int bake_and_check(const input *in, const expected *want, const blobc_sch
     bad |= blobc_dump(blob.data, blob.len, &d, &text, &err) != BLOBC_OK;
     bad |= text.len != want->json.len || memcmp(text.data, want->json.data, text.len) != 0;
     bad |= blobc_verify_blob(blob.data, blob.len, NULL, &err) != BLOBC_OK;
+    /* the verify report is written with cJSON, through the host's hooks */
+    text.len = 0;
+    bad |= blobc_verify_report_json(in->name, &err, &text, NULL) != BLOBC_OK;
+    bad |= text.len < 2 || memcmp(text.data + text.len - 2, "}\n", 2) != 0;
     text.len = 0;
     bad |= blobc_gen_c(gen_schema, NULL, &text, NULL) != BLOBC_OK;
     bad |= text.len != g_gen_want.len || memcmp(text.data, g_gen_want.data, text.len) != 0;

@@ -455,14 +455,15 @@ TEST(hostile_structure) {
     HOSTILE(rx, 3, 0, UINT32_MAX, dup_named, 52, "type section: type R is declared twice");
 }
 
-/* The type section records which union fields were declared `= null`:
- * a union field without it has its type word marked (bit 31), so a blob's
- * own types refuse none exactly where the schema does. A section written
+/* The type section records which union and reference fields were
+ * declared `= null`: one without it has its type word marked (bit 31), so
+ * a blob's own types refuse none (or null) exactly where the schema does. A section written
  * before the mark existed has none: every union field there may hold none,
  * as it could then. The mark on a field that is not a union is refused. */
 TEST(union_fields_may_hold_none) {
-    blobc_schema *s = parse("struct A { x: u32; }\nunion U { A }\n"
-                            "struct R { req: U; opt: U = null; list: [U]; }\nroot R;\n");
+    blobc_schema *s = parse("struct A { @key x: u32; }\nunion U { A }\n"
+                            "struct R { req: U; opt: U = null; list: [U]; as: [A];\n"
+                            "  ref: &A; opt_ref: &A = null; }\nroot R;\n");
     CHECK(s);
     blobc_buffer b = {0}, again = {0};
     CHECK(encode(s, NULL, &b));
@@ -474,6 +475,8 @@ TEST(union_fields_may_hold_none) {
     CHECK(!r->fields[0].def.present); /* req */
     CHECK(r->fields[1].def.present);  /* opt */
     CHECK(!r->fields[2].def.present); /* list: not a union */
+    CHECK(!r->fields[4].def.present); /* ref */
+    CHECK(r->fields[5].def.present);  /* opt_ref: a reference may be null */
     CHECK(encode(d, NULL, &again));
     CHECK(again.len == b.len && memcmp(again.data, b.data, b.len) == 0);
     blobc_schema_free(d);
@@ -499,7 +502,7 @@ TEST(union_fields_may_hold_none) {
     static const uint32_t marked_scalar[] = {13, 1, 0, 1, 3, 0x80000004u, 18, 2, 0, 1, 0, 2,
                                              17, 3, 13, 0, 0, 1, 4, 4, 7};
     HOSTILE(strs, 5, 0, UINT32_MAX, marked_scalar, 52,
-            "type section: struct R: field u is marked as a union but is not one");
+            "type section: struct R: field u is marked as a union or reference but is not one");
 }
 
 TEST(hostile_names_and_enums) {

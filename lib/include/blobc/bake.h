@@ -52,6 +52,10 @@ typedef struct blobc_diag_sink {
     void *ctx;
     unsigned max_errors;
     size_t suppressed;            /* set by the bake: errors past max_errors */
+    /* Warnings, as they are met, whether the bake succeeds or not (status
+     * BLOBC_OK, so blobc_error_format says "warning:"): data that still
+     * uses a name the schema renamed (@was). NULL: none are reported. */
+    void (*warning)(void *ctx, const blobc_error *w);
 } blobc_diag_sink;
 
 /* The deepest nesting of mappings and sequences (objects and arrays) a

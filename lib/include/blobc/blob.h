@@ -149,6 +149,18 @@ static inline size_t blobc_rt_str_len(const blobc_rt_str *s) {
     return s->offset && s->length > 0 ? BLOBC_RT_CAST(size_t, s->length) - 1 : 0;
 }
 
+/* The order of string keys (a keyed array's, docs/FORMAT.md): the
+ * string's bytes against key[0..len), unsigned, a prefix first. <0, 0, >0. */
+static inline int blobc_rt_str_cmp(const blobc_rt_str *s, const char *key, size_t len) {
+    const char *a = blobc_rt_str_cstr(s);
+    size_t n = blobc_rt_str_len(s), i;
+    for (i = 0; i < n && i < len; i++) {
+        unsigned char x = BLOBC_RT_CAST(unsigned char, a[i]), y = BLOBC_RT_CAST(unsigned char, key[i]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return n < len ? -1 : n > len ? 1 : 0;
+}
+
 /* The target of a *T, or NULL. */
 static inline const void *blobc_rt_ptr_get(const blobc_rt_ptr *p) {
     return blobc_rt_resolve(&p->offset);

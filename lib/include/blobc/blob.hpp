@@ -3,7 +3,8 @@
  * `blobc gen cpp`: the offset-field types of a blob as C++ views that read
  * the bytes in place. A `[T]` field is a blobc::Vector<T> (a random-access
  * range), a `[T; N]` a blobc::Fixed<T, N>, a `string` a blobc::String (a
- * std::string_view), a `*T` a blobc::Ptr<T>, a `bool` a blobc::Bool.
+ * std::string_view), a `*T` or a `&T` a blobc::Ptr<T>, a `bool` a
+ * blobc::Bool. A `[T]` of a struct with a @key field has find(key).
  *
  * No exceptions, no allocation, no RTTI: usable with -fno-exceptions
  * -fno-rtti. Indexing is unchecked, like std::vector's operator[]; blobs
@@ -106,6 +107,12 @@ struct item<Ptr<T>> {
     static const T *get(const Ptr<T> &v) noexcept { return v.get(); }
 };
 
+/* The key of a struct with a @key field: `type` (a number, an enum or
+ * std::string_view) and `get(item)`. The header of `blobc gen cpp`
+ * specializes it for each such struct; Vector<T>::find needs it. */
+template <typename T>
+struct key_of {};
+
 /* A random-access iterator over stored items, yielding them as item<T>. */
 template <typename T>
 class Iterator {
@@ -160,6 +167,22 @@ public:
     typename item<T>::type back() const noexcept { return (*this)[size() - 1]; }
     iterator begin() const noexcept { return iterator(data()); }
     iterator end() const noexcept { return iterator(data() + size()); }
+    /* Items of a struct with a @key field: the item whose key is `key`, or
+     * nullptr, by binary search (the blob keeps such an array sorted by
+     * key, strings by bytes; verify checks it). */
+    template <typename U = T>
+    const T *find(typename key_of<U>::type key) const noexcept {
+        const T *a = data();
+        std::size_t lo = 0, hi = size();
+        while (lo < hi) {
+            std::size_t mid = lo + (hi - lo) / 2;
+            typename key_of<U>::type k = key_of<U>::get(a[mid]);
+            if (k < key) lo = mid + 1;
+            else if (key < k) hi = mid;
+            else return &a[mid];
+        }
+        return nullptr;
+    }
 
 private:
     std::int32_t offset_;

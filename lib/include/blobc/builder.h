@@ -81,6 +81,37 @@ BLOBC_API size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
  * offset to the start of allocation `target`. */
 BLOBC_API blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
 
+/* ---- references: offsets into the middle of an allocation ----
+ *
+ * A reference (&T in a schema) is stored like a *T but leads to one item
+ * of an array that the value graph places anyway; it places nothing
+ * itself, so it may point forward or form cycles. Its target is usually
+ * known only at the end of a document: record it pending, resolve later. */
+
+/* Records that the i32 at byte `at` of allocation `loc` is a reference
+ * whose target is given later by blobc_builder_resolve(*id, ...). */
+BLOBC_API blobc_status blobc_builder_link_pending(blobc_builder *b, blobc_ref loc, uint32_t at,
+                                                  uint32_t *id);
+/* Sets a pending reference's target: byte `toff` of allocation `target`,
+ * which must be placed (reached by ordinary links) when the builder
+ * finishes. */
+BLOBC_API blobc_status blobc_builder_resolve(blobc_builder *b, uint32_t id, blobc_ref target,
+                                             uint32_t toff);
+
+/* ---- sorting the items of an open allocation ---- */
+
+/* For an open allocation holding n items of `item_size` bytes: the target
+ * of the link at byte `at` of each item (a string's bytes, say), recorded
+ * while it was open, into targets[i]; UINT32_MAX where there is none. */
+BLOBC_API blobc_status blobc_builder_item_targets(blobc_builder *b, blobc_ref ref,
+                                                  uint32_t item_size, uint32_t at, size_t n,
+                                                  blobc_ref *targets);
+/* Reorders the n items of an open allocation: item i becomes the old item
+ * perm[i] (a permutation of 0..n-1). Links and pending references recorded
+ * in it while it was open move with their items. */
+BLOBC_API blobc_status blobc_builder_permute(blobc_builder *b, blobc_ref ref, uint32_t item_size,
+                                             size_t n, const uint32_t *perm);
+
 /* A call that misuses the builder (an alignment that is not a power of
  * two <= 16, a size of 0, an allocation before the root, a link to an
  * allocation that does not exist, any use after finish, a NULL builder)

@@ -76,7 +76,9 @@ typedef struct blobc_error {
 /* Resets every field; an error object may be reused across calls. */
 BLOBC_API void blobc_error_clear(blobc_error *err);
 
-/* Formats the error the way the CLI prints it, without a trailing newline:
+/* Formats the error the way the CLI prints it, without a trailing newline
+ * ("warning:" in place of "error:" for a warning, whose status is
+ * BLOBC_OK):
  *   file:line:col: error: message          (text positions)
  *   file: /json/pointer: error: message    (JSON values)
  *   file: offset 0x1a4 (rooms[3].name): error: message   (blobs)

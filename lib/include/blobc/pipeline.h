@@ -35,7 +35,9 @@ typedef enum blobc_event_kind {
     BLOBC_EVENT_CLASH,   /* two jobs would write one file (error: which); nothing is baked */
     BLOBC_EVENT_START,   /* a job is taken up (for a progress line) */
     BLOBC_EVENT_ERROR,   /* an error of the job; with max_errors, several */
-    BLOBC_EVENT_WARNING, /* the cache failed the job, which baked without it */
+    BLOBC_EVENT_WARNING, /* the cache failed the job, which baked without it;
+                          * or (status BLOBC_OK, with its place) the data
+                          * uses a name the schema renamed (@was) */
     BLOBC_EVENT_DONE     /* the job is over: status, cached, suppressed */
 } blobc_event_kind;
 

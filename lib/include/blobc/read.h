@@ -82,8 +82,13 @@ BLOBC_API blobc_value blobc_value_union_member(blobc_value v);
 BLOBC_API uint32_t blobc_value_length(blobc_value v);
 /* Item i of a [T] or [T; N]. */
 BLOBC_API blobc_value blobc_value_item(blobc_value v, uint32_t i);
-/* The target of a *T; the empty value when it is null. */
+/* The target of a *T, or of a reference &T (the item it names); the
+ * empty value when it is null. */
 BLOBC_API blobc_value blobc_value_deref(blobc_value v);
+/* The key of a struct with a @key field (that field); of a reference &T,
+ * its target's key (what `blobc dump` writes for it); the empty value
+ * otherwise (a *T too, and a null reference). */
+BLOBC_API blobc_value blobc_value_key(blobc_value v);
 /* Whether a *T, [T] or string is null/empty, or a union holds no member. */
 BLOBC_API bool blobc_value_is_null(blobc_value v);
 

@@ -40,7 +40,7 @@ typedef enum blobc_kind {
     BLOBC_KIND_STRING,  /* {i32 offset, i32 length}, UTF-8 + NUL out of line */
     BLOBC_KIND_ARRAY,   /* [T]: {i32 offset, i32 length} out of line */
     BLOBC_KIND_FIXED,   /* [T; N]: N consecutive T inline */
-    BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null */
+    BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null; also &T (see blobc_type.ref) */
     BLOBC_KIND_UNION    /* named union of structs: {u32 tag, i32 offset}, tag 0 = none */
 } blobc_kind;
 
@@ -78,10 +78,12 @@ typedef struct blobc_enum_value {
     uint64_t value;
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
+    const char *was;        /* @was(old): the name it had before, or NULL */
 } blobc_enum_value;
 
-/* A field default (`name: T = value`). Only scalar, bool, enum, string
- * and union fields may have one. For integers and enums `bits` holds the
+/* A field default (`name: T = value`). Only scalar, bool, enum, string,
+ * union and reference fields may have one (a reference's, like a union's,
+ * only `null`). For integers and enums `bits` holds the
  * value as above; for floats `f` holds it (already rounded to f32 for f32
  * fields); for bool `bits` is 0 or 1; for strings `str`/`str_len` (UTF-8,
  * no NUL). A union field's only default is `null` (present, all zero):
@@ -101,6 +103,7 @@ typedef struct blobc_field {
     blobc_default def;
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
+    const char *was;        /* @was(old): the name it had before, or NULL */
 } blobc_field;
 
 struct blobc_type {
@@ -127,6 +130,11 @@ struct blobc_type {
     uint32_t internal;      /* reserved for the library (layout state) */
     const void *lookup;     /* reserved for the library: name and value
                                indexes built by layout; leave NULL */
+    uint32_t key;           /* STRUCT: 1 + the index of its @key field (an
+                               integer, enum or string), 0 when it has none */
+    bool ref;               /* PTR: a reference &T, stored as *T, whose target
+                               is an element of a keyed [T] of the same blob
+                               (T has a key); written as the key in data */
 };
 
 typedef struct blobc_schema blobc_schema;
@@ -220,6 +228,17 @@ BLOBC_API const blobc_enum_value *blobc_enum_find_value(const blobc_type *enum_t
  * NUL-terminated), or NULL. */
 BLOBC_API const blobc_field *blobc_struct_find_field(const blobc_type *st, const char *name,
                                                      size_t len);
+
+/* Whether data may leave the field out (docs/SCHEMA.md, "Defaults"): it
+ * has a default, it is a [T] (empty) or a *T (null), or it is a struct
+ * whose every field may be left out (it then holds their defaults). */
+BLOBC_API bool blobc_field_optional(const blobc_field *field);
+
+/* Whether a struct field may hold nothing: a union (no member) or a
+ * reference &T (null) declared `= null`. Anywhere else a union holds a
+ * member and a reference leads to an item, as bake writes them, and
+ * verify holds blobs to it (docs/FORMAT.md). */
+BLOBC_API bool blobc_field_may_be_none(const blobc_field *field);
 
 /* Finds an enum member by name (len bytes, need not be NUL-terminated), or NULL. */
 BLOBC_API const blobc_enum_value *blobc_enum_find_name(const blobc_type *enum_type, const char *name,

@@ -54,7 +54,9 @@ typedef enum blobc_verify_code {
     BLOBC_V_DATA_SIZE = 23,      /* data section too small for the root, or over 2 GiB - 1 */
     BLOBC_V_BUDGET = 24,         /* work budget exhausted */
     BLOBC_V_NAN = 25,            /* a NaN other than the canonical quiet NaN */
-    BLOBC_V_UNION = 26           /* union tag out of range, or tag and offset disagree */
+    BLOBC_V_UNION = 26,          /* union tag out of range, or tag and offset disagree */
+    BLOBC_V_KEY_ORDER = 27,      /* a keyed array not sorted by key, or a key twice */
+    BLOBC_V_REF = 28             /* a reference not on an item of a keyed array of its type */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */

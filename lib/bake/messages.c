@@ -1,0 +1,188 @@
+/*
+ * messages.c - what the fill stack's errors say and where: the path of the
+ * value being filled (rendered from the frame stack only when an error
+ * happens), the error at a place with its source line, and the words for
+ * what a type takes. Shared by the fill stack (fill.c) and the keys
+ * (keys.c).
+ */
+#include "bake/bake_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/scalar.h"
+
+void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
+
+/* Appends the path of the value being filled to b. */
+static void render_path(const bk *k, int mode, const char *key, size_t keylen, blobc_buffer *b) {
+    for (uint32_t i = 0; i < k->depth; i++) {
+        const bk_frame *f = &k->fr[i];
+        if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
+        if (bk_is_map(f)) {
+            if (!f->field) continue;
+            if (k->json) blobc_buf_putc(b, '/');
+            else if (b->len) blobc_buf_putc(b, '.');
+            blobc_buf_puts(b, f->field->name);
+        } else if (f->count > 0) {
+            blobc_buf_printf(b, k->json ? "/%u" : "[%u]", (unsigned)(f->count - 1));
+        }
+    }
+    if (key) {
+        if (k->json) blobc_buf_putc(b, '/');
+        else if (b->len) blobc_buf_putc(b, '.');
+        for (size_t i = 0; i < keylen && i < 200; i++) {
+            unsigned char c = (unsigned char)key[i];
+            if (k->json && c == '~') blobc_buf_puts(b, "~0");
+            else if (k->json && c == '/') blobc_buf_puts(b, "~1");
+            else blobc_buf_putc(b, c < 0x20 || c == 0x7f ? '?' : (char)c);
+        }
+    }
+}
+
+void bk_render_path(const bk *k, blobc_buffer *b) { render_path(k, BK_AT_VALUE, NULL, 0, b); }
+
+static void set_path(bk *k, int mode, const char *key, size_t keylen) {
+    blobc_buffer b = {0};
+    render_path(k, mode, key, keylen, &b);
+    if (!b.data) return;
+    size_t cap = sizeof k->err->path;
+    if (b.len < cap) {
+        memcpy(k->err->path, b.data, b.len);
+        k->err->path[b.len] = '\0';
+    } else {
+        /* Deep paths keep their innermost part, which says the most. */
+        size_t keep = cap - 4;
+        memcpy(k->err->path, "...", 3);
+        memcpy(k->err->path + 3, b.data + b.len - keep, keep);
+        k->err->path[cap - 1] = '\0';
+    }
+    blobc_buffer_free(&b);
+}
+
+static void place(bk *k, const bk_pos *pos, int mode, const char *key, size_t keylen) {
+    blobc_err_file(k->err, k->filename);
+    if (pos && k->locate) k->locate(k, pos);
+    set_path(k, mode, key, keylen);
+}
+
+void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...) {
+    blobc_diag_sink *sink = k->sink;
+    if (!sink || !sink->warning || !k->err) return;
+    /* placed through k->err, which may hold a kept error: put it back */
+    blobc_error saved = *k->err, w;
+    blobc_error_clear(k->err);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->err->message, sizeof k->err->message, fmt, ap);
+    va_end(ap);
+    place(k, pos, key ? BK_AT_CONTAINER : BK_AT_VALUE, key, keylen);
+    w = *k->err;
+    w.status = BLOBC_OK;
+    *k->err = saved;
+    sink->warning(sink->ctx, &w);
+}
+
+blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
+                     size_t keylen, const char *fmt, ...) {
+    blobc_error *e = k->err;
+    if (!e) return st;
+    blobc_error_clear(e);
+    if (k->muted) {
+        /* only counted: spare the path and the source line */
+        e->status = st;
+        return st;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    blobc_verr(e, st, fmt, ap);
+    va_end(ap);
+    if (k->note) {
+        size_t n = strlen(e->message);
+        snprintf(e->message + n, sizeof e->message - n, " %s", k->note);
+    }
+    place(k, pos, mode, key, keylen);
+    return st;
+}
+
+blobc_status bk_fail_builder(bk *k, const bk_pos *pos) {
+    blobc_error tmp;
+    blobc_error_clear(&tmp);
+    blobc_status st = blobc_builder_status(k->b, &tmp);
+    if (st == BLOBC_OK) {
+        st = BLOBC_ENOMEM;
+        snprintf(tmp.message, sizeof tmp.message, "out of memory");
+    }
+    k->hard = true;
+    return bk_fail(k, st, pos, BK_AT_VALUE, NULL, 0, "%s", tmp.message);
+}
+
+
+void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
+    char sp[160];
+    blobc_type_spell(t, sp, sizeof sp);
+    switch (t->kind) {
+    case BLOBC_KIND_BOOL: snprintf(buf, cap, "true or false"); break;
+    case BLOBC_KIND_I8:
+    case BLOBC_KIND_U8:
+    case BLOBC_KIND_I16:
+    case BLOBC_KIND_U16:
+    case BLOBC_KIND_I32:
+    case BLOBC_KIND_U32:
+    case BLOBC_KIND_I64:
+    case BLOBC_KIND_U64:
+        snprintf(buf, cap, "an integer in %s range %s", blobc_kind_name(t->kind),
+                 blobc_int_range_text(t->kind));
+        break;
+    case BLOBC_KIND_F32:
+    case BLOBC_KIND_F64: snprintf(buf, cap, "a number (%s)", sp); break;
+    case BLOBC_KIND_ENUM: snprintf(buf, cap, "a member name of enum %s", t->name); break;
+    case BLOBC_KIND_STRING: snprintf(buf, cap, "a string"); break;
+    case BLOBC_KIND_STRUCT:
+        snprintf(buf, cap, "%s (struct %s)", k->json ? "an object" : "a mapping", t->name);
+        break;
+    case BLOBC_KIND_ARRAY:
+        snprintf(buf, cap, "%s (%s)", k->json ? "an array" : "a sequence", sp);
+        break;
+    case BLOBC_KIND_FIXED:
+        snprintf(buf, cap, "%s of %u items (%s)", k->json ? "an array" : "a sequence",
+                 (unsigned)t->count, sp);
+        break;
+    case BLOBC_KIND_PTR: {
+        char inner[200];
+        if (t->ref) {
+            const blobc_type *kt = t->elem->fields[t->elem->key - 1].type;
+            bk_describe_type(k, kt, inner, sizeof inner);
+            snprintf(buf, cap, "a key of %s (%s)", t->elem->name, inner);
+            break;
+        }
+        bk_describe_type(k, t->elem, inner, sizeof inner);
+        snprintf(buf, cap, "%s or null", inner);
+        break;
+    }
+    case BLOBC_KIND_UNION: {
+        char names[300];
+        bk_list_names(names, sizeof names, t);
+        snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
+                 k->json ? "an object" : "a mapping", t->name, names);
+        break;
+    }
+    }
+}
+
+/* "id, name, kind, ..." : the first few names of a struct's fields, an
+ * enum's or a union's members. */
+void bk_list_names(char *buf, size_t cap, const blobc_type *t) {
+    size_t o = 0;
+    bool fields = t->kind != BLOBC_KIND_ENUM;
+    uint32_t n = fields ? t->nfields : t->nvalues;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n && i < 12; i++) {
+        const char *name = fields ? t->fields[i].name : t->values[i].name;
+        int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
+        if (w < 0 || (size_t)w >= cap - o) return;
+        o += (size_t)w;
+    }
+    if (n > 12) snprintf(buf + o, cap - o, ", ...");
+}
+

@@ -1,0 +1,128 @@
+/*
+ * walk_keys.c - references (&T) and keyed arrays ([T] of a struct with a
+ * @key), checked once the walk has placed every payload (docs/FORMAT.md,
+ * "Keys and references").
+ *
+ * A reference places nothing: it may point forward or back into any
+ * keyed array, so during the walk it is only recorded; afterwards each is
+ * looked up in the table of placed payloads (a binary search), and each
+ * keyed array is checked item against next item. Work stays linear: one
+ * look-up per reference, one comparison per item, a string key's bytes
+ * read at most twice. A blob that passes can be binary-searched.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "common/scalar.h"
+#include "read/walk_internal.h"
+
+typedef struct blobc_wref {
+    uint32_t at;      /* the offset field */
+    uint32_t target;
+    uint32_t tid;     /* the keyed struct's id */
+} blobc_wref;
+
+blobc_status blobc_walk_ref(blobc_walk *w, const wop *op, size_t p, blobc_error *err) {
+    int32_t off = (int32_t)blobc_ld32(w->data + p);
+    if (off == 0 && op->mask == NONE_OK) return BLOBC_OK;
+    if (off == 0) {
+        char sp[160];
+        blobc_walk_spell_tid(w, op->tid, sp, sizeof sp);
+        return blobc_walk_fail(w, err, BLOBC_V_REF, p, p,
+                               "reference &%s is null, which only a field declared '= null' may be",
+                               sp);
+    }
+    int64_t t = (int64_t)p + off;
+    if (t < 0 || (uint64_t)t >= w->size)
+        return blobc_walk_fail(w, err, BLOBC_V_OFFSET_RANGE, p, p,
+                               "reference target %" PRId64 " is outside the data section", t);
+    if (w->nrefs == w->refs_cap &&
+        !blobc_grow((void **)&w->refs, &w->refs_cap, w->nrefs + 1, sizeof *w->refs))
+        return blobc_err_nomem(err);
+    w->refs[w->nrefs++] = (blobc_wref){(uint32_t)p, (uint32_t)t, op->tid};
+    return BLOBC_OK;
+}
+
+static blobc_status check_ref(blobc_walk *w, const blobc_wref *r, blobc_error *err) {
+    const blobc_winfo *in = &w->infos[r->tid];
+    char sp[160];
+    blobc_walk_spell_tid(w, r->tid, sp, sizeof sp);
+    size_t k = blobc_walk_find_containing(w, r->target);
+    if (k == SIZE_MAX)
+        return blobc_walk_fail(w, err, BLOBC_V_REF, r->at, SIZE_MAX,
+                               "reference to 0x%" PRIx64 ", which is in no payload",
+                               AT(r->target));
+    blobc_wpayload pl = blobc_walk_payload(w, k);
+    if (pl.tid != r->tid || ((pl.flags & BLOBC_WP_PTR) && !(pl.flags & BLOBC_WP_MIXED)))
+        return blobc_walk_fail(w, err, BLOBC_V_REF, r->at, SIZE_MAX,
+                               "reference to 0x%" PRIx64 ", which is not in a keyed [%s]",
+                               AT(r->target), sp);
+    if ((r->target - pl.start) % in->size != 0)
+        return blobc_walk_fail(w, err, BLOBC_V_REF, r->at, SIZE_MAX,
+                               "reference to 0x%" PRIx64 ", inside item %u of the [%s] at 0x%" PRIx64
+                               " rather than at its start",
+                               AT(r->target), (unsigned)((r->target - pl.start) / in->size), sp,
+                               AT(pl.start));
+    return BLOBC_OK;
+}
+
+/* The key of the item at data offset p of keyed struct st (verified). */
+static void item_key(const blobc_walk *w, const blobc_type *st, size_t p, uint64_t *bits,
+                     const char **s, size_t *n) {
+    const blobc_field *kf = &st->fields[st->key - 1];
+    const blobc_type *kt = kf->type;
+    p += kf->offset;
+    *s = NULL;
+    *n = 0;
+    *bits = 0;
+    if (kt->kind == BLOBC_KIND_STRING) {
+        int32_t off = (int32_t)blobc_ld32(w->data + p);
+        *s = (const char *)w->data + p + off;
+        *n = blobc_ld32(w->data + p + 4) - 1;
+        return;
+    }
+    *bits = blobc_load_int(w->data + p, kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind);
+}
+
+static blobc_status check_sorted(blobc_walk *w, const blobc_wpayload *pl, blobc_error *err) {
+    const blobc_winfo *in = &w->infos[pl->tid];
+    const blobc_type *st = in->type;
+    const blobc_type *kt = st->fields[st->key - 1].type;
+    blobc_kind kind = kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+    uint64_t a = 0, b = 0;
+    const char *as = NULL, *bs = NULL;
+    size_t an = 0, bn = 0;
+    for (uint32_t i = 0; i < pl->count; i++) {
+        size_t p = pl->start + (size_t)i * in->size;
+        item_key(w, st, p, &b, &bs, &bn);
+        if (i > 0) {
+            int c = blobc_key_cmp(kind, a, as, an, b, bs, bn);
+            if (c >= 0)
+                return blobc_walk_fail(w, err, BLOBC_V_KEY_ORDER, p, SIZE_MAX,
+                                       "item %u of the keyed [%s] at 0x%" PRIx64 " %s",
+                                       (unsigned)i, st->name, AT(pl->start),
+                                       c == 0 ? "has the key of the item before it"
+                                              : "has a key that sorts before the item before it");
+        }
+        a = b;
+        as = bs;
+        an = bn;
+    }
+    return BLOBC_OK;
+}
+
+blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err) {
+    for (size_t i = 0; i < w->ntab; i++) {
+        blobc_wpayload pl = blobc_walk_payload(w, i);
+        if (pl.tid == STRBYTES || pl.count < 2) continue;
+        const blobc_type *st = w->infos[pl.tid].type;
+        if (!st || st->kind != BLOBC_KIND_STRUCT || !st->key) continue;
+        blobc_status s = check_sorted(w, &pl, err);
+        if (s) return s;
+    }
+    for (size_t i = 0; i < w->nrefs; i++) {
+        blobc_status s = check_ref(w, &w->refs[i], err);
+        if (s) return s;
+    }
+    return BLOBC_OK;
+}
