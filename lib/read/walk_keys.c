@@ -8,7 +8,9 @@
  * looked up in the table of placed payloads (a binary search), and each
  * keyed array is checked item against next item. Work stays linear: one
  * look-up per reference, one comparison per item, a string key's bytes
- * read at most twice. A blob that passes can be binary-searched.
+ * read at most twice. Where a blob has several keyed arrays, their items
+ * are then sorted together to find a key given twice in two of them (one
+ * key space per type). A blob that passes can be binary-searched.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -111,13 +113,87 @@ static blobc_status check_sorted(blobc_walk *w, const blobc_wpayload *pl, blobc_
     return BLOBC_OK;
 }
 
-blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err) {
+/* One item of a keyed array, for the key space check: its type, its key
+ * (a number made to sort as unsigned, or a string's bytes), where it is. */
+typedef struct key_item {
+    uint32_t tid;
+    uint32_t p;
+    uint32_t array;   /* the array's start */
+    uint64_t u;
+    const char *s;
+    size_t n;
+} key_item;
+
+/* By type, then key; the same key of one type compares equal. */
+static int key_item_cmp(const void *va, const void *vb) {
+    const key_item *a = va, *b = vb;
+    if (a->tid != b->tid) return a->tid < b->tid ? -1 : 1;
+    if (a->s) return blobc_key_cmp(BLOBC_KIND_STRING, 0, a->s, a->n, 0, b->s, b->n);
+    return (a->u > b->u) - (a->u < b->u);
+}
+
+/* Whether the payload is a keyed array (not a lone *T target). */
+static bool keyed_array(const blobc_walk *w, const blobc_wpayload *pl) {
+    if (pl->tid == STRBYTES || pl->count == 0) return false;
+    if ((pl->flags & BLOBC_WP_PTR) && !(pl->flags & BLOBC_WP_MIXED)) return false;
+    const blobc_type *st = w->infos[pl->tid].type;
+    return st && st->kind == BLOBC_KIND_STRUCT && st->key;
+}
+
+/* All keyed arrays of one type share one key space: with two or more of
+ * a type, their items are sorted together (each array is sorted already)
+ * and neighbours compared. O(n log n) in the items, the bytes of a string
+ * key read O(log n) times. */
+static blobc_status check_key_space(blobc_walk *w, size_t nkeyed, blobc_error *err) {
+    key_item *it = malloc((nkeyed ? nkeyed : 1) * sizeof *it);
+    if (!it) return blobc_err_nomem(err);
+    size_t n = 0;
     for (size_t i = 0; i < w->ntab; i++) {
         blobc_wpayload pl = blobc_walk_payload(w, i);
-        if (pl.tid == STRBYTES || pl.count < 2) continue;
+        if (!keyed_array(w, &pl)) continue;
         const blobc_type *st = w->infos[pl.tid].type;
-        if (!st || st->kind != BLOBC_KIND_STRUCT || !st->key) continue;
+        const blobc_type *kt = st->fields[st->key - 1].type;
+        blobc_kind kind = kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+        uint64_t flip = blobc_kind_is_signed(kind) ? UINT64_C(1) << 63 : 0;
+        for (uint32_t j = 0; j < pl.count; j++) {
+            key_item *k = &it[n++];
+            k->tid = pl.tid;
+            k->p = pl.start + j * w->infos[pl.tid].size;
+            k->array = pl.start;
+            item_key(w, st, k->p, &k->u, &k->s, &k->n);
+            k->u ^= flip;
+        }
+    }
+    qsort(it, n, sizeof *it, key_item_cmp);
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 1; i < n && !st; i++) {
+        const key_item *a = &it[i - 1], *b = &it[i];
+        if (key_item_cmp(a, b) != 0) continue;
+        const char *name = w->infos[b->tid].type->name;
+        uint32_t size = w->infos[b->tid].size;
+        st = blobc_walk_fail(w, err, BLOBC_V_KEY_ORDER, b->p, SIZE_MAX,
+                             "item %u of the keyed [%s] at 0x%" PRIx64 " has the key of item %u of "
+                             "the one at 0x%" PRIx64 " (all keyed arrays of %s share one key space)",
+                             (unsigned)((b->p - b->array) / size), name, AT(b->array),
+                             (unsigned)((a->p - a->array) / size), AT(a->array), name);
+    }
+    free(it);
+    return st;
+}
+
+blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err) {
+    size_t nkeyed = 0, narrays = 0;
+    for (size_t i = 0; i < w->ntab; i++) {
+        blobc_wpayload pl = blobc_walk_payload(w, i);
+        if (!keyed_array(w, &pl)) continue;
+        nkeyed += pl.count;
+        narrays++;
+        if (pl.count < 2) continue;
         blobc_status s = check_sorted(w, &pl, err);
+        if (s) return s;
+    }
+    if (narrays > 1) {
+        blobc_status s = check_key_space(w, nkeyed, err);
         if (s) return s;
     }
     for (size_t i = 0; i < w->nrefs; i++) {

@@ -22,7 +22,7 @@
 
 static const char *outdir;
 static FILE *manifest;
-static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S, *UNION_REQ_S, *KEY_S, *KEY_REQ_S;
+static blobc_schema *S, *NODE_S, *DAG_S, *OTHER_S, *UNION_S, *UNION_REQ_S, *KEY_S, *KEY_REQ_S, *KEY2_S;
 static const blobc_type *LV, *ROOM, *META;
 static blobc_buffer IMG; /* a valid 4-room level */
 
@@ -350,6 +350,28 @@ static void key_cases(void) {
     emit_data("ref_out_of_range", "offset-range", d, 44, rt);
 }
 
+/* R { ks: [K]; more: [K]; } (16 bytes): one K at 16 in ks (key a), one
+ * at 24 in more (key b): two arrays of one key space. */
+static void key_space_cases(void) {
+    const blobc_type *rt = blobc_schema_root(KEY2_S);
+    uint8_t d[32];
+    for (int dup = 0; dup < 2; dup++) {
+        memset(d, 0, sizeof d);
+        blobc_st32(d, 16);
+        blobc_st32(d + 4, 1);
+        blobc_st32(d + 8, 16);
+        blobc_st32(d + 12, 1);
+        blobc_st32(d + 16, 7);
+        blobc_st32(d + 24, dup ? 7 : 2); /* sorted alone, each array */
+        emit_data(dup ? "keys_duplicate_across_arrays" : "keys_two_arrays_ok", dup ? "key-order" : "ok",
+                  d, 32, rt);
+    }
+    /* the same key in arrays of two types is no clash */
+    uint8_t e[44];
+    key_data(e, -4, 5, 28);
+    emit_data("keys_same_in_two_types_ok", "ok", e, 44, blobc_schema_root(KEY_S));
+}
+
 static void union_cases(void) {
     const blobc_type *rt = blobc_schema_root(UNION_S);
     uint8_t d[32];
@@ -410,6 +432,8 @@ int main(int argc, char **argv) {
                                        "struct R { ks: [K]; js: [J]; r: &K; }\nroot R;\n";
     KEY_S = fx_schema_parse(key_text);
     KEY_REQ_S = fx_schema_parse(key_req_text);
+    KEY2_S = fx_schema_parse("struct K { @key id: i32; v: u32; }\n"
+                             "struct R { ks: [K]; more: [K]; }\nroot R;\n");
     NODE_S = fx_schema_parse(node_text);
     DAG_S = fx_schema_parse(dag_text);
     OTHER_S = fx_schema_parse(other_text);
@@ -430,6 +454,7 @@ int main(int argc, char **argv) {
     graph_cases();
     union_cases();
     key_cases();
+    key_space_cases();
     if (fclose(manifest) != 0) die(mpath);
     blobc_buffer_free(&IMG);
     blobc_schema_free(S);
@@ -440,5 +465,6 @@ int main(int argc, char **argv) {
     blobc_schema_free(UNION_REQ_S);
     blobc_schema_free(KEY_S);
     blobc_schema_free(KEY_REQ_S);
+    blobc_schema_free(KEY2_S);
     return 0;
 }

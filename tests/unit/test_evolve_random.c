@@ -2,9 +2,12 @@
  * test_evolve_random.c - compat and upgrade agree, over random pairs of
  * schemas: a random schema and random data for it, baked; a second schema
  * made from the first by one to three random edits (fields renamed,
- * added, removed, swapped or retyped, defaults changed, types, enum
- * members and union members renamed or added, enum values changed,
- * '= null' given or taken, declarations reordered). Whenever compat calls
+ * with @was or without, added, removed, swapped or retyped, defaults
+ * changed, types, enum members (with @was or without) and union members
+ * renamed or added, enum values changed, '= null' given or taken, the
+ * @key moved, declarations reordered). Most schemas have a keyed struct
+ * K: a [K] in the root whose keys references &K and [&K] name, sometimes
+ * another [K] deeper (one key space). Whenever compat calls
  * the pair compatible, upgrade must carry the blob over without --drop,
  * and every value must stay what it was: the data sections are equal byte
  * for byte, and so are the dumps. Both verdicts must come up often, so
@@ -33,15 +36,17 @@ static uint32_t rnd(uint32_t n) {
 /* ---- the model of a schema ---- */
 
 enum { T_U8, T_U16, T_U32, T_I8, T_I32, T_I64, T_F32, T_F64, T_BOOL, T_STRING, NSCALAR,
-       T_ENUM = NSCALAR, T_STRUCT, T_ARRAY, T_FIXED, T_PTR, T_UNION };
+       T_ENUM = NSCALAR, T_STRUCT, T_ARRAY, T_FIXED, T_PTR, T_UNION, T_REF };
 static const char *const scalar_names[NSCALAR] = {"u8",  "u16", "u32", "i8",   "i32",
                                                   "i64", "f32", "f64", "bool", "string"};
 
 typedef struct mfield {
     char name[16];
     int kind, ref, elem, count; /* ref: enum, struct or union; elem: ARRAY/FIXED scalar,
-                                   or T_STRUCT for [ref] */
+                                   or T_STRUCT for [ref], T_REF for [&K] */
     bool has_def, nullable;
+    bool key;      /* @key (only in the keyed struct K) */
+    char was[16];  /* @was(was), "" for none */
     int def; /* scalar value, or enum member index */
 } mfield;
 typedef struct mstruct {
@@ -54,6 +59,7 @@ typedef struct menum {
     int n;
     char m[10][16];
     int v[10];
+    char was[10][16];
 } menum;
 typedef struct munion {
     char name[16];
@@ -62,7 +68,8 @@ typedef struct munion {
 typedef struct model {
     int ne, ns, nu;
     menum e[2];
-    mstruct s[6];
+    mstruct s[7]; /* s[ns], when nk: the keyed struct K */
+    int nk;
     munion u[1];
     int order; /* the order of enums, structs and the union in the text */
 } model;
@@ -137,6 +144,45 @@ static void link_all(model *m) {
     }
 }
 
+/* K { @key k: u32, i32 or string; a scalar or two }, a [K] of three
+ * items in the root (the keys references name), sometimes another in an
+ * inner struct (one key space), and references &K, [&K] here and there. */
+static void add_keyed(model *m) {
+    static const int key_kinds[3] = {T_U32, T_I32, T_STRING};
+    mstruct *k = &m->s[m->ns];
+    m->nk = 1;
+    snprintf(k->name, sizeof k->name, "K");
+    k->nf = 1 + (int)rnd(3);
+    for (int i = 0; i < k->nf; i++) random_field(m, m->ns - 1, &k->f[i], i);
+    k->f[0].kind = key_kinds[rnd(3)];
+    k->f[0].has_def = false;
+    k->f[0].key = true;
+    mstruct *r = &m->s[0];
+    if (r->nf == 8) r->nf--;
+    memmove(&r->f[1], &r->f[0], (size_t)r->nf * sizeof r->f[0]);
+    memset(&r->f[0], 0, sizeof r->f[0]);
+    snprintf(r->f[0].name, sizeof r->f[0].name, "ks");
+    r->f[0].kind = T_ARRAY;
+    r->f[0].elem = T_STRUCT;
+    r->f[0].ref = m->ns;
+    r->nf++;
+    for (int i = 0; i < m->ns; i++) {
+        mstruct *st = &m->s[i];
+        for (int j = i == 0 ? 2 : (int)rnd(2); j > 0 && st->nf < 8; j--) {
+            mfield *f = &st->f[st->nf];
+            memset(f, 0, sizeof *f);
+            snprintf(f->name, sizeof f->name, "k%d", st->nf);
+            f->ref = m->ns;
+            f->kind = (int[]){T_REF, T_REF, T_ARRAY}[rnd(3)];
+            f->elem = T_REF;
+            f->nullable = f->has_def = f->kind == T_REF && rnd(2);
+            if (i > 0 && i < m->ns - 2 && rnd(3) == 0) f->elem = T_STRUCT; /* another [K] */
+            if (f->elem == T_STRUCT) f->kind = T_ARRAY, f->nullable = f->has_def = false;
+            st->nf++;
+        }
+    }
+}
+
 static void random_model(model *m) {
     memset(m, 0, sizeof *m);
     m->ne = 1 + (int)rnd(2);
@@ -162,6 +208,7 @@ static void random_model(model *m) {
     }
     m->order = (int)rnd(6);
     link_all(m);
+    if (rnd(3)) add_keyed(m);
 }
 
 /* ---- the schema text ---- */
@@ -182,8 +229,10 @@ static void put_type(blobc_buffer *b, const model *m, const mfield *f) {
     case T_STRUCT: put(b, "%s", m->s[f->ref].name); break;
     case T_UNION: put(b, "%s", m->u[0].name); break;
     case T_PTR: put(b, "*%s", m->s[f->ref].name); break;
+    case T_REF: put(b, "&%s", m->s[f->ref].name); break;
     case T_ARRAY:
-        put(b, "[%s]", f->elem == T_STRUCT ? m->s[f->ref].name : scalar_names[f->elem]);
+        if (f->elem == T_REF) put(b, "[&%s]", m->s[f->ref].name);
+        else put(b, "[%s]", f->elem == T_STRUCT ? m->s[f->ref].name : scalar_names[f->elem]);
         break;
     case T_FIXED: put(b, "[%s; %d]", scalar_names[f->elem], f->count); break;
     default: put(b, "%s", scalar_names[f->kind]);
@@ -192,7 +241,7 @@ static void put_type(blobc_buffer *b, const model *m, const mfield *f) {
 
 static void put_default(blobc_buffer *b, const model *m, const mfield *f) {
     if (!f->has_def) return;
-    if (f->kind == T_UNION) put(b, " = null");
+    if (f->kind == T_UNION || f->kind == T_REF) put(b, " = null");
     else if (f->kind == T_ENUM) put(b, " = %s", m->e[f->ref].m[f->def]);
     else if (f->kind == T_BOOL) put(b, " = %s", f->def & 1 ? "true" : "false");
     else if (f->kind == T_F32 || f->kind == T_F64) put(b, " = %d.5", f->def);
@@ -207,13 +256,17 @@ static void schema_text(const model *m, blobc_buffer *b) {
         for (int i = 0; which == 0 && i < m->ne; i++) {
             const menum *e = &m->e[i];
             put(b, "enum %s : u8 {", e->name);
-            for (int j = 0; j < e->n; j++) put(b, "%s %s = %d", j ? "," : "", e->m[j], e->v[j]);
+            for (int j = 0; j < e->n; j++)
+                put(b, "%s %s%s%s%s = %d", j ? "," : "", e->was[j][0] ? "@was(" : "", e->was[j],
+                    e->was[j][0] ? ") " : "", e->m[j], e->v[j]);
             put(b, " }\n");
         }
-        for (int i = 0; which == 1 && i < m->ns; i++) {
+        for (int i = 0; which == 1 && i < m->ns + m->nk; i++) {
             const mstruct *st = &m->s[i];
             put(b, "struct %s {", st->name);
             for (int k = 0; k < st->nf; k++) {
+                if (st->f[k].key) put(b, " @key");
+                if (st->f[k].was[0]) put(b, " @was(%s)", st->f[k].was);
                 put(b, " %s: ", st->f[k].name);
                 put_type(b, m, &st->f[k]);
                 put_default(b, m, &st->f[k]);
@@ -233,6 +286,17 @@ static void schema_text(const model *m, blobc_buffer *b) {
 /* ---- random data for the old schema, as YAML flow text ---- */
 
 static void put_struct_value(blobc_buffer *b, const model *m, int si);
+
+/* Keys: the root's three keyed items have keys 0, 1, 2 (the ones
+ * references name); every other K item takes the next from 3 on, so no
+ * key is given twice in the document. */
+static int next_key, root_keys;
+
+static void put_key(blobc_buffer *b, int kind, int n) {
+    if (kind == T_STRING) put(b, "k%d", n);
+    else if (kind == T_I32) put(b, "%d", n * 5 - 7);
+    else put(b, "%d", n * 7 + 1);
+}
 
 static void put_scalar(blobc_buffer *b, int kind) {
     static const char *const strings[] = {"\"\"", "\"a\"", "\"hello, world\"", "\"é\""};
@@ -255,6 +319,10 @@ static void put_value(blobc_buffer *b, const model *m, const mfield *f) {
     switch (f->kind) {
     case T_ENUM: put(b, "%s", m->e[f->ref].m[rnd((uint32_t)m->e[f->ref].n)]); break;
     case T_STRUCT: put_struct_value(b, m, f->ref); break;
+    case T_REF:
+        if (f->nullable && rnd(3) == 0) put(b, "null");
+        else put_key(b, m->s[m->ns].f[0].kind, (int)rnd(3));
+        break;
     case T_PTR:
         if (rnd(3) == 0) put(b, "null");
         else put_struct_value(b, m, f->ref);
@@ -271,14 +339,19 @@ static void put_value(blobc_buffer *b, const model *m, const mfield *f) {
         break;
     case T_ARRAY:
     case T_FIXED: {
-        int n = f->kind == T_FIXED ? f->count : (int)rnd(4);
+        bool three = f->kind == T_ARRAY && f->elem == T_STRUCT && m->nk && f->ref == m->ns &&
+                     !strcmp(f->name, "ks");
+        int n = f->kind == T_FIXED ? f->count : three ? 3 : (int)rnd(4);
         put(b, "[");
         for (int i = 0; i < n; i++) {
             if (i) put(b, ", ");
-            if (f->elem == T_STRUCT) put_struct_value(b, m, f->ref);
+            if (three) root_keys = 3 - i; /* keys 2, 1, 0: stored sorted all the same */
+            if (f->elem == T_REF) put_value(b, m, &(mfield){.kind = T_REF, .ref = f->ref});
+            else if (f->elem == T_STRUCT) put_struct_value(b, m, f->ref);
             else put_scalar(b, f->elem);
         }
         put(b, "]");
+        if (three) root_keys = 0;
         break;
     }
     default: put_scalar(b, f->kind);
@@ -293,7 +366,8 @@ static void put_struct_value(blobc_buffer *b, const model *m, int si) {
         if (st->f[k].has_def && rnd(3) == 0) continue; /* takes its default */
         put(b, "%s%s: ", first ? "" : ", ", st->f[k].name);
         first = false;
-        put_value(b, m, &st->f[k]);
+        if (st->f[k].key) put_key(b, st->f[k].kind, root_keys ? root_keys - 1 : next_key++);
+        else put_value(b, m, &st->f[k]);
     }
     put(b, "}");
 }
@@ -301,7 +375,7 @@ static void put_struct_value(blobc_buffer *b, const model *m, int si) {
 /* ---- edits ---- */
 
 static mfield *any_field(model *m, int *si) {
-    *si = (int)rnd((uint32_t)m->ns);
+    *si = (int)rnd((uint32_t)(m->ns + m->nk));
     return &m->s[*si].f[rnd((uint32_t)m->s[*si].nf)];
 }
 
@@ -310,7 +384,7 @@ static void edit(model *m) {
     mfield *f = any_field(m, &si);
     mstruct *st = &m->s[si];
     menum *e = &m->e[rnd((uint32_t)m->ne)];
-    switch (rnd(15)) {
+    switch (rnd(18)) {
     case 0: strcat(f->name, "r"); break;                                  /* field renamed */
     case 1: strcat(st->name, "R"); break;                                 /* struct renamed */
     case 2: strcat(e->m[rnd((uint32_t)e->n)], "r"); break;                /* member renamed */
@@ -362,11 +436,42 @@ static void edit(model *m) {
     case 11: strcat(e->name, "R"); break;                                 /* enum renamed */
     case 12: strcat(m->u[0].name, "R"); break;                            /* union renamed */
     case 13: e->v[rnd((uint32_t)e->n)] += 40; break;                      /* member's value */
+    case 15:                                                              /* renamed, @was */
+        memcpy(f->was, f->name, sizeof f->was);
+        strcat(f->name, "w");
+        break;
+    case 16: {                                                            /* member, @was */
+        int j = (int)rnd((uint32_t)e->n);
+        memcpy(e->was[j], e->m[j], sizeof e->was[j]);
+        strcat(e->m[j], "w");
+        break;
+    }
+    case 17:                                                              /* @key moved */
+        for (int k = 1; m->nk && k < m->s[m->ns].nf; k++) {
+            mfield *g = &m->s[m->ns].f[k];
+            if (g->kind == T_STRING || g->kind == T_ENUM || (g->kind <= T_I64 && g->kind != T_F32)) {
+                for (int j = 0; j < m->s[m->ns].nf; j++) m->s[m->ns].f[j].key = false;
+                g->key = true;
+                break;
+            }
+        }
+        break;
     default: m->order = (int)rnd(6); break;                               /* reordered */
     }
 }
 
 /* ---- the property ---- */
+
+/* Whether a name of the model says what it was called before (@was). */
+static bool renames(const model *m) {
+    for (int i = 0; i < m->ns + m->nk; i++)
+        for (int k = 0; k < m->s[i].nf; k++)
+            if (m->s[i].f[k].was[0]) return true;
+    for (int i = 0; i < m->ne; i++)
+        for (int j = 0; j < m->e[i].n; j++)
+            if (m->e[i].was[j][0]) return true;
+    return false;
+}
 
 static blobc_schema *parse_model(const model *m, const char *name, blobc_buffer *text) {
     blobc_schema *s = NULL;
@@ -409,7 +514,7 @@ static bool same_data(const blobc_buffer *a, const blobc_buffer *b) {
 TEST(compatible_means_upgrade_keeps_every_value) {
     int compatible = 0, incompatible = 0;
     blobc_buffer otext = {0}, ntext = {0}, data = {0}, report = {0};
-    blobc_buffer old_blob = {0}, new_blob = {0}, ov = {0}, nv = {0};
+    blobc_buffer old_blob = {0}, new_blob = {0}, baked = {0}, ov = {0}, nv = {0};
     blobc_error err;
     int show = getenv("EVOLVE_SHOW") ? atoi(getenv("EVOLVE_SHOW")) : 0;
     for (int pair = 1; pair <= PAIRS && !test_failed_; pair++) {
@@ -421,6 +526,7 @@ TEST(compatible_means_upgrade_keeps_every_value) {
         blobc_schema *os = parse_model(&om, "old.schema", &otext);
         blobc_schema *ns = parse_model(&nm, "new.schema", &ntext);
         data.len = 0;
+        next_key = 3;
         put_struct_value(&data, &om, 0);
         blobc_bake_options bo = {0};
         bo.schema = os;
@@ -451,10 +557,18 @@ TEST(compatible_means_upgrade_keeps_every_value) {
                       pair, (int)report.len, (const char *)report.data, err.path,
                       err.path[0] ? ": " : "", err.message, (int)otext.len,
                       (const char *)otext.data, (int)ntext.len, (const char *)ntext.data);
-            values_of(&old_blob, &ov);
+            /* the values, named as the new schema names them (@was): as
+             * the old data baked with the new schema has them, where it
+             * bakes (a default taken away is no change of the layout) */
+            bo.schema = ns;
+            baked.len = 0;
+            bool rebaked = !blobc_bake_memory((const char *)data.data, data.len, "d.yaml", &bo,
+                                              &baked, NULL);
+            values_of(rebaked ? &baked : &old_blob, &ov);
             values_of(&new_blob, &nv);
-            if (!same_data(&old_blob, &new_blob) || ov.len != nv.len || ov.len == 0 ||
-                memcmp(ov.data, nv.data, ov.len) != 0)
+            bool names_kept = rebaked || !renames(&nm);
+            if (!same_data(&old_blob, &new_blob) || (rebaked && !same_data(&baked, &new_blob)) ||
+                (names_kept && (ov.len != nv.len || ov.len == 0 || memcmp(ov.data, nv.data, ov.len))))
                 FAILF("pair %d: compatible, upgraded, but the values changed:\n%.*s---\n%.*s", pair,
                       (int)ov.len, (const char *)ov.data, (int)nv.len, (const char *)nv.data);
         }
@@ -467,6 +581,7 @@ TEST(compatible_means_upgrade_keeps_every_value) {
     blobc_buffer_free(&report);
     blobc_buffer_free(&old_blob);
     blobc_buffer_free(&new_blob);
+    blobc_buffer_free(&baked);
     blobc_buffer_free(&ov);
     blobc_buffer_free(&nv);
     /* both verdicts come up often: neither side is tested by chance only */
