@@ -182,7 +182,7 @@ TEST(null_error_on_failure) {
     blobc_gen_cpp_options gcpp = {"a::", NULL, false};
     CHECK_EQ_I(blobc_gen_cpp(g_schema, &gcpp, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 7, ".h", &out, NULL), BLOBC_EARG);
-    blobc_gen_cs_options gcs = {"Not.a namespace", false};
+    blobc_gen_cs_options gcs = {"Not.a namespace", false, false, false};
     CHECK_EQ_I(blobc_gen_cs(g_schema, &gcs, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_types_encode(blobc_builtin_type(BLOBC_KIND_U32), NULL, &out, NULL),
                BLOBC_EINPUT);
