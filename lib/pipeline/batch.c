@@ -102,32 +102,52 @@ static void run_all(pool *p, unsigned threads) {
     free(t);
 }
 
-/* Two jobs writing one file: a CLASH event for each, and BLOBC_EARG. */
+/* The files the jobs write, numbered: 2i the output of job i, 2i + 1 its
+ * depfile (NULL when it has none). */
+static const char *file_of(const blobc_job *jobs, size_t k) {
+    return k % 2 ? jobs[k / 2].depfile : jobs[k / 2].output;
+}
+
+/* The clash of file k with file fk, written before it. */
+static void clash(const blobc_job *jobs, size_t fk, size_t k, blobc_error *e) {
+    const char *a = file_of(jobs, fk), *b = file_of(jobs, k);
+    bool same = strcmp(a, b) == 0;
+    if (fk / 2 == k / 2)
+        blobc_err(e, BLOBC_EARG, "the output and the depfile of input '%s' would both be written "
+                  "to '%s'%s%s%s", jobs[k / 2].input, a, same ? "" : " (also named '",
+                  same ? "" : b, same ? "" : "')");
+    else
+        blobc_err(e, BLOBC_EARG, "inputs '%s' and '%s' would both be written to '%s'%s%s%s",
+                  jobs[fk / 2].input, jobs[k / 2].input, a, same ? "" : " (also named '",
+                  same ? "" : b, same ? "" : "')");
+}
+
+/* Two files of the jobs (outputs and depfiles) that are one: a CLASH
+ * event for each, and BLOBC_EARG. */
 static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_batch_options *o,
                                   blobc_error *err) {
     blobc_outputs *seen = blobc_outputs_new();
-    if (!seen) return blobc_err_nomem(err);
-    blobc_status st = BLOBC_OK;
-    for (size_t i = 0; i < n; i++) {
-        size_t first;
+    size_t *file = n < SIZE_MAX / 4 ? malloc((2 * n + 1) * sizeof *file) : NULL, nfiles = 0;
+    blobc_status st = seen && file ? BLOBC_OK : blobc_err_nomem(err);
+    for (size_t k = 0; k < 2 * n && st != BLOBC_ENOMEM; k++) {
+        size_t i = k / 2, first;
+        if (!file_of(jobs, k)) continue;
         blobc_error e;
         blobc_error_clear(&e);
-        if (blobc_outputs_add(seen, jobs[i].output, &first, &e) != BLOBC_OK) {
+        if (blobc_outputs_add(seen, file_of(jobs, k), &first, &e) != BLOBC_OK) {
             *err = e;
             st = e.status;
             event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0});
             break;
         }
+        file[nfiles++] = k; /* the number blobc_outputs_add gave it */
         if (first == SIZE_MAX) continue;
-        const char *a = jobs[first].output, *b = jobs[i].output;
-        bool same = strcmp(a, b) == 0;
-        blobc_err(&e, BLOBC_EARG, "inputs '%s' and '%s' would both be written to '%s'%s%s%s",
-                  jobs[first].input, jobs[i].input, a, same ? "" : " (also named '", same ? "" : b,
-                  same ? "" : "')");
+        clash(jobs, file[first], k, &e);
         if (st == BLOBC_OK) *err = e;
         st = BLOBC_EARG;
         event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0});
     }
+    free(file);
     blobc_outputs_free(seen);
     return st;
 }

@@ -101,9 +101,11 @@ static blobc_status write_all(const blobc_job *job, const blobc_batch_options *o
 void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_pl_slot *s) {
     blobc_error err;
     blobc_error_clear(&err);
-    const char *in_name = blobc_inputs_find(o->output.inputs, job->output);
+    const char *refused = job->output, *in_name = blobc_inputs_find(o->output.inputs, refused);
+    if (!in_name && job->depfile)
+        in_name = blobc_inputs_find(o->output.inputs, refused = job->depfile);
     if (in_name) {
-        s->status = blobc_err_refuse_input(&err, in_name, job->output);
+        s->status = blobc_err_refuse_input(&err, in_name, refused);
         blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
         s->error = err;
         return;

@@ -169,6 +169,19 @@ expect_err refuses_input_name 2 'cannot list' \
     "$BLOBC" bake -s "$T/base.schema" "$T/no-bar/i=n.yaml" --depfiles
 absent refused_input_not_baked "$T/no-bar/i=n.blob"
 
+# A depfile that is the output, or an input, is refused before anything is
+# written: the blob is never replaced by the depfile's text, and a failed
+# bake leaves no output behind.
+mkdir -p "$T/same"
+cp "$T/no-bar/in.yaml" "$T/same/in.yaml"
+expect_err depfile_is_output 2 "the output and the depfile of input '$T/same/in.yaml' would both be written to '$T/same/o.blob' (also named '$T/same/./o.blob')" \
+    "$BLOBC" bake -s "$T/base.schema" "$T/same/in.yaml" -o "$T/same/o.blob" --depfile "$T/same/./o.blob"
+absent depfile_is_output_nothing_written "$T/same/o.blob"
+rm -f "$T/same/o.blob"
+expect_err depfile_is_input 2 "refusing to overwrite input file '$T/same/in.yaml'" \
+    "$BLOBC" bake -s "$T/base.schema" "$T/same/in.yaml" -o "$T/same/o.blob" --depfile "$T/same/in.yaml"
+absent depfile_is_input_nothing_written "$T/same/o.blob"
+
 # Every printable ASCII byte is in one list or the other.
 covered=' #$:\!(x)+,@]{}~.-_"'"'"'&*?;<>^`|=%['
 missing=""

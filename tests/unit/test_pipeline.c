@@ -4,7 +4,6 @@
  * the calling thread; clashes and inputs refused before anything is
  * baked or written.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -17,8 +16,11 @@
 
 #define NJOBS 12
 
+/* Set on the thread that calls blobc_bake_batch, and on no other: the
+ * events must all arrive there (no pthreads: the test runs on Windows). */
+static _Thread_local int on_caller;
+
 typedef struct seen {
-    pthread_t caller;
     int wrong_thread;
     int out_of_order;   /* an event of a job before the previous job's DONE */
     size_t next_done;   /* the job whose DONE comes next */
@@ -29,7 +31,7 @@ typedef struct seen {
 
 static void on_event(void *ctx, const blobc_event *ev) {
     seen *s = ctx;
-    if (!pthread_equal(pthread_self(), s->caller)) s->wrong_thread++;
+    if (!on_caller) s->wrong_thread++;
     switch (ev->kind) {
     case BLOBC_EVENT_START: s->starts++; return;
     case BLOBC_EVENT_CLASH:
@@ -90,7 +92,7 @@ static blobc_status run(blobc_cache *cache, bool bad, seen *s, blobc_error *err)
                               path_of("out/o%d.blob.d", i)};
     }
     memset(s, 0, sizeof *s);
-    s->caller = pthread_self();
+    on_caller = 1;
     blobc_batch_options o;
     memset(&o, 0, sizeof o);
     o.cache = cache;
@@ -107,7 +109,7 @@ static blobc_status run(blobc_cache *cache, bool bad, seen *s, blobc_error *err)
 }
 
 TEST(batch_in_order_cached_with_depfiles) {
-    CHECK(mkdtemp(dir) != NULL);
+    CHECK(test_mkdtemp(dir) != NULL);
     put_file("t.schema", "struct P { x: u32; name: string; tags: [string]; }\nroot P;\n");
     blobc_cache *cache = NULL;
     blobc_error err;
@@ -161,7 +163,8 @@ TEST(batch_in_order_cached_with_depfiles) {
     blobc_cache_close(cache);
 }
 
-/* Two jobs writing one file under two spellings: refused, nothing written. */
+/* Two jobs writing one file under two spellings: refused, nothing written
+ * (outputs and depfiles alike). */
 TEST(clash_refused_before_baking) {
     char *in = path_of("in%d.yaml", 0), *out = path_of("clash%d.blob", 0);
     char other[300];
@@ -169,7 +172,7 @@ TEST(clash_refused_before_baking) {
     blobc_job jobs[2] = {{in, out, NULL}, {in, other, NULL}};
     seen s;
     memset(&s, 0, sizeof s);
-    s.caller = pthread_self();
+    on_caller = 1;
     blobc_batch_options o;
     memset(&o, 0, sizeof o);
     o.on_event = on_event;
@@ -182,6 +185,18 @@ TEST(clash_refused_before_baking) {
     CHECK_CONTAINS(s.first_error, "(also named");
     struct stat st;
     CHECK(stat(out, &st) != 0);
+    /* a depfile is written too: one that is its own job's output, or
+     * another job's, clashes the same way */
+    blobc_job own[1] = {{in, out, other}}, cross[2] = {{in, out, NULL}, {in, "x.blob", other}};
+    for (int c = 0; c < 2; c++) {
+        memset(&s, 0, sizeof s);
+        on_caller = 1;
+        CHECK_EQ_I(blobc_bake_batch(c ? cross : own, c ? 2 : 1, &o, &err), BLOBC_EARG);
+        CHECK_EQ_U(s.clashes, 1);
+        CHECK_EQ_U(s.starts, 0);
+        CHECK_CONTAINS(s.first_error, c ? "inputs '" : "the output and the depfile of input '");
+        CHECK(stat(out, &st) != 0);
+    }
     free(in);
     free(out);
 }
@@ -198,7 +213,7 @@ TEST(input_never_written) {
     blobc_job jobs[1] = {{in, schema, NULL}};
     seen s;
     memset(&s, 0, sizeof s);
-    s.caller = pthread_self();
+    on_caller = 1;
     blobc_batch_options o;
     memset(&o, 0, sizeof o);
     o.output.inputs = inputs;
@@ -222,14 +237,14 @@ TEST(input_never_written) {
     o.output.inputs = NULL;
     for (size_t j = 0; j < 2; j++) {
         memset(&s, 0, sizeof s);
-        s.caller = pthread_self();
+        on_caller = 1;
         CHECK_EQ_I(blobc_bake_batch(&own[j], 1, &o, &err), BLOBC_EIO);
         CHECK_CONTAINS(s.first_error, "refusing to overwrite input file");
     }
     /* another job's input: that job is refused, the other is written */
     blobc_job two[2] = {{in, path_of("x%d.blob", 1), NULL}, {in2, in, dep}};
     memset(&s, 0, sizeof s);
-    s.caller = pthread_self();
+    on_caller = 1;
     CHECK_EQ_I(blobc_bake_batch(two, 2, &o, &err), BLOBC_EIO);
     CHECK_EQ_I(s.status[0], BLOBC_OK);
     CHECK_EQ_I(s.status[1], BLOBC_EIO);
@@ -253,9 +268,7 @@ TEST(input_never_written) {
     CHECK_EQ_I(blobc_bake_batch(jobs, 1, NULL, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_bake_batch(NULL, 1, &o, &err), BLOBC_EARG);
     CHECK_CONTAINS(err.message, "blobc_bake_batch: ");
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
+    test_rm_rf(dir);
 }
 
 TEST_MAIN_BEGIN("pipeline")

@@ -62,6 +62,42 @@ expect drive_letter_depfile 0 "$BLOBC" bake "$D\\in\\level.yaml" -o "$D\\out\\de
     --depfile "$D\\out\\dep.d"
 grep -q "dep.blob:" "$T/p/out/dep.d" && pass drive_letter_depfile_rule ||
     fail drive_letter_depfile_rule "$(cat "$T/p/out/dep.d")"
+# ninja reads the drive letters back exactly (its depfile parser is the
+# same code on Windows): a rule that hands ninja this depfile, then the
+# dependencies ninja recorded.
+if command -v ninja >/dev/null 2>&1; then
+    mkdir -p "$T/nj"
+    cp "$T/p/out/dep.d" "$T/nj/dep.src"
+    printf 'rule cp\n  command = cp dep.src $out.d && touch $out\n  depfile = $out.d\n  deps = gcc\nbuild out: cp\n' \
+        >"$T/nj/build.ninja"
+    printf '%s\n' "$D\\in\\level.yaml" "$D\\in\\..\\..\\schemas\\level.schema" >"$T/nj/want"
+    (cd "$T/nj" && ninja >/dev/null 2>&1 && ninja -t deps) | sed -n 's/^    //p' >"$T/nj/got"
+    same_file drive_letter_depfile_ninja "$T/nj/got" "$T/nj/want"
+else
+    skip drive_letter_depfile_ninja "ninja not found (make deps installs it)"
+fi
+# The "\\?\" form (long paths): read and written (a $schema with ".."
+# is not, as Windows takes such a path literally: the schema is given); a
+# depfile cannot hold its "?", which ninja ends a name at, and says so.
+L="\\\\?\\$D"
+printf 'x: 7\n' >"$T/p/in/small.yaml"
+expect long_path_form 0 "$BLOBC" bake -s "$L\\s.schema" "$L\\in\\small.yaml" -o "$L\\out\\long.blob"
+expect long_path_verify 0 "$BLOBC" verify "$D\\out\\long.blob"
+expect_err long_path_depfile_refused 2 "in a depfile: it holds \"?\"" \
+    "$BLOBC" bake -s "$L\\s.schema" "$L\\in\\small.yaml" -o "$L\\out\\long.blob" --depfile "$D\\out\\long.d"
+[ ! -e "$T/p/out/long.d" ] && pass long_path_no_depfile || fail long_path_no_depfile "$(cat "$T/p/out/long.d")"
+# A cache directory named with a drive letter, "\" and non-ASCII letters
+# (the wide-character API below the root): a miss, then a hit.
+C="$D\\cache-été"
+expect cache_drive_letter_miss 0 "$BLOBC" bake -v --cache "$C" "$D\\in\\level.yaml" -o "$D\\out\\c1.blob"
+expect cache_drive_letter_hit 0 "$BLOBC" bake -v --cache "$C" "$D\\in\\level.yaml" -o "$D\\out\\c2.blob"
+grep -qF "cached $D\\out\\c2.blob" "$T/err" && pass cache_drive_letter_hit_said ||
+    fail cache_drive_letter_hit_said "$(cat "$T/err")"
+same_file cache_drive_letter_bytes "$T/p/out/c2.blob" "$T/p/out/ref.blob"
+[ "$(find "$T/p/cache-été" -path '*/[0-9a-f][0-9a-f]/*' -type f | wc -l)" -eq 1 ] &&
+    pass cache_non_ascii_entry || fail cache_non_ascii_entry "$(find "$T/p" -path '*cache*')"
+expect cache_drive_letter_stats 0 "$BLOBC" cache stats "$C"
+grep -qx 'hits: 1' "$T/out" && pass cache_drive_letter_counts || fail cache_drive_letter_counts "$(cat "$T/out")"
 # Non-ASCII names in and out (UTF-16 on Windows, UTF-8 here).
 U="niveau-été-日本"
 cp "$T/lf/samples/level.yaml" "$T/lf/samples/$U.yaml"

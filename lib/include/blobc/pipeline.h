@@ -64,10 +64,11 @@ typedef struct blobc_batch_options {
     void *ctx;
 } blobc_batch_options;
 
-/* Runs the jobs. First, two jobs whose outputs are one file under any
- * spelling are refused (a CLASH event for each, BLOBC_EARG, nothing
- * baked). Then each job: an output that is the input of any job, or one
- * of output.inputs, is refused before the bake (and again when written);
+/* Runs the jobs. First, two files the jobs write (outputs and depfiles)
+ * that are one file under any spelling are refused (a CLASH event for
+ * each, BLOBC_EARG, nothing baked). Then each
+ * job: an output or depfile that is the input of any job, or one of
+ * output.inputs, is refused before the bake (and again when written);
  * the input is baked, or taken from the cache (and a fresh bake stored
  * there); the depfile is made before anything is
  * written (a name make or ninja could not read back fails the job); the
