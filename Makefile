@@ -296,6 +296,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PCDIR      ?= $(LIBDIR)/pkgconfig
 CMAKEDIR   ?= $(LIBDIR)/cmake/blobc
+CSDIR      ?= $(PREFIX)/share/blobc/cs
 PUBLIC_H   := $(sort $(wildcard lib/include/blobc/*.h lib/include/blobc/*.hpp))
 # The Python module goes where that Python looks for packages under PREFIX
 # (sysconfig's purelib: lib/python3.X/site-packages, or dist-packages on
@@ -328,6 +329,8 @@ install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	install -m 644 $(LIBA) "$(DESTDIR)$(LIBDIR)/libblobc.a"
 	install -m 644 $(PUBLIC_H) "$(DESTDIR)$(INCLUDEDIR)/blobc"
 	install -m 644 man/blobc.1 "$(DESTDIR)$(MANDIR)/man1/blobc.1"
+	install -d "$(DESTDIR)$(CSDIR)"
+	install -m 644 lib/cs/BlobcRuntime.cs "$(DESTDIR)$(CSDIR)/BlobcRuntime.cs"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@REQUIRES@|$(LINK_PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
@@ -355,10 +358,11 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/blobc" "$(DESTDIR)$(LIBDIR)/libblobc.a" \
 	  "$(DESTDIR)$(LIBDIR)/libblobc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/$(SONAME)" \
 	  "$(DESTDIR)$(LIBDIR)/libblobc.so" "$(DESTDIR)$(PCDIR)/blobc.pc" \
-	  "$(DESTDIR)$(MANDIR)/man1/blobc.1" \
+	  "$(DESTDIR)$(MANDIR)/man1/blobc.1" "$(DESTDIR)$(CSDIR)/BlobcRuntime.cs" \
 	  "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake" "$(DESTDIR)$(CMAKEDIR)/blobcConfigVersion.cmake" \
 	  $(foreach h,$(notdir $(PUBLIC_H)),"$(DESTDIR)$(INCLUDEDIR)/blobc/$(h)")
-	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(CMAKEDIR)" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(INCLUDEDIR)/blobc" "$(DESTDIR)$(CMAKEDIR)" "$(DESTDIR)$(CSDIR)" \
+	  "$(DESTDIR)$(PREFIX)/share/blobc" 2>/dev/null || true
 ifneq ($(PYTHONDIR),)
 	rm -f $(foreach f,$(notdir $(PYTHON_SRC)) $(SONAME),"$(DESTDIR)$(PYTHONDIR)/blobc/$(f)")
 	rm -rf "$(DESTDIR)$(PYTHONDIR)/blobc/__pycache__"

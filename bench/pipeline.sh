@@ -3,7 +3,9 @@
 # own steps (or alone, from the top of the tree, after `make bench`):
 #   1. a batch of 2,000 small levels (5 to 60 rooms each, JSON):
 #      `blobc bake -j2` against flatc's own batch `flatc -b` on the same files;
-#   2. the 200,000-room level: a cache hit against a bake;
+#   2. the 200,000-room level: a cache hit against a bake; a 60-room level:
+#      a hit from a cache directory and from an HTTP cache (a local nginx,
+#      when installed) against a bake, one process each as under ninja;
 #   3. ninja with nothing to do over the same 2,000 assets.
 # Times are hyperfine medians (skipped without hyperfine). Reports only.
 #
@@ -28,16 +30,18 @@ if ! command -v hyperfine >/dev/null 2>&1; then
 fi
 [ -x "$B/gen_level" ] || { echo "bench: run 'make bench' first" >&2; exit 2; }
 
-# median NAME 'COMMAND': hyperfine's median of a shell command, in seconds
-# (the command must succeed).
+# median NAME 'COMMAND' [OPTION]: hyperfine's median of a shell command, in
+# seconds (the command must succeed); OPTION -N runs it without a shell,
+# for commands of a few milliseconds, where the shell's own start-up that
+# hyperfine subtracts is as long as the command.
 median() {
-    hyperfine --warmup 1 --runs "${RUNS:-10}" --export-json "$B/$1.json" "$2" >/dev/null 2>&1 ||
+    hyperfine --warmup 1 --runs "${RUNS:-10}" ${3:-} --export-json "$B/$1.json" "$2" >/dev/null 2>&1 ||
         { echo "bench: failed: $2" >&2; exit 1; }
     name=$1
     python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$B/$name.json" 2>/dev/null ||
         sed -n 's/.*"median": *\([0-9.e-]*\).*/\1/p' "$B/$name.json" | head -1
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v r="$1" -v g="$2" 'BEGIN { print (r + 0 >= g + 0) ? "met" : "missed" }'; }
 
 # ---- 2,000 small levels ----
@@ -77,6 +81,41 @@ hit=$(median big_hit "'$BLOBC' bake --cache '$B/cache' -s '$SCHEMA' '$big' -o '$
 say "| bake of the $ROOMS-room level, no cache | ${nocache} s |"
 say "| the same, a cache hit | ${hit} s |"
 
+# ---- a cache hit on a small asset (one process per asset, as under ninja) ----
+small=$B/level_60.yaml
+[ -s "$small" ] || "$B/gen_level" yaml 60 "$small"
+"$BLOBC" bake -q --cache "$B/cache" -s "$SCHEMA" "$small" -o "$B/small.blob"
+small_bake=$(median small_bake "'$BLOBC' bake --no-cache -s '$SCHEMA' '$small' -o '$B/small.blob'" -N)
+small_dir=$(median small_dir_hit "'$BLOBC' bake --cache '$B/cache' -s '$SCHEMA' '$small' -o '$B/small.blob'" -N)
+say "| bake of a 60-room level (YAML, $(wc -c <"$small") bytes), no cache | ${small_bake} s |"
+say "| the same, a cache directory hit | ${small_dir} s |"
+# An HTTP hit: a local nginx (as tests/cli/http.sh runs it) holds the entry.
+small_http=
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+if [ -x "$NGINX" ] && command -v curl >/dev/null 2>&1; then
+    X=$B/nginx
+    rm -rf "$X"
+    port=$((20000 + $$ % 20000))
+    . "$(pwd)/tests/tools/nginx_cache.sh"
+    nginx_cache_conf "$X" "$port"
+    "$NGINX" -p "$X" -c "$X/nginx.conf" -e "$X/error.log" >"$X/out" 2>&1 &
+    npid=$!
+    trap 'kill $npid 2>/dev/null' EXIT
+    tries=0
+    until curl -s -o /dev/null "http://127.0.0.1:$port/" || [ $tries -ge 20 ]; do
+        sleep 0.25
+        tries=$((tries + 1))
+    done
+    url=http://127.0.0.1:$port/blobc
+    if "$BLOBC" bake -q --cache "$url" -s "$SCHEMA" "$small" -o "$B/small.blob"; then
+        small_http=$(median small_http_hit "'$BLOBC' bake --cache '$url' -s '$SCHEMA' '$small' -o '$B/small.blob'" -N)
+        say "| the same, an HTTP cache hit (local nginx) | ${small_http} s |"
+    fi
+    kill $npid 2>/dev/null || true
+    wait $npid 2>/dev/null || true
+    trap - EXIT
+fi
+
 # ---- ninja with nothing to do ----
 if command -v ninja >/dev/null 2>&1; then
     {
@@ -97,6 +136,12 @@ if [ -n "$flatc" ]; then
 fi
 r=$(ratio "$nocache" "$hit")
 say "| cache hit vs bake, $ROOMS rooms | >= 10x | ${r}x | $(verdict "$r" 10) |"
+r=$(ratio "$small_bake" "$small_dir")
+say "| cache directory hit vs bake, 60 rooms | >= 1x | ${r}x | $(verdict "$r" 1) |"
+if [ -n "$small_http" ]; then
+    r=$(ratio "$small_bake" "$small_http")
+    say "| HTTP cache hit vs bake, 60 rooms | >= 1x | ${r}x | $(verdict "$r" 1) |"
+fi
 if [ -n "${noop:-}" ]; then
     ms=$(awk -v s="$noop" 'BEGIN { printf "%.0f", s * 1000 }')
     say "| ninja no-op over $N assets | < 100 ms | ${ms} ms | $(awk -v m="$ms" 'BEGIN { print (m < 100) ? "met" : "missed" }') |"

@@ -138,7 +138,15 @@ blobc_output_options cli_output_options(void);
 int verify_against(const char *src, const char *blob, const char *schema, const char *type);
 
 int cmd_bake(int argc, char **argv);
+/* What `dump` and `size` were asked (dump.c runs both). */
+typedef struct dump_req {
+    const char *cmd, *schema, *type, *output, *depth;
+    bool json, map, html, raw, size;
+    read_format rf;
+} dump_req;
+int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_size(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -15,27 +15,34 @@
 static const char gen_help[] =
     "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE|DIR/] [--depfile FILE]\n"
     "       blobc gen cpp SCHEMA [--namespace NS] [-o FILE|DIR/] [--depfile FILE]\n"
-    "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [-o FILE]\n"
+    "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [--runtime R]\n"
+    "                           [-o FILE|DIR/] [--depfile FILE]\n"
     "       blobc gen jsonschema SCHEMA [-t TYPE] [-o FILE]\n"
     "c: a C11/C++17 header that reads blobs of SCHEMA in place.\n"
     "cpp: a C++17 header of classes with accessors over the same bytes.\n"
     "cs: C# structs over Unity.Entities' blob types, to read files baked with\n"
-    "--format unity through BlobAssetReference<T>.TryRead.\n"
+    "--format unity through BlobAssetReference<T>.TryRead; or with --runtime\n"
+    "standalone over blobc's C# runtime (BlobcRuntime.cs), to read .blob files\n"
+    "from any .NET or Mono program.\n"
     "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"
-    "c, cpp: a schema that imports others gets one header per schema file,\n"
-    "each named after its file (common.schema: common.h), all in the\n"
-    "directory of -o, each including the headers of the files it uses.\n"
+    "c, cpp, cs: a schema that imports others gets one file per schema file,\n"
+    "each named after its file (common.schema: common.h, common.cs), all in\n"
+    "the directory of -o; a header includes the headers of the files it uses,\n"
+    "a C# file is compiled with the files it uses.\n"
     "\n"
     "  -o, --output FILE     write to FILE instead of standard output (never\n"
     "                        SCHEMA itself; see blobc(1), OUTPUT FILES); an\n"
     "                        existing directory or a name ending in '/': the\n"
-    "                        directory to write into (c, cpp)\n"
-    "      --depfile FILE    c, cpp: a make/ninja depfile: the header and the\n"
+    "                        directory to write into (c, cpp, cs)\n"
+    "      --depfile FILE    c, cpp, cs: a make/ninja depfile: the output and the\n"
     "                        schema files it was made from\n"
     "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"
     "      --namespace NS    cpp, cs: put the types in namespace NS (cpp: A::B, cs: A.B)\n"
     "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
     "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
+    "      --runtime R       cs: unity (the default: Unity.Entities' blob types)\n"
+    "                        or standalone (blobc's BlobcRuntime.cs, no Unity\n"
+    "                        packages; fixed buffers for vectors)\n"
     "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"
     COMMON_HELP
     "  -h, --help            show this help\n";
@@ -47,13 +54,13 @@ static const char *const languages[NLANG] = {"c", "cpp", "cs", "jsonschema"};
 typedef struct gen_req {
     int lang;
     const char *prefix, *type, *ns;
-    bool no_math;
+    bool no_math, standalone;
 } gen_req;
 
 static blobc_status generate(const gen_req *r, const blobc_schema *sch, bool own_file_only,
                              blobc_buffer *buf, blobc_error *err) {
     blobc_gen_options gopts = {NULL, r->prefix, own_file_only};
-    blobc_gen_cs_options co = {r->ns, r->no_math};
+    blobc_gen_cs_options co = {r->ns, r->no_math, own_file_only, r->standalone};
     blobc_gen_cpp_options po = {r->ns, NULL, own_file_only};
     return r->lang == LANG_C     ? blobc_gen_c(sch, &gopts, buf, err)
            : r->lang == LANG_CPP ? blobc_gen_cpp(sch, &po, buf, err)
@@ -152,13 +159,13 @@ static int write_depfile(const char *depfile, const char *main, const blobc_sche
     return rc;
 }
 
-/* gen c and gen cpp: one header, or one per schema file (docs/CODEGEN.md,
- * "One header per schema file"). */
+/* gen c, gen cpp and gen cs: one file, or one per schema file
+ * (docs/CODEGEN.md, "One header per schema file"). */
 static int write_headers(const gen_req *r, const blobc_schema *sch, const char *output, const char *depfile) {
-    const char *ext = r->lang == LANG_C ? ".h" : ".hpp";
+    const char *ext = r->lang == LANG_C ? ".h" : r->lang == LANG_CPP ? ".hpp" : ".cs";
     bool split = blobc_schema_file_count(sch) > 1;
     if (split && !output) {
-        usage_error("gen", "the schema imports other schema files: gen %s writes one header per file; "
+        usage_error("gen", "the schema imports other schema files: gen %s writes one file per schema file; "
                            "give -o FILE or -o DIR/ to say where", languages[r->lang]);
         return EXIT_USAGE;
     }
@@ -193,13 +200,14 @@ static int write_headers(const gen_req *r, const blobc_schema *sch, const char *
 }
 
 int cmd_gen(int argc, char **argv) {
-    const char *output = NULL, *prefix = NULL, *type = NULL, *ns = NULL, *depfile = NULL;
+    const char *output = NULL, *prefix = NULL, *type = NULL, *ns = NULL, *depfile = NULL, *runtime = NULL;
     bool no_math = false;
     opt opts[] = {{"output", 'o', true, &output, NULL},
                   {"prefix", 0, true, &prefix, NULL},
                   {"type", 't', true, &type, NULL},
                   {"namespace", 0, true, &ns, NULL},
                   {"depfile", 0, true, &depfile, NULL},
+                  {"runtime", 0, true, &runtime, NULL},
                   {"no-mathematics", 0, false, NULL, &no_math},
                   {NULL, 0, false, NULL, NULL}};
     args a;
@@ -225,21 +233,27 @@ int cmd_gen(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
-    bool header = lang == LANG_C || lang == LANG_CPP;
+    bool header = lang == LANG_C || lang == LANG_CPP || lang == LANG_CS;
     const char *stray = prefix && lang != LANG_C                   ? "--prefix applies to gen c only"
                         : type && lang != LANG_JSONSCHEMA           ? "-t applies to gen jsonschema only"
                         : no_math && lang != LANG_CS                ? "--no-mathematics applies to gen cs only"
                         : ns && lang != LANG_CS && lang != LANG_CPP ? "--namespace applies to gen cpp and gen cs"
-                        : depfile && !header                        ? "--depfile applies to gen c and gen cpp"
+                        : depfile && !header                        ? "--depfile applies to gen c, cpp and cs"
+                        : runtime && lang != LANG_CS                ? "--runtime applies to gen cs only"
                                                                     : NULL;
     if (stray) {
         usage_error("gen", "%s", stray);
         rc = EXIT_USAGE;
         goto done;
     }
+    if (runtime && strcmp(runtime, "unity") != 0 && strcmp(runtime, "standalone") != 0) {
+        usage_error("gen", "--runtime wants unity or standalone, got '%s'", runtime);
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if ((rc = add_input(a.operands[1])) != 0) goto done;
     if ((rc = load_schema(a.operands[1], &sch)) != 0) goto done;
-    gen_req req = {lang, prefix, type, ns, no_math};
+    gen_req req = {lang, prefix, type, ns, no_math, runtime && strcmp(runtime, "standalone") == 0};
     if (header) {
         rc = write_headers(&req, sch, output, depfile);
         goto done;

@@ -655,24 +655,12 @@ blobc_status blobc_genc_schema_text(gen *g) {
 
 /* ---- headers of the other files ---- */
 
-static void mark_file(const gen *g, bool *used, const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_PTR)
-        t = t->elem;
-    if ((t->kind == BLOBC_KIND_ENUM || t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) &&
-        !is_own(g, t) && t->pos.file < blobc_schema_file_count(g->schema))
-        used[t->pos.file] = true;
-}
-
 blobc_status blobc_genc_includes(gen *g, const char *ext) {
     if (!g->own_only) return BLOBC_OK;
     size_t nfiles = blobc_schema_file_count(g->schema);
     bool *used = calloc(nfiles ? nfiles : 1, sizeof *used);
     if (!used) return nomem(g);
-    for (size_t i = 0; i < g->ninfo; i++) {
-        const blobc_type *t = g->info[i].type;
-        if (!is_own(g, t) || t->kind == BLOBC_KIND_ENUM) continue;
-        for (uint32_t f = 0; f < t->nfields; f++) mark_file(g, used, t->fields[f].type);
-    }
+    blobc_gen_files_used(g->schema, used);
     blobc_status st = BLOBC_OK;
     blobc_buffer name = {0};
     for (size_t k = 1; k < nfiles && st == BLOBC_OK; k++) {

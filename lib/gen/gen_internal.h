@@ -63,6 +63,12 @@ typedef enum blobc_gen_doc_lang {
  * when out of memory. */
 bool blobc_gen_doc_line(blobc_buffer *out, const char *s, size_t n, blobc_gen_doc_lang lang);
 
+/* Marks used[k] for every schema file k but the schema's own (file 0)
+ * whose named types the fields of file 0's structs and unions name,
+ * through [T], *T and [T; N]; `used` has blobc_schema_file_count
+ * entries, cleared by the caller. */
+void blobc_gen_files_used(const blobc_schema *schema, bool *used);
+
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool blobc_gen_is_identifier(const char *s);
 

@@ -181,3 +181,21 @@ blobc_status blobc_gen_file_name_of(const blobc_schema *schema, size_t file, con
     out->len--;   /* NUL-terminated, not counted */
     return BLOBC_OK;
 }
+
+/* ---- the files a file's types use ---- */
+
+void blobc_gen_files_used(const blobc_schema *schema, bool *used) {
+    size_t nfiles = blobc_schema_file_count(schema);
+    for (size_t i = 0; i < blobc_schema_count(schema); i++) {
+        const blobc_type *t = blobc_schema_at(schema, i);
+        if (t->pos.file != 0 || t->kind == BLOBC_KIND_ENUM) continue;
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY || ft->kind == BLOBC_KIND_PTR)
+                ft = ft->elem;
+            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT || ft->kind == BLOBC_KIND_UNION) &&
+                ft->pos.file != 0 && ft->pos.file < nfiles)
+                used[ft->pos.file] = true;
+        }
+    }
+}

@@ -14,6 +14,11 @@ fresh() {
     rm -rf "$1"
     "$BLOBC" bake -q --cache "$1" "$T/level.yaml" -o "$T/setup.blob"
     E=$(find "$1" -type f -path '*/[0-9a-f][0-9a-f]/*' | head -1)
+    # Without an entry every later check would plant files in ".": stop.
+    if [ -z "$E" ]; then
+        fail setup_entry "no cache entry under $1 after a bake"
+        exit 0
+    fi
     SUB=$(dirname "$E")
     cp "$E" "$T/good.entry"
     GOOD=$T/good.entry

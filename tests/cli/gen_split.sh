@@ -15,28 +15,7 @@ CC1=$(echo "$CCS" | head -1)
 
 S=$T/schemas
 mkdir -p "$S/a" "$S/b"
-cat >"$S/common.schema" <<'EOT'
-enum Team : u8 { red, blue }
-struct Vec3 { x: f32; y: f32; z: f32; }
-root Vec3;
-EOT
-cat >"$S/level.schema" <<'EOT'
-import "common.schema";
-struct Level { name: string; spawn: Vec3; team: Team; }
-root Level;
-EOT
-cat >"$S/dialogue.schema" <<'EOT'
-import "common.schema";
-struct Line { text: string; at: Vec3; }
-struct Dialogue { lines: [Line]; }
-root Dialogue;
-EOT
-cat >"$S/game.schema" <<'EOT'
-import "level.schema";
-import "dialogue.schema";
-struct Game { level: Level; talk: *Dialogue; }
-root Game;
-EOT
+cp tests/data/split/*.schema "$S/"
 
 # --- the given file's root is the root; imported roots are not ---
 expect game_schema_checks 0 "$BLOBC" check "$S/game.schema"
@@ -79,7 +58,7 @@ int main(int argc, char **argv) {
     return argc == 2 && Dialogue_open(buf, n, BLOBC_RT_NULL) == BLOBC_RT_NULL ? 0 : 1;
 }
 EOT
-printf 'name: Keep\nspawn: {x: 1, y: 2.5, z: 3}\nteam: blue\n' >"$T/level.yaml"
+printf 'name: Keep\nspawn: {x: 1, y: 2.5, z: 3}\nteam: blue\nroute: {points: [[1, 2, 3]]}\nmarks: []\n' >"$T/level.yaml"
 expect bake_split_level 0 "$BLOBC" bake -s "$S/level.schema" "$T/level.yaml" -o "$T/level.blob"
 LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash 2>/dev/null) -lm -pthread"
 SAN=""
@@ -121,7 +100,7 @@ printf 'import "a/common.schema";\nimport "b/common.schema";\nstruct C { a: A; b
 mkdir -p "$T/four"
 expect_err split_name_clash 1 "would both be written to $T/four/common.h" "$BLOBC" gen c "$S/clash.schema" -o "$T/four/"
 [ -z "$(ls "$T/four")" ] && pass split_name_clash_writes_nothing || fail split_name_clash_writes_nothing "$(ls "$T/four")"
-expect_err depfile_not_for_cs 2 "--depfile applies to gen c and gen cpp" "$BLOBC" gen cs "$S/level.schema" --depfile "$T/x.d"
+expect_err depfile_not_for_jsonschema 2 "--depfile applies to gen c, cpp and cs" "$BLOBC" gen jsonschema "$S/level.schema" --depfile "$T/x.d"
 # a schema without imports still writes its one header to stdout
 expect single_file_stdout 0 "$BLOBC" gen c "$S/common.schema"
 grep -q '^struct Vec3 {' "$T/out" && pass single_file_has_its_types || fail single_file_has_its_types "$(head -5 "$T/out")"

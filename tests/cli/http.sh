@@ -42,35 +42,10 @@ if ! command -v curl >/dev/null 2>&1; then
     exit 0
 fi
 N=$T/nginx
-mkdir -p "$N/root" "$N/tmp"
 PORT=$(free_port 2>/dev/null || echo $((20000 + $$ % 20000)))
-for p in body proxy fastcgi uwsgi scgi; do mkdir -p "$N/tmp/$p"; done
-cat >"$N/nginx.conf" <<CONF
-daemon off;
-master_process off;
-pid $N/nginx.pid;
-error_log $N/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $N/tmp/body;
-    proxy_temp_path $N/tmp/proxy;
-    fastcgi_temp_path $N/tmp/fastcgi;
-    uwsgi_temp_path $N/tmp/uwsgi;
-    scgi_temp_path $N/tmp/scgi;
-    server {
-        listen 127.0.0.1:$PORT;
-        root $N/root;
-        client_max_body_size 0;
-        location / {
-            dav_methods PUT;
-            create_full_put_path on;
-        }
-        location /ro/ {
-        }
-    }
-}
-CONF
+cd "$TOP" || exit 1
+. tests/tools/nginx_cache.sh
+nginx_cache_conf "$N" "$PORT"
 "$NGINX" -p "$N" -c "$N/nginx.conf" -e "$N/error.log" >"$N/out" 2>&1 &
 NPID=$!
 trap 'kill $NPID 2>/dev/null; wait $NPID 2>/dev/null; rm -rf "$T"' EXIT

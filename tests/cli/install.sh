@@ -24,7 +24,7 @@ fi
 expect install 0 make --no-print-directory BUILD="$BUILD" DESTDIR="$D" PREFIX="$P" install
 missing=""
 for f in bin/blobc lib/libblobc.a lib/libblobc.so lib/libblobc.so.0 lib/pkgconfig/blobc.pc \
-    share/man/man1/blobc.1; do
+    share/man/man1/blobc.1 share/blobc/cs/BlobcRuntime.cs; do
     [ -e "$D$P/$f" ] || missing="$missing $f"
 done
 for h in lib/include/blobc/*.h lib/include/blobc/*.hpp; do

@@ -113,6 +113,21 @@ same_file() {
     fi
 }
 
+# same_values NAME SCHEMA BLOB OUT EXIT MIN: OUT, the "path = value" lines
+# a reader printed (exiting EXIT), holds exactly the values `dump --map`
+# shows for BLOB (at least MIN of them; the header's left out).
+same_values() {
+    "$BLOBC" dump --map -s "$2" "$3" | cut -c72- | grep ' = ' | grep -v '^header\.' |
+        sed 's/^\([^:]*\): [^=]* = /\1 = /' | LC_ALL=C sort >"$T/map.txt"
+    LC_ALL=C sort "$4" >"$T/got.sorted"
+    n=$(wc -l <"$T/map.txt" | tr -d ' ')
+    if [ "$5" -eq 0 ] && [ "$n" -ge "$6" ] && cmp -s "$T/got.sorted" "$T/map.txt"; then
+        pass "$1_$n"
+    else
+        fail "$1" "exit $5 $(head -c 300 "$T/err" 2>/dev/null); $(diff "$T/got.sorted" "$T/map.txt" | head -8)"
+    fi
+}
+
 # absent NAME PATH : a failed command left no output behind.
 absent() {
     if [ -e "$2" ]; then fail "$1" "$2 exists"; else pass "$1"; fi

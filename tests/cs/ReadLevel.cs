@@ -4,13 +4,21 @@
 // every value as "path = value", the paths and value spellings of
 // `blobc dump --map`, for tests/cli/unity.sh to compare.
 // Usage: mono ReadLevel.exe FILE VERSION
+// Compiled with -define:STANDALONE, it reads a .blob of the same schema
+// through `gen cs --runtime standalone` and BlobcRuntime.cs instead
+// (tests/cli/csharp.sh), where vectors are fixed buffers.
+// Usage: mono ReadLevel.exe FILE
 using System;
 using System.Globalization;
 using System.IO;
 using System.Text;
 using Game.Data;
+#if STANDALONE
+using Blobc;
+#else
 using Unity.Entities;
 using Unity.Mathematics;
+#endif
 
 static unsafe class ReadLevel
 {
@@ -33,6 +41,27 @@ static unsafe class ReadLevel
         return length == 0;
     }
 
+#if STANDALONE
+    static void F(string path, float* v, int n) { for (int i = 0; i < n; i++) P(path + "[" + i + "]", v[i]); }
+
+    static void Item(string path, ref Item it)
+    {
+        P(path + ".kind", it.kind.ToString());
+        fixed (float* v = it.pos) F(path + ".pos", v, 3);
+        P(path + ".count", it.count);
+    }
+
+    static void Bounds(string path, ref Bounds b)
+    {
+        fixed (float* v = b.min) F(path + ".min", v, 4);
+        fixed (float* v = b.max) F(path + ".max", v, 4);
+        fixed (bool* f = b.flags)
+        {
+            P(path + ".flags[0]", f[0]);
+            P(path + ".flags[1]", f[1]);
+        }
+    }
+#else
     static void F3(string path, float3 v) { P(path + "[0]", v.x); P(path + "[1]", v.y); P(path + "[2]", v.z); }
     static void F4(string path, float4 v) { F3(path, new float3 { x = v.x, y = v.y, z = v.z }); P(path + "[3]", v.w); }
 
@@ -50,6 +79,7 @@ static unsafe class ReadLevel
         P(path + ".flags[0]", b.flags.x);
         P(path + ".flags[1]", b.flags.y);
     }
+#endif
 
     // dump --map: "path: Prop tag = 2 (Bounds)", or for none the tag and "offset = 0"
     static void PrintProp(string path, ref Prop p)
@@ -83,12 +113,22 @@ static unsafe class ReadLevel
     static int Main(string[] args)
     {
         o = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
+#if STANDALONE
+        BlobAsset<Level> blob;
+        BlobStatus st = Level.TryOpen(File.ReadAllBytes(args[0]), out blob);
+        if (st != BlobStatus.Ok)
+        {
+            Console.Error.WriteLine(args[0] + ": " + st + ": " + BlobException.Describe(st));
+            return 1;
+        }
+#else
         BlobAssetReference<Level> blob;
         if (!BlobAssetReference<Level>.TryRead(args[0], int.Parse(args[1]), out blob))
         {
             Console.Error.WriteLine(args[0] + ": TryRead refused the file (version)");
             return 1;
         }
+#endif
         ref Level l = ref blob.Value;
         P("name", ref l.name);
         if (!Empty("tags", l.tags.Length))
@@ -121,8 +161,12 @@ static unsafe class ReadLevel
         if (!Empty("uv", l.uv.Length))
             for (int i = 0; i < l.uv.Length; i++)
             {
+#if STANDALONE
+                fixed (float* v = l.uv[i].item) F("uv[" + i + "]", v, 2);
+#else
                 P("uv[" + i + "][0]", l.uv[i].x);
                 P("uv[" + i + "][1]", l.uv[i].y);
+#endif
             }
         if (!Empty("rows", l.rows.Length))
             for (int i = 0; i < l.rows.Length; i++)
@@ -131,8 +175,16 @@ static unsafe class ReadLevel
         if (!Empty("refs", l.refs.Length))
             for (int i = 0; i < l.refs.Length; i++) ItemPtr("refs[" + i + "]", ref l.refs[i]);
         Node("tree", ref l.tree);
+#if STANDALONE
+        fixed (int* c = l.cell)
+        {
+            P("cell[0]", c[0]);
+            P("cell[1]", c[1]);
+        }
+#else
         P("cell[0]", l.cell.x);
         P("cell[1]", l.cell.y);
+#endif
         PrintProp("prop", ref l.prop);
         if (!Empty("props", l.props.Length))
             for (int i = 0; i < l.props.Length; i++) PrintProp("props[" + i + "]", ref l.props[i]);

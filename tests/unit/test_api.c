@@ -182,7 +182,7 @@ TEST(null_error_on_failure) {
     blobc_gen_cpp_options gcpp = {"a::", NULL, false};
     CHECK_EQ_I(blobc_gen_cpp(g_schema, &gcpp, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_gen_file_name_of(g_schema, 7, ".h", &out, NULL), BLOBC_EARG);
-    blobc_gen_cs_options gcs = {"Not.a namespace", false};
+    blobc_gen_cs_options gcs = {"Not.a namespace", false, false, false};
     CHECK_EQ_I(blobc_gen_cs(g_schema, &gcs, &out, NULL), BLOBC_EARG);
     CHECK_EQ_I(blobc_types_encode(blobc_builtin_type(BLOBC_KIND_U32), NULL, &out, NULL),
                BLOBC_EINPUT);
@@ -240,7 +240,7 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_dump(g_blob.data, g_blob.len, NULL, NULL, &e_), "blobc_dump");
     blobc_dump_options d;
     memset(&d, 0, sizeof d);
-    d.format = (blobc_dump_format)5;
+    d.format = (blobc_dump_format)(BLOBC_DUMP_HTML + 1);
     CHECK_ARG(blobc_dump(g_blob.data, g_blob.len, &d, &out, &e_), "blobc_dump");
     CHECK_ARG(blobc_verify_file(NULL, NULL, &e_), "blobc_verify_file");
     CHECK_ARG(blobc_verify_report_json(NULL, NULL, &out, &e_), "blobc_verify_report_json");

@@ -56,13 +56,24 @@ typedef struct blobc_gen_cs_options {
     const char *namespace_name; /* dotted C# namespace; global when NULL */
     bool no_mathematics;        /* never map [f32; 3] and the like to
                                    Unity.Mathematics' float3 */
+    bool own_file_only;         /* only the types of the schema's own file
+                                   (file 0); the others are in the files
+                                   generated for theirs, compiled with it */
+    bool standalone;            /* over blobc's own C# runtime (BlobcRuntime.cs,
+                                   namespace Blobc) instead of Unity's
+                                   packages: reads .blob files; implies
+                                   no_mathematics */
 } blobc_gen_cs_options;
 
 /* Appends C# for every named type in `schema` to `out` (opts may be NULL):
  * structs over Unity.Entities' BlobArray<T>, BlobPtr<T> and BlobString
- * that read a Unity blob asset file (blobc/unity.h) in place. Fails with
- * BLOBC_EARG for a namespace that is not a C# namespace name; on failure
- * `out` is left as it was. The mapping is described in docs/UNITY.md. */
+ * that read a Unity blob asset file (blobc/unity.h) in place, or with
+ * opts->standalone the same structs over blobc's C# runtime, which reads
+ * .blob files. Fails with BLOBC_EARG for a namespace that is not a C#
+ * namespace name, BLOBC_EINPUT with own_file_only when a type's name
+ * would depend on the other files; on failure `out` is left as it was.
+ * The mapping is described in docs/UNITY.md, the runtime in
+ * docs/ENGINES.md. */
 BLOBC_API blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options *opts,
                                     blobc_buffer *out, blobc_error *err);
 
