@@ -16,6 +16,7 @@
 # the report and flatcc), FLATCC_SRC (flatcc's source directory; without
 # it the flatcc steps are reported as not run), BENCH_QUICK=1
 # (one size, one run: a smoke test), BENCH_ROOMS (the main size),
+# BENCH_SIZES (the sizes of the scaling table, default 50000 to 400000),
 # BENCH_RUNS (runs per fast step, default 5), BENCH_SLOW_RUNS (runs per
 # flatc/capnp step, default 3), BENCH_MS_RUNS (runs of verify, a step of
 # milliseconds, default 20), BENCH_PAIR_ROUNDS (alternating rounds per
@@ -39,7 +40,7 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
     PAIR_ROUNDS=${BENCH_PAIR_ROUNDS:-0}
 else
     MAIN=${BENCH_ROOMS:-200000}
-    SIZES="50000 100000 200000 400000"
+    SIZES=${BENCH_SIZES:-"50000 100000 200000 400000"}
     RUNS=${BENCH_RUNS:-5}
     SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
     MS_RUNS=${BENCH_MS_RUNS:-20}
@@ -215,9 +216,14 @@ if [ -s "$BLOB" ]; then
     measure dump_json "blobc dump --json" "$RUNS" "$BLOB_BYTES" "blob" \
         -o "$B/out/dump_$MAIN.json" -- "$BLOBC" dump --json "$BLOB"
     measure verify "blobc verify" "$MS_RUNS" "$BLOB_BYTES" "blob" -- "$BLOBC" verify "$BLOB"
+    measure size "blobc size" "$RUNS" "$BLOB_BYTES" "blob" -o "$B/out/size_$MAIN.txt" -- "$BLOBC" size "$BLOB"
+    measure dump_html "blobc dump --html" "$RUNS" "$BLOB_BYTES" "blob" \
+        -- "$BLOBC" dump --html -o "$B/out/level_$MAIN.html" "$BLOB"
 else
     BLOB_BYTES=0
-    for s in "blobc dump (YAML)" "blobc dump --json" "blobc verify"; do skip "$s" "no blob (bake failed)"; done
+    for s in "blobc dump (YAML)" "blobc dump --json" "blobc verify" "blobc size" "blobc dump --html"; do
+        skip "$s" "no blob (bake failed)"
+    done
 fi
 # gen c and check on a 10,000-deep chain of inline structs: linear in the
 # schema (a struct's layout hash covers all it contains; gen c takes every
@@ -322,6 +328,28 @@ if [ -s "$LIMIT_BLOB" ]; then
     say "- $("$B/limit_xxh3_memcpy" xxh3-mmap "$LIMIT_BLOB" 10)"
     say "- $("$B/limit_xxh3_memcpy" memcpy "$LIMIT_BLOB" 10)"
 fi
+# The --html page in a browser: the page's own clock, read back from the
+# DOM headless Chromium dumps (its script's time, and the time from the
+# start of loading until the first view is drawn).
+PAGE=$B/out/level_$MAIN.html
+if [ -s "$PAGE" ] && command -v chromium >/dev/null 2>&1; then
+    t0=$(date +%s.%N)
+    ms=$(timeout 600 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$B/chromium" --window-size=1280,900 --dump-dom "file://$(realpath "$PAGE")" 2>/dev/null |
+        sed -n 's/.*data-build-ms="\([0-9]*\)" data-ready-ms="\([0-9]*\)".*/\1 \2/p')
+    t1=$(date +%s.%N)
+    say ""
+    if [ -n "$ms" ]; then
+        set -- $ms
+        say "The --html page of the blob: $(awk -v b="$(size_of "$PAGE")" 'BEGIN { printf "%.1f", b / 1e6 }') MB; in headless Chromium ($(chromium --version 2>/dev/null | head -1)) its script builds the first view in $1 ms, drawn $2 ms after loading began ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s for the whole headless run, start-up and the DOM's dump included)."
+    else
+        say "The --html page of the blob: Chromium gave no timing (the page's script did not finish)."
+        FAILED=1
+    fi
+elif [ -s "$PAGE" ]; then
+    say ""
+    say "The --html page of the blob: $(size_of "$PAGE") bytes; not loaded in a browser: chromium is not installed (make deps)."
+fi
 if [ -s "$BLOB" ] && [ -s "$B/out/level_$MAIN.yaml.blob" ]; then
     say ""
     if cmp -s "$BLOB" "$B/out/level_$MAIN.yaml.blob"; then
@@ -397,6 +425,14 @@ if [ "$SIZES" != "$MAIN" ]; then
         say "$row |"
         prev=$n
     done
+    say ""
+    # the table as a chart beside the report (bench/plot.py: python3, no
+    # plotting library); copy it to bench/ with RESULTS.md
+    if command -v python3 >/dev/null 2>&1 && python3 bench/plot.py "$REPORT" "$B/scaling.svg"; then
+        say "![Scaling: min CPU s against rooms, log-log](scaling.svg)"
+    else
+        say "(no chart: python3 is missing or bench/plot.py failed)"
+    fi
     say ""
 fi
 

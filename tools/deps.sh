@@ -23,7 +23,7 @@ libcurl:libcurl4-openssl-dev"
 # suite still runs without them). tests/cli/deps.sh holds every command
 # the test scripts run to this list.
 TEST_DEPS="c++:g++ nginx:nginx-light curl:curl mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
-xxhsum:xxhash python3:python3 strace:strace"
+xxhsum:xxhash python3:python3 strace:strace chromium:chromium"
 # Python module, Debian package: what the tests' Python imports.
 PY_DEPS="jsonschema:python3-jsonschema yaml:python3-yaml"
 

@@ -193,7 +193,15 @@ void bake_print_event(void *ctx, const blobc_event *ev);
 
 int cmd_bake(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+/* What `dump` and `size` were asked (dump.c runs both). */
+typedef struct dump_req {
+    const char *cmd, *schema, *type, *output, *depth;
+    bool json, map, html, raw, size;
+    read_format rf;
+} dump_req;
+int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_size(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

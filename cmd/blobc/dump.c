@@ -1,5 +1,6 @@
 /*
- * dump.c - blobc dump: a blob printed as YAML, JSON or a layout map.
+ * dump.c - blobc dump: a blob printed as YAML, JSON or a layout map; the
+ * run size.c shares (the same reading of a blob, another format).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,7 +14,8 @@
 
 static const char dump_help[] =
     "Usage: blobc dump [OPTIONS] BLOB\n"
-    "Print a blob as YAML (default), JSON, or a byte-level layout map.\n"
+    "Print a blob as YAML (default), JSON, a byte-level layout map, or an\n"
+    "HTML page to explore it in a browser.\n"
     "The blob is verified first; a blob that fails is not printed (a --map\n"
     "shows it as far as it is sound and marks the failure).\n"
     "\n"
@@ -27,6 +29,10 @@ static const char dump_help[] =
     "      --unity-length R  padded, exact, or a release (default: either)\n"
     "      --json            print JSON instead of YAML\n"
     "      --map             print the layout: offset, size, bytes, value, path\n"
+    "      --html            write one self-contained HTML page: the blob as a\n"
+    "                        coloured byte map with its structure (hover for\n"
+    "                        path and value, click an offset to jump to its\n"
+    "                        target) and a treemap of where the bytes go\n"
     "  -o, --output FILE     write to FILE instead of standard output (never\n"
     "                        BLOB itself; see blobc(1), OUTPUT FILES)\n"
     COMMON_HELP
@@ -38,81 +44,81 @@ static void to_stdout(void *ctx, const void *bytes, size_t len) {
     write_stdout(bytes, len);
 }
 
-int cmd_dump(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *output = NULL;
-    bool json = false, map = false, raw = false;
-    read_format rf = {0};
-    opt opts[] = {
-        READ_FORMAT_OPTS(rf),
-        {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
-        {"output", 'o', true, &output, NULL}, {"json", 0, false, NULL, &json},
-        {"map", 0, false, NULL, &map},        {"raw", 0, false, NULL, &raw},
-        {NULL, 0, false, NULL, NULL},
-    };
+/* The checks both commands share; 0 or an exit code. */
+static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
+    if (a->noperands != 1) {
+        usage_error(q->cmd, a->noperands ? "expected one blob, got %d" : "no blob given", a->noperands);
+        return EXIT_USAGE;
+    }
+    if (q->json + q->map + q->html > 1) {
+        usage_error(q->cmd, "--json, --map and --html are exclusive");
+        return EXIT_USAGE;
+    }
+    if (q->depth) {
+        char *end;
+        unsigned long v = strtoul(q->depth, &end, 10);
+        if (*end || end == q->depth || v < 1 || v > BLOBC_SIZE_DEPTH_MAX) {
+            usage_error(q->cmd, "--depth wants a number of field steps from 1 to %d, got '%s'",
+                        BLOBC_SIZE_DEPTH_MAX, q->depth);
+            return EXIT_USAGE;
+        }
+        d->size_depth = (uint32_t)v;
+    }
+    q->rf.raw = q->raw;
+    if (!parse_read_format(q->cmd, true, &q->rf)) return EXIT_USAGE;
+    q->raw = q->rf.raw;
+    if ((q->raw || q->rf.unity) && !q->schema) {
+        usage_error(q->cmd, "%s needs -s SCHEMA", q->raw ? "a raw data section" : "a Unity file");
+        return EXIT_USAGE;
+    }
+    if (q->type && !q->schema) {
+        usage_error(q->cmd, "-t needs -s SCHEMA");
+        return EXIT_USAGE;
+    }
+    d->format = q->size ? (q->json ? BLOBC_DUMP_SIZE_JSON : BLOBC_DUMP_SIZE)
+                : q->json ? BLOBC_DUMP_JSON : q->map ? BLOBC_DUMP_MAP
+                : q->html ? BLOBC_DUMP_HTML : BLOBC_DUMP_YAML;
+    d->type_name = q->type;
+    d->schema_name = q->schema;
+    d->raw = q->raw;
+    d->unity = q->rf.unity;
+    if (q->map && !q->output) d->write = to_stdout;
+    return 0;
+}
+
+int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv) {
     args a;
-    if (!parse_args("dump", argc, argv, opts, &a)) return EXIT_USAGE;
+    if (!parse_args(q->cmd, argc, argv, opts, &a)) return EXIT_USAGE;
     int rc = 0;
     blobc_schema *sch = NULL;
     uint8_t *bytes = NULL;
     blobc_buffer buf = {0};
+    blobc_dump_options dopt = {0};
     if (a.help) {
-        fputs(dump_help, stdout);
+        fputs(help, stdout);
         goto done;
     }
-    if (a.noperands != 1) {
-        usage_error("dump", a.noperands ? "expected one blob, got %d" : "no blob given",
-                    a.noperands);
-        rc = EXIT_USAGE;
+    if ((rc = check_req(q, &a, &dopt)) != 0) goto done;
+    if ((rc = add_input(a.operands[0])) != 0 || (q->schema && (rc = add_input(q->schema)) != 0))
         goto done;
-    }
-    if (json && map) {
-        usage_error("dump", "--json and --map are exclusive");
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    rf.raw = raw;
-    if (!parse_read_format("dump", true, &rf)) {
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    raw = rf.raw;
-    if ((raw || rf.unity) && !schema) {
-        usage_error("dump", "%s needs -s SCHEMA", raw ? "a raw data section" : "a Unity file");
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (type && !schema) {
-        usage_error("dump", "-t needs -s SCHEMA");
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if ((rc = add_input(a.operands[0])) != 0 || (schema && (rc = add_input(schema)) != 0))
-        goto done;
-    if ((rc = load_schema(schema, &sch)) != 0) goto done;
+    if ((rc = load_schema(q->schema, &sch)) != 0) goto done;
     size_t len = 0;
     /* A blob from a pipe stops at its recorded size (not --raw: no header). */
-    if ((rc = read_blob_input(a.operands[0], !raw, &bytes, &len)) != 0) goto done;
+    if ((rc = read_blob_input(a.operands[0], !q->raw, &bytes, &len)) != 0) goto done;
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_dump_options dopt = {0};
-    dopt.format = json ? BLOBC_DUMP_JSON : map ? BLOBC_DUMP_MAP : BLOBC_DUMP_YAML;
     dopt.schema = sch;
-    dopt.type_name = type;
-    dopt.schema_name = schema;
-    dopt.raw = raw;
-    dopt.unity = rf.unity;
-    if (map && !output) dopt.write = to_stdout;
     blobc_status st = blobc_dump(bytes, len, &dopt, &buf, &err);
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);
         /* A map is printed even for a bad blob, up to the failure. */
-        if (map && buf.len) write_stdout(buf.data, buf.len);
+        if (q->map && buf.len) write_stdout(buf.data, buf.len);
         report(&err);
         rc = exit_code(st);
         goto done;
     }
     /* A failed write to standard output is found when main closes it. */
-    if (output) rc = write_output(output, &buf);
+    if (q->output) rc = write_output(q->output, &buf);
     else write_stdout(buf.data, buf.len);
 done:
     blobc_buffer_free(&buf);
@@ -120,4 +126,16 @@ done:
     blobc_schema_free(sch);
     free(a.operands);
     return rc;
+}
+
+int cmd_dump(int argc, char **argv) {
+    dump_req q = {.cmd = "dump"};
+    opt opts[] = {
+        READ_FORMAT_OPTS(q.rf),
+        {"schema", 's', true, &q.schema, NULL}, {"type", 't', true, &q.type, NULL},
+        {"output", 'o', true, &q.output, NULL}, {"json", 0, false, NULL, &q.json},
+        {"map", 0, false, NULL, &q.map},        {"raw", 0, false, NULL, &q.raw},
+        {"html", 0, false, NULL, &q.html},      {NULL, 0, false, NULL, NULL},
+    };
+    return run_dump(&q, opts, dump_help, argc, argv);
 }

@@ -21,6 +21,7 @@ static const struct command {
     {"bake", NULL, "bake data files into blobs", cmd_bake},
     {"watch", NULL, "bake, then bake again what changes (and tell a running game)", cmd_watch},
     {"dump", NULL, "print a blob as YAML, JSON, or a layout map", cmd_dump},
+    {"size", NULL, "show where a blob's bytes go, by type and by field path", cmd_size},
     {"verify", NULL, "check blobs completely (a CI gate)", cmd_verify},
     {"check", NULL, "parse a schema and print its layout", cmd_check},
     {"gen", "c", "generate a C header that reads blobs in place", cmd_gen},

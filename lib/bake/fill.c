@@ -197,6 +197,18 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     return BLOBC_OK;
 }
 
+/* Whether `name` (NUL-terminated) is the len bytes at key. */
+static bool name_is(const char *name, const char *key, size_t len) {
+    return memchr(key, 0, len) == NULL && strncmp(name, key, len) == 0 && name[len] == '\0';
+}
+
+/* The field that was called `key` (@was), or NULL. */
+static const blobc_field *renamed_field(const blobc_type *t, const char *key, size_t len) {
+    for (uint32_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].was && name_is(t->fields[i].was, key, len)) return &t->fields[i];
+    return NULL;
+}
+
 /* The key of a union's mapping names the member it holds. f->count
  * counts the keys, f->field is the member the first one named (NULL when
  * it named none: that error is reported, and so is no "empty" one). */
@@ -217,6 +229,9 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
                                   q, f->field->name, t->name));
     }
     const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
+    if (!m && (m = renamed_field(t, key, len)) != NULL)
+        bk_warn(k, pos, key, len, "member \"%s\" of union %s is now called \"%s\" (@was)", m->was,
+                t->name, m->name);
     if (!m) {
         const char *sug = bk_suggest_field(t, key, len, false);
         char names[300];
@@ -236,18 +251,6 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     out->off = f->at.off + m->offset;
     f->value = *out;
     return BLOBC_OK;
-}
-
-/* Whether `name` (NUL-terminated) is the len bytes at key. */
-static bool name_is(const char *name, const char *key, size_t len) {
-    return memchr(key, 0, len) == NULL && strncmp(name, key, len) == 0 && name[len] == '\0';
-}
-
-/* The field that was called `key` (@was), or NULL. */
-static const blobc_field *renamed_field(const blobc_type *t, const char *key, size_t len) {
-    for (uint32_t i = 0; i < t->nfields; i++)
-        if (t->fields[i].was && name_is(t->fields[i].was, key, len)) return &t->fields[i];
-    return NULL;
 }
 
 bool bk_field_seen(const bk *k, const char *key, size_t len) {

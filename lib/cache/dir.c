@@ -151,7 +151,12 @@ static const char *sub_fault(int e) {
 static blobc_os_fd open_regular(const blobc_os_tree *dir, const char *name, blobc_os_info *st,
                                 const char **why) {
     blobc_os_fd fd;
-    int e = blobc_os_tree_read(dir, name, &fd, st);
+    int e;
+    /* Another writer of the same key may rename its copy over the entry
+     * between the look and the open: that is the cache working, so look
+     * again (a few times; something that keeps swapping is reported). */
+    for (int tries = 0; (e = blobc_os_tree_read(dir, name, &fd, st)) == EAGAIN && tries < 4;)
+        tries++;
     *why = NULL;
     if (e == EAGAIN) *why = "it was replaced while being opened";
     else if (e && e != ENOENT) *why = "it cannot be opened";

@@ -159,15 +159,33 @@ static void compare_enum(compat *c, const blobc_type *o, const blobc_type *n, co
     }
 }
 
+/* The new field an old one became: same name, or a new one that says it
+ * was called so (@was). Nothing else pairs: values carry over by name. */
+static const blobc_field *partner_field(const blobc_type *n, const blobc_field *of, bool *renamed) {
+    const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
+    *renamed = false;
+    if (nf) return nf;
+    for (uint32_t i = 0; i < n->nfields; i++)
+        if (n->fields[i].was && strcmp(n->fields[i].was, of->name) == 0) {
+            *renamed = true;
+            return &n->fields[i];
+        }
+    return NULL;
+}
+
 /* A union's tags: each old tag must still mean a member of the same
  * layout and name (the data names the member). A member found by name at
  * another tag has moved; a member gone by name is removed, even when a
- * member of another name took its tag; members added after the old ones
- * are compatible. */
+ * member of another name took its tag, unless that one says it was called
+ * so (@was); members added after the old ones are compatible. */
 static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     for (uint32_t i = 0; i < o->nfields; i++) {
         const blobc_field *om = &o->fields[i];
-        const blobc_field *nm = blobc_struct_find_field(n, om->name, strlen(om->name));
+        bool renamed;
+        const blobc_field *nm = partner_field(n, om, &renamed);
+        if (renamed)
+            line(c, false, path, "union %s: member '%s' (tag %u) renamed to '%s' (@was)", o->name,
+                 om->name, (unsigned)i + 1, nm->name);
         if (nm && nm != &n->fields[i])
             line(c, true, path, "union %s: member '%s' moved from tag %u to %u", o->name, om->name,
                  (unsigned)i + 1, (unsigned)(nm - n->fields) + 1);
@@ -188,20 +206,6 @@ static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, c
         if (!blobc_struct_find_field(o, n->fields[j].name, strlen(n->fields[j].name)))
             line(c, false, path, "union %s: member '%s' added (tag %u; old blobs do not hold it)",
                  n->name, n->fields[j].name, (unsigned)j + 1);
-}
-
-/* The new field an old one became: same name, or a new one that says it
- * was called so (@was). Nothing else pairs: values carry over by name. */
-static const blobc_field *partner_field(const blobc_type *n, const blobc_field *of, bool *renamed) {
-    const blobc_field *nf = blobc_struct_find_field(n, of->name, strlen(of->name));
-    *renamed = false;
-    if (nf) return nf;
-    for (uint32_t i = 0; i < n->nfields; i++)
-        if (n->fields[i].was && strcmp(n->fields[i].was, of->name) == 0) {
-            *renamed = true;
-            return &n->fields[i];
-        }
-    return NULL;
 }
 
 /* For a field gone by name: a new field, unknown to the old struct, at
@@ -340,8 +344,8 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
         else if (o->kind == BLOBC_KIND_UNION)
             /* members by name; a member the new union lacks fails where a value uses it */
             for (uint32_t i = 0; i < o->nfields; i++) {
-                const blobc_field *om = &o->fields[i];
-                const blobc_field *nm = blobc_struct_find_field(n, om->name, strlen(om->name));
+                bool renamed;
+                const blobc_field *om = &o->fields[i], *nm = partner_field(n, om, &renamed);
                 if (nm) push(c, om->type->elem, nm->type->elem, join(c, path, ".", om->name));
             }
         else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)

@@ -1,6 +1,7 @@
 /*
  * dump.c - blobc_dump: a verified blob back to YAML (re-bakeable) or JSON,
- * and the entry to the layout map (dump_map.c).
+ * and the entry to the layout map (dump_map.c), the size report (size.c)
+ * and the HTML page (html.c).
  *
  * The data is walked by verify first (walk_driver.c), so everything read here is
  * known to be in bounds and canonical, and the walker's payload table says
@@ -24,6 +25,7 @@
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
 #include "read/dump_map.h"
+#include "read/listing.h"
 
 #define BLOCK_DEPTH 64
 
@@ -620,7 +622,7 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!out) return blobc_err_arg(err, __func__, "out is NULL");
-    if ((unsigned)opts->format > BLOBC_DUMP_MAP)
+    if ((unsigned)opts->format > BLOBC_DUMP_HTML)
         return blobc_err_arg(err, __func__, "opts->format is not a blobc_dump_format");
     blobc_source src;
     blobc_source_format fmt = {opts->raw, opts->unity};
@@ -634,6 +636,11 @@ blobc_status blobc_dump(const void *bytes, size_t len, const blobc_dump_options 
     if (opts->format == BLOBC_DUMP_MAP) {
         blobc_status ms = blobc_dump_map(&src, &w, st, bytes, len, opts, out, err);
         if (st == BLOBC_OK) st = ms;
+    } else if (st == BLOBC_OK && opts->format == BLOBC_DUMP_HTML) {
+        st = blobc_html_page(&src, &w, bytes, len, out, err);
+    } else if (st == BLOBC_OK && opts->format >= BLOBC_DUMP_SIZE) {
+        st = blobc_size_report(&src, &w, len, opts->size_depth,
+                               opts->format == BLOBC_DUMP_SIZE_JSON, out, err);
     } else if (st == BLOBC_OK) {
         st = dump_text(&src, &w, opts, out, err);
     }

@@ -1,11 +1,11 @@
 /*
  * dump_map.c - `blobc dump --map`: the byte layout of a blob in file
- * order. The header field by field; then every payload the verifying walk
- * placed (in address order: the walker's table, or for a Unity file its
- * any_sorted list), each element broken down
- * to its fields with offset, size, raw bytes, schema path and value, the
- * padding between them, each offset field's absolute target, and the gaps
- * between payloads; then a summary of the type section.
+ * order. The header field by field; then the data as the layout listing
+ * gives it (listing.c): every payload the verifying walk placed, each
+ * element broken down to its fields with offset, size, raw bytes, schema
+ * path and value, the padding between them, each offset field's absolute
+ * target, and the gaps between payloads; then a summary of the type
+ * section.
  *
  * A blob that fails verification is mapped as far as the walk got: every
  * payload it placed is in bounds, so it can be listed; the line holding
@@ -28,6 +28,7 @@
 #include "common/fmt_float.h"
 #include "blobc/unity.h"
 #include "read/dump_map.h"
+#include "read/listing.h"
 
 #define HEX_BYTES 16   /* raw bytes shown per line */
 #define VALUE_CHARS 80 /* string text shown per line */
@@ -42,9 +43,9 @@ typedef struct mapper {
     uint64_t base;           /* file offset of the data section */
     const blobc_walk *w;
     uint32_t *pathat;        /* per payload: 1 + where its path is in paths; 0 unseen */
-    uint32_t *refpos;        /* per payload: data offset of the field that first refers to it */
     blobc_buffer paths;      /* the payloads' paths as shown, each NUL-terminated */
-    size_t cur;              /* payload being listed */
+    size_t *lens;            /* per depth below the payload: the path's length there */
+    size_t lens_cap;
     const blobc_error *fail; /* the verification error, or NULL */
     bool fail_shown;
     blobc_buffer path;       /* path of the line being written */
@@ -233,7 +234,7 @@ static void put_value(mapper *m, const blobc_type *t, const uint8_t *p) {
 
 /* Payload k is first seen from the field being listed: its path is that
  * field's, as shown (a bounded copy). */
-static void keep_path(mapper *m, size_t k, size_t from) {
+static void keep_path(mapper *m, size_t k) {
     size_t n;
     bool cut;
     const char *p = path_shown(m, &n, &cut);
@@ -244,23 +245,22 @@ static void keep_path(mapper *m, size_t k, size_t from) {
         return;
     }
     m->pathat[k] = (uint32_t)at + 1;
-    m->refpos[k] = (uint32_t)from;
 }
 
-/* An offset field's line: where it leads. First sight of a payload
- * records this field's path as the payload's. */
-static void offset_line(mapper *m, const blobc_type *t, size_t p) {
-    size_t fsz = t->kind == BLOBC_KIND_PTR ? 4 : 8;
+/* An offset field's line: where it leads. */
+static void offset_line(mapper *m, const blobc_lpart *e) {
+    const blobc_type *t = e->type;
+    size_t p = e->at;
     char ty[128];
     spell(t, ty, sizeof ty);
-    line_head(m, m->base + p, fsz, m->d + p);
+    line_head(m, m->base + p, e->size, m->d + p);
     int32_t off = (int32_t)blobc_ld32(m->d + p);
     int32_t len = t->kind == BLOBC_KIND_PTR ? 1 : (int32_t)blobc_ld32(m->d + p + 4);
     put_path(m);
     mprintf(m, ": %s", ty);
     if (off == 0) {
         mputs(m, t->kind == BLOBC_KIND_PTR ? " = null" : t->kind == BLOBC_KIND_ARRAY ? " = []" : " = (null)");
-        line_end(m, m->base + p, fsz);
+        line_end(m, m->base + p, e->size);
         return;
     }
     int64_t tg = (int64_t)p + off;
@@ -276,253 +276,140 @@ static void offset_line(mapper *m, const blobc_type *t, size_t p) {
             mprintf(m, " (item %zu of the [%s] at 0x%08" PRIx64 ")",
                     ((size_t)tg - pl.start) / t->elem->size, t->elem->name,
                     (uint64_t)(m->base + pl.start));
-    } else {
-        size_t k = blobc_walk_find(m->w, (uint32_t)tg);
-        if (k != SIZE_MAX && k != m->cur && m->pathat[k] == 0 && k != 0)
-            keep_path(m, k, p);
-        else if (k != SIZE_MAX && (m->w->any_order ? m->refpos[k] != p : k < m->cur))
-            mputs(m, " (shared)");
+    } else if (e->again) {
+        mputs(m, " (shared)");
     }
-    line_end(m, m->base + p, fsz);
+    line_end(m, m->base + p, e->size);
 }
 
-/* A union's two words: the tag with the member it names, then the offset
- * to the member's payload (an offset line under .Member), or the bare
- * offset when the tag names no member. */
-static void union_lines(mapper *m, const blobc_type *t, size_t p) {
-    uint32_t tag = blobc_ld32(m->d + p);
+/* A union's tag with the member it names, or its bare offset when the
+ * tag names no member. */
+static void union_line(mapper *m, const blobc_lpart *e) {
+    const blobc_type *t = e->type;
     char ty[128];
     spell(t, ty, sizeof ty);
-    line_head(m, m->base + p, 4, m->d + p);
+    line_head(m, m->base + e->at, 4, m->d + e->at);
     put_path(m);
-    mprintf(m, ": %s tag = %" PRIu32, ty, tag);
-    if (tag == 0) mputs(m, " (none)");
-    else if (tag <= t->nfields) mprintf(m, " (%s)", t->fields[tag - 1].name);
-    else mputs(m, " (not a member)");
-    line_end(m, m->base + p, 4);
-    size_t q = p + BLOBC_UNION_REF;
-    if (tag >= 1 && tag <= t->nfields) {
-        size_t len = m->path.len;
-        path_add(m, ".");
-        path_add(m, t->fields[tag - 1].name);
-        offset_line(m, t->fields[tag - 1].type, q);
-        path_truncate(m, len);
-        return;
+    if (e->kind == BLOBC_L_UOFFSET) {
+        mprintf(m, ": offset = %" PRId32, (int32_t)blobc_ld32(m->d + e->at));
+    } else {
+        uint32_t tag = blobc_ld32(m->d + e->at);
+        mprintf(m, ": %s tag = %" PRIu32, ty, tag);
+        if (tag == 0) mputs(m, " (none)");
+        else if (tag <= t->nfields) mprintf(m, " (%s)", t->fields[tag - 1].name);
+        else mputs(m, " (not a member)");
     }
-    line_head(m, m->base + q, 4, m->d + q);
-    put_path(m);
-    mprintf(m, ": offset = %" PRId32, (int32_t)blobc_ld32(m->d + q));
-    line_end(m, m->base + q, 4);
+    line_end(m, m->base + e->at, 4);
 }
 
-typedef struct mframe {
-    const blobc_type *t; /* STRUCT or FIXED being listed */
-    size_t base;
-    uint32_t i;          /* next field / item */
-    uint32_t at;         /* STRUCT: end of the last field (for padding) */
-    size_t pathlen;      /* path length of the aggregate itself */
-} mframe;
-
-/* Lists one value of type t at data offset p under the current path,
- * aggregates through an explicit stack (inline nesting is the schema's). */
-static void list_value(mapper *m, const blobc_type *t, size_t p) {
-    mframe *st = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        /* a value: a leaf line, or an aggregate's line and a frame */
-        if (blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM) {
-            char ty[128];
-            spell(t, ty, sizeof ty);
-            line_head(m, m->base + p, t->size, m->d + p);
-            put_path(m);
-            mprintf(m, ": %s = ", ty);
-            put_value(m, t, m->d + p);
-            line_end(m, m->base + p, t->size);
-        } else if (t->kind == BLOBC_KIND_STRING || t->kind == BLOBC_KIND_ARRAY ||
-                   t->kind == BLOBC_KIND_PTR) {
-            offset_line(m, t, p);
-        } else if (t->kind == BLOBC_KIND_UNION) {
-            union_lines(m, t, p);
-        } else {
-            char ty[128];
-            spell(t, ty, sizeof ty);
-            line_head(m, m->base + p, t->size, NULL);
-            put_path(m);
-            mprintf(m, ": %s", ty);
-            line_end(m, m->base + p, 0);
-            if (!blobc_grow((void **)&st, &cap, n + 1, sizeof *st)) {
-                m->ok = false;
-                break;
-            }
-            st[n++] = (mframe){t, p, 0, 0, m->path.len};
-        }
-        /* the next value: from the innermost unfinished aggregate */
-        for (;;) {
-            if (!n || !m->ok) {
-                free(st);
-                return;
-            }
-            mframe *f = &st[n - 1];
-            path_truncate(m, f->pathlen);
-            if (f->t->kind == BLOBC_KIND_STRUCT) {
-                uint32_t nf = f->t->nfields;
-                size_t gap_from = f->base + f->at;
-                size_t gap_to = f->i < nf ? f->base + f->t->fields[f->i].offset : f->base + f->t->size;
-                if (gap_to > gap_from) {
-                    bool zero = true;
-                    for (size_t g = gap_from; g < gap_to; g++) zero = zero && !m->d[g];
-                    line_head(m, m->base + gap_from, gap_to - gap_from, m->d + gap_from);
-                    put_path(m);
-                    mprintf(m, ": (padding)%s", zero ? "" : " NONZERO");
-                    line_end(m, m->base + gap_from, gap_to - gap_from);
-                    f->at = (uint32_t)(gap_to - f->base);
-                }
-                if (f->i == nf) {
-                    n--;
-                    continue;
-                }
-                const blobc_field *fd = &f->t->fields[f->i++];
-                path_add(m, ".");
-                path_add(m, fd->name);
-                f->at = fd->offset + fd->type->size;
-                t = fd->type;
-                p = f->base + fd->offset;
-                break;
-            }
-            /* FIXED */
-            if (f->i == f->t->count) {
-                n--;
-                continue;
-            }
-            char idx[32];
-            snprintf(idx, sizeof idx, "[%" PRIu32 "]", f->i);
-            path_add(m, idx);
-            t = f->t->elem;
-            p = f->base + (size_t)f->i++ * t->size;
-            break;
-        }
+/* Bytes between payloads or after the last; padding inside a struct. */
+static void filler_line(mapper *m, const blobc_lpart *e) {
+    line_head(m, m->base + e->at, e->size, m->d + e->at);
+    if (e->kind == BLOBC_L_GAP) {
+        mprintf(m, "(gap)%s", e->zero ? "" : " NONZERO");
+    } else if (e->kind == BLOBC_L_TAIL) {
+        /* the only tail a sound walk leaves: Unity's padding to 16 */
+        mputs(m, m->w->end_align ? "(padding up to Length)" : "(trailing bytes)");
+    } else {
+        put_path(m);
+        mprintf(m, ": (padding)%s", e->zero ? "" : " NONZERO");
     }
+    line_end(m, m->base + e->at, e->size);
+}
+
+/* A payload's head: string bytes, or a [T]'s items or *T's target. */
+static void payload_line(mapper *m, const blobc_lpart *e) {
+    line_head(m, m->base + e->at, e->size, e->type ? NULL : m->d + e->at);
+    put_path(m);
+    if (!e->type) {
+        mputs(m, ": string bytes = ");
+        put_text(m, m->d + e->at, e->size ? e->size - 1 : 0);
+        if (e->again) mputs(m, " (shared)");
+        line_end(m, m->base + e->at, e->size);
+        return;
+    }
+    char ty[128];
+    spell(e->type, ty, sizeof ty);
+    blobc_wpayload pv = blobc_walk_payload(m->w, e->payload);
+    if (!(pv.flags & BLOBC_WP_PTR)) mprintf(m, ": [%s] items, %" PRIu32, ty, pv.count);
+    else mprintf(m, ": *%s target", ty);
+    if (e->again) mputs(m, " (shared)");
+    line_end(m, m->base + e->at, 0);
+}
+
+/* A scalar's line, or an aggregate's (whose parts follow). */
+static void value_line(mapper *m, const blobc_lpart *e) {
+    char ty[128];
+    spell(e->type, ty, sizeof ty);
+    bool leaf = e->kind == BLOBC_L_SCALAR;
+    line_head(m, m->base + e->at, e->size, leaf ? m->d + e->at : NULL);
+    put_path(m);
+    mprintf(m, ": %s", ty);
+    if (leaf) {
+        mputs(m, " = ");
+        put_value(m, e->type, m->d + e->at);
+    }
+    line_end(m, m->base + e->at, leaf ? e->size : 0);
 }
 
 /* Sets m->path to payload k's path: the one kept when it was first seen
  * ("?" when it was not, which a sound walk never leaves). */
-static void payload_path(mapper *m, size_t k) {
+static bool on_payload(void *ctx, size_t k) {
+    mapper *m = ctx;
     path_truncate(m, 0);
-    if (k == 0) return;
-    path_add(m, m->pathat[k] ? (const char *)m->paths.data + m->pathat[k] - 1 : "?");
+    if (k != 0) path_add(m, m->pathat[k] ? (const char *)m->paths.data + m->pathat[k] - 1 : "?");
+    m->lens[0] = m->path.len;
+    return m->ok;
 }
 
-/* A Unity file's payloads are listed by start, which need not put a
- * referrer before what it refers to: the paths are found first, in the
- * walk's order (a referrer's own first), by listing every payload into a
- * scratch buffer. */
-static void find_referrers(mapper *m) {
-    blobc_buffer scratch = {0}, *out = m->out;
-    const blobc_error *fail = m->fail;
-    const blobc_dump_options *opts = m->opts;
-    m->out = &scratch;
-    m->fail = NULL;
-    m->opts = NULL; /* nothing of this goes to the writer */
-    for (size_t k = 0; k < m->w->ntab && m->ok; k++) {
-        blobc_wpayload pv = blobc_walk_payload(m->w, k);
-        uint32_t esz;
-        const blobc_type *t = blobc_walk_tid_type(m->w, pv.tid, &esz);
-        m->cur = k;
-        payload_path(m, k);
-        size_t plen = m->path.len;
-        bool arr = !(pv.flags & BLOBC_WP_PTR);
-        for (uint32_t i = 0; t && i < pv.count && m->ok; i++) {
-            path_truncate(m, plen);
-            if (arr) {
-                char idx[32];
-                snprintf(idx, sizeof idx, "[%" PRIu32 "]", i);
-                path_add(m, idx);
-            }
-            list_value(m, t, pv.start + (size_t)i * esz);
-            scratch.len = 0;
-        }
+static bool on_step(void *ctx, uint32_t depth, const char *name, uint32_t index) {
+    mapper *m = ctx;
+    if (!blobc_grow((void **)&m->lens, &m->lens_cap, (size_t)depth + 2, sizeof *m->lens)) return false;
+    path_truncate(m, m->lens[depth]);
+    if (name) {
+        path_add(m, ".");
+        path_add(m, name);
+    } else {
+        char idx[32];
+        snprintf(idx, sizeof idx, "[%" PRIu32 "]", index);
+        path_add(m, idx);
     }
-    blobc_buffer_free(&scratch);
-    m->out = out;
-    m->fail = fail;
-    m->opts = opts;
+    m->lens[depth + 1] = m->path.len;
+    return m->ok;
+}
+
+static bool on_part(void *ctx, const blobc_lpart *e) {
+    mapper *m = ctx;
+    path_truncate(m, m->lens[e->depth]);
+    if (e->prepass) {
+        if (e->first) keep_path(m, e->payload);
+        return m->ok;
+    }
+    switch (e->kind) {
+    case BLOBC_L_PAYLOAD:
+    case BLOBC_L_STRING: payload_line(m, e); break;
+    case BLOBC_L_AGG:
+    case BLOBC_L_SCALAR: value_line(m, e); break;
+    case BLOBC_L_OFFSET:
+        offset_line(m, e);
+        if (e->first) keep_path(m, e->payload);
+        break;
+    case BLOBC_L_TAG:
+    case BLOBC_L_UOFFSET: union_line(m, e); break;
+    default: filler_line(m, e); break;
+    }
+    return m->ok;
 }
 
 static void list_payloads(mapper *m) {
-    size_t prev_end = 0;
-    if (m->w->any_order) {
-        if (!m->w->any_sorted) {
-            m->ok = false;
-            return;
-        }
-        find_referrers(m);
-    }
-    for (size_t at = 0; at < m->w->ntab && m->ok; at++) {
-        size_t k = m->w->any_order ? m->w->any_sorted[at] : at;
-        blobc_wpayload pv = blobc_walk_payload(m->w, k);
-        const blobc_wpayload *pl = &pv;
-        uint32_t esz;
-        const blobc_type *t = blobc_walk_tid_type(m->w, pl->tid, &esz);
-        size_t start = pl->start, bytes = (size_t)pl->count * esz;
-        m->cur = k;
-        if (start > prev_end) {
-            bool zero = true;
-            for (size_t g = prev_end; g < start; g++) zero = zero && !m->d[g];
-            line_head(m, m->base + prev_end, start - prev_end, m->d + prev_end);
-            mprintf(m, "(gap)%s", zero ? "" : " NONZERO");
-            line_end(m, m->base + prev_end, start - prev_end);
-        }
-        prev_end = start + bytes;
-        payload_path(m, k);
-        size_t plen = m->path.len;
-        if (!t) { /* string bytes */
-            line_head(m, m->base + start, bytes, m->d + start);
-            put_path(m);
-            mputs(m, ": string bytes = ");
-            put_text(m, m->d + start, bytes ? bytes - 1 : 0);
-            if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
-            line_end(m, m->base + start, bytes);
-            continue;
-        }
-        char ty[128];
-        spell(t, ty, sizeof ty);
-        bool arr = !(pl->flags & BLOBC_WP_PTR);
-        if (k != 0) {
-            line_head(m, m->base + start, bytes, NULL);
-            put_path(m);
-            if (arr) mprintf(m, ": [%s] items, %" PRIu32, ty, pl->count);
-            else mprintf(m, ": *%s target", ty);
-            if (pl->flags & BLOBC_WP_SHARED) mputs(m, " (shared)");
-            line_end(m, m->base + start, 0);
-        }
-        for (uint32_t i = 0; i < pl->count && m->ok; i++) {
-            path_truncate(m, plen);
-            if (arr) {
-                char idx[32];
-                snprintf(idx, sizeof idx, "[%" PRIu32 "]", i);
-                path_add(m, idx);
-            }
-            list_value(m, t, start + (size_t)i * esz);
-        }
-    }
-    if (!m->fail && prev_end < m->size) {
-        line_head(m, m->base + prev_end, m->size - prev_end, m->d + prev_end);
-        /* the only tail a sound walk leaves: Unity's padding to 16 */
-        mputs(m, m->w->end_align ? "(padding up to Length)" : "(trailing bytes)");
-        line_end(m, m->base + prev_end, m->size - prev_end);
-    }
+    static const blobc_layout_ops ops = {on_payload, on_step, on_part};
+    if (!blobc_grow((void **)&m->lens, &m->lens_cap, 2, sizeof *m->lens) ||
+        !blobc_layout_list(m->w, m->d, m->size, m->fail != NULL, &ops, m))
+        m->ok = false;
 }
 
-/* A header field: where, how wide, its name, and how to print it
- * (0 decimal, 1 hex, 2 text). */
-typedef struct hfield {
-    uint8_t at, size;
-    const char *name;
-    uint8_t hex;
-} hfield;
-
 /* Header fields (docs/FORMAT.md, "Header"). */
-static const hfield header_fields[] = {
+static const blobc_hfield header_fields[] = {
     {BLOBC_RT_H_MAGIC, 8, "magic", 2},
     {BLOBC_RT_H_VERSION, 4, "version", 0},
     {BLOBC_RT_H_HEADER_SIZE, 4, "header_size", 0},
@@ -540,16 +427,20 @@ static const hfield header_fields[] = {
 };
 
 /* A Unity blob asset file's version and BlobAssetHeader (docs/UNITY.md). */
-static const hfield unity_fields[] = {
+static const blobc_hfield unity_fields[] = {
     {BLOBC_UNITY_OFF_VERSION, 4, "version", 0},   {BLOBC_UNITY_OFF_VALIDATION_PTR, 8, "ValidationPtr", 1},
     {BLOBC_UNITY_OFF_LENGTH, 4, "Length", 0},     {BLOBC_UNITY_OFF_ALLOCATOR, 4, "Allocator", 0},
     {BLOBC_UNITY_OFF_HASH, 8, "Hash", 1},         {BLOBC_UNITY_OFF_PADDING, 8, "Padding", 1},
 };
 
+const blobc_hfield *blobc_map_header_fields(bool unity, size_t *n) {
+    *n = unity ? sizeof unity_fields / sizeof unity_fields[0] : sizeof header_fields / sizeof header_fields[0];
+    return unity ? unity_fields : header_fields;
+}
+
 static void list_header(mapper *m, const uint8_t *f, size_t len, bool unity) {
-    const hfield *fields = unity ? unity_fields : header_fields;
-    size_t n = unity ? sizeof unity_fields / sizeof unity_fields[0]
-                     : sizeof header_fields / sizeof header_fields[0];
+    size_t n;
+    const blobc_hfield *fields = blobc_map_header_fields(unity, &n);
     mprintf(m, "## header: %u bytes at 0x00000000\n",
             unity ? BLOBC_UNITY_DATA_OFFSET : BLOBC_HEADER_SIZE);
     for (size_t i = 0; i < n; i++) {
@@ -626,8 +517,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
     mprintf(&m, "## data: %zu bytes at 0x%08" PRIx64 ", root %s\n", m.size, m.base, ty);
     if (w->ntab) {
         m.pathat = calloc(w->ntab, sizeof *m.pathat);
-        m.refpos = calloc(w->ntab, sizeof *m.refpos);
-        if (!m.pathat || !m.refpos) m.ok = false;
+        if (!m.pathat) m.ok = false;
         else list_payloads(&m);
     }
     if (m.fail) {
@@ -639,7 +529,7 @@ blobc_status blobc_dump_map(const blobc_source *src, const blobc_walk *w, blobc_
         list_types(&m, src);
     }
     free(m.pathat);
-    free(m.refpos);
+    free(m.lens);
     blobc_buffer_free(&m.paths);
     blobc_buffer_free(&m.path);
     flush(&m, true);

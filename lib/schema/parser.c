@@ -116,9 +116,8 @@ static blobc_status expect_name(parser *p, const char *what, blobc_token *out) {
         return unexpected(p, want);
     }
     if (blobc_schema_is_keyword(tok_text(p, &p->tok), p->tok.len))
-        return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "'%.*s' is a keyword and cannot be used as a %s name",
-                                (int)p->tok.len, tok_text(p, &p->tok), what);
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "'%.*s' is a keyword and cannot be used as "
+                                "a %s name", (int)p->tok.len, tok_text(p, &p->tok), what);
     *out = p->tok;
     return next(p);
 }
@@ -136,10 +135,9 @@ static blobc_status parse_count(parser *p, uint32_t *count) {
     if (!blobc_parse_int(tok_text(p, &p->tok), p->tok.len, BLOBC_KIND_U64, BLOBC_SYNTAX_SCHEMA, &v,
                          msg, sizeof msg) ||
         v > BLOBC_MAX_FIXED_COUNT)
-        return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "array length must be an integer from 1 to %u, got '%.*s'",
-                                BLOBC_MAX_FIXED_COUNT, (int)(p->tok.len > 40 ? 40 : p->tok.len),
-                                tok_text(p, &p->tok));
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "array length must be an integer from 1 "
+                                "to %u, got '%.*s'", BLOBC_MAX_FIXED_COUNT,
+                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (v == 0)
         return blobc_schema_err(p->s, p->tok.pos, p->err,
                                 "a fixed array needs at least one element ([T; 0] has no size); "
@@ -153,9 +151,8 @@ static blobc_status parse_type(parser *p, pending_field *pf) {
     uint32_t nops = 0;
     while (p->tok.kind == BLOBC_TOK_LBRACKET || p->tok.kind == BLOBC_TOK_STAR) {
         if (nops == MAX_TYPE_NESTING)
-            return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                    "type nested too deeply (more than %d levels of [ ] and *)",
-                                    MAX_TYPE_NESTING);
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "type nested too deeply (more than "
+                                    "%d levels of [ ] and *)", MAX_TYPE_NESTING);
         ops[nops].kind = p->tok.kind == BLOBC_TOK_STAR ? BLOBC_KIND_PTR : BLOBC_KIND_ARRAY;
         ops[nops].count = 0;
         nops++;
@@ -219,9 +216,8 @@ static blobc_status qualified_type(parser *p, const blobc_token *leaf) {
     blobc_suggest_init(&sg, t, n);
     blobc_suggest_builtin_spellings(&sg);
     char hint[96];
-    return blobc_schema_err(p->s, leaf->pos, p->err,
-                            "unknown type '%.*s' (the schema language has no namespaces)%s",
-                            (int)n, t, blobc_suggest_text(&sg, hint, sizeof hint));
+    return blobc_schema_err(p->s, leaf->pos, p->err, "unknown type '%.*s' (the schema language has "
+                            "no namespaces)%s", (int)n, t, blobc_suggest_text(&sg, hint, sizeof hint));
 }
 
 static blobc_status parse_field(parser *p, blobc_type *st) {
@@ -307,9 +303,8 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
                                 "unknown field attribute '@%.*s' (a field takes @key and @was)",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (st->key)
-        return blobc_schema_err(p->s, at, p->err,
-                                "struct %s has two @key fields; a struct has at most one key",
-                                st->name);
+        return blobc_schema_err(p->s, at, p->err, "struct %s has two @key fields; a struct has at "
+                                "most one key", st->name);
     st->key = (uint32_t)p->nfv + 1;
     return next(p);
 }
@@ -358,6 +353,12 @@ static blobc_status no_members(parser *p, const blobc_type *t, const blobc_token
 
 /* union Name { A, B, } : each member names a struct and is stored as a
  * *A at BLOBC_UNION_REF (see blobc_type), resolved with the fields. */
+/* `@was(old)` before an enum or union member (at the '@'). */
+static blobc_status member_was(parser *p, const char *what) {
+    if (next(p)) return BLOBC_EINPUT;
+    return tok_is(p, &p->tok, "was") ? parse_was(p) : unexpected(p, what);
+}
+
 static blobc_status parse_union(parser *p) {
     static const ty_op ptr_op = {BLOBC_KIND_PTR, 0};
     blobc_token name;
@@ -369,6 +370,10 @@ static blobc_status parse_union(parser *p) {
         if (p->tok.kind == BLOBC_TOK_EOF)
             return blobc_schema_err(p->s, name.pos, p->err, "union %s is not closed (missing '}')",
                                     t->name);
+        if (p->tok.kind == BLOBC_TOK_AT) {
+            if (member_was(p, "'was' after '@' (a union member takes @was(Old))")) return BLOBC_EINPUT;
+            continue;
+        }
         if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name (a union member)");
         if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
             !grow((void **)&p->pf, &p->pfcap, p->npf, sizeof *p->pf))
@@ -380,6 +385,8 @@ static blobc_status parse_union(parser *p) {
         if (!(f->name = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
         f->pos = p->tok.pos;
         f->doc = p->tok.doc;
+        f->was = p->was;
+        p->was = NULL;
         pending_field *pf = &p->pf[p->npf];
         memset(pf, 0, sizeof *pf);
         pf->st = t;
@@ -392,6 +399,7 @@ static blobc_status parse_union(parser *p) {
         p->npf++;
         if (next(p) || member_sep(p, "a union member")) return BLOBC_EINPUT;
     }
+    if (p->was) return unexpected(p, "a member after @was");
     if (p->nfv == 0) return no_members(p, t, &name);
     t->fields = arena_copy(p, p->fv, p->nfv, sizeof *p->fv);
     t->nfields = (uint32_t)p->nfv;
@@ -419,9 +427,8 @@ static blobc_status parse_enum(parser *p) {
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an integer base type (i8..u64)");
     const blobc_type *base = integer_base(p, &p->tok);
     if (!base)
-        return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "an enum's base must be an integer type (i8, u8, i16, u16, i32, "
-                                "u32, i64 or u64), got '%.*s'",
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "an enum's base must be an integer type "
+                                "(i8, u8, i16, u16, i32, u32, i64 or u64), got '%.*s'",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     t->elem = base;
     if (next(p)) return BLOBC_EINPUT;
@@ -437,10 +444,7 @@ static blobc_status parse_enum(parser *p) {
             return blobc_schema_err(p->s, name.pos, p->err, "enum %s is not closed (missing '}')",
                                     t->name);
         if (p->tok.kind == BLOBC_TOK_AT) {
-            if (next(p)) return BLOBC_EINPUT;
-            if (!tok_is(p, &p->tok, "was"))
-                return unexpected(p, "'was' after '@' (an enum member takes @was(old))");
-            if (parse_was(p)) return BLOBC_EINPUT;
+            if (member_was(p, "'was' after '@' (an enum member takes @was(old))")) return BLOBC_EINPUT;
             continue;
         }
         if (expect_name(p, "member", &m)) return BLOBC_EINPUT;
@@ -478,10 +482,7 @@ static blobc_status parse_enum(parser *p) {
             v->value = next_value;
         }
         /* The next implicit value is this one plus one, if the base has room. */
-        uint64_t max = bk == BLOBC_KIND_U64 ? UINT64_MAX
-                       : blobc_kind_is_signed(bk)
-                           ? (UINT64_MAX >> (65 - 8 * base->size))
-                           : (UINT64_MAX >> (64 - 8 * base->size));
+        uint64_t max = UINT64_MAX >> (64 - 8 * base->size + (blobc_kind_is_signed(bk) ? 1 : 0));
         next_ok = v->value != max;
         next_value = v->value + 1;
         if (blobc_kind_is_signed(bk) && v->value == UINT64_MAX) next_value = 0;

@@ -187,8 +187,10 @@ static void report_union(report *r, const blobc_type *t) {
     for (uint32_t i = 0; i < t->nfields; i++) {
         const blobc_type *m = t->fields[i].type->elem;
         put_doc(r, 4 + tw + 2, t->fields[i].doc);
-        put(r, "    %*u  %-*s  (size %u, align %u)\n", tw, (unsigned)i + 1, w, t->fields[i].name,
+        put(r, "    %*u  %-*s  (size %u, align %u)", tw, (unsigned)i + 1, w, t->fields[i].name,
             (unsigned)m->size, (unsigned)m->align);
+        if (t->fields[i].was) put(r, "  (@was %s)", t->fields[i].was);
+        put(r, "\n");
     }
 }
 

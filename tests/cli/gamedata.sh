@@ -202,7 +202,7 @@ expect upgrade_keeps_refs 0 "$BLOBC" upgrade c2.blob -s c4.schema -o c4.blob
 expect dump_upgraded 0 "$BLOBC" dump c4.blob
 grep -q '^best: 2$' "$T/out" && pass upgrade_ref_carried || fail upgrade_ref_carried "$(cat "$T/out")"
 
-# --- renames: @was(old) on a field and an enum member ---
+# --- renames: @was(old) on a field, an enum member and a union member ---
 printf 'enum Kind : u8 { sword, shield }\nstruct Item { @key id: u32; title: string; kind: Kind = sword; }\nstruct Db { items: [Item]; }\nroot Db;\n' >w0.schema
 printf 'enum Kind : u8 { sword, @was(shield) guard }\nstruct Item { @key id: u32; @was(title) name: string; kind: Kind = sword; }\nstruct Db { items: [Item]; }\nroot Db;\n' >w1.schema
 printf 'items: [{id: 1, title: Blade, kind: shield}]\n' >w0.yaml
@@ -227,5 +227,35 @@ same_file upgrade_rename_carries w0up.blob w1.blob
 expect check_was 0 "$BLOBC" check w1.schema
 grep -q 'name: string  (@was title)' "$T/out" && grep -q 'guard = 1  (@was shield)' "$T/out" &&
     pass check_lists_was || fail check_lists_was "$(cat "$T/out")"
+# a union member (named by its struct) renamed: @was before it
+printf 'struct Round { r: f32; }\nstruct Box { w: f32; }\nunion Shape { Round, Box }\nstruct D { s: Shape; }\nroot D;\n' >u0.schema
+printf 'struct Circle { r: f32; }\nstruct Box { w: f32; }\nunion Shape { @was(Round) Circle, Box }\nstruct D { s: Shape; }\nroot D;\n' >u1.schema
+printf 's: {Round: {r: 1.5}}\n' >u0.yaml
+printf '{"s": {"Round": {"r": 1.5}}}\n' >u0.json
+printf 's: {Circle: {r: 1.5}}\n' >u1.yaml
+expect bake_union_old_name 0 "$BLOBC" bake -s u1.schema u0.yaml -o u0new.blob
+printf '%s\n' 'u0.yaml:1:5: s.Round: warning: member "Round" of union Shape is now called "Circle" (@was)' \
+    '    s: {Round: {r: 1.5}}' '        ^' >want.txt
+same_file bake_union_old_name_warning "$T/err" want.txt
+expect bake_union_old_name_json 0 "$BLOBC" bake -s u1.schema u0.json -o u0json.blob
+grep -q '^u0.json:1:8: /s/Round: warning: member "Round" of union Shape is now called "Circle" (@was)$' "$T/err" &&
+    pass bake_union_old_name_json_warning || fail bake_union_old_name_json_warning "$(cat "$T/err")"
+expect bake_union_new_name 0 "$BLOBC" bake -s u1.schema u1.yaml -o u1.blob
+same_file union_old_name_same_bytes u0new.blob u1.blob
+same_file union_old_name_json_same_bytes u0json.blob u1.blob
+expect compat_union_rename 0 "$BLOBC" compat u0.schema u1.schema
+printf '%s\n' "note: s: union Shape: member 'Round' (tag 1) renamed to 'Circle' (@was)" \
+    'note: s.Round: struct Round is now called Circle' \
+    'compatible (the layout is the same; see the notes)' >want.txt
+same_file compat_union_rename_listing "$T/out" want.txt
+expect bake_u0 0 "$BLOBC" bake -s u0.schema u0.yaml -o u0.blob
+expect upgrade_union_rename 0 "$BLOBC" upgrade u0.blob -s u1.schema -o u0up.blob
+same_file upgrade_union_rename_carries u0up.blob u1.blob
+expect check_union_was 0 "$BLOBC" check u1.schema
+grep -q '1  Circle  (size 4, align 4)  (@was Round)' "$T/out" && pass check_lists_union_was ||
+    fail check_lists_union_was "$(cat "$T/out")"
+printf 'struct Box { w: f32; }\nunion S { Box, @was(x) }\n' >u2.schema
+expect_err union_was_needs_member 1 "u2.schema:2:24: error: expected a member after @was, got '}'" "$BLOBC" check u2.schema
+
 printf 'struct A { x: u8; @was(y) }\n' >w2.schema
 expect_err was_needs_field 1 "w2.schema:1:27: error: expected a field after @was, got '}'" "$BLOBC" check w2.schema

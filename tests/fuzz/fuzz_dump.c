@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!copy) return 0;
     if (size) memcpy(copy, data, size);
     for (int raw = 0; raw <= 1; raw++) {
-        for (int f = BLOBC_DUMP_YAML; f <= BLOBC_DUMP_MAP; f++) {
+        for (int f = BLOBC_DUMP_YAML; f <= BLOBC_DUMP_HTML; f++) {
             blobc_dump_options o = {0};
             o.format = (blobc_dump_format)f;
             o.flags = BLOBC_VERIFY_NO_HASH;

@@ -240,7 +240,7 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_dump(g_blob.data, g_blob.len, NULL, NULL, &e_), "blobc_dump");
     blobc_dump_options d;
     memset(&d, 0, sizeof d);
-    d.format = (blobc_dump_format)5;
+    d.format = (blobc_dump_format)(BLOBC_DUMP_HTML + 1);
     CHECK_ARG(blobc_dump(g_blob.data, g_blob.len, &d, &out, &e_), "blobc_dump");
     CHECK_ARG(blobc_verify_file(NULL, NULL, &e_), "blobc_verify_file");
     CHECK_ARG(blobc_verify_report_json(NULL, NULL, &out, &e_), "blobc_verify_report_json");

@@ -680,6 +680,36 @@ TEST(map_deep_chain_paths_bounded) {
     blobc_buffer_free(&out);
 }
 
+/* The size report: its tables sum to the file; a deep chain stays in
+ * --depth rows (no row per node); a bad blob gives the walk's error and
+ * no output; an out-of-range depth is clamped. */
+TEST(size_report) {
+    blobc_buffer blob = {0}, out = {0};
+    fx_level_blob(S, 5, false, &blob);
+    blobc_error err;
+    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_SIZE, NULL, false, &out, &err), BLOBC_OK);
+    char want[64];
+    snprintf(want, sizeof want, "%10zu   100.0%%  total\n", blob.len);
+    CHECK_CONTAINS(text(&out), want);
+    CHECK_CONTAINS(text(&out), "  rooms[].tags");
+    blobc_dump_options o = {0};
+    o.format = BLOBC_DUMP_SIZE_JSON;
+    o.size_depth = 1000;
+    out.len = 0;
+    CHECK_EQ_I(blobc_dump(blob.data, blob.len, &o, &out, &err), BLOBC_OK);
+    CHECK_CONTAINS(text(&out), "\"depth\": 64,");
+    blobc_buffer_free(&blob);
+    chain(200000, &blob);
+    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_SIZE, NULL, false, &out, &err), BLOBC_OK);
+    if (out.len > 4000) FAILF("size report of a 200k chain is %zu bytes", out.len);
+    CHECK_CONTAINS(text(&out), "  next.next.next\n");
+    blob.data[blob.len - 200] ^= 0x40; /* the data hash no longer matches */
+    CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_SIZE, NULL, false, &out, &err), BLOBC_EINPUT);
+    CHECK_EQ_U(out.len, 0);
+    blobc_buffer_free(&blob);
+    blobc_buffer_free(&out);
+}
+
 typedef struct map_sink {
     size_t total, pieces, largest;
     bool tail_seen;
@@ -805,6 +835,7 @@ TEST_MAIN_BEGIN("dump")
     RUN(map_header_failure);
     RUN(map_valid);
     RUN(map_deep_chain_paths_bounded);
+    RUN(size_report);
     RUN(map_deep_inline_nesting_linear);
     RUN(mutations_that_verify_rebake);
     blobc_schema_free(S);

@@ -1,7 +1,7 @@
 /*
- * blobc/dump.h - turn a blob back into text: YAML (re-bakeable), JSON, or
- * a byte-level layout map. Dump verifies before it reads, so any input is
- * safe to pass.
+ * blobc/dump.h - turn a blob back into text: YAML (re-bakeable), JSON, a
+ * byte-level layout map, or a report of where its bytes go. Dump verifies
+ * before it reads, so any input is safe to pass.
  *
  * Stability: stable: a minor release keeps every declaration here
  * source-compatible.
@@ -23,8 +23,20 @@ extern "C" {
 typedef enum blobc_dump_format {
     BLOBC_DUMP_YAML = 0,
     BLOBC_DUMP_JSON,
-    BLOBC_DUMP_MAP
+    BLOBC_DUMP_MAP,
+    /* where the bytes go (`blobc size`): by what they are, by the type of
+     * the payload they are in and by field path, each table summing to
+     * the input's size; as text or as JSON */
+    BLOBC_DUMP_SIZE,
+    BLOBC_DUMP_SIZE_JSON,
+    /* one self-contained HTML page: the blob as a coloured byte map with
+     * its structure (every field, hover for path and value, offsets that
+     * jump to their target) and the size report as a treemap; drawn
+     * lazily by the page's script, so a big blob stays usable */
+    BLOBC_DUMP_HTML
 } blobc_dump_format;
+
+#define BLOBC_SIZE_DEPTH_MAX 64
 
 typedef struct blobc_dump_options {
     blobc_dump_format format;
@@ -42,6 +54,9 @@ typedef struct blobc_dump_options {
      * written are the map as far as it got (as it is without a writer). */
     void (*write)(void *ctx, const void *bytes, size_t len);
     void *write_ctx;
+    /* BLOBC_DUMP_SIZE*: field steps a path row goes down to; deeper
+     * bytes count in their row (0: 3; at most BLOBC_SIZE_DEPTH_MAX) */
+    uint32_t size_depth;
 } blobc_dump_options;
 
 /* Appends the dump of `bytes` to `out`. */
