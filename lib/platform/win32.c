@@ -25,14 +25,45 @@
 
 /* ---- UTF-8 and UTF-16, errors ---- */
 
+/* Windows takes a "\\?\" path literally: no "/" separators, no "." or
+ * ".." steps. Paths blobc joins itself (an input's directory and its
+ * "$schema: ../x.schema") would then name nothing, so such a path is
+ * put in the form Windows would have given it: in place, never longer. */
+static void tidy_long_form(char *p) {
+    char *at = p + 4, *out = at;
+    for (char *c = at; *c; c++)
+        if (*c == '/') *c = '\\';
+    while (*at) {
+        size_t n = strcspn(at, "\\");
+        bool dot = n == 1 && at[0] == '.', up = n == 2 && at[0] == '.' && at[1] == '.';
+        if (up) {
+            /* one step up, never above the drive */
+            char *back = out > p + 4 ? out - 1 : out;
+            while (back > p + 4 && back[-1] != '\\') back--;
+            if (out > back && !memchr(back, ':', (size_t)(out - back))) out = back;
+        } else if (!dot) {
+            memmove(out, at, n);
+            out += n;
+            if (at[n]) *out++ = '\\';
+        }
+        at += n + (at[n] != '\0');
+    }
+    *out = '\0';
+}
+
 wchar_t *blobc_win_wide(const char *s) {
+    char *tidy = NULL;
+    if (strncmp(s, "\\\\?\\", 4) == 0 && (tidy = strdup(s)) != NULL) {
+        tidy_long_form(tidy);
+        s = tidy;
+    }
     int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
-    if (n <= 0) return NULL;
-    wchar_t *w = malloc((size_t)n * sizeof *w);
+    wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
     if (w && MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n) <= 0) {
         free(w);
-        return NULL;
+        w = NULL;
     }
+    free(tidy);
     return w;
 }
 

@@ -76,13 +76,17 @@ if command -v ninja >/dev/null 2>&1; then
 else
     skip drive_letter_depfile_ninja "ninja not found (make deps installs it)"
 fi
-# The "\\?\" form (long paths): read and written (a $schema with ".."
-# is not, as Windows takes such a path literally: the schema is given); a
+# The "\\?\" form (long paths): read and written, a $schema with ".."
+# found from it (Windows takes such a path literally: blobc tidies it); a
 # depfile cannot hold its "?", which ninja ends a name at, and says so.
 L="\\\\?\\$D"
 printf 'x: 7\n' >"$T/p/in/small.yaml"
 expect long_path_form 0 "$BLOBC" bake -s "$L\\s.schema" "$L\\in\\small.yaml" -o "$L\\out\\long.blob"
 expect long_path_verify 0 "$BLOBC" verify "$D\\out\\long.blob"
+printf '$schema: ../s.schema\nx: 7\n' >"$T/p/in/up.yaml"
+expect long_path_schema_up 0 "$BLOBC" bake "$L\\in\\up.yaml" -o "$L\\out\\up.blob"
+expect long_path_schema_up_plain 0 "$BLOBC" bake "$D\\in\\up.yaml" -o "$D\\out\\up-plain.blob"
+same_file long_path_schema_up_bytes "$T/p/out/up.blob" "$T/p/out/up-plain.blob"
 expect_err long_path_depfile_refused 2 "in a depfile: it holds \"?\"" \
     "$BLOBC" bake -s "$L\\s.schema" "$L\\in\\small.yaml" -o "$L\\out\\long.blob" --depfile "$D\\out\\long.d"
 [ ! -e "$T/p/out/long.d" ] && pass long_path_no_depfile || fail long_path_no_depfile "$(cat "$T/p/out/long.d")"
