@@ -458,8 +458,8 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
 /* Fills the blob from a value stream (stream_fill.c): the events `pull`
  * gives, after the driver opened the root's frame, up to the stream's end
  * (common/stream.h; blobc_bake_stream in driver.c is the entry). */
-struct blobc_event;
-blobc_status bk_fill_stream(bk *k, blobc_status (*pull)(void *ctx, struct blobc_event *ev),
+struct blobc_value_event;
+blobc_status bk_fill_stream(bk *k, blobc_status (*pull)(void *ctx, struct blobc_value_event *ev),
                             void *ctx);
 
 /* Did-you-mean among a list of names: the closest within a small edit

@@ -57,7 +57,7 @@ static blobc_status follow(sf *f, const bk_pos *pos) {
     return BLOBC_OK;
 }
 
-static blobc_status scalar(sf *f, const blobc_event *ev, const bk_pos *pos) {
+static blobc_status scalar(sf *f, const blobc_value_event *ev, const bk_pos *pos) {
     const blobc_type *et = ev->type;
     blobc_kind want = f->cur.type->kind;
     if (want == et->kind && blobc_kind_is_scalar(want)) {
@@ -86,7 +86,7 @@ static blobc_status scalar(sf *f, const blobc_event *ev, const bk_pos *pos) {
 }
 
 /* A payload given before, linked into the slot. */
-static blobc_status reference(sf *f, const blobc_event *ev, const bk_pos *pos) {
+static blobc_status reference(sf *f, const blobc_value_event *ev, const bk_pos *pos) {
     if (!ev->share || ev->share > f->nsh || !f->sh[ev->share - 1].ref)
         return internal(f, pos, "a reference to a payload not given before");
     const sf_share *s = &f->sh[ev->share - 1];
@@ -99,7 +99,7 @@ static blobc_status reference(sf *f, const blobc_event *ev, const bk_pos *pos) {
     return bk_link_shared(f->k, &f->cur, s->ref, len, pos);
 }
 
-static blobc_status begin_seq(sf *f, const blobc_event *ev, const bk_pos *pos) {
+static blobc_status begin_seq(sf *f, const blobc_value_event *ev, const bk_pos *pos) {
     blobc_status st = follow(f, pos);
     if (st) return st;
     if (!blobc_grow((void **)&f->seq, &f->seqcap, f->nseq + 1, sizeof *f->seq))
@@ -119,7 +119,7 @@ static blobc_status end_seq(sf *f, const bk_pos *pos) {
     return keep_share(f, share, items, count, BLOBC_KIND_ARRAY);
 }
 
-static blobc_status event(sf *f, const blobc_event *ev) {
+static blobc_status event(sf *f, const blobc_value_event *ev) {
     bk *k = f->k;
     bk_pos pos = {ev->at.line, ev->at.col, (size_t)ev->at.off};
     blobc_status st;
@@ -164,7 +164,7 @@ blobc_status bk_fill_stream(bk *k, blobc_stream_pull *pull, void *ctx) {
     f.k = k;
     blobc_status st;
     for (;;) {
-        blobc_event ev;
+        blobc_value_event ev;
         if ((st = pull(ctx, &ev))) {
             if (st == BLOBC_ENOMEM) blobc_err_nomem(k->err);
             else if (!k->err || !k->err->message[0])

@@ -62,7 +62,7 @@ typedef struct blobc_sloc {
     uint64_t off;
 } blobc_sloc;
 
-typedef struct blobc_event {
+typedef struct blobc_value_event {
     blobc_ev_kind kind;
     const blobc_type *type;     /* the value's type (BEGIN_*, SCALAR, NULL, PTR, REF) */
     const blobc_field *field;   /* FIELD */
@@ -70,11 +70,11 @@ typedef struct blobc_event {
     uint32_t share;             /* first appearance of a shared payload, or the REF's; 0: none */
     blobc_sval v;               /* SCALAR */
     blobc_sloc at;
-} blobc_event;
+} blobc_value_event;
 
 /* A producer read one event at a time: fills *ev, BLOBC_OK; at the end
  * ev->kind is BLOBC_EV_END. */
-typedef blobc_status blobc_stream_pull(void *ctx, blobc_event *ev);
+typedef blobc_status blobc_stream_pull(void *ctx, blobc_value_event *ev);
 
 /* Text of a scalar value of type t (bool, integer, float, enum: its
  * member's name; a string: its bytes, cut to fit): as dump writes it,
@@ -95,7 +95,7 @@ typedef struct blobc_rstream blobc_rstream;
 blobc_status blobc_rstream_open(const void *bytes, size_t len, const blobc_schema *schema,
                                 const char *type_name, blobc_rstream **out, blobc_error *err);
 const blobc_type *blobc_rstream_root(const blobc_rstream *s);
-blobc_status blobc_rstream_next(void *s, blobc_event *ev); /* a blobc_stream_pull */
+blobc_status blobc_rstream_next(void *s, blobc_value_event *ev); /* a blobc_stream_pull */
 void blobc_rstream_free(blobc_rstream *s);
 /* After a REF: the next events give the payload it names again, as its
  * first appearance (with its share id), for a consumer that left out the

@@ -35,7 +35,7 @@ static bool dropped(const upgrade_plan *plan, const blobc_field *fd) {
 static blobc_status skip_value(xform *x) {
     size_t depth = 0;
     for (;;) {
-        blobc_event ev;
+        blobc_value_event ev;
         blobc_status st = blobc_rstream_next(x->rs, &ev);
         if (st) return st;
         if (ev.kind == BLOBC_EV_BEGIN_STRUCT || ev.kind == BLOBC_EV_BEGIN_SEQ) depth++;
@@ -61,7 +61,7 @@ static blobc_status give(xform *x, uint32_t id) {
 /* A blobc_stream_pull: the old stream without the dropped fields. A
  * payload whose first appearance was inside a dropped value is given in
  * full where it is next used, so it stays shared among the uses kept. */
-static blobc_status xform_pull(void *ctx, blobc_event *ev) {
+static blobc_status xform_pull(void *ctx, blobc_value_event *ev) {
     xform *x = ctx;
     for (;;) {
         blobc_status st = blobc_rstream_next(x->rs, ev);

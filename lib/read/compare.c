@@ -28,7 +28,7 @@ typedef struct cmp {
 } cmp;
 
 /* Follows the path through the first stream's events. */
-static bool track(cmp *c, const blobc_event *ev) {
+static bool track(cmp *c, const blobc_value_event *ev) {
     switch (ev->kind) {
     case BLOBC_EV_BEGIN_STRUCT:
     case BLOBC_EV_BEGIN_SEQ:
@@ -67,7 +67,7 @@ static bool same_type(const blobc_type *a, const blobc_type *b) {
     return !a->name || !b->name || strcmp(a->name, b->name) == 0;
 }
 
-static bool same_event(const blobc_event *a, const blobc_event *b) {
+static bool same_event(const blobc_value_event *a, const blobc_value_event *b) {
     if (a->kind != b->kind || !same_type(a->type, b->type)) return false;
     switch (a->kind) {
     case BLOBC_EV_FIELD: return strcmp(a->field->name, b->field->name) == 0;
@@ -88,7 +88,7 @@ static void join(char *buf, size_t cap, const char *a, const char *b, const char
 }
 
 /* What an event says of its value, for the message. */
-static void describe(const blobc_event *ev, char *buf, size_t cap) {
+static void describe(const blobc_value_event *ev, char *buf, size_t cap) {
     char sp[160] = "";
     if (ev->type) blobc_type_spell(ev->type, sp, sizeof sp);
     char text[BLOBC_DIFF_TEXT_MAX];
@@ -123,7 +123,7 @@ static blobc_status walk_both(blobc_rstream *a, blobc_rstream *b, blobc_differen
     cmp c = {NULL, 0, 0};
     blobc_status st = BLOBC_OK;
     for (;;) {
-        blobc_event ea, eb;
+        blobc_value_event ea, eb;
         if ((st = blobc_rstream_next(a, &ea)) || (st = blobc_rstream_next(b, &eb))) {
             st = st == BLOBC_ENOMEM ? blobc_err_nomem(err)
                                     : blobc_err(err, st, "internal error: the value stream lost its step");

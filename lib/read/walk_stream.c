@@ -118,11 +118,11 @@ static blobc_status push(blobc_rstream *s, const blobc_type *t, size_t base, uin
 }
 
 static blobc_status payload(blobc_rstream *s, const blobc_type *t, size_t tg, uint32_t cnt,
-                            blobc_event *ev);
+                            blobc_value_event *ev);
 
 /* A string, [T] or *T at data offset p: null, a new payload, or a
  * reference to one given before. */
-static blobc_status reference(blobc_rstream *s, const blobc_type *t, size_t p, blobc_event *ev) {
+static blobc_status reference(blobc_rstream *s, const blobc_type *t, size_t p, blobc_value_event *ev) {
     const uint8_t *d = s->src.data;
     int32_t off = (int32_t)blobc_ld32(d + p);
     uint32_t cnt = t->kind == BLOBC_KIND_PTR ? 1 : blobc_ld32(d + p + 4);
@@ -159,7 +159,7 @@ static blobc_status reference(blobc_rstream *s, const blobc_type *t, size_t p, b
 
 /* The first appearance of the payload at tg of a string, [T] or *T t. */
 static blobc_status payload(blobc_rstream *s, const blobc_type *t, size_t tg, uint32_t cnt,
-                            blobc_event *ev) {
+                            blobc_value_event *ev) {
     const uint8_t *d = s->src.data;
     if (t->kind == BLOBC_KIND_STRING) {
         ev->kind = BLOBC_EV_SCALAR;
@@ -182,7 +182,7 @@ static blobc_status payload(blobc_rstream *s, const blobc_type *t, size_t tg, ui
 /* A reference &T at p: its target's key, as the data writes it (a
  * SCALAR of the key's type), or NULL. The walk checked that it lands on an
  * item of a keyed [T]. */
-static blobc_status ref_key(blobc_rstream *s, const blobc_type *t, size_t p, blobc_event *ev) {
+static blobc_status ref_key(blobc_rstream *s, const blobc_type *t, size_t p, blobc_value_event *ev) {
     const uint8_t *d = s->src.data;
     int32_t off = (int32_t)blobc_ld32(d + p);
     if (off == 0) {
@@ -203,7 +203,7 @@ static blobc_status ref_key(blobc_rstream *s, const blobc_type *t, size_t p, blo
 }
 
 /* The events of the value of type t at data offset p (its first one). */
-static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc_event *ev) {
+static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc_value_event *ev) {
     ev->type = t;
     ev->at.off = p;
     const uint8_t *d = s->src.data;
@@ -244,16 +244,16 @@ blobc_status blobc_rstream_expand(blobc_rstream *s) {
     return BLOBC_OK;
 }
 
-static blobc_status step(blobc_rstream *s, blobc_event *ev);
+static blobc_status step(blobc_rstream *s, blobc_value_event *ev);
 
-blobc_status blobc_rstream_next(void *ctx, blobc_event *ev) {
+blobc_status blobc_rstream_next(void *ctx, blobc_value_event *ev) {
     blobc_rstream *s = ctx;
     blobc_status st = step(s, ev);
     if (s->replaying && !s->pending && s->nfr <= s->replay_base) s->replaying = false;
     return st;
 }
 
-static blobc_status step(blobc_rstream *s, blobc_event *ev) {
+static blobc_status step(blobc_rstream *s, blobc_value_event *ev) {
     memset(ev, 0, sizeof *ev);
     if (!s->started) {
         s->started = true;

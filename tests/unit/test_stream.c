@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blobc/blobc.h"
+#include "blobc/pipeline.h" /* its events and the stream's share no name */
 #include "common/stream.h"
 #include "common/buffer.h"
 #include "test.h"
@@ -29,7 +30,7 @@ static blobc_buffer g_blob;
 static blobc_error err;
 
 /* The events as one line of text: enough to see order and sharing. */
-static void render(const blobc_event *ev, blobc_buffer *out) {
+static void render(const blobc_value_event *ev, blobc_buffer *out) {
     char text[64];
     switch (ev->kind) {
     case BLOBC_EV_END: blobc_buf_puts(out, "END"); break;
@@ -66,7 +67,7 @@ TEST(events_in_field_order) {
     if (!s) return;
     CHECK_STR(blobc_rstream_root(s)->name, "R");
     blobc_buffer out = {0};
-    blobc_event ev;
+    blobc_value_event ev;
     for (int i = 0; i < 100; i++) {
         if (blobc_rstream_next(s, &ev) != BLOBC_OK) FAILF("next failed");
         render(&ev, &out);
