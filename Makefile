@@ -97,7 +97,7 @@ $(BUILD)/config.mk: Makefile tools/deps.sh tools/windeps.sh
 	@sh tools/windeps.sh $(WIN_DEPS)
 	@printf 'DEP_CFLAGS := %s\nDEP_LIBS := %s\n' \
 	  "-I$(WIN_DEPS)/include -DYAML_DECLARE_STATIC -DCJSON_HIDE_SYMBOLS" \
-	  "-L$(WIN_DEPS)/lib -lyaml -lcjson -lxxhash" > $@.tmp
+	  "-L$(WIN_DEPS)/lib -lyaml -lcjson -lxxhash -lws2_32" > $@.tmp
 	@mv $@.tmp $@
 else
 $(BUILD)/config.mk: Makefile tools/deps.sh
