@@ -201,7 +201,9 @@ leftovers() { ls -A "$1" | grep '^\.' ; }
 mkdir -p "$T/sig/in" "$T/sig/out"
 printf 'struct P { n: u32; name: string; }\nroot P;\n' >"$T/sig/p.schema"
 i=0
-while [ $i -lt 150 ]; do printf 'n: %d\nname: x\n' $i >"$T/sig/in/a$i.yaml"; i=$((i + 1)); done
+# Enough inputs that a batch is still writing when the signal comes,
+# however fast each bake is.
+while [ $i -lt 600 ]; do printf 'n: %d\nname: x\n' $i >"$T/sig/in/a$i.yaml"; i=$((i + 1)); done
 bake_all() { "$BLOBC" bake -q -j 2 -s "$T/sig/p.schema" -o "$T/sig/out" "$T/sig/in"/*.yaml; }
 if "$BUILD/tools/tmpfile_probe" "$T/sig"; then
     bake_all
