@@ -3,7 +3,8 @@
 # folder, folders include and call only the folders below them, no files
 # call each other in a circle, cmd/ uses only the public headers and the
 # platform layer, no file outside lib/platform/ includes an operating-
-# system header, and no file of lib/ grows far past 900 lines.
+# system header, no private value is cast into a blobc_status, and no
+# file of lib/ grows far past 900 lines.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 DOC=docs/ARCHITECTURE.md
@@ -110,6 +111,15 @@ fi
 bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blobc/[a-z_]*\.h"' |
     grep -v '#include "cli\.h"' | grep -v '#include "platform/platform\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
+
+# --- private outcomes are no statuses ---
+# A blobc_status holds one of the public statuses: a private outcome (a
+# value kept, a probe done) travels beside it, never cast into it.
+bad=$(grep -nE '\(blobc_status\) *[A-Z_(+-]' lib/*/*.c lib/*/*.h cmd/blobc/*.c | grep -vE '\(blobc_status\) *BLOBC_' |
+    tr '\n' ';')
+if [ -z "$bad" ]; then pass no_private_value_cast_to_status; else
+    fail no_private_value_cast_to_status "$bad"
+fi
 
 # --- public headers say how settled they are ---
 bad=""
