@@ -1,7 +1,7 @@
 # The rules of docs/ARCHITECTURE.md, checked against the tree: the map
 # names every file of lib/ and nothing else, private headers stay in their
 # folder, folders include and call only the folders below them, no files
-# call each other in a circle, cmd/ uses only the public headers and the
+# include or call each other in a circle, cmd/ uses only the public headers and the
 # platform layer, no file outside lib/platform/ includes an operating-
 # system header, no private value is cast into a blobc_status, and no
 # file of lib/ grows far past 900 lines.
@@ -67,6 +67,28 @@ for f in lib/*/*.c lib/*/*.h; do
 done
 if [ -z "$bad" ]; then pass private_headers_stay_in_their_folder; else
     fail private_headers_stay_in_their_folder "$bad"
+fi
+
+# No files include each other in a circle: a source and its header count
+# as one (a.c with a.h), and an include names a file of lib/ or a public
+# header; the folder order above keeps folders out of circles.
+if ! command -v tsort >/dev/null 2>&1; then
+    skip no_include_circle "tsort is not installed"
+else
+    for f in lib/*/*.c lib/*/*.h lib/include/blobc/*.h lib/include/blobc/*.hpp; do
+        for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+            for t in "lib/$inc" "lib/include/$inc" "$(dirname "$f")/$inc"; do
+                [ -f "$t" ] && { echo "$f $t"; break; }
+            done
+        done
+    done | sed 's/\.[ch] / /; s/\.[ch]$//' | awk '$1 != $2' >"$T/includes"
+    if [ ! -s "$T/includes" ]; then
+        fail no_include_circle "no includes between files found"
+    elif loop=$(tsort "$T/includes" 2>&1 >/dev/null) && [ -z "$loop" ]; then
+        pass no_include_circle
+    else
+        fail no_include_circle "$(echo "$loop" | tr '\n' ' ')"
+    fi
 fi
 
 # --- who calls whom: no circles ---
