@@ -184,7 +184,7 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
         }
     }
     k->root = t;
-    if (k->probe) return BK_PROBED;
+    if (k->probe) return bk_stop(k, BK_OUT_PROBED);
     k->b = k->in_order && !has_keys(k->schema)
                ? blobc_builder_new_in_order(
                      k->opts->output == BLOBC_OUTPUT_BLOB ? BLOBC_HEADER_SIZE : 0, k->size_hint)
@@ -272,7 +272,7 @@ static blobc_status bake_once(bk *k, const source *src, blobc_input_format fmt,
                           : bk_bake_yaml(k, src->text, src->len, src->read, src->data, src->size);
     *reorder = k->b && blobc_builder_out_of_order(k->b);
     if (*reorder) return st;
-    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    if (bk_kept(k, st)) st = BLOBC_OK; /* never returned, but its error is kept */
     blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, k->err) : BLOBC_OK;
     if (cut != BLOBC_OK) st = cut;
     st = bk_diag_finish(k, st);
