@@ -197,9 +197,9 @@ blobc_builder *blobc_builder_new_in_order(size_t prefix, size_t size_hint) {
 bool blobc_builder_out_of_order(const blobc_builder *b) { return b && b->out_of_order; }
 
 /* An in-order call's outcome: IO_OUT_OF_ORDER fails the builder. */
-static blobc_status io_outcome(blobc_builder *b, blobc_status st) {
-    if (st == BLOBC_OK) return st;
-    if (st == BLOBC_ENOMEM) return fail_nomem(b);
+static blobc_status io_outcome(blobc_builder *b, io_status st) {
+    if (st == IO_OK) return BLOBC_OK;
+    if (st == IO_NOMEM) return fail_nomem(b);
     b->out_of_order = true;
     return fail(b, BLOBC_EARG, "allocations and links out of the canonical order");
 }
@@ -381,7 +381,7 @@ static void retire_buffer(blobc_builder *b, uint8_t *buf, size_t used, size_t ca
 void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
     if (!b || b->failed) return NULL;
     if (b->io) {
-        blobc_status st = BLOBC_OK;
+        io_status st = IO_OK;
         void *p = io_grow(b->io, ref, add, &st);
         if (!p) io_outcome(b, st);
         return p;
@@ -870,7 +870,7 @@ blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t
     b->finished = true;
     if (b->io) {
         /* The image is laid out already. */
-        blobc_status st = io_finish(b->io, prefix, suffix, out);
+        io_status st = io_finish(b->io, prefix, suffix, out);
         if (st) return blobc_err(err, io_outcome(b, st), "%s", b->message);
         return BLOBC_OK;
     }

@@ -123,7 +123,7 @@ void io_free(io_builder *s) {
     free(s);
 }
 
-static blobc_status broken(io_builder *s) {
+static io_status broken(io_builder *s) {
     s->broken = true;
     return IO_OUT_OF_ORDER;
 }
@@ -181,19 +181,19 @@ static void retire_seg(io_builder *s, seg *sg) {
     *sg = (seg){0};
 }
 
-static inline blobc_status place(io_builder *s, size_t size, uint32_t align, bool open,
+static inline io_status place(io_builder *s, size_t size, uint32_t align, bool open,
                                  blobc_ref *ref, void **mem) {
     if (BLOBC_UNLIKELY(s->broken || s->nrefs >= NONE - 1)) return broken(s);
-    if (BLOBC_UNLIKELY(s->top->tail != NONE) && !push_seg(s)) return BLOBC_ENOMEM;
+    if (BLOBC_UNLIKELY(s->top->tail != NONE) && !push_seg(s)) return IO_NOMEM;
     seg *top = s->top;
     size_t pos = (top->len + align - 1) & ~((size_t)align - 1);
     /* Past the limit the ordinary builder says by how much. */
     if (BLOBC_UNLIKELY(size > BLOBC_MAX_DATA_SIZE || pos + size > s->prefix + BLOBC_MAX_DATA_SIZE))
         return broken(s);
-    if (!reserve(s, top, pos + size)) return BLOBC_ENOMEM;
+    if (!reserve(s, top, pos + size)) return IO_NOMEM;
     if (BLOBC_UNLIKELY(s->ng == s->g_cap) &&
         !blobc_grow((void **)&s->g, &s->g_cap, s->ng + 1, sizeof *s->g))
-        return BLOBC_ENOMEM;
+        return IO_NOMEM;
     uint32_t r = s->nrefs++;
     if (BLOBC_UNLIKELY(align > top->max_align)) {
         if (!top->first_align) top->first_align = align;
@@ -210,14 +210,14 @@ static inline blobc_status place(io_builder *s, size_t size, uint32_t align, boo
     if (size > s->max_size) s->max_size = size;
     if (ref) *ref = r;
     if (mem) *mem = top->mem + pos;
-    return BLOBC_OK;
+    return IO_OK;
 }
 
-blobc_status io_alloc(io_builder *s, size_t size, uint32_t align, blobc_ref *ref, void **mem) {
+io_status io_alloc(io_builder *s, size_t size, uint32_t align, blobc_ref *ref, void **mem) {
     return place(s, size, align, false, ref, mem);
 }
 
-blobc_status io_open(io_builder *s, uint32_t align, blobc_ref *ref) {
+io_status io_open(io_builder *s, uint32_t align, blobc_ref *ref) {
     return place(s, 0, align, true, ref, NULL);
 }
 
@@ -231,7 +231,7 @@ static long tail_seg(const io_builder *s, blobc_ref ref) {
     return -1;
 }
 
-void *io_grow(io_builder *s, blobc_ref ref, size_t add, blobc_status *st) {
+void *io_grow(io_builder *s, blobc_ref ref, size_t add, io_status *st) {
     long si = s->broken ? -1 : tail_seg(s, ref);
     if (si < 0) {
         *st = broken(s);
@@ -244,7 +244,7 @@ void *io_grow(io_builder *s, blobc_ref ref, size_t add, blobc_status *st) {
         return NULL;
     }
     if (!reserve(s, sg, sg->len + add)) {
-        *st = BLOBC_ENOMEM;
+        *st = IO_NOMEM;
         return NULL;
     }
     uint8_t *p = sg->mem + sg->len;
@@ -257,13 +257,13 @@ void *io_grow(io_builder *s, blobc_ref ref, size_t add, blobc_status *st) {
 /* The top segment appended behind the open allocation that just closed
  * at the end of the one below, where the canonical layout puts what was
  * allocated after it; its offsets from that allocation corrected. */
-static blobc_status merge(io_builder *s) {
+static io_status merge(io_builder *s) {
     seg *c = &s->segs[s->nsegs - 1], *p = &s->segs[s->nsegs - 2];
     size_t at = (p->len + c->first_align - 1) & ~((size_t)c->first_align - 1);
     /* The segment was laid out from a 16-aligned start: the same padding
      * only where `at` is aligned for everything in it. */
     if (at % c->max_align != 0 || at + c->len > s->prefix + BLOBC_MAX_DATA_SIZE) return broken(s);
-    if (!reserve(s, p, at + c->len)) return BLOBC_ENOMEM;
+    if (!reserve(s, p, at + c->len)) return IO_NOMEM;
     memcpy(p->mem + at, c->mem, c->len);
     p->len = at + c->len;
     if (c->max_align > p->max_align) p->max_align = c->max_align;
@@ -281,10 +281,10 @@ static blobc_status merge(io_builder *s) {
     s->nsegs--;
     s->top = p;
     s->last->ref = NONE;
-    return BLOBC_OK;
+    return IO_OK;
 }
 
-blobc_status io_close(io_builder *s, blobc_ref ref) {
+io_status io_close(io_builder *s, blobc_ref ref) {
     long si = s->broken ? -1 : tail_seg(s, ref);
     if (si < 0) return broken(s);
     seg *sg = &s->segs[si];
@@ -293,22 +293,22 @@ blobc_status io_close(io_builder *s, blobc_ref ref) {
     if (n->size == 0) return broken(s);
     n->open = 0;
     sg->tail = sg->tail_node = NONE;
-    return (size_t)si + 1 < s->nsegs ? merge(s) : BLOBC_OK;
+    return (size_t)si + 1 < s->nsegs ? merge(s) : IO_OK;
 }
 
 /* A link from the owner of the segment its target is in: written from
  * the segment's start, corrected when the segment finds its place. */
 BLOBC_NOINLINE
-static blobc_status link_across(io_builder *s, const node *pn, const node *cn, uint32_t at) {
+static io_status link_across(io_builder *s, const node *pn, const node *cn, uint32_t at) {
     if (cn->seg != pn->seg + 1 || s->segs[cn->seg].owner != pn->ref) return broken(s);
     if (s->nfix == s->fix_cap &&
         !blobc_grow((void **)&s->fix, &s->fix_cap, s->nfix + 1, sizeof *s->fix))
-        return BLOBC_ENOMEM;
+        return IO_NOMEM;
     s->fix[s->nfix++] = pn->pos + at;
-    return BLOBC_OK;
+    return IO_OK;
 }
 
-blobc_status io_link(io_builder *s, blobc_ref loc, uint32_t at, blobc_ref target) {
+io_status io_link(io_builder *s, blobc_ref loc, uint32_t at, blobc_ref target) {
     size_t ci = s->last_root, pi = ci;
     node *g = s->g, *cn = &g[ci];
     if (BLOBC_UNLIKELY(s->broken || ci == 0 || cn->ref != target || cn->open)) return broken(s);
@@ -324,7 +324,7 @@ blobc_status io_link(io_builder *s, blobc_ref loc, uint32_t at, blobc_ref target
                        (uint64_t)at + 4 > pn->size))
         return broken(s);
     if (BLOBC_UNLIKELY(cn->seg != pn->seg)) {
-        blobc_status st = link_across(s, pn, cn, at);
+        io_status st = link_across(s, pn, cn, at);
         if (st) return st;
     }
     int64_t rel = (int64_t)cn->pos - ((int64_t)pn->pos + at);
@@ -341,7 +341,7 @@ blobc_status io_link(io_builder *s, blobc_ref loc, uint32_t at, blobc_ref target
     /* The newest root is now the root of loc's tree. */
     while (!g[pi].root) pi--;
     s->last_root = pi;
-    return BLOBC_OK;
+    return IO_OK;
 }
 
 static const node *find(io_builder *s, blobc_ref ref) {
@@ -375,16 +375,16 @@ size_t io_size(io_builder *s, blobc_ref ref) {
     return n ? n->size : 0;
 }
 
-blobc_status io_finish(io_builder *s, size_t prefix, size_t suffix, blobc_buffer *out) {
+io_status io_finish(io_builder *s, size_t prefix, size_t suffix, blobc_buffer *out) {
     seg *m = &s->segs[0];
     if (s->broken || s->nsegs != 1 || s->last_root != 0 || s->nrefs == 0 || prefix != s->prefix ||
         m->tail != NONE)
         return broken(s);
-    if (suffix > SIZE_MAX - m->len || !reserve(s, m, m->len + suffix)) return BLOBC_ENOMEM;
+    if (suffix > SIZE_MAX - m->len || !reserve(s, m, m->len + suffix)) return IO_NOMEM;
     uint8_t *img = m->mem;
     if ((uintptr_t)(img + prefix) % 16 != 0) {
         img = blobc_os_alloc16(m->len + suffix);
-        if (!img) return BLOBC_ENOMEM;
+        if (!img) return IO_NOMEM;
         memcpy(img, m->mem, m->len);
         memset(img + m->len, 0, suffix);
         free(m->mem);
@@ -397,5 +397,5 @@ blobc_status io_finish(io_builder *s, size_t prefix, size_t suffix, blobc_buffer
     m->mem = NULL;
     m->len = m->cap = m->clean = 0;
     s->last->ref = NONE;
-    return BLOBC_OK;
+    return IO_OK;
 }
