@@ -337,11 +337,10 @@ blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
                                   "string of %zu bytes is too long (at most 2 GiB)", n));
     blobc_ref r;
     void *mem;
-    if (blobc_builder_alloc(k->b, n + 1, 1, &r, &mem) != BLOBC_OK) return bk_fail_builder(k, pos);
+    if (blobc_builder_alloc_linked(k->b, s->ref, s->off, n + 1, 1, &r, &mem) != BLOBC_OK)
+        return bk_fail_builder(k, pos);
     if (n) memcpy(mem, str, n);
-    uint8_t *p = bk_ptr(k, s);
-    blobc_st32(p + 4, (uint32_t)(n + 1));
-    if (blobc_builder_link(k->b, s->ref, s->off, r) != BLOBC_OK) return bk_fail_builder(k, pos);
+    blobc_st32(bk_ptr(k, s) + 4, (uint32_t)(n + 1));
     if (payload) *payload = r;
     return BLOBC_OK;
 }
@@ -558,8 +557,8 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
 blobc_status bk_deref(bk *k, bk_slot *s, const bk_pos *pos, blobc_ref *target) {
     const blobc_type *elem = s->type->elem;
     blobc_ref r;
-    if (blobc_builder_alloc(k->b, elem->size, elem->align, &r, NULL) != BLOBC_OK ||
-        blobc_builder_link(k->b, s->ref, s->off, r) != BLOBC_OK)
+    if (blobc_builder_alloc_linked(k->b, s->ref, s->off, elem->size, elem->align, &r, NULL) !=
+        BLOBC_OK)
         return bk_fail_builder(k, pos);
     s->type = elem;
     s->ref = r;

@@ -205,7 +205,7 @@ static blobc_status io_outcome(blobc_builder *b, io_status st) {
 }
 
 /* The checks every in-order allocation shares with the ordinary one. */
-static blobc_status io_alloc_ok(blobc_builder *b, uint32_t align) {
+static inline blobc_status io_alloc_ok(blobc_builder *b, uint32_t align) {
     if (b->failed) return b->failed;
     if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
     if (!valid_align(align))
@@ -315,6 +315,22 @@ blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, 
     if (b->failed) return b->failed;
     if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
     return alloc_fixed(b, size, align, ref, mem);
+}
+
+blobc_status blobc_builder_alloc_linked(blobc_builder *b, blobc_ref loc, uint32_t at, size_t size,
+                                        uint32_t align, blobc_ref *ref, void **mem) {
+    if (!b) return BLOBC_EARG;
+    if (b->io) {
+        blobc_status st = io_alloc_ok(b, align);
+        if (st) return st;
+        if (size == 0) return fail(b, BLOBC_EARG, "allocation of 0 bytes");
+        return io_outcome(b, io_alloc_linked(b->io, loc, at, size, align, ref, mem));
+    }
+    blobc_ref r;
+    blobc_status st = blobc_builder_alloc(b, size, align, &r, mem);
+    if (!st) st = blobc_builder_link(b, loc, at, r);
+    if (ref) *ref = r;
+    return st;
 }
 
 blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref) {

@@ -217,6 +217,56 @@ io_status io_alloc(io_builder *s, size_t size, uint32_t align, blobc_ref *ref, v
     return place(s, size, align, false, ref, mem);
 }
 
+/* The common case: loc on the right edge of the newest tree, in the top
+ * segment, which no open allocation ends: the payload goes below it on
+ * the spine without ever being a tree of its own. Anything else takes
+ * the two calls. */
+io_status io_alloc_linked(io_builder *s, blobc_ref loc, uint32_t at, size_t size, uint32_t align,
+                          blobc_ref *ref, void **mem) {
+    seg *top = s->top;
+    node *g = s->g;
+    size_t pi = s->ng, seg_i = s->nsegs - 1;
+    size_t pos = (top->len + align - 1) & ~((size_t)align - 1);
+    if (BLOBC_UNLIKELY(s->broken || top->tail != NONE || s->ng == s->g_cap ||
+                       s->nrefs >= NONE - 1 || size > BLOBC_MAX_DATA_SIZE ||
+                       pos + size > s->prefix + BLOBC_MAX_DATA_SIZE || pos + size > top->clean))
+        goto two_calls;
+    do {
+        if (pi == s->last_root) goto two_calls;
+        pi--;
+    } while (g[pi].ref != loc);
+    node *pn = &g[pi];
+    if (BLOBC_UNLIKELY((pn->last_at != NONE && (uint64_t)at < (uint64_t)pn->last_at + 4) ||
+                       (uint64_t)at + 4 > pn->size))
+        goto two_calls;
+    if (pn->seg != seg_i) {
+        /* an item of the open array the top segment follows */
+        if (pn->seg + 1 != seg_i || top->owner != loc || s->nfix == s->fix_cap) goto two_calls;
+        s->fix[s->nfix++] = pn->pos + at;
+    }
+    uint32_t r = s->nrefs++;
+    if (BLOBC_UNLIKELY(align > top->max_align)) {
+        if (!top->first_align) top->first_align = align;
+        top->max_align = align;
+    }
+    top->len = pos + size;
+    blobc_st32(s->segs[pn->seg].mem + pn->pos + at,
+               (uint32_t)(int32_t)((int64_t)pos - ((int64_t)pn->pos + at)));
+    pn->last_at = at;
+    s->ng = pi + 2;
+    g[pi + 1] = (node){r, (uint32_t)seg_i, (uint32_t)pos, (uint32_t)size, NONE, 0, 0};
+    if (size > s->max_size) s->max_size = size;
+    if (ref) *ref = r;
+    if (mem) *mem = top->mem + pos;
+    return IO_OK;
+two_calls:;
+    blobc_ref c = NONE;
+    io_status st = place(s, size, align, false, &c, mem);
+    if (st == IO_OK) st = io_link(s, loc, at, c);
+    if (ref) *ref = c;
+    return st;
+}
+
 io_status io_open(io_builder *s, uint32_t align, blobc_ref *ref) {
     return place(s, 0, align, true, ref, NULL);
 }

@@ -32,6 +32,9 @@ io_builder *io_new(size_t prefix, size_t hint, io_last *last);
 void io_free(io_builder *s);
 
 io_status io_alloc(io_builder *s, size_t size, uint32_t align, blobc_ref *ref, void **mem);
+/* io_alloc and io_link(s, loc, at, *ref) in one. */
+io_status io_alloc_linked(io_builder *s, blobc_ref loc, uint32_t at, size_t size, uint32_t align,
+                          blobc_ref *ref, void **mem);
 io_status io_open(io_builder *s, uint32_t align, blobc_ref *ref);
 void *io_grow(io_builder *s, blobc_ref ref, size_t add, io_status *st);
 io_status io_close(io_builder *s, blobc_ref ref);

@@ -73,6 +73,17 @@ static void fill_slots(pair *p, blobc_ref ref, uint32_t base, uint32_t slots, in
     for (uint32_t k = 0; k < slots; k++) {
         uint32_t at = base + 8 * order[k];
         if (rnd(p, 4) == 0) continue; /* null */
+        if (rnd(p, 3) == 0) {
+            /* a string linked as it is made */
+            blobc_ref r[2] = {0, 0};
+            size_t n = 1 + rnd(p, 9);
+            for (int i = 0; i < 2; i++) {
+                void *mem = NULL;
+                if (blobc_builder_alloc_linked(p->b[i], ref, at, n, 1, &r[i], &mem) == BLOBC_OK)
+                    memset(mem, 'l', n - 1);
+            }
+            continue;
+        }
         blobc_ref c = value(p, depth + 1);
         if (c == UINT32_MAX) continue;
         link2(p, ref, at, c);

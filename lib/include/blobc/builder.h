@@ -102,6 +102,13 @@ BLOBC_API size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref);
  * offset to the start of allocation `target`. */
 BLOBC_API blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, blobc_ref target);
 
+/* blobc_builder_alloc, then blobc_builder_link(b, loc, at, *ref): a
+ * payload linked as soon as it is made (a string, a *T's target), in one
+ * call, the in-order builder's quick way. */
+BLOBC_API blobc_status blobc_builder_alloc_linked(blobc_builder *b, blobc_ref loc, uint32_t at,
+                                                  size_t size, uint32_t align, blobc_ref *ref,
+                                                  void **mem);
+
 /* ---- references: offsets into the middle of an allocation ----
  *
  * A reference (&T in a schema) is stored like a *T but leads to one item
