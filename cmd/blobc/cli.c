@@ -351,10 +351,6 @@ int load_schema(const char *path, blobc_schema **out) {
     return 0;
 }
 
-int read_input(const char *path, uint8_t **bytes, size_t *len) {
-    return read_blob_input(path, false, bytes, len);
-}
-
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
