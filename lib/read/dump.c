@@ -94,18 +94,18 @@ typedef struct demit {
 
 /* ---- output ---- */
 
-static bool streams(const demit *e) { return e->dry || (e->o && e->o->write); }
+static inline bool streams(const demit *e) { return e->dry || (e->o && e->o->write); }
 
 /* The cursor from out; when streaming, the room ends where a piece is
  * full (make_room then hands it over). */
-static void load_cursor(demit *e) {
+static inline void load_cursor(demit *e) {
     blobc_buffer *b = e->out;
     e->cur = (char *)b->data + b->len;
     e->lim = (char *)b->data + b->cap;
     if (streams(e) && b->cap - e->start > PIECE) e->lim = (char *)b->data + e->start + PIECE;
 }
 
-static void sync_len(demit *e) { e->out->len = (size_t)((uint8_t *)e->cur - e->out->data); }
+static inline void sync_len(demit *e) { e->out->len = (size_t)((uint8_t *)e->cur - e->out->data); }
 
 /* Hands the text made so far to the writer (a dry run drops it). */
 static void hand_over(demit *e) {
@@ -496,9 +496,26 @@ static void put_ref(demit *e, const blobc_type *t, size_t p) {
     put_scalar(e, kf->type, e->d + q);
 }
 
+/* A string field whose payload comes next in the table and is not
+ * shared (most of them): written with no anchor or copy to decide. */
+static inline bool plain_string(demit *e, const vctx *c, size_t p) {
+    int32_t off = (int32_t)blobc_ld32(e->d + p);
+    size_t tg = p + (size_t)(int64_t)off;
+    blobc_walk *w = e->w;
+    if (off == 0 || e->next >= w->ntab || w->tstart[e->next] != tg ||
+        (blobc_walk_flags(w, e->next) & BLOBC_WP_SHARED))
+        return false;
+    e->next++;
+    inline_open(e, c, 0);
+    put_string(e, e->d + tg, blobc_ld32(e->d + p + 4) - 1);
+    inline_close(e, c);
+    return true;
+}
+
 static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
     size_t pend = SIZE_MAX; /* a shared *T target, anchored on the node */
     uint8_t copies = 0;
+    if (t->kind == BLOBC_KIND_STRING && plain_string(e, c, p)) return;
     for (;;) {
         if (scalar_like(t)) {
             inline_open(e, c, take_anchor(e, pend));
