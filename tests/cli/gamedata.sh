@@ -69,6 +69,17 @@ run "$BLOBC" bake bad_merge.yaml -o bad.blob
 rc_is bad_merge_exit_1 1 && pass bad_merge_exit_1
 same_file bad_merge_stderr "$T/err" "$G/bad_merge.yaml.expect"
 
+# a string key in JSON is any scalar, as for a string field: a bare number
+# or true/false names the item whose key is that text
+printf 'struct N { @key name: string; next: &N = null; }\nstruct R { ns: [N]; first: &N; }\nroot R;\n' >bare.schema
+printf '{"ns": [{"name": "7", "next": true}, {"name": "true", "next": 1.5}, {"name": "1.5"}], "first": 7}\n' >bare.json
+sed 's/: \(true\|1\.5\|7\)\([,}]\)/: "\1"\2/g' bare.json >quoted.json
+expect bare_key_json 0 "$BLOBC" bake -s bare.schema bare.json -o bare.blob
+expect quoted_key_json 0 "$BLOBC" bake -s bare.schema quoted.json -o quoted.blob
+same_file bare_key_json_same_bytes bare.blob quoted.blob
+printf '{"ns": [{"name": "null"}], "first": null}\n' >jnull.json
+expect_err json_null_is_no_string_key 1 "/first: error: expected a key of N (a string), got null (null, no element" "$BLOBC" bake -s bare.schema jnull.json -o jnull.blob
+
 # --- the schema language's key errors ---
 printf 'struct A { @key x: f32; }\n' >k1.schema
 expect_err key_type 1 "k1.schema:1:17: error: struct A: the @key field 'x' is f32" "$BLOBC" check k1.schema
