@@ -97,8 +97,7 @@ for w in 'const Item \*Game_items_find(const Game \*blobc_p, uint32_t blobc_key)
     grep -q "$w" game.h || echo "$w"
 done >missing
 [ -s missing ] && fail gen_c_find_api "missing: $(cat missing)" || pass gen_c_find_api
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
-if ${CC:-cc} -std=c11 $WARN -Wstrict-prototypes -I"$INC" -I. "$G/lookup.c" -o lookup 2>cc.log; then
+if ${CC:-cc} -std=c11 $GEN_WARN -Wstrict-prototypes -I"$INC" -I. "$G/lookup.c" -o lookup 2>cc.log; then
     pass lookup_builds_c
     expect lookup_runs 0 ./lookup y.blob
     same_file lookup_golden "$T/out" "$G/lookup.expect"
@@ -108,7 +107,7 @@ fi
 CXX1=$(command -v g++ || command -v clang++ || true)
 if [ -z "$CXX1" ]; then
     skip lookup_builds_cxx "no C++ compiler (g++ or clang++)"
-elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"$INC" -I. \
+elif $CXX1 -std=c++17 $GEN_CXXWARN -I"$INC" -I. \
     -x c++ "$G/lookup.c" -o lookupxx 2>cc.log; then
     pass lookup_builds_cxx
     expect lookup_runs_cxx 0 ./lookupxx y.blob
@@ -127,7 +126,7 @@ for ns in "" game; do
     tag=${ns:-global}
     # shellcheck disable=SC2086
     expect "gen_cpp_$tag" 0 "$BLOBC" gen cpp game.schema ${ns:+--namespace $ns} -o game.hpp
-    if $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -fno-exceptions -fno-rtti \
+    if $CXX1 -std=c++17 $GEN_CXXWARN -fno-exceptions -fno-rtti \
         ${ns:+-DGAME_NS} -I"$INC" -I. "$G/lookup.cpp" -o lookupcpp 2>cc.log; then
         pass "lookup_cpp_builds_$tag"
         expect "lookup_cpp_runs_$tag" 0 ./lookupcpp y.blob
@@ -163,7 +162,7 @@ EOT
 for ns in "" a::b; do
     [ -n "$CXX1" ] || break
     "$BLOBC" gen cpp hk.schema ${ns:+--namespace $ns} -o hk.hpp 2>cc.log &&
-        $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant ${ns:+-DNS} -I"$INC" -I. \
+        $CXX1 -std=c++17 $GEN_CXXWARN ${ns:+-DNS} -I"$INC" -I. \
             hk.cpp -o hk 2>>cc.log && pass "cpp_hostile_keys_${ns:-global}" ||
         fail "cpp_hostile_keys_${ns:-global}" "$(head -c 800 cc.log)"
 done
