@@ -306,8 +306,9 @@ static blobc_status parse_key(bk *k, const blobc_type *st, const bk_scalar *v, c
     char msg[200];
     memset(out, 0, sizeof *out);
     if (kt->kind == BLOBC_KIND_STRING) {
-        if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
-            return key_type_error(k, st, v, pos);
+        /* any scalar, as a string field takes it: a JSON number or
+         * true/false is its source text */
+        if (v->tok == BK_TOK_JNULL) return key_type_error(k, st, v, pos);
         if (v->has_nul || (v->tok != BK_TOK_JSTRING && memchr(v->s, 0, v->n)) ||
             (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n)))
             return key_type_error(k, st, v, pos);

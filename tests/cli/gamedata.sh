@@ -69,6 +69,17 @@ run "$BLOBC" bake bad_merge.yaml -o bad.blob
 rc_is bad_merge_exit_1 1 && pass bad_merge_exit_1
 same_file bad_merge_stderr "$T/err" "$G/bad_merge.yaml.expect"
 
+# a string key in JSON is any scalar, as for a string field: a bare number
+# or true/false names the item whose key is that text
+printf 'struct N { @key name: string; next: &N = null; }\nstruct R { ns: [N]; first: &N; }\nroot R;\n' >bare.schema
+printf '{"ns": [{"name": "7", "next": true}, {"name": "true", "next": 1.5}, {"name": "1.5"}], "first": 7}\n' >bare.json
+sed 's/: \(true\|1\.5\|7\)\([,}]\)/: "\1"\2/g' bare.json >quoted.json
+expect bare_key_json 0 "$BLOBC" bake -s bare.schema bare.json -o bare.blob
+expect quoted_key_json 0 "$BLOBC" bake -s bare.schema quoted.json -o quoted.blob
+same_file bare_key_json_same_bytes bare.blob quoted.blob
+printf '{"ns": [{"name": "null"}], "first": null}\n' >jnull.json
+expect_err json_null_is_no_string_key 1 "/first: error: expected a key of N (a string), got null (null, no element" "$BLOBC" bake -s bare.schema jnull.json -o jnull.blob
+
 # --- the schema language's key errors ---
 printf 'struct A { @key x: f32; }\n' >k1.schema
 expect_err key_type 1 "k1.schema:1:17: error: struct A: the @key field 'x' is f32" "$BLOBC" check k1.schema
@@ -86,8 +97,7 @@ for w in 'const Item \*Game_items_find(const Game \*blobc_p, uint32_t blobc_key)
     grep -q "$w" game.h || echo "$w"
 done >missing
 [ -s missing ] && fail gen_c_find_api "missing: $(cat missing)" || pass gen_c_find_api
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
-if ${CC:-cc} -std=c11 $WARN -Wstrict-prototypes -I"$INC" -I. "$G/lookup.c" -o lookup 2>cc.log; then
+if ${CC:-cc} -std=c11 $GEN_WARN -Wstrict-prototypes -I"$INC" -I. "$G/lookup.c" -o lookup 2>cc.log; then
     pass lookup_builds_c
     expect lookup_runs 0 ./lookup y.blob
     same_file lookup_golden "$T/out" "$G/lookup.expect"
@@ -97,7 +107,7 @@ fi
 CXX1=$(command -v g++ || command -v clang++ || true)
 if [ -z "$CXX1" ]; then
     skip lookup_builds_cxx "no C++ compiler (g++ or clang++)"
-elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"$INC" -I. \
+elif $CXX1 -std=c++17 $GEN_CXXWARN -I"$INC" -I. \
     -x c++ "$G/lookup.c" -o lookupxx 2>cc.log; then
     pass lookup_builds_cxx
     expect lookup_runs_cxx 0 ./lookupxx y.blob
@@ -116,7 +126,7 @@ for ns in "" game; do
     tag=${ns:-global}
     # shellcheck disable=SC2086
     expect "gen_cpp_$tag" 0 "$BLOBC" gen cpp game.schema ${ns:+--namespace $ns} -o game.hpp
-    if $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -fno-exceptions -fno-rtti \
+    if $CXX1 -std=c++17 $GEN_CXXWARN -fno-exceptions -fno-rtti \
         ${ns:+-DGAME_NS} -I"$INC" -I. "$G/lookup.cpp" -o lookupcpp 2>cc.log; then
         pass "lookup_cpp_builds_$tag"
         expect "lookup_cpp_runs_$tag" 0 ./lookupcpp y.blob
@@ -152,7 +162,7 @@ EOT
 for ns in "" a::b; do
     [ -n "$CXX1" ] || break
     "$BLOBC" gen cpp hk.schema ${ns:+--namespace $ns} -o hk.hpp 2>cc.log &&
-        $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant ${ns:+-DNS} -I"$INC" -I. \
+        $CXX1 -std=c++17 $GEN_CXXWARN ${ns:+-DNS} -I"$INC" -I. \
             hk.cpp -o hk 2>>cc.log && pass "cpp_hostile_keys_${ns:-global}" ||
         fail "cpp_hostile_keys_${ns:-global}" "$(head -c 800 cc.log)"
 done

@@ -9,9 +9,7 @@ BUILD=${BUILD:-build}
 INC=$TOP/lib/include
 G=$TOP/tests/data/gen
 
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
-CWARN="$WARN -Wstrict-prototypes -Wmissing-prototypes"
-CXXWARN="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
+CWARN="$GEN_WARN -Wstrict-prototypes -Wmissing-prototypes"
 
 find_compilers
 CC1=$(echo "$CCS" | head -1)
@@ -56,7 +54,7 @@ for s in schemas/*.schema tests/data/*/*.schema; do
     done
     for cxx in $CXXS; do
         for f in use uselib; do
-            ($cxx -std=c++17 $CXXWARN -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/$f.c" \
+            ($cxx -std=c++17 $GEN_CXXWARN -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/$f.c" \
                 >"$T/cc.$cxx.$f.log" 2>&1 || mv "$T/cc.$cxx.$f.log" "$T/cc.$cxx.$f.fail") &
         done
     done
@@ -118,7 +116,7 @@ for cc in $CCS; do
 done >"$T/n.fail"
 for cxx in $CXXS; do
     for std in c++17 gnu++17; do
-        $cxx -std=$std $CXXWARN -I"$INC" -I"$T" -x c++ "$T/names.c" -o "$T/names" 2>"$T/cc.log" &&
+        $cxx -std=$std $GEN_CXXWARN -I"$INC" -I"$T" -x c++ "$T/names.c" -o "$T/names" 2>"$T/cc.log" &&
             "$T/names" || echo "$cxx -std=$std: exit $?: $(head -c 600 "$T/cc.log")"
     done
 done >>"$T/n.fail"
@@ -137,7 +135,7 @@ for cc in $CCS; do
 done >"$T/d.fail"
 for cxx in $CXXS; do
     for std in c++14 c++17; do
-        $cxx -std=$std $CXXWARN -Wcomment -Wtrigraphs -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/docs.c" \
+        $cxx -std=$std $GEN_CXXWARN -Wcomment -Wtrigraphs -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/docs.c" \
             2>"$T/cc.log" || echo "$cxx -std=$std: $(head -c 600 "$T/cc.log")"
     done
 done >>"$T/d.fail"
@@ -151,7 +149,7 @@ for cc in $CCS; do
         echo "$cc -std=gnu11: $(head -c 600 "$T/cc.log")"
 done >"$T/hn.fail"
 for cxx in $CXXS; do
-    $cxx -std=gnu++17 $CXXWARN -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/hn.c" 2>"$T/cc.log" ||
+    $cxx -std=gnu++17 $GEN_CXXWARN -I"$INC" -I"$T" -x c++ -fsyntax-only "$T/hn.c" 2>"$T/cc.log" ||
         echo "$cxx -std=gnu++17: $(head -c 600 "$T/cc.log")"
 done >>"$T/hn.fail"
 [ -s "$T/hn.fail" ] && fail hostile_names_gnu "$(cat "$T/hn.fail")" || pass hostile_names_gnu
@@ -160,7 +158,7 @@ done >>"$T/hn.fail"
 expect bake_all 0 "$BLOBC" bake "$G/all.yaml" -o "$T/all.blob"
 expect bake_all_raw 0 "$BLOBC" bake --format raw "$G/all.yaml" -o "$T/all.raw"
 expect bake_all_stripped 0 "$BLOBC" bake --strip "$G/all.yaml" -o "$T/all-stripped.blob"
-if $CC1 -std=c11 $WARN -I"$INC" -I"$T" "$G/read_all.c" -o "$T/read_all_c" 2>"$T/cc.log"; then
+if $CC1 -std=c11 $GEN_WARN -I"$INC" -I"$T" "$G/read_all.c" -o "$T/read_all_c" 2>"$T/cc.log"; then
     pass read_all_builds_c
     expect read_all_blob 0 "$T/read_all_c" "$T/all.blob" blob
     grep -q '^ok [0-9]* values$' "$T/out" && pass read_all_blob_count || fail read_all_blob_count "$(head -5 "$T/out")"
@@ -172,7 +170,7 @@ fi
 if [ -z "$CXX1" ]; then
     skip read_all_builds_cxx "no C++ compiler"
     skip read_all_blob_cxx "no C++ compiler"
-elif $CXX1 -std=c++17 $WARN -I"$INC" -I"$T" -x c++ "$G/read_all.c" -o "$T/read_all_cxx" \
+elif $CXX1 -std=c++17 $GEN_WARN -I"$INC" -I"$T" -x c++ "$G/read_all.c" -o "$T/read_all_cxx" \
     2>"$T/cc.log"; then
     pass read_all_builds_cxx
     expect read_all_blob_cxx 0 "$T/read_all_cxx" "$T/all.blob" blob
@@ -181,7 +179,7 @@ else
 fi
 
 # --- the checked open, linking the library ---
-if ${LIB_CC:-$CC1} -std=c11 $WARN $SAN -DBLOBC_WITH_LIBRARY -I"$INC" -I"$T" "$G/read_all.c" \
+if ${LIB_CC:-$CC1} -std=c11 $GEN_WARN $SAN -DBLOBC_WITH_LIBRARY -I"$INC" -I"$T" "$G/read_all.c" \
     -o "$T/read_all_lib" "$BUILD/libblobc.a" $LIBS 2>"$T/cc.log"; then
     as_program "$T/read_all_lib"
     pass read_all_builds_with_library

@@ -10,8 +10,7 @@ cd "$TOP" || exit 1
 BUILD=${BUILD:-build}
 INC=$TOP/lib/include
 G=$TOP/tests/data/gen
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
-CXXWARN="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant -fno-exceptions -fno-rtti"
+CXXWARN="$GEN_CXXWARN -fno-exceptions -fno-rtti"
 
 find_compilers
 CXX1=$(echo "$CXXS" | head -1)

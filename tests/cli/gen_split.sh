@@ -9,7 +9,6 @@
 cd "$TOP" || exit 1
 BUILD=${BUILD:-build}
 INC=$TOP/lib/include
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual"
 find_compilers
 CC1=$(echo "$CCS" | head -1)
 
@@ -24,12 +23,7 @@ expect level_root 0 "$BLOBC" check "$S/level.schema"
 grep -q '^root Level' "$T/out" && pass level_root_is_its_own || fail level_root_is_its_own "$(grep '^root' "$T/out")"
 
 # --- one header per file, into a directory ---
-mkdir -p "$T/one" "$T/two"
-expect gen_level_dir 0 "$BLOBC" gen c "$S/level.schema" -o "$T/one/"
-expect gen_dialogue_dir 0 "$BLOBC" gen c "$S/dialogue.schema" -o "$T/two/"
-[ -f "$T/one/level.h" ] && [ -f "$T/one/common.h" ] && [ ! -e "$T/one/dialogue.h" ] && pass headers_named_after_files ||
-    fail headers_named_after_files "$(ls "$T/one")"
-same_file imported_header_same_from_any_importer "$T/one/common.h" "$T/two/common.h"
+split_outputs c h
 grep -q '^#include "common.h"$' "$T/one/level.h" && pass level_includes_common || fail level_includes_common "$(grep include "$T/one/level.h")"
 n=$(grep -c '^struct Vec3 {' "$T/one/level.h" "$T/one/common.h" | awk -F: '{ s += $2 } END { print s }')
 [ "$n" = 1 ] && pass vec3_defined_once || fail vec3_defined_once "$n definitions"
@@ -63,7 +57,7 @@ expect bake_split_level 0 "$BLOBC" bake -s "$S/level.schema" "$T/level.yaml" -o 
 LIBS="$(pkg-config --libs yaml-0.1 libcjson libxxhash 2>/dev/null) -lm -pthread"
 SAN=""
 if nm "$BUILD/libblobc.a" 2>/dev/null | grep -q '__asan_'; then SAN="-fsanitize=address,undefined"; fi
-if $CC1 -std=gnu11 $WARN $SAN -I"$INC" -I"$T/one" "$T/both.c" -o "$T/both" "$BUILD/libblobc.a" $LIBS 2>"$T/cc.log"; then
+if $CC1 -std=gnu11 $GEN_WARN $SAN -I"$INC" -I"$T/one" "$T/both.c" -o "$T/both" "$BUILD/libblobc.a" $LIBS 2>"$T/cc.log"; then
     pass c_headers_one_unit
     expect c_split_reads 0 "$T/both" "$T/level.blob"
     [ "$(cat "$T/out")" = "Keep 2.5 blue 3" ] && pass c_split_values || fail c_split_values "$(cat "$T/out")"
@@ -73,7 +67,7 @@ fi
 printf '#define BLOBC_WITH_LIBRARY\n#include "level.hpp"\n#include "dialogue.hpp"\n#include "game.hpp"\n#include "level.h"\n#include "dialogue.h"\n#include "common.hpp"\nint main() { return game::Game::open("", 0) != nullptr || to_string(game::Team::blue)[0] != %sb%s; }\n' "'" "'" >"$T/all.cpp"
 for cxx in $CXXS; do
     "$BLOBC" gen cpp "$S/game.schema" --namespace game -o "$T/one/" 2>"$T/err" || fail gen_cpp_namespace "$(cat "$T/err")"
-    if $cxx -std=c++17 $WARN -Wold-style-cast -fno-exceptions -fno-rtti -I"$INC" -I"$T/one" "$T/all.cpp" \
+    if $cxx -std=c++17 $GEN_CXXWARN -fno-exceptions -fno-rtti -I"$INC" -I"$T/one" "$T/all.cpp" \
         -o "$T/allcpp" 2>"$T/cc.log" && "$T/allcpp"; then
         pass "cpp_headers_one_unit_$cxx"
     else

@@ -110,11 +110,12 @@ if "$BLOBC" bake "$TOP/tests/data/gamedata/game.yaml" -o "$T/game.blob" 2>"$T/er
 else
     fail refs "bake: $(head -c 300 "$T/err")"
 fi
-# random schemas: unions, [T; N], nested arrays, pointers, shared payloads
+# random schemas: unions, [T; N], nested arrays, pointers, shared payloads,
+# keys and references (seeds whose page Chromium draws whole at this size)
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 if [ -x "$B/tools/randgen" ]; then
-    for s in 1 2 7 8 9; do
+    for s in 1 2 6 8 9; do
         mkdir -p "$T/seed-$s"
         if "$B/tools/randgen" case "$s" "$T/seed-$s" >/dev/null 2>&1 &&
             "$BLOBC" bake "$T/seed-$s/t.yaml" -o "$T/seed-$s/t.blob" 2>"$T/err"; then

@@ -128,6 +128,24 @@ same_values() {
     fi
 }
 
+# The warnings that code using generated headers compiles without, as
+# errors: GEN_WARN for C (and C compiled as C++), GEN_CXXWARN for C++.
+GEN_WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
+GEN_CXXWARN="$GEN_WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
+
+# split_outputs LANG EXT : `gen LANG -o DIR/` writes one file per schema
+# file. level.schema's go to $T/one/ (level.EXT and the common.EXT it
+# imports, no dialogue.EXT), dialogue.schema's to $T/two/, and common.EXT
+# is the same whichever schema imported it ($S: tests/data/split's schemas).
+split_outputs() {
+    mkdir -p "$T/one" "$T/two"
+    expect gen_level_dir 0 "$BLOBC" gen "$1" "$S/level.schema" -o "$T/one/"
+    expect gen_dialogue_dir 0 "$BLOBC" gen "$1" "$S/dialogue.schema" -o "$T/two/"
+    [ -f "$T/one/level.$2" ] && [ -f "$T/one/common.$2" ] && [ ! -e "$T/one/dialogue.$2" ] &&
+        pass files_named_after_schemas || fail files_named_after_schemas "$(ls "$T/one")"
+    same_file imported_file_same_from_any_importer "$T/one/common.$2" "$T/two/common.$2"
+}
+
 # depfile_checks DEPFILE TARGET FILE... : the depfile's rule is for TARGET
 # (depfile_target) and names every FILE as a prerequisite
 # (depfile_lists_every_schema).

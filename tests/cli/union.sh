@@ -62,9 +62,8 @@ for w in Shape_NONE Shape_Circle 'const Circle \*Shape_as_Circle(const Shape \*b
     grep -q "$w" "$T/shapes.h" || echo "$w"
 done >"$T/missing"
 [ -s "$T/missing" ] && fail gen_c_union_api "missing: $(cat "$T/missing")" || pass gen_c_union_api
-WARN="-Wall -Wextra -Werror -pedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wundef"
 CC1=${CC:-cc}
-if $CC1 -std=c11 $WARN -Wstrict-prototypes -I"$INC" -I"$T" "$U/read_union.c" -o "$T/ru" 2>"$T/cc.log"; then
+if $CC1 -std=c11 $GEN_WARN -Wstrict-prototypes -I"$INC" -I"$T" "$U/read_union.c" -o "$T/ru" 2>"$T/cc.log"; then
     pass read_union_builds_c
     expect read_union_yaml 0 "$T/ru" "$T/y.blob"
     grep -q '^ok [0-9]* values$' "$T/out" && pass read_union_count || fail read_union_count "$(head -5 "$T/out")"
@@ -75,7 +74,7 @@ fi
 CXX1=$(command -v g++ || command -v clang++ || true)
 if [ -z "$CXX1" ]; then
     skip read_union_builds_cxx "no C++ compiler (g++ or clang++)"
-elif $CXX1 -std=c++17 $WARN -Wold-style-cast -Wzero-as-null-pointer-constant -I"$INC" -I"$T" \
+elif $CXX1 -std=c++17 $GEN_CXXWARN -I"$INC" -I"$T" \
     -x c++ "$U/read_union.c" -o "$T/ruxx" 2>"$T/cc.log"; then
     pass read_union_builds_cxx
     expect read_union_cxx 0 "$T/ruxx" "$T/y.blob"

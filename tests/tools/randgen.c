@@ -155,7 +155,7 @@ static int pct(int p) { return (int)below(100) < p; }
 
 enum {
     K_BOOL = 1, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64,
-    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR, K_UNION
+    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR, K_UNION, K_REF
 };
 
 static const char *const kname[] = {"",    "bool", "i8",  "u8",  "i16", "u16",
@@ -168,7 +168,7 @@ typedef struct type type;
 struct type {
     int k;
     int id;
-    type *elem;  /* ARRAY FIXED PTR: element; ENUM: base */
+    type *elem;  /* ARRAY FIXED PTR: element; ENUM: base; REF: the keyed struct */
     int count;   /* FIXED */
     int decl;    /* ENUM STRUCT UNION: index into decls */
 };
@@ -179,10 +179,10 @@ typedef struct field {
     char name[24];
     type *t;
     val *def; /* default, or NULL */
-    int nullable; /* a union field declared `= null` */
+    int nullable; /* a union or reference field declared `= null` */
 } field;
 
-#define MAXF 16
+#define MAXF 24
 #define MAXV 8
 #define MAXD 16
 #define MAXT 600
@@ -201,6 +201,9 @@ typedef struct decl {
     int align_attr;
     uint32_t size, align;
     int laid;
+    int keyed;  /* a struct with a @key (chosen before any struct is made) */
+    int key;    /* its key field */
+    int reach;  /* its values may hold a keyed array */
     /* enum */
     type *base;
     int nv;
@@ -225,6 +228,11 @@ struct val {
     unsigned char *omit;
     int emitted;       /* YAML: anchor already written */
     int anchor;        /* YAML: its anchor's number once written */
+    val *target;       /* REF: the item it names (NULL: null) */
+    int pending;       /* REF: to be given a target */
+    int karr, kidx;    /* an item of a keyed array: the array's number, its
+                        * place in it (sorted); a keyed array: its number */
+    int *tord;         /* a keyed array: its items in the text's order */
 };
 
 static type types[MAXT];
@@ -272,7 +280,7 @@ static void layout(const type *t, uint32_t *size, uint32_t *align) {
     switch (t->k) {
     case K_ENUM: layout(t->elem, size, align); return;
     case K_STRING: case K_ARRAY: *size = 8; *align = 4; return;
-    case K_PTR: *size = 4; *align = 4; return;
+    case K_PTR: case K_REF: *size = 4; *align = 4; return;
     case K_UNION: *size = 8; *align = 4; return;
     case K_FIXED: layout(t->elem, size, align); *size *= (uint32_t)t->count; return;
     case K_STRUCT:
@@ -367,6 +375,17 @@ static type *runion(int cur, int inl) {
 
 static type *rtype(int cur, int inl, int depth);
 
+static int nkeyed; /* structs with a @key */
+
+/* &K for a random keyed struct K (any: references may point forward). */
+static type *rref(void) {
+    int n = (int)below((uint32_t)nkeyed);
+    for (int i = 0; i < nstructs; i++)
+        if (decls[nenums + i].keyed && n-- == 0) return intern(K_REF, struct_type(i), 0, -1);
+    die("no keyed struct");
+    return NULL;
+}
+
 static type *rfixed(int cur, int inl, int depth) {
     type *e = rtype(cur, inl, depth + 1);
     int n = 1 + (int)below(4);
@@ -384,6 +403,7 @@ static type *rfixed(int cur, int inl, int depth) {
  * may only hold structs created before cur, so no struct contains itself
  * inline; out of line anything goes, which gives recursive types. */
 static type *rtype(int cur, int inl, int depth) {
+    if (nkeyed && pct(9)) return rref();
     if (nunions && pct(12)) {
         type *u = runion(cur, inl);
         if (u) return pct(75) ? u : intern(K_PTR, u, 0, -1);
@@ -406,10 +426,11 @@ static type *rtype(int cur, int inl, int depth) {
     if (r < 88) return intern(K_PTR, struct_type((int)below((uint32_t)nstructs)), 0, -1);
     if (r < 91) {
         /* not **T: YAML null could not tell a null outer pointer from a
-         * non-null one to a null inner pointer */
+         * non-null one to a null inner pointer (nor *&T, whose key may be
+         * the string "null") */
         type *e;
         do e = rtype(cur, 0, depth + 1);
-        while (e->k == K_PTR);
+        while (e->k == K_PTR || e->k == K_REF);
         return intern(K_PTR, e, 0, -1);
     }
     switch (below(6)) {
@@ -655,10 +676,59 @@ static val *copy_scalar(const val *d) {
     return v;
 }
 
+static int is_key_kind(int k) { return is_int(k) || k == K_ENUM || k == K_STRING; }
+
+/* Whether the first byte of a t is a reference to a `self`: one that led
+ * to the item holding it would be offset 0, which is null. */
+static int ref_at_zero(const type *t, const type *self) {
+    if (t->k == K_REF) return t->elem == self;
+    if (t->k == K_FIXED) return ref_at_zero(t->elem, self);
+    if (t->k == K_STRUCT && decls[t->decl].nf) return ref_at_zero(decls[t->decl].f[0].t, self);
+    return 0;
+}
+
+/* The @key of a keyed struct: a field that may be one, or a new one at a
+ * random place; now and then a reference to its own type beside it
+ * (self references and cycles). */
+static void choose_key(decl *d, int i) {
+    int cands[MAXF], nc = 0;
+    for (int j = 0; j < d->nf; j++)
+        if (is_key_kind(d->f[j].t->k)) cands[nc++] = j;
+    if ((!nc || pct(35)) && d->nf < MAXF) {
+        static const int ints[] = {K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64};
+        int r = (int)below(100);
+        type *t = r < 35 ? sc(K_STRING) : r < 55 && nenums ? decls[below((uint32_t)nenums)].t
+                                                         : sc(ints[below(8)]);
+        add_field(d, t);
+        int at = (int)below((uint32_t)d->nf);
+        field x = d->f[at];
+        d->f[at] = d->f[d->nf - 1];
+        d->f[d->nf - 1] = x;
+        cands[0] = at;
+        nc = 1;
+    }
+    if (!nc) die("a keyed struct without a field for its key");
+    d->key = cands[below((uint32_t)nc)];
+    if (pct(40)) add_field(d, intern(K_REF, struct_type(i), 0, -1));
+    if (ref_at_zero(d->f[0].t, d->t)) {
+        field x = d->f[0];
+        d->f[0] = d->f[d->key];
+        d->f[d->key] = x;
+        d->key = 0;
+    }
+}
+
+static int field_of_type(const decl *d, const type *t) {
+    for (int j = 0; j < d->nf; j++)
+        if (d->f[j].t == t) return 1;
+    return 0;
+}
+
 static void make_struct(int i, int is_root) {
     decl *d = &decls[nenums + i];
     int nf = is_root ? 4 + (int)below(6) : 1 + (int)below(7);
     for (int j = 0; j < nf; j++) add_field(d, rtype(i, 1, 0));
+    if (d->keyed) choose_key(d, i);
     if (is_root) {
         /* and every union */
         for (int u = 0; u < nunions; u++) {
@@ -679,6 +749,11 @@ static void make_struct(int i, int is_root) {
             default: add_field(d, intern(K_ARRAY, intern(K_PTR, st, 0, -1), 0, -1)); break;
             }
         }
+        /* a keyed array of every keyed struct, for references to name */
+        for (int j = 0; j < i; j++) {
+            type *at = intern(K_ARRAY, struct_type(j), 0, -1);
+            if (decls[nenums + j].keyed && !field_of_type(d, at)) add_field(d, at);
+        }
     }
     if (pct(30)) {
         lay_struct(d);
@@ -693,7 +768,7 @@ static void make_struct(int i, int is_root) {
         int k = f->t->k;
         if ((k <= K_F64 || k == K_ENUM || k == K_STRING) && pct(30))
             f->def = gen_scalar(f->t, 1);
-        if (k == K_UNION && pct(40)) f->nullable = 1;
+        if ((k == K_UNION || k == K_REF) && pct(40)) f->nullable = 1;
     }
     lay_struct(d);
 }
@@ -701,15 +776,51 @@ static void make_struct(int i, int is_root) {
 /* ---- random values ---- */
 
 #define MAXDEPTH 4
-#define XCAP 3000
+/* nodes with every alias expanded: the checker and the reader walk each
+ * alias again, and their compilation is the slow part of random.sh */
+#define XCAP 2000
 
 static int budget;
 static int xcount;
 static val **pool[MAXT];
 static int npool[MAXT], cappool[MAXT];
 
+/* Whether values of t may hold a keyed array. Such a value is never an
+ * alias, nor is an item of a keyed array: JSON writes an alias out again,
+ * which would put its keys in the key space twice. */
+static int type_reach(const type *t) {
+    switch (t->k) {
+    case K_ARRAY:
+        return (t->elem->k == K_STRUCT && decls[t->elem->decl].keyed) || type_reach(t->elem);
+    case K_FIXED: case K_PTR: return type_reach(t->elem);
+    case K_STRUCT: return decls[t->decl].reach;
+    case K_UNION: {
+        const decl *u = &decls[t->decl];
+        for (int m = 0; m < u->nm; m++)
+            if (decls[nenums + u->mem[m]].reach) return 1;
+        return 0;
+    }
+    default: return 0;
+    }
+}
+
+static void find_reach(void) {
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < nstructs; i++) {
+            decl *d = &decls[nenums + i];
+            for (int f = 0; f < d->nf && !d->reach; f++)
+                if (type_reach(d->f[f].t)) d->reach = changed = 1;
+        }
+    }
+}
+
+static int nopool(const type *t) {
+    return type_reach(t) || (t->k == K_STRUCT && decls[t->decl].keyed);
+}
+
 static void pool_add(type *t, val *v) {
-    if (!sharing) return;
+    if (!sharing || nopool(t)) return;
     int id = t->id;
     if (npool[id] == cappool[id]) {
         cappool[id] = cappool[id] ? cappool[id] * 2 : 8;
@@ -721,7 +832,7 @@ static void pool_add(type *t, val *v) {
 
 static val *pool_take(type *t, int percent) {
     int id = t->id;
-    if (!sharing || !npool[id] || !pct(percent)) return NULL;
+    if (!sharing || !npool[id] || nopool(t) || !pct(percent)) return NULL;
     val *v = pool[id][below((uint32_t)npool[id])];
     if (xcount + v->xsize > XCAP) return NULL;
     xcount += v->xsize;
@@ -754,7 +865,8 @@ static val *gen_struct(type *t, int depth) {
         val *fv = v->it[i];
         int k = f->t->k;
         int may_omit = (f->def && same_scalar(f->def, fv)) || (k == K_ARRAY && fv->n == 0) ||
-                       (k == K_PTR && fv->n == 0) || (k == K_UNION && fv->n == 0);
+                       (k == K_PTR && fv->n == 0) || (k == K_UNION && fv->n == 0) ||
+                       (k == K_REF && !fv->pending);
         v->omit[i] = may_omit && pct(60);
     }
     if (pct(35)) {
@@ -775,6 +887,171 @@ static val *gen_struct(type *t, int depth) {
 
 static val *gen_inline(type *t, int depth);
 
+/* ---- keyed arrays and references ---- */
+
+typedef struct vlist {
+    val **v;
+    int n, cap;
+} vlist;
+
+static vlist krefs;         /* references to give a target */
+static vlist karrs;         /* keyed arrays */
+static vlist kitems[MAXD];  /* the items of each keyed struct's arrays */
+
+static void vpush(vlist *l, val *v) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        if (!l->v) die("out of memory");
+    }
+    l->v[l->n++] = v;
+}
+
+static void vfree(vlist *l) {
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static val *key_of(const val *item) { return item->it[decls[item->t->decl].key]; }
+
+/* The order of keyed arrays (docs/FORMAT.md): integers and enums by value,
+ * strings by their bytes, a prefix first. */
+static int key_cmp(const val *a, const val *b) {
+    int k = a->t->k == K_ENUM ? a->t->elem->k : a->t->k;
+    if (k == K_STRING) {
+        int c = memcmp(a->s, b->s, a->slen < b->slen ? a->slen : b->slen);
+        return c ? c : (a->slen > b->slen) - (a->slen < b->slen);
+    }
+    if (is_signed(k)) return ((int64_t)a->bits > (int64_t)b->bits) - ((int64_t)a->bits < (int64_t)b->bits);
+    return (a->bits > b->bits) - (a->bits < b->bits);
+}
+
+static int key_taken(int d, const val *key) {
+    for (int i = 0; i < kitems[d].n; i++)
+        if (key_cmp(key_of(kitems[d].v[i]), key) == 0) return 1;
+    return 0;
+}
+
+static void set_key(val *item, val *k) {
+    const decl *d = &decls[item->t->decl];
+    const field *f = &d->f[d->key];
+    item->it[d->key]->refs--;
+    item->it[d->key] = k;
+    if (!f->def || !same_scalar(f->def, k)) item->omit[d->key] = 0;
+}
+
+/* A new key for an item whose key another item has; 0 when none was found
+ * (an enum may have fewer members than there are items). */
+static int rekey(val *item) {
+    const decl *d = &decls[item->t->decl];
+    for (int tries = 0; tries < 8; tries++) {
+        val *k = gen_scalar(d->f[d->key].t, 0);
+        if (key_taken(item->t->decl, k)) continue;
+        set_key(item, k);
+        return 1;
+    }
+    return 0;
+}
+
+/* Now and then a string key JSON may write bare (a number, true, false). */
+static void bare_key(val *item) {
+    static const char *const bare[] = {"0", "7", "42", "-3", "1.5", "1e5", "true", "false", "0.25"};
+    const decl *d = &decls[item->t->decl];
+    if (d->f[d->key].t->k != K_STRING || !pct(20)) return;
+    val *k = newval(d->f[d->key].t);
+    k->s = (char *)bare[below(NELEM(bare))];
+    k->slen = strlen(k->s);
+    if (!key_taken(item->t->decl, k)) set_key(item, k);
+}
+
+static void collect_keys(val *v);
+
+/* The items of a keyed array join their type's key space; an item whose
+ * key is taken gets another, or is left out. */
+static void keyed_array(val *v) {
+    int d = v->t->elem->decl, n = 0;
+    vpush(&karrs, v);
+    v->karr = karrs.n;
+    for (int i = 0; i < v->n; i++) {
+        val *item = v->it[i];
+        bare_key(item);
+        if (key_taken(d, key_of(item)) && !rekey(item)) continue;
+        vpush(&kitems[d], item);
+        v->it[n++] = item;
+    }
+    v->n = n;
+}
+
+static void collect_keys(val *v) {
+    const type *t = v->t;
+    if (t->k == K_STRING || t->k == K_REF || v->karr) return;
+    if (t->k == K_ARRAY && t->elem->k == K_STRUCT && decls[t->elem->decl].keyed) keyed_array(v);
+    for (int i = 0; i < v->n; i++) collect_keys(v->it[i]);
+}
+
+/* A struct type that has references to it but no item gets one, in the
+ * root's keyed array of it. */
+static int add_missing_item(val *root_v) {
+    for (int i = 0; i < krefs.n; i++) {
+        int d = krefs.v[i]->t->elem->decl;
+        if (kitems[d].n) continue;
+        const decl *rd = &decls[root_v->t->decl];
+        for (int f = 0; f < rd->nf; f++) {
+            const type *ft = rd->f[f].t;
+            if (ft->k != K_ARRAY || ft->elem != decls[d].t) continue;
+            val *a = root_v->it[f];
+            val **it = xmalloc((size_t)(a->n + 1) * sizeof *it);
+            if (a->n) memcpy(it, a->it, (size_t)a->n * sizeof *it);
+            val *item = gen(decls[d].t, 1, 0);
+            it[a->n++] = item;
+            a->it = it;
+            root_v->omit[f] = 0;
+            vpush(&kitems[d], item);
+            collect_keys(item);
+            return 1;
+        }
+        die("no keyed array in the root for a reference");
+    }
+    return 0;
+}
+
+static void sort_keyed(val *a) {
+    for (int i = 1; i < a->n; i++)
+        for (int j = i; j > 0 && key_cmp(key_of(a->it[j - 1]), key_of(a->it[j])) > 0; j--) {
+            val *x = a->it[j];
+            a->it[j] = a->it[j - 1];
+            a->it[j - 1] = x;
+        }
+    a->tord = xmalloc((size_t)(a->n ? a->n : 1) * sizeof *a->tord);
+    int r = (int)below(100);
+    for (int i = 0; i < a->n; i++) {
+        a->it[i]->karr = a->karr;
+        a->it[i]->kidx = i;
+        a->tord[i] = r < 20 ? a->n - 1 - i : i;
+    }
+    if (r >= 40)
+        for (int i = a->n - 1; i > 0; i--) {
+            int j = (int)below((uint32_t)i + 1), x = a->tord[i];
+            a->tord[i] = a->tord[j];
+            a->tord[j] = x;
+        }
+}
+
+/* After the values are made: unique keys, every reference a target (any
+ * item of its type: forward, backward, itself), keyed arrays sorted (the
+ * text keeps another order). */
+static void settle_keys(val *root_v) {
+    collect_keys(root_v);
+    for (int round = 0; round <= MAXD && add_missing_item(root_v); round++) {}
+    for (int i = 0; i < krefs.n; i++) {
+        val *r = krefs.v[i];
+        const vlist *l = &kitems[r->t->elem->decl];
+        if (!l->n) die("a reference without a target");
+        r->target = l->v[below((uint32_t)l->n)];
+    }
+    for (int i = 0; i < karrs.n; i++) sort_keyed(karrs.v[i]);
+}
+
 /* pooled: the value may be an alias of an earlier one of the same type. A
  * string, [T] or *T target reached again is a shared payload; any other
  * value reached again is a YAML alias that bakes as a copy (a replay). The
@@ -783,7 +1060,7 @@ static val *gen_inline(type *t, int depth);
  * (different types: the second use would be a replay). */
 static val *gen(type *t, int depth, int pooled) {
     xcount++;
-    if (t->k == K_PTR || t->k == K_UNION || !pooled) return gen_inline(t, depth);
+    if (t->k == K_PTR || t->k == K_UNION || t->k == K_REF || !pooled) return gen_inline(t, depth);
     int k = t->k;
     val *v = pool_take(t, k == K_STRING || k == K_ARRAY ? 35 : k == K_STRUCT || k == K_FIXED ? 15 : 5);
     if (v) return v;
@@ -837,6 +1114,12 @@ static val *gen_inline(type *t, int depth) {
         v->n = 1;
         v->it[0] = target;
         v->xsize += target->xsize;
+        return v;
+    }
+    case K_REF: {
+        val *v = newval(t);
+        v->pending = 1;
+        vpush(&krefs, v);
         return v;
     }
     case K_UNION: {
@@ -902,7 +1185,10 @@ static void reset(void) {
     }
     memset(types, 0, sizeof types);
     memset(decls, 0, sizeof decls);
-    ntypes = ndecls = nenums = nstructs = nunions = nshares = 0;
+    vfree(&krefs);
+    vfree(&karrs);
+    for (int i = 0; i < MAXD; i++) vfree(&kitems[i]);
+    ntypes = ndecls = nenums = nstructs = nunions = nshares = nkeyed = 0;
     root_decl_moved = -1;
 }
 
@@ -941,6 +1227,7 @@ static void make_case(unsigned long long seed) {
         pick_type_name(d->name, struct_words, NELEM(struct_words));
         ndecls++;
     }
+    for (int i = 0; i + 1 < nstructs; i++) nkeyed += decls[nenums + i].keyed = pct(45);
     nunions = pct(60) ? 1 + (int)below(2) : 0;
     for (int i = 0; i < nunions; i++) {
         decl *d = &decls[ndecls];
@@ -956,10 +1243,12 @@ static void make_case(unsigned long long seed) {
         ndecls++;
     }
     for (int i = 0; i < nstructs; i++) make_struct(i, i == nstructs - 1);
+    find_reach();
     root_type = struct_type(nstructs - 1);
     budget = 60 + (int)below(100);
     xcount = 0;
     root = gen(root_type, 0, 1);
+    settle_keys(root);
     assign_shares(root);
 }
 
@@ -977,6 +1266,7 @@ static void spell(buf *b, const type *t) {
     case K_ARRAY: bput(b, "["); spell(b, t->elem); bput(b, "]"); break;
     case K_FIXED: bput(b, "["); spell(b, t->elem); bprintf(b, "; %d]", t->count); break;
     case K_PTR: bput(b, "*"); spell(b, t->elem); break;
+    case K_REF: bput(b, "&"); spell(b, t->elem); break;
     default: bput(b, kname[t->k]); break;
     }
 }
@@ -1143,7 +1433,7 @@ static void write_decl(buf *b, const decl *d) {
     for (int i = 0; i < d->nf; i++) {
         const field *f = &d->f[i];
         if (pct(10)) bprintf(b, "    /// The %s field.\n", f->name);
-        bprintf(b, "    %s: ", f->name);
+        bprintf(b, "    %s%s: ", d->keyed && d->key == i ? "@key " : "", f->name);
         spell(b, f->t);
         if (f->def) {
             bput(b, " = ");
@@ -1340,10 +1630,20 @@ static int literal_ok(const char *s, size_t n) {
     return 1;
 }
 
+static void yaml_null(buf *b);
+static val *key_of(const val *item);
+
+/* The i-th item of an array in the text (a keyed array's are not sorted there). */
+static val *text_item(const val *v, int i) { return v->it[v->tord ? v->tord[i] : i]; }
+
 static void yaml_scalar(buf *b, const val *v, int target) {
     const type *t = v->t;
     int k = t->k;
-    if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
+    if (k == K_REF) {
+        /* its target's key; a string key's plain null would be no target */
+        if (v->target) yaml_scalar(b, key_of(v->target), 1);
+        else yaml_null(b);
+    } else if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
     else if (is_int(k)) yaml_int(b, k, v->bits);
     else if (v->ftext) bput(b, v->ftext);
     else if (k == K_F32 || k == K_F64) yaml_float(b, k, v->bits);
@@ -1454,7 +1754,7 @@ static void yaml_flow(buf *b, const val *v0) {
         bput(b, "[");
         for (int i = 0; i < v->n; i++) {
             if (i) bput(b, pct(80) ? ", " : ",");
-            yaml_flow(b, v->it[i]);
+            yaml_flow(b, text_item(v, i));
         }
         bput(b, "]");
     } else {
@@ -1500,6 +1800,16 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
             bput(b, ":");
             yaml_after(b, v0->it[0], indent + 2, 0);
         }
+        return;
+    }
+    if (v0->t->k == K_REF) {
+        if (!v0->target && !after_dash && pct(10)) {
+            bput(b, "\n"); /* null */
+            return;
+        }
+        bput(b, " ");
+        yaml_scalar(b, v0, 1);
+        yaml_eol(b);
         return;
     }
     val *v = (val *)node_of(v0);
@@ -1614,7 +1924,7 @@ static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad) {
             if (!skip_first_pad) pad(b, indent);
             skip_first_pad = 0;
             bput(b, "-");
-            yaml_after(b, v->it[i], indent, 1);
+            yaml_after(b, text_item(v, i), indent, 1);
         }
     }
 }
@@ -1711,12 +2021,17 @@ static void json_val(buf *b, const val *v0, int indent, int pretty) {
         return;
     }
     int k = v->t->k;
+    if (k == K_REF) {
+        if (v->target) json_val(b, key_of(v->target), indent, pretty);
+        else bput(b, "null");
+        return;
+    }
     if (k == K_STRUCT || k == K_ARRAY || k == K_FIXED) {
         int st = k == K_STRUCT;
         bput(b, st ? "{" : "[");
         int first = 1;
         for (int j = 0; j < v->n; j++) {
-            int i = st ? v->order[j] : j;
+            int i = st ? v->order[j] : v->tord ? v->tord[j] : j;
             if (st && omitted(v, i)) continue;
             bput(b, first ? "" : ",");
             first = 0;
@@ -1797,7 +2112,7 @@ static void ctype_of(buf *b, const type *t) {
     case K_ENUM: bput(b, kctype[t->elem->k]); break;
     case K_STRUCT: case K_FIXED: bprintf(b, "s%llu_t%d", cur_seed, t->id); break;
     case K_STRING: case K_ARRAY: bput(b, "bc_off"); break;
-    case K_PTR: bput(b, "bc_ptr"); break;
+    case K_PTR: case K_REF: bput(b, "bc_ptr"); break;
     case K_UNION: bput(b, "bc_union"); break;
     default: bput(b, kctype[t->k]); break;
     }
@@ -1919,6 +2234,10 @@ static void c_check(buf *b, const val *v, const char *lv, const char *path, int 
         bprintf(b, " *)ck_arr(&%s, %d, sizeof *p%d, _Alignof(", lv, v->n, n);
         ctype_of(b, t->elem);
         bprintf(b, "), %d, \"%s\");\n", share, path);
+        if (v->karr) {
+            pad(b, ind + 2);
+            bprintf(b, "kreg(%d, p%d);\n", v->karr, n);
+        }
         if (v->n) {
             pad(b, ind + 2);
             bprintf(b, "if (p%d && g_first) {\n", n);
@@ -1933,6 +2252,17 @@ static void c_check(buf *b, const val *v, const char *lv, const char *path, int 
         return;
     }
     case K_PTR: c_check_ref(b, lv, t->elem, v->n ? v->it[0] : NULL, path, ind); return;
+    case K_REF:
+        /* checked once every keyed array has its place (it may lead forward) */
+        pad(b, ind);
+        if (!v->target) {
+            bprintf(b, "ck_ptr(&%s, 0, 0, 1, -1, \"%s\");\n", lv, path);
+            return;
+        }
+        bprintf(b, "ck_kref(&%s, %d, %d, sizeof(", lv, v->target->karr, v->target->kidx);
+        ctype_of(b, t->elem);
+        bprintf(b, "), \"%s\");\n", path);
+        return;
     case K_UNION: {
         /* the tag, then the offset as a *Member's (none: like a null one) */
         const decl *u = &decls[t->decl];
@@ -1972,7 +2302,13 @@ static const char checker_prelude[] =
     "static int g_fail, g_expand, g_first;\n"
     "static long long g_share[4096];\n"
     "static const char *g_what;\n"
-    "static unsigned long long g_seed;\n\n"
+    "static unsigned long long g_seed;\n"
+    "/* where each keyed array's items are; the references, checked at the end */\n"
+    "#define NKARR 4096\n"
+    "static long long g_karr[NKARR];\n"
+    "typedef struct kref { size_t at; int arr, idx; size_t es; const char *path; } kref;\n"
+    "static kref *g_krefs;\n"
+    "static size_t g_nkrefs, g_capkrefs;\n\n"
     "static void bad(const char *path, const char *fmt, ...) {\n"
     "    va_list ap;\n"
     "    if (g_fail++) return;\n"
@@ -2048,7 +2384,34 @@ static const char checker_prelude[] =
     "    if (!off) { bad(path, \"null, want a target\"); return NULL; }\n"
     "    return follow(p, es, al, share, path);\n"
     "}\n"
+    "static void kreg(int arr, const void *items) {\n"
+    "    if (items && arr < NKARR) g_karr[arr] = (long long)at_of(items);\n"
+    "}\n"
+    "static void ck_kref(const void *p, int arr, int idx, size_t es, const char *path) {\n"
+    "    cover(p, 4);\n"
+    "    if (g_nkrefs == g_capkrefs) {\n"
+    "        g_capkrefs = g_capkrefs ? 2 * g_capkrefs : 64;\n"
+    "        g_krefs = realloc(g_krefs, g_capkrefs * sizeof *g_krefs);\n"
+    "        if (!g_krefs) { printf(\"out of memory\\n\"); exit(2); }\n"
+    "    }\n"
+    "    g_krefs[g_nkrefs++] = (kref){at_of(p), arr, idx, es, path};\n"
+    "}\n"
+    "/* a reference leads to the first byte of its item */\n"
+    "static void finish_refs(void) {\n"
+    "    for (size_t i = 0; i < g_nkrefs; i++) {\n"
+    "        const kref *r = &g_krefs[i];\n"
+    "        int32_t off;\n"
+    "        memcpy(&off, g_base + r->at, 4);\n"
+    "        long long got = (long long)r->at + off, base = r->arr < NKARR ? g_karr[r->arr] : -1;\n"
+    "        long long want = base + (long long)r->idx * (long long)r->es;\n"
+    "        if (base < 0) bad(r->path, \"keyed array %d (its target's) was not reached\", r->arr);\n"
+    "        else if (!off || got != want)\n"
+    "            bad(r->path, \"reference offset %d leads to %lld, want item %d of keyed array %d at %lld\",\n"
+    "                off, got, r->idx, r->arr, want);\n"
+    "    }\n"
+    "}\n"
     "static void finish(void) {\n"
+    "    finish_refs();\n"
     "    if (g_cursor != g_size) bad(\"(end)\", \"data section is %zu bytes, the last payload ends at %zu\", g_size, g_cursor);\n"
     "    for (size_t i = 0; i < g_size; i++)\n"
     "        if (!g_cov[i] && g_base[i]) { bad(\"(padding)\", \"byte %zu is 0x%02x, want 0 (part of no value)\", i, g_base[i]); break; }\n"
@@ -2066,6 +2429,8 @@ static const char checker_main[] =
     "        g_fail = 0;\n"
     "        g_cursor = 0;\n"
     "        for (size_t i = 0; i < sizeof g_share / sizeof g_share[0]; i++) g_share[i] = -1;\n"
+    "        for (size_t i = 0; i < NKARR; i++) g_karr[i] = -1;\n"
+    "        g_nkrefs = 0;\n"
     "        FILE *f = fopen(g_what, \"rb\");\n"
     "        if (!f) { printf(\"FAIL %llu %s: cannot open\\n\", g_seed, g_what); rc = 1; continue; }\n"
     "        fseek(f, 0, SEEK_END);\n"
@@ -2114,7 +2479,7 @@ static void checker_for_case(buf *b) {
  * the runtime's blobc_rt_* functions below the level accessors resolve.
  * The program compiles as C11 and as C++17. */
 
-static int is_ref(int k) { return k == K_STRING || k == K_ARRAY || k == K_PTR; }
+static int is_ref(int k) { return k == K_STRING || k == K_ARRAY || k == K_PTR || k == K_REF; }
 
 static const type *strip_fixed(const type *t) {
     while (t->k == K_FIXED) t = t->elem;
@@ -2128,7 +2493,7 @@ static void hdr_base(buf *b, const type *t) {
     case K_ENUM: case K_STRUCT: case K_UNION: bput(b, decls[t->decl].name); break;
     case K_STRING: bput(b, "blobc_rt_str"); break;
     case K_ARRAY: bput(b, "blobc_rt_array"); break;
-    case K_PTR: bput(b, "blobc_rt_ptr"); break;
+    case K_PTR: case K_REF: bput(b, "blobc_rt_ptr"); break;
     default: bput(b, kctype[t->k]); break;
     }
 }
@@ -2146,6 +2511,94 @@ static void hdr_ptr_decl(buf *b, const type *t, const char *name) {
 }
 
 static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, int ind);
+
+/* A key as an argument of <S>_<f>_find: the key type's value, or a string
+ * and its length. */
+static void rd_key_arg(buf *b, const val *k) {
+    int base = k->t->k == K_ENUM ? k->t->elem->k : k->t->k;
+    if (base == K_STRING) {
+        c_string_lit(b, k->s, k->slen);
+        bprintf(b, ", %zu", k->slen);
+        return;
+    }
+    bput(b, "RD_CAST(");
+    hdr_base(b, k->t);
+    if (is_signed(base) && k->bits == UINT64_C(1) << 63) bput(b, ", -INT64_C(9223372036854775807) - 1)");
+    else if (is_signed(base)) bprintf(b, ", INT64_C(%lld))", (long long)k->bits);
+    else bprintf(b, ", UINT64_C(%llu))", (unsigned long long)k->bits);
+}
+
+/* The item q (a const T *) a reference leads to has the target's key. */
+static void rd_key(buf *b, const val *tg, const char *q, const char *path, int ind) {
+    const decl *d = &decls[tg->t->decl];
+    const val *k = key_of(tg);
+    const char *f = d->f[d->key].name;
+    pad(b, ind);
+    if (k->t->k == K_STRING) {
+        bprintf(b, "rd_str(%s_%s(%s), ", d->name, f, q);
+        c_string_lit(b, k->s, k->slen);
+        bprintf(b, ", %zu, \"%s\");\n", k->slen, path);
+    } else {
+        bprintf(b, "RD_BITS(%s->%s, UINT64_C(0x%llx), \"%s\");\n", q, f, (unsigned long long)k->bits, path);
+    }
+}
+
+/* A key that no item of keyed array v has (NULL when every key an enum
+ * allows is taken). */
+static const val *missing_key(const val *v) {
+    const val *k0 = key_of(v->it[0]);
+    val *k = copy_scalar(k0);
+    static const char *const strs[] = {"", "a", "b", "zz", "hello", "0", "Z"};
+    for (int c = 0; c < 16; c++) {
+        if (k->t->k == K_STRING) {
+            if (c >= (int)NELEM(strs)) break;
+            k->s = (char *)strs[c];
+            k->slen = strlen(strs[c]);
+        } else if (k->t->k == K_ENUM) {
+            const decl *e = &decls[k->t->decl];
+            if (c >= e->nv) break;
+            k->bits = e->vv[c];
+        } else {
+            k->bits = (uint64_t)c;
+        }
+        int taken = 0;
+        for (int i = 0; i < v->n; i++) taken |= key_cmp(key_of(v->it[i]), k) == 0;
+        if (!taken) return k;
+    }
+    return NULL;
+}
+
+/* The binary search of a keyed [T] field f (accessor fn) finds each item,
+ * and nothing for a key no item has. */
+static void rd_find(buf *b, const val *v, const char *fn, const char *p, const char *path, int ind) {
+    int n = ++vcount;
+    char name[32];
+    sfmt(name, sizeof name, "q%d", n);
+    pad(b, ind);
+    bprintf(b, "{ size_t n%d = 0; ", n);
+    hdr_ptr_decl(b, v->t->elem, name);
+    bprintf(b, " = %s(%s, &n%d);\n", fn, p, n);
+    pad(b, ind + 2);
+    bprintf(b, "if (n%d == %d) {\n", n, v->n);
+    for (int i = 0; i < v->n; i++) {
+        pad(b, ind + 4);
+        bprintf(b, "if (%s_find(%s, ", fn, p);
+        rd_key_arg(b, key_of(v->it[i]));
+        bprintf(b, ") != &q%d[%d]) bad(\"%s[%d]\", \"find does not give this item\");\n", n, i, path, i);
+    }
+    const val *mk = v->n ? missing_key(v) : NULL;
+    if (mk || !v->n) {
+        pad(b, ind + 4);
+        bprintf(b, "if (%s_find(%s, ", fn, p);
+        if (mk) rd_key_arg(b, mk);
+        else rd_key_arg(b, gen_scalar(decls[v->t->elem->decl].f[decls[v->t->elem->decl].key].t, 0));
+        bprintf(b, ") != RD_NULL) bad(\"%s\", \"find gives an item for a key none has\");\n", path);
+    }
+    pad(b, ind + 2);
+    bput(b, "}\n");
+    pad(b, ind);
+    bprintf(b, "(void)q%d; }\n", n);
+}
 
 /* Checks the resolved view of a string (the text), a [T] (the items; the
  * call is pre + "&count" + post) or a *T (the target). */
@@ -2174,6 +2627,14 @@ static void rd_view(buf *b, const val *v, const char *pre, const char *post, con
             sfmt(p2, sizeof p2, "%s[%d]", path, i);
             rd_lvalue(b, v->it[i], lv, p2, ind + 4);
         }
+    } else if (t->k == K_REF) {
+        /* the item it leads to, by its key (not walked: references may
+         * form cycles) */
+        hdr_ptr_decl(b, t->elem, name);
+        bprintf(b, " = %s%s;\n", pre, post);
+        pad(b, ind + 2);
+        bprintf(b, "if (rd_ptr(q%d != RD_NULL, %d, \"%s\")) {\n", n, v->target != NULL, path);
+        if (v->target) rd_key(b, v->target, name, path, ind + 4);
     } else {
         const val *tg = v->n ? v->it[0] : NULL;
         hdr_ptr_decl(b, t->elem, name);
@@ -2226,6 +2687,7 @@ static void rd_fields(buf *b, const val *v, const char *p, const char *path, int
         const type *item = f->t->k == K_ARRAY ? f->t->elem : NULL;
         if (!item || !is_ref(strip_fixed(item)->k)) {
             rd_accessor(b, fv, fn, p, p2, ind);
+            if (item && item->k == K_STRUCT && decls[item->decl].keyed) rd_find(b, fv, fn, p, p2, ind);
             continue;
         }
         /* a [T] whose items hold offsets: the count from the plain accessor,
@@ -2276,6 +2738,7 @@ static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, in
         return;
     case K_ARRAY:
     case K_PTR:
+    case K_REF:
         bput(&c, "RD_CAST(");
         hdr_ptr_decl(&c, t->elem, "");
         if (t->k == K_ARRAY) {
@@ -2516,7 +2979,7 @@ static void list_struct_mutations(int d) {
         } else if (k <= K_F64 || k == K_ENUM || k == K_STRING) {
             add_cand("default-added", d, f);
         }
-        if (k == K_UNION) add_cand(fl->nullable ? "null-removed" : "null-added", d, f);
+        if (k == K_UNION || k == K_REF) add_cand(fl->nullable ? "null-removed" : "null-added", d, f);
         add_cand("field-renamed", d, f);
         if (k <= K_F64 && !fl->def) add_cand("field-type", d, f);
         if (f + 1 < dc->nf) add_cand("fields-swapped", d, f);
@@ -2683,6 +3146,7 @@ static void apply_struct_mutation(const mutation *m, decl *d) {
         field x = d->f[m->f];
         d->f[m->f] = d->f[m->f + 1];
         d->f[m->f + 1] = x;
+        if (d->keyed && (d->key == m->f || d->key == m->f + 1)) d->key = 2 * m->f + 1 - d->key;
     }
 }
 
