@@ -173,7 +173,7 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
         }
     }
     k->root = t;
-    if (k->probe) return BK_PROBED;
+    if (k->probe) return bk_stop(k, BK_OUT_PROBED);
     k->b = blobc_builder_new();
     if (!k->b) return blobc_err_nomem(k->err);
     if (blobc_builder_root(k->b, t->size, t->align, NULL) != BLOBC_OK)
@@ -259,7 +259,7 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     blobc_status st = fmt == BLOBC_INPUT_JSON
                           ? bk_bake_json(&k, src->text, src->len)
                           : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
-    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
+    if (bk_kept(&k, st)) st = BLOBC_OK; /* never returned, but its error is kept */
     blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, err) : BLOBC_OK;
     if (cut != BLOBC_OK) st = cut;
     st = bk_diag_finish(&k, st);

@@ -86,6 +86,7 @@ void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const cha
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) {
     blobc_error *e = k->err;
+    k->outcome = BK_OUT_NONE; /* a new error: no outcome it could be taken for */
     if (!e) return st;
     blobc_error_clear(e);
     if (k->muted) {
