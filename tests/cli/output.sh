@@ -29,6 +29,24 @@ expect_err dump_input_through_hard_link 2 "refusing to overwrite input file '$T/
 expect_err dump_schema_is_input 2 "refusing to overwrite input file '$T/s.schema'" \
     "$BLOBC" dump -s "$T/s.schema" "$T/d.blob" -o "$T/s.schema"
 same_file dump_schema_unchanged "$T/s.schema" "$SCHEMA"
+# a file the schema imports is an input too, for every command that writes
+mkdir -p "$T/imp"
+printf 'struct C { x: u8; }\n' >"$T/imp/common.schema"
+printf 'import "common.schema";\nstruct R { c: C; }\nroot R;\n' >"$T/imp/main.schema"
+printf 'c: {x: 1}\n' >"$T/imp/d.yaml"
+cp "$T/imp/common.schema" "$T/imp/keep.schema"
+"$BLOBC" bake -s "$T/imp/main.schema" "$T/imp/d.yaml" -o "$T/imp/d.blob" || fail setup "cannot bake the import test"
+I=$T/imp
+for c in "bake|bake -s $I/main.schema $I/d.yaml" "dump|dump $I/d.blob -s $I/main.schema" \
+    "html|dump --html $I/d.blob -s $I/main.schema" "size|size $I/d.blob -s $I/main.schema" \
+    "jsonschema|gen jsonschema $I/main.schema" "gen_c|gen c $I/main.schema" \
+    "upgrade|upgrade $I/d.blob -s $I/main.schema"; do
+    name=imported_schema_is_input_${c%%|*}
+    # shellcheck disable=SC2086
+    expect_err "$name" 2 "refusing to overwrite input file '$I/common.schema'" "$BLOBC" ${c#*|} -o "$I/common.schema"
+    same_file "${name}_unchanged" "$I/common.schema" "$I/keep.schema"
+    cp "$I/keep.schema" "$I/common.schema"
+done
 
 # ---- devices, FIFOs and links ----
 if [ "$(id -u)" = 0 ]; then
