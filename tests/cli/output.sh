@@ -37,16 +37,20 @@ printf 'c: {x: 1}\n' >"$T/imp/d.yaml"
 cp "$T/imp/common.schema" "$T/imp/keep.schema"
 "$BLOBC" bake -s "$T/imp/main.schema" "$T/imp/d.yaml" -o "$T/imp/d.blob" || fail setup "cannot bake the import test"
 I=$T/imp
-for c in "bake|bake -s $I/main.schema $I/d.yaml" "dump|dump $I/d.blob -s $I/main.schema" \
-    "html|dump --html $I/d.blob -s $I/main.schema" "size|size $I/d.blob -s $I/main.schema" \
-    "jsonschema|gen jsonschema $I/main.schema" "gen_c|gen c $I/main.schema" \
-    "upgrade|upgrade $I/d.blob -s $I/main.schema"; do
-    name=imported_schema_is_input_${c%%|*}
-    # shellcheck disable=SC2086
-    expect_err "$name" 2 "refusing to overwrite input file '$I/common.schema'" "$BLOBC" ${c#*|} -o "$I/common.schema"
+imported() { # NAME ARGS...: blobc ARGS -o the imported file is refused
+    name=imported_schema_is_input_$1
+    shift
+    expect_err "$name" 2 "refusing to overwrite input file '$I/common.schema'" "$BLOBC" "$@" -o "$I/common.schema"
     same_file "${name}_unchanged" "$I/common.schema" "$I/keep.schema"
     cp "$I/keep.schema" "$I/common.schema"
-done
+}
+imported bake bake -s "$I/main.schema" "$I/d.yaml"
+imported dump dump "$I/d.blob" -s "$I/main.schema"
+imported html dump --html "$I/d.blob" -s "$I/main.schema"
+imported size size "$I/d.blob" -s "$I/main.schema"
+imported jsonschema gen jsonschema "$I/main.schema"
+imported gen_c gen c "$I/main.schema"
+imported upgrade upgrade "$I/d.blob" -s "$I/main.schema"
 
 # ---- devices, FIFOs and links ----
 if [ "$(id -u)" = 0 ]; then
