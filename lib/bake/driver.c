@@ -300,6 +300,10 @@ blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
     return fmt;
 }
 
+blobc_input_format blobc_input_format_of(const char *text, size_t len, const char *filename) {
+    return bk_detect(text ? text : "", text ? len : 0, filename, BLOBC_INPUT_AUTO);
+}
+
 blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {
     k->resolve_root = resolve_root;
     return fmt == BLOBC_INPUT_JSON ? bk_bake_json(k, text, len)

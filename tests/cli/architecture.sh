@@ -168,6 +168,15 @@ for f in lib/*/*.c lib/*/*.h cmd/blobc/*.c cmd/blobc/*.h; do
 done
 if [ -z "$bad" ]; then pass os_headers_only_in_platform; else fail os_headers_only_in_platform "$bad"; fi
 
+# The file name of a library loaded at run time differs per system
+# (libcurl.so.4, libcurl-4.dll, libcurl.4.dylib): only the platform layer
+# spells it, and every message takes it from there.
+bad=$(grep -nE '"[^"]*lib[a-z0-9_]+([.-][0-9]+)?\.(so|dll|dylib)' lib/*/*.c lib/*/*.h cmd/blobc/*.c cmd/blobc/*.h |
+    grep -v '^lib/platform/' | tr '\n' ';')
+if [ -z "$bad" ]; then pass library_file_names_only_in_platform; else
+    fail library_file_names_only_in_platform "$bad"
+fi
+
 # --- file size: "about 900 lines", with a little room ---
 big=$(wc -l lib/*/*.c lib/*/*.h lib/include/blobc/*.h | awk '$2 != "total" && $1 > 950 { print $2 " " $1 }' | tr '\n' ';')
 if [ -z "$big" ]; then pass no_file_over_950_lines; else fail no_file_over_950_lines "$big"; fi
