@@ -195,6 +195,16 @@ struct bk {
 
     /* Keyed arrays and references (keys.c); NULL until the first. */
     struct bk_keys *keys;
+
+    /* The builder writes payloads in place as they come (JSON, whose
+     * reader fills values in the blob's own order); the driver bakes again
+     * with the ordinary builder when the document's order is another
+     * (reorder), its first warn_skip warnings (given already) unsaid. */
+    bool in_order;
+    bool reorder;
+    size_t size_hint;            /* the input's size: the image's first buffer */
+    size_t warned;               /* warnings given */
+    size_t warn_skip;
 };
 
 /* With a sink, keeps the error in k->err and returns bk_stop(k,

@@ -47,11 +47,16 @@ void bk_reset(bk *k) {
     const blobc_bake_options *opts = k->opts;
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
-    bool probe = k->probe;
+    bool probe = k->probe, in_order = k->in_order;
+    size_t size_hint = k->size_hint, warned = k->warned, warn_skip = k->warn_skip;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
     k->probe = probe;
+    k->in_order = in_order;
+    k->size_hint = size_hint;
+    k->warned = warned;
+    k->warn_skip = warn_skip;
 }
 
 blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
