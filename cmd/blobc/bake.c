@@ -345,10 +345,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         if ((rc = load_schema(schema, &r->loaded))) return rc;
         r->bo.bake.schema = r->loaded;
     }
-    blobc_schema *loaded = r->loaded;
     for (size_t i = 0; i < r->n && !rc; i++) rc = add_input(r->jobs[i].input);
-    for (size_t i = 0; loaded && i < blobc_schema_file_count(loaded) && !rc; i++)
-        rc = add_input(blobc_schema_file(loaded, i));
     if (rc) return rc;
     if ((rc = plan_outputs(r, cmd, output, outdir, depfile, depfiles))) return rc;
     if ((rc = open_cache(r, cmd, no_cache ? NULL : cache, co))) return rc;

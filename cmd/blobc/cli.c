@@ -348,7 +348,11 @@ int load_schema(const char *path, blobc_schema **out) {
         report(&err);
         return exit_code(err.status);
     }
-    return 0;
+    /* every file read, the imported ones too, is an input no output replaces */
+    int rc = 0;
+    for (size_t i = 0; i < blobc_schema_file_count(*out) && !rc; i++)
+        rc = add_input(blobc_schema_file(*out, i));
+    return rc;
 }
 
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {

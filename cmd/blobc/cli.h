@@ -70,7 +70,9 @@ int exit_code(blobc_status st);
 void report(const blobc_error *err);
 /* Parses argv into options and operands; on a usage error nothing stays allocated. */
 bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
-/* Loads the schema at path (none when path is NULL); 0 or an exit code. */
+/* Loads the schema at path (none when path is NULL); each of its files,
+ * the imported ones too, becomes an input no output may replace. 0 or an
+ * exit code. */
 int load_schema(const char *path, blobc_schema **out);
 
 /* --unity-version and --unity-length (either may be NULL) into *o: the

@@ -91,8 +91,7 @@ static int file_name(const blobc_schema *sch, size_t k, const char *ext, blobc_b
 static int write_imported(const gen_req *r, const char *path, const char *out) {
     blobc_schema *sch = NULL;
     blobc_buffer buf = {0};
-    int rc = add_input(path);
-    if (rc == 0) rc = load_schema(path, &sch);
+    int rc = load_schema(path, &sch);
     if (rc == 0) {
         blobc_error err;
         blobc_error_clear(&err);

@@ -109,8 +109,11 @@ typedef struct bk_frame {
     uint32_t anchor;          /* YAML: anchor id of this node, 0 when none */
     size_t keyed;             /* ARRAY of a keyed struct: 1 + where its items'
                                  positions start in the key state (keys.c); else 0 */
+    size_t key_errs;          /* STRUCT with a @key: 1 + the errors counted when its key
+                                 field's value began, until the value ends; else 0 */
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
+    bool key_bad;             /* STRUCT with a @key: its key's value had an error */
 } bk_frame;
 
 /* The bake's own outcomes, which are no failures and never leave the
@@ -446,6 +449,11 @@ static inline bool bk_is_keyed_array(const blobc_type *t) {
  * entered into its type's key space. */
 blobc_status bk_keyed_begin(bk *k, bk_frame *f);
 blobc_status bk_keyed_item(bk *k, const bk_pos *pos);
+/* The item of the innermost open keyed array has no key of its own (its
+ * key field was missing or had an error, already reported): it stays out
+ * of the key space, and a reference to a key of its type that no item
+ * has is not reported on top. */
+void bk_keyed_item_bad(bk *k);
 blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos);
 /* Stores a reference: v is the key of its target (or null, when
  * `nullable`), resolved by bk_refs_resolve at the end of the document. */

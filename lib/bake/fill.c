@@ -312,6 +312,14 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
     return bk_key_field(k, fld, pos, out);
 }
 
+/* A keyed struct's key field: whether an error was counted while its
+ * value was read (from its key to the next field's, or the struct's end);
+ * `next` is the field beginning now. */
+static void key_value_mark(bk *k, bk_frame *f, uint32_t next) {
+    if (f->key_errs) f->key_bad |= k->nerrors >= f->key_errs;
+    f->key_errs = next + 1 == f->type->key ? k->nerrors + 1 : 0;
+}
+
 blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
@@ -322,6 +330,7 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, fld->name,
                                   strlen(fld->name), "duplicate field \"%s\" in struct %s",
                                   fld->name, t->name));
+    if (t->key) key_value_mark(k, f, i);
     *w |= m;
     f->count++;
     f->field = fld;
@@ -433,6 +442,14 @@ blobc_status bk_pop_struct(bk *k) {
             if (!bk_kept(k, bk_soft(k, st))) return st;
             /* kept: the struct ends all the same */
         }
+    }
+    if (t->key) {
+        key_value_mark(k, f, UINT32_MAX);
+        uint32_t ki = t->key - 1;
+        bool seen = (k->bits[f->bits + ki / 64] >> (ki % 64)) & 1;
+        const bk_frame *up = k->depth >= 2 ? &k->fr[k->depth - 2] : NULL;
+        if ((f->key_bad || (!seen && !t->fields[ki].def.present)) && up && up->keyed && up->type->elem == t)
+            bk_keyed_item_bad(k);
     }
     k->nbits = f->bits;
     k->depth--;

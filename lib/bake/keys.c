@@ -44,14 +44,22 @@ typedef struct ref_rec {
     bk_pos pos;
 } ref_rec;
 
+/* An item of an open keyed array. */
+typedef struct key_item {
+    bk_pos pos;
+    bool bad;              /* no key of its own (bk_keyed_item_bad) */
+} key_item;
+
 typedef struct bk_keys {
     key_ent *ents;
     size_t nents, ents_cap;
     blobc_hashtab tab;     /* (type, key) -> ents */
     ref_rec *refs;
     size_t nrefs, refs_cap;
-    bk_pos *ipos;          /* positions of the items of open keyed arrays */
+    key_item *ipos;        /* the items of open keyed arrays */
     size_t nipos, ipos_cap;
+    const blobc_type **bad; /* types with an item that has no key of its own */
+    size_t nbad, bad_cap;
 } bk_keys;
 
 /* For sorting an array's items. */
@@ -77,6 +85,7 @@ void bk_keys_free(bk *k) {
     free(ks->ents);
     free(ks->refs);
     free(ks->ipos);
+    free(ks->bad);
     blobc_hashtab_free(&ks->tab);
     free(ks);
     k->keys = NULL;
@@ -140,8 +149,18 @@ blobc_status bk_keyed_item(bk *k, const bk_pos *pos) {
     bk_keys *ks = k->keys;
     if (!blobc_grow((void **)&ks->ipos, &ks->ipos_cap, ks->nipos + 1, sizeof *ks->ipos))
         return blobc_err_nomem(k->err);
-    ks->ipos[ks->nipos++] = *pos;
+    ks->ipos[ks->nipos++] = (key_item){*pos, false};
     return BLOBC_OK;
+}
+
+void bk_keyed_item_bad(bk *k) {
+    if (k->keys && k->keys->nipos) k->keys->ipos[k->keys->nipos - 1].bad = true;
+}
+
+static bool has_bad_item(const bk_keys *ks, const blobc_type *st) {
+    for (size_t i = 0; i < ks->nbad; i++)
+        if (ks->bad[i] == st) return true;
+    return false;
 }
 
 static int cmp_sort_rec(const void *x, const void *y) {
@@ -228,10 +247,18 @@ static blobc_status add_entry(bk *k, const key_ent *e) {
 /* Enters the sorted items into the key space; a key met before (in this
  * array or another) is an error naming both places. */
 static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, size_t n,
-                                   const char *path, const bk_pos *ipos) {
+                                   const char *path, const key_item *ipos) {
     const blobc_type *st = f->type->elem;
+    bk_keys *ks = k->keys;
     bool kept = false;
     for (size_t i = 0; i < n; i++) {
+        if (ipos[v[i].item].bad) {
+            if (!has_bad_item(ks, st) &&
+                !blobc_grow((void **)&ks->bad, &ks->bad_cap, ks->nbad + 1, sizeof *ks->bad))
+                return blobc_err_nomem(k->err);
+            if (!has_bad_item(ks, st)) ks->bad[ks->nbad++] = st;
+            continue;
+        }
         key_val key = v[i].key;
         if (key.s) {
             char *copy = blobc_arena_strndup(&k->arena, key.s, key.n);
@@ -242,12 +269,12 @@ static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, 
         }
         const key_ent *first = key_find(k->keys, st, &key);
         if (first) {
-            blobc_status s = duplicate(k, st, &key, path, v[i].item, &ipos[v[i].item], first);
+            blobc_status s = duplicate(k, st, &key, path, v[i].item, &ipos[v[i].item].pos, first);
             if (!bk_kept(k, s)) return s;
             kept = true;
             continue;
         }
-        key_ent e = {st, key, f->items, (uint32_t)i, v[i].item, path, ipos[v[i].item]};
+        key_ent e = {st, key, f->items, (uint32_t)i, v[i].item, path, ipos[v[i].item].pos};
         blobc_status s = add_entry(k, &e);
         if (s) return s;
     }
@@ -257,7 +284,7 @@ static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, 
 blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
     bk_keys *ks = k->keys;
     size_t start = f->keyed - 1, n = f->count;
-    const bk_pos *ipos = ks->ipos + start;
+    const key_item *ipos = ks->ipos + start;
     blobc_status st = BLOBC_OK;
     if (n == 0) goto done;
     blobc_buffer pb = {0};
@@ -399,6 +426,7 @@ blobc_status bk_refs_resolve(bk *k) {
     for (size_t i = 0; i < ks->nrefs; i++) {
         const ref_rec *r = &ks->refs[i];
         const key_ent *e = key_find(ks, r->st, &r->key);
+        if (!e && has_bad_item(ks, r->st)) continue; /* its key may be the one in error */
         if (!e) {
             blobc_status s = dangling(k, r);
             if (!bk_kept(k, s)) return s;

@@ -12,6 +12,7 @@ No generated code and no compiler: the module calls libblobc's read API
 import builtins
 import ctypes
 import difflib
+import operator
 import os
 from collections.abc import Sequence
 
@@ -184,6 +185,8 @@ class Struct:
         return _spell(self._v)
 
     def _get(self, name):
+        if "\0" in name:  # C would read the name only up to it
+            return None, False
         f = lib.blobc_value_field(self._v, name.encode("utf-8", "surrogateescape"))
         if lib.blobc_value_kind(f) == 0:
             return f, False
@@ -257,13 +260,16 @@ class Array(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
-        i = i.__index__()
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
+        try:
+            i = operator.index(i)
+        except TypeError:
+            raise TypeError("%s indices must be integers or slices, not %s"
+                            % (_spell(self._v), type(i).__name__)) from None
+        j = i + self._n if i < 0 else i
+        if not 0 <= j < self._n:
             raise IndexError("index %d out of range for %s of %d items"
                              % (i, _spell(self._v), self._n))
-        return _convert(self._r, lib.blobc_value_item(self._v, i))
+        return _convert(self._r, lib.blobc_value_item(self._v, j))
 
     def __iter__(self):
         for i in range(self._n):

@@ -154,6 +154,58 @@ for case in "LANGUAGE java:LANGUAGE is c, cpp or cs, not 'java'" "LANGUAGE cpp R
     fi
 done
 
+# --- spaces and non-ASCII letters in every path: the install tree moved
+# there, the sources, an imported schema, the output and build directories ---
+W="$T/my game é"
+SP="$W/pre fix ü"
+mkdir -p "$W/src ü/sub dir ä" "$SP"
+cp -R "$D$P/." "$SP/"
+printf 'enum Kind : u8 { floor, wall }\n' >"$W/src ü/sub dir ä/common.schema"
+printf 'import "sub dir ä/common.schema";\nstruct Level { name: string; kind: Kind; }\nroot Level;\n' \
+    >"$W/src ü/level.schema"
+printf 'name: a\nkind: wall\n' >"$W/src ü/a b ü.yaml"
+printf '#include "level.h"\nint main(void) { return Kind_wall == 1 ? 0 : 1; }\n' >"$W/src ü/main.c"
+cat >"$W/src ü/CMakeLists.txt" <<'EOT'
+cmake_minimum_required(VERSION 3.20)
+project(spaced C)
+find_package(blobc 0.1 CONFIG REQUIRED)
+blobc_add_blobs(levels SCHEMA level.schema OUTPUT_DIR "blobs é x" SOURCES "a b ü.yaml")
+blobc_generate(level_c LANGUAGE c SCHEMA level.schema OUTPUT_DIR "gen ö")
+add_executable(main main.c)
+target_link_libraries(main PRIVATE level_c)
+EOT
+for gen in Ninja "Unix Makefiles"; do
+    tag=$(echo "$gen" | tr -d ' ' | tr 'A-Z' 'a-z')
+    [ "$gen" = Ninja ] && ! command -v ninja >/dev/null 2>&1 && continue
+    B="$W/build $tag ø"
+    if ! cmake -S "$W/src ü" -B "$B" -G "$gen" -DCMAKE_PREFIX_PATH="$SP" >"$T/c.log" 2>&1; then
+        fail "spaced_configure_$tag" "$(tail -c 800 "$T/c.log")"
+        continue
+    fi
+    if ! build; then fail "spaced_build_$tag" "$(tail -c 1200 "$T/b.log")"; continue; fi
+    [ -f "$B/blobs é x/a b ü.blob" ] && [ -f "$B/gen ö/common.h" ] && "$B/main" &&
+        pass "spaced_outputs_$tag" || fail "spaced_outputs_$tag" "$(ls "$B" "$B/blobs é x" 2>&1 | tr '\n' ' ')"
+    build
+    [ "$(baked)" = 0 ] && ! grep -q Generating "$T/b.log" && pass "spaced_noop_$tag" ||
+        fail "spaced_noop_$tag" "$(tail -c 400 "$T/b.log")"
+    later "$W/src ü/sub dir ä/common.schema"
+    build
+    [ "$(baked)" = 1 ] && grep -q 'Generating level.h' "$T/b.log" && pass "spaced_imported_change_$tag" ||
+        fail "spaced_imported_change_$tag" "$(tail -c 400 "$T/b.log")"
+done
+# a schema named so that its header cannot be included: refused by CMake's
+# configure, naming the file, not by the build's first run
+mkdir -p "$W/badname"
+printf 'struct L { x: u8; }\nroot L;\n' >"$W/badname/my level.schema"
+printf 'cmake_minimum_required(VERSION 3.20)\nproject(b NONE)\nfind_package(blobc 0.1 CONFIG REQUIRED)\nblobc_generate(h LANGUAGE c SCHEMA "my level.schema" OUTPUT_DIR gen)\n' \
+    >"$W/badname/CMakeLists.txt"
+if cmake -S "$W/badname" -B "$W/badname/b" -DCMAKE_PREFIX_PATH="$SP" >"$T/c.log" 2>&1; then
+    fail schema_name_refused_at_configure "configured"
+else
+    grep -q "my level.schema would give the file 'my level.h'" "$T/c.log" && pass schema_name_refused_at_configure ||
+        fail schema_name_refused_at_configure "$(tail -c 600 "$T/c.log")"
+fi
+
 # --- versions: 0.1 and 0.1.0 found, 0.2 and 1.0 not ---
 for want in "0.1:0" "0.1.0:0" "0.2:1" "1.0:1"; do
     v=${want%:*}

@@ -7,11 +7,12 @@
 # dump --map naming each reference's item; lookups through gen c and gen
 # cpp; and the located errors
 # (duplicate keys naming both places, dangling keys with a did-you-mean,
-# null where none is allowed) against golden stderr.
+# null where none is allowed, keys in error without made-up duplicates)
+# against golden stderr.
 . "$(dirname "$0")/lib.sh"
 G=$TOP/tests/data/gamedata
 cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" \
-    "$G/bad_merge.yaml" "$T/"
+    "$G/bad_merge.yaml" "$G/bad_key_values.yaml" "$G/bad_key_values.json" "$T/"
 cd "$T" || exit 1
 
 # --- check ---
@@ -65,6 +66,13 @@ absent bad_keys_no_output bad.blob
 run "$BLOBC" bake bad_keys.json -o bad.blob
 rc_is bad_keys_json_exit_1 1 && pass bad_keys_json_exit_1
 same_file bad_keys_json_stderr "$T/err" "$G/bad_keys.json.expect"
+# keys in error (a bad value, missing, a NUL): each error once; the item
+# joins no key space, so no duplicate or dangling key is made up from it
+for f in yaml json; do
+    run "$BLOBC" bake "bad_key_values.$f" -o bad.blob
+    rc_is "bad_key_values_${f}_exit_1" 1 && pass "bad_key_values_${f}_exit_1"
+    same_file "bad_key_values_${f}_stderr" "$T/err" "$G/bad_key_values.$f.expect"
+done
 run "$BLOBC" bake bad_merge.yaml -o bad.blob
 rc_is bad_merge_exit_1 1 && pass bad_merge_exit_1
 same_file bad_merge_stderr "$T/err" "$G/bad_merge.yaml.expect"

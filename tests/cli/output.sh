@@ -29,6 +29,28 @@ expect_err dump_input_through_hard_link 2 "refusing to overwrite input file '$T/
 expect_err dump_schema_is_input 2 "refusing to overwrite input file '$T/s.schema'" \
     "$BLOBC" dump -s "$T/s.schema" "$T/d.blob" -o "$T/s.schema"
 same_file dump_schema_unchanged "$T/s.schema" "$SCHEMA"
+# a file the schema imports is an input too, for every command that writes
+mkdir -p "$T/imp"
+printf 'struct C { x: u8; }\n' >"$T/imp/common.schema"
+printf 'import "common.schema";\nstruct R { c: C; }\nroot R;\n' >"$T/imp/main.schema"
+printf 'c: {x: 1}\n' >"$T/imp/d.yaml"
+cp "$T/imp/common.schema" "$T/imp/keep.schema"
+"$BLOBC" bake -s "$T/imp/main.schema" "$T/imp/d.yaml" -o "$T/imp/d.blob" || fail setup "cannot bake the import test"
+I=$T/imp
+imported() { # NAME ARGS...: blobc ARGS -o the imported file is refused
+    name=imported_schema_is_input_$1
+    shift
+    expect_err "$name" 2 "refusing to overwrite input file '$I/common.schema'" "$BLOBC" "$@" -o "$I/common.schema"
+    same_file "${name}_unchanged" "$I/common.schema" "$I/keep.schema"
+    cp "$I/keep.schema" "$I/common.schema"
+}
+imported bake bake -s "$I/main.schema" "$I/d.yaml"
+imported dump dump "$I/d.blob" -s "$I/main.schema"
+imported html dump --html "$I/d.blob" -s "$I/main.schema"
+imported size size "$I/d.blob" -s "$I/main.schema"
+imported jsonschema gen jsonschema "$I/main.schema"
+imported gen_c gen c "$I/main.schema"
+imported upgrade upgrade "$I/d.blob" -s "$I/main.schema"
 
 # ---- devices, FIFOs and links ----
 if [ "$(id -u)" = 0 ]; then

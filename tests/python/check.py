@@ -218,6 +218,17 @@ def api(blob):
         "struct Room has no field 'xyzzy' (fields: id, name, kind,"), repr(e))
     e = raises(lambda: lvl["rooms "], KeyError)
     check("item_did_you_mean", e is not None and "did you mean 'rooms'" in str(e), repr(e))
+    # a NUL ends the name C reads: the name is still no field's
+    e = raises(lambda: lvl["rooms\0x"], KeyError)
+    check("item_nul_in_name", e is not None and "has no field" in str(e), repr(e))
+    check("attr_nul_in_name", raises(lambda: getattr(lvl, "name\0"), AttributeError) is not None and
+          "name\0" not in lvl, "")
+    # an index that is no integer: TypeError, as a list's; out of range: the index given
+    e = raises(lambda: lvl.rooms[1.0], TypeError)
+    check("index_float_typeerror", e is not None and "not float" in str(e), repr(e))
+    e = raises(lambda: lvl.rooms[-10], IndexError)
+    check("index_negative_message", e is not None and str(e).startswith("index -10 out of range"), repr(e))
+    check("index_bool_numpy_like", lvl.rooms[True].name == lvl.rooms[1].name, "")
     check("item_by_name", lvl["name"] == lvl.name == "Sunken Keep", repr(lvl["name"]))
     check("contains", "rooms" in lvl and "room" not in lvl, "")
     check("enum_is_name", lvl.rooms[-1].kind == "stairs" and type(lvl.rooms[0].kind) is str,
