@@ -542,6 +542,13 @@ blobc_status blobc_builder_resolve(blobc_builder *b, uint32_t id, blobc_ref targ
     if (target >= b->nallocs)
         return fail(b, BLOBC_EARG, "reference to allocation %u, which does not exist",
                     (unsigned)target);
+    /* Offsets are relative to the field, and 0 means null: a reference
+     * cannot lead to its own first byte (an item whose first field
+     * names the item itself). */
+    if (b->xlinks[id].loc == target && b->xlinks[id].at == toff)
+        return fail(b, BLOBC_EINPUT,
+                    "a reference cannot name the item it is the first field of (its offset "
+                    "would be 0, which reads as null); declare another field first");
     b->xlinks[id].target = target;
     b->xlinks[id].toff = toff;
     return BLOBC_OK;

@@ -73,6 +73,18 @@ for f in yaml json; do
     rc_is "bad_key_values_${f}_exit_1" 1 && pass "bad_key_values_${f}_exit_1"
     same_file "bad_key_values_${f}_stderr" "$T/err" "$G/bad_key_values.$f.expect"
 done
+# a reference that is its item's first field cannot name that item: its
+# offset would be 0, which reads as null (found: bake exited 0 with a blob
+# verify refused), also after sorting moves the item to that place
+printf 'struct N { next: &N; @key id: u32; }\nstruct R { ns: [N]; }\n' >selfref.schema
+printf '$schema: selfref.schema\n$type: R\nns: [{id: 2, next: 1}, {id: 1, next: 1}]\n' >selfref.yaml
+expect_err self_ref_first_field 1 \
+    "selfref.yaml:3:38: error: a reference cannot name the item it is the first field of" \
+    "$BLOBC" bake selfref.yaml -o selfref.blob
+absent self_ref_first_field_no_output selfref.blob
+printf '$schema: selfref.schema\n$type: R\nns: [{id: 2, next: 1}, {id: 1, next: 2}]\n' >selfref.yaml
+expect self_ref_other_item 0 "$BLOBC" bake selfref.yaml -o selfref.blob
+expect self_ref_other_item_verifies 0 "$BLOBC" verify selfref.blob
 run "$BLOBC" bake bad_merge.yaml -o bad.blob
 rc_is bad_merge_exit_1 1 && pass bad_merge_exit_1
 same_file bad_merge_stderr "$T/err" "$G/bad_merge.yaml.expect"
