@@ -45,7 +45,7 @@ struct ypipe {
     size_t nslots;
     batch slots[NSLOTS];
     size_t fill, read; /* slot the parser fills next, slot the baker reads */
-    size_t pos;        /* the baker's next event in slots[read] */
+    const ypipe_event *cur, *end; /* the baker's next event in slots[read], and its end */
     bool reading;      /* slots[read] is the baker's */
     bool stop;
     /* Flow nesting seen by the producer (parsing thread or on demand). */
@@ -287,13 +287,13 @@ static int next_in_place(ypipe *q, const ypipe_event **ev) {
     return YPIPE_EVENT;
 }
 
-int ypipe_next(ypipe *q, const ypipe_event **ev) {
-    if (!q->threaded) return next_in_place(q, ev);
+/* The batch in hand is used up: the next one, or how the stream ended. */
+static int next_batch(ypipe *q, const ypipe_event **ev) {
     for (;;) {
         batch *b = &q->slots[q->read];
         if (q->reading) {
-            if (q->pos < b->n) {
-                *ev = &b->ev[q->pos++];
+            if (q->cur < q->end) {
+                *ev = q->cur++;
                 return YPIPE_EVENT;
             }
             if (b->ended) return b->end; /* stays there: the stream is over */
@@ -313,8 +313,18 @@ int ypipe_next(ypipe *q, const ypipe_event **ev) {
         }
         blobc_os_mutex_unlock(&q->mu);
         q->reading = true;
-        q->pos = 0;
+        q->cur = q->slots[q->read].ev;
+        q->end = q->cur + q->slots[q->read].n;
     }
+}
+
+int ypipe_next(ypipe *q, const ypipe_event **ev) {
+    /* Nearly every call: the next event of the batch in hand. */
+    if (q->cur < q->end) {
+        *ev = q->cur++;
+        return YPIPE_EVENT;
+    }
+    return q->threaded ? next_batch(q, ev) : next_in_place(q, ev);
 }
 
 void ypipe_stop(ypipe *q) {
