@@ -171,19 +171,20 @@ static void notify_accept(watch_run *w) {
 
 /* The job's output was written: its line ("GEN PATH HASH", the path's
  * '%' and control bytes as %XX), kept and sent. The hash is of the file
- * as it now is. */
+ * as it now is (read, not mapped: another program may cut it short). */
 static void publish(watch_run *w, size_t job) {
     if (w->listener == BLOBC_OS_NO_SOCKET) return;
     const char *path = w->r.jobs[job].output;
-    blobc_file_view v;
+    uint8_t *data;
+    size_t len;
     blobc_error err;
-    if (blobc_file_map(path, &v, &err) != BLOBC_OK) {
+    if (blobc_read_file(path, &data, &len, &err) != BLOBC_OK) {
         report(&err);
         return;
     }
     XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits(v.data, v.len));
-    blobc_file_unmap(&v);
+    XXH128_canonicalFromHash(&c, XXH3_128bits(data, len));
+    free(data);
     char *line = malloc(24 + 3 * strlen(path) + 34), *p = line;
     if (!line) return;
     p += sprintf(p, "%llu ", ++w->generation);
@@ -379,6 +380,7 @@ int cmd_watch(int argc, char **argv) {
         goto done;
     }
     w.r.bo.deps = true;
+    w.r.bo.copy_inputs = true; /* editors rewrite files in place while they are baked */
     int e = blobc_os_watch_open(poll_ms, &w.watch);
     if (e) {
         char buf[128];

@@ -255,3 +255,30 @@ for k in 1 2 3; do
         fail "sigint_in_bake_whole_blob_$k" "neither the old blob nor the new one"
     fi
 done
+
+# an input rewritten in place while it is baked (a shell's >, an editor
+# that truncates and writes): the watch bakes a copy of the text, so the
+# rewrite cannot pull the bytes from under the bake (a mapped file cut
+# short ends the process with SIGBUS); it keeps running and bakes the
+# last version
+cp d/big.yaml big.src
+start_watch d/big.yaml -o big/ --debounce 0
+if until_ok 60 grep -q '^d/big.yaml: baked' "$T/w.err"; then
+    i=0
+    while [ "$i" -lt 30 ] && ! gone "$WPID"; do
+        i=$((i + 1))
+        sed "s/^name: .*/name: \"Rewrite $i\"/" big.src >d/big.yaml
+    done
+    if gone "$WPID"; then
+        wait "$WPID"
+        fail in_place_rewrite_survives "ended with status $? after $i rewrites"
+    else
+        pass in_place_rewrite_survives
+        fresh big d/big.yaml
+        until_ok 60 cmp -s big/big.blob ref/big.blob && pass in_place_rewrite_last_version ||
+            fail in_place_rewrite_last_version "$(tail -3 "$T/w.err")"
+    fi
+else
+    fail in_place_rewrite "$(head -5 "$T/w.err")"
+fi
+stop_watch
