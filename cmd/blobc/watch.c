@@ -202,6 +202,20 @@ static void publish(watch_run *w, size_t job) {
 
 /* ---- baking ---- */
 
+/* The file a bake could not read (the schema $schema names, an import,
+ * not there yet): the library's I/O errors end "cannot open 'PATH': WHY"
+ * or "cannot read 'PATH': WHY" (after what led there); NULL for any other
+ * error. */
+static char *unread_file(const blobc_error *e) {
+    if (e->status != BLOBC_EIO) return NULL;
+    const char *m = e->message, *start = NULL;
+    for (const char *v = m; (v = strstr(v, "cannot ")); v++)
+        if (strncmp(v + 7, "open '", 6) == 0 || strncmp(v + 7, "read '", 6) == 0) start = v + 13;
+    const char *end = NULL;
+    for (const char *v = start; v && (v = strstr(v, "': ")); v++) end = v;
+    return end > start ? cli_strndup(start, (size_t)(end - start)) : NULL;
+}
+
 /* Each event as blobc bake prints it; a job done learns its files. */
 static void on_event(void *ctx, const blobc_event *ev) {
     watch_run *w = ctx;
@@ -213,6 +227,9 @@ static void on_event(void *ctx, const blobc_event *ev) {
                 w->r.jobs[e.job].output);
     if (ev->kind == BLOBC_EVENT_ERROR && ev->error->file[0])
         add_dep(&w->deps[e.job], ev->error->file); /* a broken import is watched too */
+    char *missing = ev->kind == BLOBC_EVENT_ERROR ? unread_file(ev->error) : NULL;
+    if (missing) add_dep(&w->deps[e.job], missing); /* and one not made yet */
+    free(missing);
     if (ev->kind != BLOBC_EVENT_DONE) return;
     if (ev->nfiles) { /* what this bake read; else what the last one did */
         free_deps(&w->deps[e.job]);
@@ -229,15 +246,44 @@ static char *dir_of(const char *file) {
     return n ? cli_strndup(file, n) : strdup(".");
 }
 
+/* Watches dir, or while it is not there the nearest directory above it
+ * that is (on_change takes a change on the way down as one to dir). */
+static void watch_dir(watch_run *w, char *dir) {
+    while (dir && blobc_os_watch_add(w->watch, dir) != 0) {
+        char *up = dir_of(dir);
+        bool top = !up || strcmp(up, dir) == 0;
+        free(dir);
+        dir = top ? NULL : up;
+        if (top) free(up);
+    }
+    free(dir);
+}
+
 /* Watches the directory of every file a job depends on (again: one that
  * was removed and made anew is watched anew). */
 static void watch_deps(watch_run *w) {
     for (size_t j = 0; j < w->r.n; j++)
-        for (size_t i = 0; i < w->deps[j].n; i++) {
-            char *dir = dir_of(w->deps[j].files[i]);
-            if (dir) blobc_os_watch_add(w->watch, dir); /* a missing one is for a later round */
-            free(dir);
-        }
+        for (size_t i = 0; i < w->deps[j].n; i++) watch_dir(w, dir_of(w->deps[j].files[i]));
+}
+
+/* Whether an entry `name` of the watched directory `dir` is the file f,
+ * or a directory on the way to it (f's directory not there yet, or
+ * replaced); name NULL: any entry. */
+static bool touches(const char *f, const char *dir, const char *name) {
+    char *d = dir_of(f);
+    if (!d) return true;
+    size_t dl = strlen(dir);
+    const char *rest = NULL; /* f's directory below dir */
+    if (strcmp(d, dir) == 0) rest = "";
+    else if (strcmp(dir, ".") == 0 && !blobc_os_is_absolute(d)) rest = d;
+    else if (strncmp(d, dir, dl) == 0 && d[dl] == '/') rest = d + dl + 1;
+    else if (strncmp(d, dir, dl) == 0 && dl && dir[dl - 1] == '/') rest = d + dl; /* "/" */
+    /* the entry: f's name, or the first directory on the way down */
+    const char *entry = !rest ? NULL : *rest ? rest : f + blobc_os_dir_len(f);
+    size_t n = entry ? strcspn(entry, "/") : 0;
+    bool hit = entry && (!name || (strlen(name) == n && strncmp(name, entry, n) == 0));
+    free(d);
+    return hit;
 }
 
 /* The files no output may replace, by their identity now: an editor's
@@ -252,8 +298,12 @@ static void refresh_inputs(watch_run *w) {
     w->r.bo.output = cli_output_options();
 }
 
-/* Bakes the dirty jobs (all of them the first time). */
+/* Bakes the dirty jobs (all of them the first time). The directories are
+ * watched before the bake too: one made since the last bake (on the way
+ * to a file not there then) is watched before the bake looks in it, so a
+ * file made in it meanwhile is not missed. */
 static void bake_dirty(watch_run *w) {
+    watch_deps(w);
     refresh_inputs(w);
     blobc_job *jobs = malloc(w->r.n * sizeof *jobs);
     if (!jobs) return;
@@ -279,14 +329,8 @@ static void on_change(void *ctx, const char *dir, const char *name) {
     watch_run *w = ctx;
     bool hit = false;
     for (size_t j = 0; j < w->r.n; j++)
-        for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++) {
-            const char *f = w->deps[j].files[i];
-            size_t dl = blobc_os_dir_len(f);
-            char *d = dir_of(f);
-            if (d && strcmp(d, dir) == 0 && (!name || strcmp(f + dl, name) == 0))
-                hit = w->dirty[j] = true;
-            free(d);
-        }
+        for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++)
+            if (touches(w->deps[j].files[i], dir, name)) hit = w->dirty[j] = true;
     if (!hit) return;
     double now = blobc_os_monotonic();
     if (!w->any_dirty) w->first_change = now;
@@ -393,7 +437,6 @@ int cmd_watch(int argc, char **argv) {
         w.dirty[j] = true;
         add_dep(&w.deps[j], w.r.jobs[j].input);
     }
-    watch_deps(&w); /* before the first bake: a change during it is not lost */
     bake_dirty(&w);
     rc = watch_loop(&w);
 done:

@@ -3,7 +3,9 @@
 # blob stays, the error is located) and its fix, a burst of saves, an
 # editor's rename-over-save, SIGINT while idle and during a bake (no
 # temporary file left), the notify line read by the C sample and the C#
-# client (its hash the file's), and no CPU spent while idle.
+# client (its hash the file's), no CPU spent while idle, an input
+# rewritten in place during its bake, and a schema or import made after
+# the first bake that failed for want of it.
 # Every wait polls for a condition and gives up after a bound: nothing
 # here measures time (bench/watch.sh does).
 . "$(dirname "$0")/lib.sh"
@@ -282,3 +284,33 @@ else
     fail in_place_rewrite "$(head -5 "$T/w.err")"
 fi
 stop_watch
+
+# files not there at the first bake: a schema $schema names, in a
+# directory not made yet, and a file a schema imports; each first bake
+# fails, and making the file bakes again (with system events and polling)
+for mode in events poll; do
+    opt=""
+    [ "$mode" = poll ] && opt="--poll 50"
+    mkdir -p "late_$mode/d" "late_$mode/s3"
+    sed 's|^\$schema: .*|$schema: ../s2/level.schema|' a.good >"late_$mode/d/m.yaml"
+    sed 's|^\$schema: .*|$schema: ../s3/level.schema|' a.good >"late_$mode/d/i.yaml"
+    cp s/level.schema s/common.schema "late_$mode/s3/"
+    # shellcheck disable=SC2086
+    start_watch $opt "late_$mode/d/m.yaml" "late_$mode/d/i.yaml" -o "late_$mode/o/"
+    if until_ok 30 grep -q "cannot import" "$T/w.err" && until_ok 30 grep -q "cannot load the schema" "$T/w.err"; then
+        mkdir "late_$mode/s2"
+        cp s/level.schema s/common.schema s/rooms.schema "late_$mode/s2/"
+        cp s/rooms.schema "late_$mode/s3/"
+        for x in m i; do
+            if until_ok 20 grep -q "^late_$mode/d/$x.yaml: baked" "$T/w.err"; then
+                fresh "late_$x" "late_$mode/d/$x.yaml"
+                same_file "late_${x}_${mode}" "late_$mode/o/$x.blob" "ref/late_$x.blob"
+            else
+                fail "late_${x}_${mode}" "$(tail -5 "$T/w.err")"
+            fi
+        done
+    else
+        fail "late_first_bake_fails_$mode" "$(cat "$T/w.err")"
+    fi
+    stop_watch
+done
