@@ -38,7 +38,7 @@ static const char dump_help[] =
     COMMON_HELP
     "  -h, --help            show this help\n";
 
-/* A map to standard output goes out as it is made. */
+/* Text to standard output goes out as it is made, in pieces. */
 static void to_stdout(void *ctx, const void *bytes, size_t len) {
     (void)ctx;
     write_stdout(bytes, len);
@@ -82,7 +82,8 @@ static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
     d->schema_name = q->schema;
     d->raw = q->raw;
     d->unity = q->rf.unity;
-    if (q->map && !q->output) d->write = to_stdout;
+    /* a file is written whole, so that it appears complete or not at all */
+    if (!q->output && !q->html && !q->size) d->write = to_stdout;
     return 0;
 }
 

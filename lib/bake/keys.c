@@ -186,10 +186,18 @@ static void item_path(const bk *k, const char *path, uint32_t i, char *buf, size
     snprintf(buf, cap, k->json ? "%s/%u" : "%s[%u]", path, (unsigned)i);
 }
 
-/* " (at FILE:3:5)" for YAML positions; JSON's are offsets. */
-static void line_text(const bk *k, const bk_pos *pos, char *buf, size_t cap) {
+/* " (at FILE:3:5)". A JSON position is an offset: the front end turns it
+ * into a line and column, through k->err, which the error about to be
+ * reported clears anyway. */
+static void line_text(bk *k, const bk_pos *pos, char *buf, size_t cap) {
     char at[BLOBC_PLACE_BUF];
-    if (pos->line) snprintf(buf, cap, " (at %s)", blobc_place(at, sizeof at, k->filename, pos->line, pos->col));
+    uint32_t line = pos->line, col = pos->col;
+    if (!line && k->locate && k->err) {
+        k->locate(k, pos);
+        line = k->err->line;
+        col = k->err->column;
+    }
+    if (line) snprintf(buf, cap, " (at %s)", blobc_place(at, sizeof at, k->filename, line, col));
     else buf[0] = '\0';
 }
 

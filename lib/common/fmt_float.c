@@ -3,14 +3,21 @@
  * author.
  *
  * For magnitudes from 1e-5 to 1e15, the smallest number of fraction
- * digits k whose nearest decimal r / 10^k reads back to the same value is
- * found with a multiply, a divide and a compare per k: the check is exact
- * (one correctly rounded division is what strtod computes for r * 10^-k;
- * for f32 the double rounding through double is ruled out explicitly), and
- * fewer fraction digits means fewer significant digits, so the first k
- * that reads back is the shortest text. Only values that need more than
- * 2^53 in r (16-17 digit doubles) and very large or small magnitudes take
- * the classic loop of %.Ng and strtod, exact but far slower.
+ * digits k whose nearest decimal r / 10^k (a tie rounded up) reads back
+ * to the same value is the text: fewer fraction digits means fewer
+ * significant digits, so the first k that reads back is the shortest.
+ * An integer then drops low digits while it still reads back
+ * ("3609067520" is "3609068000" as a float).
+ *
+ * An f32 is exactly M * 2^E (M below 2^24), so a * 10^k is M * 5^k / 2^S
+ * with S = -E - k: while M * 5^k stays below 2^50, the candidate, its
+ * distance to a and the test against half the gap to the neighbouring
+ * floats are integer arithmetic, with no division (f32_fixed). A double
+ * takes the same steps in floating point, one correctly rounded division
+ * per k (what strtod computes for r * 10^-k). Only values that need more
+ * than 2^53 in r (16-17 digit doubles) and very large or small
+ * magnitudes take the classic loop of %.Ng and strtod, exact but far
+ * slower.
  */
 #include "common/fmt_float.h"
 
@@ -35,14 +42,32 @@ static bool f32_midpoint(double q) {
     return (b & 0x1fffffffu) == 0x10000000u;
 }
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
+static size_t decimal_len(uint64_t v) {
+    size_t n = 1;
+    for (uint64_t t = 10; n < 20 && v >= t; t *= 10) n++;
+    return n;
+}
+
+/* Two digits per step from the end: half the dependent multiplies. */
 size_t blobc_format_u64(char *p, uint64_t v) {
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
+    size_t n = decimal_len(v), i = n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        p[--i] = digit_pairs[d + 1];
+        p[--i] = digit_pairs[d];
+    }
+    if (v >= 10) {
+        p[--i] = digit_pairs[v * 2 + 1];
+        p[--i] = digit_pairs[v * 2];
+    } else {
+        p[--i] = (char)('0' + v);
+    }
     return n;
 }
 
@@ -95,6 +120,61 @@ static size_t slow_path(char *buf, double v, bool f32) {
     return (size_t)n;
 }
 
+/* The integer a = m * 2^e (an f32 below 1e15): how many low digits read
+ * back as zeros, as the loop below over z does with (float) rounding,
+ * which keeps a decimal exactly halfway when the mantissa m is even. */
+static int f32_int_zeros(uint64_t a, uint32_t m, int e, bool low_gap, uint64_t *r) {
+    int zeros = 0;
+    uint64_t p = 10;
+    *r = a;
+    for (int z = 1; z < 16 && p <= a; z++, p *= 10) {
+        uint64_t q = a / p, rem = a - q * p;
+        bool up = rem >= p - rem; /* the tie rounds up */
+        uint64_t dist = up ? p - rem : rem;
+        /* |qz - a| against half the gap (a quarter below a power of two) */
+        uint64_t scaled = dist * (!up && low_gap ? 4 : 2);
+        bool ok = e <= 0 ? dist == 0
+                         : (m & 1) ? scaled < ((uint64_t)1 << e) : scaled <= ((uint64_t)1 << e);
+        if (!ok) break;
+        *r = q + up;
+        zeros = z;
+    }
+    return zeros;
+}
+
+/* An f32 from 1e-5 to 1e15 in fixed notation, exactly as the double loop
+ * in blobc_format_float writes it; 0 when the integers would not be exact
+ * (M * 5^k at 2^50 or more), and that loop decides. For a fraction the
+ * test is strict: the double loop rejects a quotient exactly halfway
+ * between two floats (f32_midpoint), and while M * 5^k is below 2^50 no
+ * r / 10^k lies within half a double's step of a midpoint it is not on,
+ * so the correctly rounded quotient is on one exactly when r / 10^k is. */
+static size_t f32_fixed(char *buf, bool neg, float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    uint32_t m = (b & 0x7fffffu) | 0x800000u;
+    int e = (int)((b >> 23) & 0xff) - 150;
+    bool low_gap = (b & 0x7fffffu) == 0 && (b >> 23 & 0xff) > 1;
+    if (e >= 0 || (e > -24 && (m & ((1u << -e) - 1)) == 0)) {
+        uint64_t a = e >= 0 ? (uint64_t)m << e : m >> -e, r;
+        int zeros = f32_int_zeros(a, m, e, low_gap, &r);
+        return put_fixed(buf, neg, r, 0, zeros);
+    }
+    uint64_t n = m, p5 = 1;
+    for (int k = 1; k <= -e; k++) {
+        n *= 5;
+        p5 *= 5;
+        if (n >= ((uint64_t)1 << 50)) return 0;
+        int s = -e - k;
+        if (s == 0) return put_fixed(buf, neg, n, k, 0);
+        uint64_t half = (uint64_t)1 << (s - 1), rem = n & ((half << 1) - 1);
+        bool up = rem >= half;
+        uint64_t dist = up ? (half << 1) - rem : rem;
+        if (dist * (!up && low_gap ? 4 : 2) < p5) return put_fixed(buf, neg, (n >> s) + up, k, 0);
+    }
+    return 0;
+}
+
 size_t blobc_format_float(char *buf, double v, bool f32) {
     bool neg = signbit(v);
     double a = fabs(v);
@@ -103,6 +183,8 @@ size_t blobc_format_float(char *buf, double v, bool f32) {
         return neg ? 4 : 3;
     }
     if (a >= 1e-5 && a < 1e15) {
+        size_t n = f32 && (double)(float)a == a ? f32_fixed(buf, neg, (float)a) : 0;
+        if (n) return n;
         float af = (float)a;
         for (int k = 0; k < 23; k++) {
             double x = a * p10[k];

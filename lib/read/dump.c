@@ -15,6 +15,15 @@
  * Nesting is an explicit stack of open mappings and sequences; past
  * BLOCK_DEPTH levels collections switch to flow style ({...}, [...]) so a
  * million-deep chain costs linear output, not quadratic indentation.
+ *
+ * Given a writer (blobc_dump_options.write), the text goes to it in
+ * pieces of PIECE bytes: the buffer keeps that capacity, and the one check
+ * that it has room, which every append makes anyway, is where a full piece
+ * is handed over, so streaming costs the appends nothing. A dump can
+ * still fail part way (copies over budget, nesting too deep); when the
+ * blob could make it (a shared payload, types that may nest deeply) a
+ * first run writes nothing and only looks for the failure, so the writer
+ * never receives a text that is then refused.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -28,6 +37,7 @@
 #include "read/listing.h"
 
 #define BLOCK_DEPTH 64
+#define PIECE (64u * 1024u) /* bytes handed to the writer at a time */
 
 typedef struct dframe {
     const blobc_type *type; /* MAP: the struct; SEQ: the item type */
@@ -41,6 +51,10 @@ typedef struct dframe {
 
 typedef struct demit {
     blobc_buffer *out;
+    size_t start;           /* out->len when the dump began */
+    uint64_t handed;        /* bytes handed to the writer (or dropped) so far */
+    const blobc_dump_options *o; /* its writer, if any */
+    bool dry;               /* a run that only looks for a failure: pieces are dropped */
     bool json, oom;
     const uint8_t *d;
     blobc_walk *w;
@@ -52,7 +66,7 @@ typedef struct demit {
     /* copies of shared payloads (JSON; YAML only for a **T whose two
      * payloads are both shared) */
     uint32_t copying;       /* copies open */
-    size_t copy_mark;       /* out->len where the outermost copy began */
+    uint64_t copy_mark;     /* text_pos where the outermost copy began */
     uint64_t copied, copy_budget;
     bool over_budget;
     uint32_t max_nesting;   /* what the bake of the format reads */
@@ -62,12 +76,34 @@ typedef struct demit {
 
 /* ---- output ---- */
 
+static bool streams(const demit *e) { return e->dry || (e->o && e->o->write); }
+
+/* Hands the text made so far to the writer (a dry run drops it). */
+static void hand_over(demit *e) {
+    blobc_buffer *b = e->out;
+    size_t n = b->len - e->start;
+    if (!streams(e) || n == 0 || e->oom) return;
+    if (!e->dry) e->o->write(e->o->write_ctx, b->data + e->start, n);
+    e->handed += n;
+    b->len = e->start;
+}
+
+/* Room for n more bytes: a full piece goes to the writer first. */
+static BLOBC_NOINLINE bool make_room(demit *e, size_t n) {
+    hand_over(e);
+    blobc_buffer *b = e->out;
+    if (b->cap - b->len >= n) return true;
+    if (blobc_buf_reserve(b, streams(e) && n < PIECE ? PIECE : n)) return true;
+    e->oom = true;
+    return false;
+}
+
+/* Where the text is: bytes written so far, handed over or not. */
+static uint64_t text_pos(const demit *e) { return e->handed + (e->out->len - e->start); }
+
 static inline void put(demit *e, const char *s, size_t n) {
     blobc_buffer *b = e->out;
-    if (BLOBC_UNLIKELY(b->cap - b->len < n) && !blobc_buf_reserve(b, n)) {
-        e->oom = true;
-        return;
-    }
+    if (BLOBC_UNLIKELY(b->cap - b->len < n) && !make_room(e, n)) return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
 }
@@ -114,7 +150,14 @@ static void put_float(demit *e, double v, bool f32) {
 }
 
 static void put_string(demit *e, const uint8_t *s, size_t n) {
-    if (!blobc_buf_quoted(e->out, s, n, e->json)) e->oom = true;
+    /* at most six bytes a byte and the quotes (blobc_buf_quoted) */
+    blobc_buffer *b = e->out;
+    if (BLOBC_UNLIKELY(n > (SIZE_MAX - 2) / 6 || b->cap - b->len < 6 * n + 2) &&
+        (n > (SIZE_MAX - 2) / 6 || !make_room(e, 6 * n + 2))) {
+        e->oom = true;
+        return;
+    }
+    if (!blobc_buf_quoted(b, s, n, e->json)) e->oom = true;
 }
 
 /* Whether an identifier reads as a bool or null to a YAML 1.1 reader
@@ -258,16 +301,16 @@ static uint32_t take_anchor(demit *e, size_t idx) {
 /* Bytes written inside copies of shared payloads count against a budget:
  * the mark is where the outermost open copy began. */
 static void copy_begin(demit *e) {
-    if (e->copying++ == 0) e->copy_mark = e->out->len;
+    if (e->copying++ == 0) e->copy_mark = text_pos(e);
 }
 
 static void copy_end(demit *e) {
-    if (--e->copying == 0) e->copied += e->out->len - e->copy_mark;
+    if (--e->copying == 0) e->copied += text_pos(e) - e->copy_mark;
     if (e->copied > e->copy_budget) e->over_budget = true;
 }
 
 static bool budget_ok(demit *e) {
-    uint64_t now = e->copied + (e->copying ? e->out->len - e->copy_mark : 0);
+    uint64_t now = e->copied + (e->copying ? text_pos(e) - e->copy_mark : 0);
     if (now > e->copy_budget) e->over_budget = true;
     return !e->over_budget;
 }
@@ -535,12 +578,10 @@ static void run(demit *e) {
     }
 }
 
-static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blobc_dump_options *o,
-                              blobc_buffer *out, blobc_error *err) {
-    size_t start = out->len;
-    demit e;
-    memset(&e, 0, sizeof e);
-    e.out = out;
+/* One run over the data into e (set up by the caller); the status. */
+static blobc_status emit_text(demit *ep, const blobc_source *src, blobc_walk *w,
+                              const blobc_dump_options *o, blobc_error *err) {
+    demit e = *ep;
     e.json = o->format == BLOBC_DUMP_JSON;
     e.d = src->data;
     e.w = w;
@@ -580,6 +621,7 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     if (e.json) putc1(&e, '\n');
     free(e.fr);
     free(e.anchor);
+    *ep = e;
     blobc_status st = BLOBC_OK;
     if (e.oom) st = blobc_err_nomem(err);
     else if (e.over_budget) {
@@ -611,7 +653,58 @@ static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blob
     } else if (e.desync) {
         st = blobc_err(err, BLOBC_EINPUT, "internal error: the dump lost step with the verified layout");
     }
-    if (st != BLOBC_OK) out->len = start;
+    return st;
+}
+
+/* How many levels a value of type t may open (as level_ok counts them),
+ * or more than `cap` when it may open more than that, nests through
+ * itself, or the types take too many steps to tell (*steps). */
+static uint32_t type_levels(const blobc_type *t, uint32_t cap, uint32_t *steps) {
+    if (cap == 0 || ++*steps > 4096) return cap + 1;
+    switch (t->kind) {
+    case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_UNION: {
+        uint32_t most = 0;
+        for (uint32_t i = 0; i < t->nfields && most < cap; i++) {
+            uint32_t l = type_levels(t->fields[i].type, cap - 1, steps);
+            if (l > most) most = l;
+        }
+        return 1 + most;
+    }
+    case BLOBC_KIND_FIXED:
+    case BLOBC_KIND_ARRAY:
+        return 1 + (inline_items(t->elem) ? 0 : type_levels(t->elem, cap - 1, steps));
+    case BLOBC_KIND_PTR: return t->ref ? 0 : type_levels(t->elem, cap, steps);
+    default: return 0;
+    }
+}
+
+/* Whether the dump of this blob could fail part way: it copies or names
+ * shared payloads, or its types may nest deeper than the format allows. */
+static bool may_fail(const blobc_source *src, const blobc_walk *w, bool json) {
+    for (size_t i = 0; i < w->ntab; i++)
+        if (blobc_walk_flags(w, i) & BLOBC_WP_SHARED) return true;
+    uint32_t steps = 0, cap = json ? BLOBC_JSON_MAX_NESTING : BLOBC_MAX_NESTING;
+    return type_levels(src->root, cap < BLOCK_DEPTH ? cap : BLOCK_DEPTH, &steps) > BLOCK_DEPTH;
+}
+
+static blobc_status dump_text(const blobc_source *src, blobc_walk *w, const blobc_dump_options *o,
+                              blobc_buffer *out, blobc_error *err) {
+    demit e;
+    memset(&e, 0, sizeof e);
+    e.out = out;
+    e.start = out->len;
+    e.o = o;
+    blobc_status st = BLOBC_OK;
+    if (o->write && may_fail(src, w, o->format == BLOBC_DUMP_JSON)) {
+        demit dry = e;
+        dry.dry = true;
+        st = emit_text(&dry, src, w, o, err);
+        out->len = e.start;
+    }
+    if (st == BLOBC_OK) st = emit_text(&e, src, w, o, err);
+    if (st == BLOBC_OK) hand_over(&e);
+    else out->len = e.start;
     return st;
 }
 

@@ -55,3 +55,42 @@ expect bake_raw 0 "$BLOBC" bake --format raw -s "$C/level.schema" -o "$T/l.bin" 
 expect dump_raw 0 "$BLOBC" dump --raw -s "$C/level.schema" -o "$T/raw.yaml" "$T/l.bin"
 expect rebake_raw 0 "$BLOBC" bake --format raw -s "$C/level.schema" -o "$T/l2.bin" "$T/raw.yaml"
 same_file rebake_raw_same "$T/l2.bin" "$T/l.bin"
+
+# --- a text of many pieces goes out as it is made, the same bytes ---
+awk 'BEGIN {
+    print "name: \"Streamed\""; print "rooms:"
+    for (i = 0; i < 4000; i++) {
+        printf "  - name: \"Room %d \\\"q\\\"\"\n    kind: door\n", i
+        printf "    center: {x: %d.25, y: -%d.125, z: 0.%d}\n    radius: %d.5\n", i, i % 97, i, i % 13
+        printf "    lit: %s\n    neighbors: [%d, %d]\n    tags: [\"a\", \"b%d\"]\n", i % 2 ? "true" : "false", i, i * 7, i
+    }
+}' >"$T/big.yaml"
+expect big_bake 0 "$BLOBC" bake -s "$TOP/bench/level.schema" -o "$T/big.blob" "$T/big.yaml"
+for f in yaml json; do
+    flag=$([ $f = json ] && echo --json)
+    expect "big_${f}_stdout" 0 sh -c "exec '$BLOBC' dump $flag '$T/big.blob' >'$T/big_out.$f'"
+    expect "big_${f}_file" 0 "$BLOBC" dump $flag -o "$T/big_file.$f" "$T/big.blob"
+    same_file "big_${f}_same" "$T/big_out.$f" "$T/big_file.$f"
+    expect "big_${f}_rebake" 0 "$BLOBC" bake -s "$TOP/bench/level.schema" -o "$T/big_again_$f.blob" "$T/big_out.$f"
+    same_file "big_${f}_rebake_same" "$T/big_again_$f.blob" "$T/big.blob"
+done
+[ "$(wc -c <"$T/big_out.json")" -gt 500000 ] && pass big_json_many_pieces ||
+    fail big_json_many_pieces "only $(wc -c <"$T/big_out.json") bytes"
+# a dump that fails part way writes nothing: neither on standard output
+# nor a file (the JSON copies of a shared DAG pass their budget after
+# megabytes of text)
+expect_err dump_json_dag_stdout 1 "JSON cannot share" sh -c "exec '$BLOBC' dump --json '$C/dag_shared_40_ok.blob' >'$T/dag.json'"
+[ -s "$T/dag.json" ] && fail dump_json_dag_nothing "$(wc -c <"$T/dag.json") bytes written" ||
+    pass dump_json_dag_nothing
+expect_err dump_json_dag_file 1 "JSON cannot share" "$BLOBC" dump --json -o "$T/dag_file.json" "$C/dag_shared_40_ok.blob"
+absent dump_json_dag_no_file "$T/dag_file.json"
+if windows_build; then
+    skip big_dump_to_dev_full "/dev/full is a Linux device"
+elif [ -c /dev/full ]; then
+    expect_stderr big_dump_to_dev_full 2 "blobc: error: cannot write standard output: No space left on device" \
+        sh -c "exec '$BLOBC' dump --json '$T/big.blob' >/dev/full"
+    expect_err big_dump_o_dev_full 2 "cannot write '/dev/full': No space left on device" \
+        "$BLOBC" dump --json -o /dev/full "$T/big.blob"
+else
+    skip big_dump_to_dev_full "no /dev/full here"
+fi

@@ -128,6 +128,20 @@ same_values() {
     fi
 }
 
+# depfile_checks DEPFILE TARGET FILE... : the depfile's rule is for TARGET
+# (depfile_target) and names every FILE as a prerequisite
+# (depfile_lists_every_schema).
+depfile_checks() {
+    dep_d=$1 dep_t=$2
+    shift 2
+    head -1 "$dep_d" | grep -qF "$dep_t:" && pass depfile_target || fail depfile_target "$(head -1 "$dep_d")"
+    for dep_f; do
+        grep -qF "$dep_f" "$dep_d" || echo "$dep_f"
+    done >"$T/missing"
+    [ -s "$T/missing" ] && fail depfile_lists_every_schema "missing: $(cat "$T/missing")" ||
+        pass depfile_lists_every_schema
+}
+
 # absent NAME PATH : a failed command left no output behind.
 absent() {
     if [ -e "$2" ]; then fail "$1" "$2 exists"; else pass "$1"; fi

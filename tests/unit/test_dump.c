@@ -418,6 +418,58 @@ TEST(exploding_dag) {
     blobc_schema_free(s);
 }
 
+/* What a writer was handed: the text, and its pieces. */
+typedef struct text_sink {
+    blobc_buffer text;
+    size_t pieces, largest;
+} text_sink;
+
+static void sink_write(void *ctx, const void *bytes, size_t len) {
+    text_sink *k = ctx;
+    blobc_buf_append(&k->text, bytes, len);
+    k->pieces++;
+    if (len > k->largest) k->largest = len;
+}
+
+/* Given a writer, YAML and JSON go to it in pieces of at most 64 KiB, the
+ * same text as without one; with shared payloads too (a first run then
+ * looks for a failure), and a dump that fails hands it nothing. */
+TEST(text_to_a_writer) {
+    blobc_buffer blob = {0}, whole = {0}, out = {0}, dag_blob = {0};
+    fx_level_blob(S, 3000, false, &blob);
+    dag(&dag_blob);
+    for (int f = 0; f < 2; f++) {
+        blobc_dump_format fmt = f ? BLOBC_DUMP_JSON : BLOBC_DUMP_YAML;
+        blobc_error err;
+        CHECK_EQ_I(dump_as(&blob, fmt, NULL, false, &whole, &err), BLOBC_OK);
+        text_sink k = {{0}, 0, 0};
+        blobc_dump_options o = {0};
+        o.format = fmt;
+        o.write = sink_write;
+        o.write_ctx = &k;
+        blobc_buf_puts(&out, "kept");
+        blobc_error_clear(&err);
+        CHECK_EQ_I(blobc_dump(blob.data, blob.len, &o, &out, &err), BLOBC_OK);
+        CHECK_EQ_U(out.len, 4); /* what was there stays; the rest went out */
+        CHECK_EQ_U(k.text.len, whole.len);
+        CHECK(memcmp(k.text.data, whole.data, whole.len) == 0);
+        if (k.pieces < 4 || k.largest > 64 * 1024) FAILF("%zu pieces, the largest %zu bytes", k.pieces, k.largest);
+        k.text.len = k.pieces = 0;
+        blobc_error_clear(&err);
+        blobc_status st = blobc_dump(dag_blob.data, dag_blob.len, &o, &out, &err);
+        CHECK_EQ_I(st, f ? BLOBC_EINPUT : BLOBC_OK);
+        if (f) CHECK_EQ_U(k.text.len, 0);
+        else CHECK(k.text.len > 0 && k.text.len < 8000);
+        CHECK_EQ_U(out.len, 4);
+        out.len = 0;
+        blobc_buffer_free(&k.text);
+    }
+    blobc_buffer_free(&blob);
+    blobc_buffer_free(&dag_blob);
+    blobc_buffer_free(&whole);
+    blobc_buffer_free(&out);
+}
+
 static const char shapes_schema[] =
     "struct P { x: i16; }\n"
     "struct S {\n"
@@ -827,6 +879,7 @@ TEST_MAIN_BEGIN("dump")
     RUN(scalars_json_to_the_bit);
     RUN(deep_chain_flow_and_linear);
     RUN(exploding_dag);
+    RUN(text_to_a_writer);
     RUN(shapes_rebake);
     RUN(ptr_and_array_on_one_payload);
     RUN(mixed_sharing_linear);

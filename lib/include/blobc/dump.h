@@ -47,11 +47,15 @@ typedef struct blobc_dump_options {
     const blobc_unity_options *unity; /* the input is a Unity blob asset file; when
                                          NULL, one is still recognised (blobc_unity_detect) */
     unsigned flags;              /* BLOBC_VERIFY_NO_HASH for fuzzing */
-    /* BLOBC_DUMP_MAP only: when set, the map is handed to `write` in
-     * pieces as it is made (64 KiB at a time, and the rest before the call
-     * returns), so `out` never holds more than a piece: a map of a big or
-     * deep blob costs no memory of its size. On a failure the pieces
-     * written are the map as far as it got (as it is without a writer). */
+    /* BLOBC_DUMP_YAML, BLOBC_DUMP_JSON and BLOBC_DUMP_MAP: when set, the
+     * text is handed to `write` in pieces as it is made (64 KiB at a time,
+     * and the rest before the call returns), so `out` never holds more
+     * than a piece (or one long string): a dump of a big blob costs no
+     * memory of its text's size. YAML and JSON reach the writer only when
+     * the dump succeeds: a blob whose dump could fail part way (shared
+     * payloads, deeply nesting types) is first run through without
+     * writing. A map's pieces on a failure are the map as far as it got
+     * (as it is without a writer). */
     void (*write)(void *ctx, const void *bytes, size_t len);
     void *write_ctx;
     /* BLOBC_DUMP_SIZE*: field steps a path row goes down to; deeper
