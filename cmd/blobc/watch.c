@@ -43,6 +43,10 @@ typedef struct deps {
     size_t n;
 } deps;
 
+/* More clients than a game and its tools need, and few enough that the
+ * descriptors cannot run out. */
+#define MAX_CLIENTS 64
+
 typedef struct client {
     blobc_os_socket s;
 } client;
@@ -56,8 +60,10 @@ typedef struct watch_run {
     double first_change;   /* of this burst: a never-ending burst still bakes */
     unsigned debounce_ms;
     blobc_os_watch *watch;
+    deps live;             /* the directories watched now (the last round's) */
     /* the notify server */
     blobc_os_socket listener;
+    double listen_again;   /* not before then (no descriptor was left) */
     client *clients;
     size_t nclients;
     char **lines;          /* per job: its last line, NULL before one */
@@ -133,40 +139,63 @@ static bool send_line(client *c, const char *line) {
     return false;
 }
 
+/* Drops the clients that hung up, reading (and dropping) what the others
+ * sent: clients only read, and one that connects and goes again and again
+ * must not leave its sockets behind. */
 static void drop_gone(watch_run *w) {
     size_t k = 0;
-    for (size_t i = 0; i < w->nclients; i++)
+    for (size_t i = 0; i < w->nclients; i++) {
+        if (w->clients[i].s != BLOBC_OS_NO_SOCKET && blobc_os_recv_discard(w->clients[i].s) != 0) {
+            blobc_os_socket_close(w->clients[i].s);
+            w->clients[i].s = BLOBC_OS_NO_SOCKET;
+        }
         if (w->clients[i].s != BLOBC_OS_NO_SOCKET) w->clients[k++] = w->clients[i];
+    }
     w->nclients = k;
+}
+
+static int by_generation(const void *a, const void *b) {
+    unsigned long long x = **(const unsigned long long *const *)a;
+    unsigned long long y = **(const unsigned long long *const *)b;
+    return (x > y) - (x < y);
 }
 
 /* A new client is told the last line of every output, oldest first. */
 static void greet(watch_run *w, client *c) {
-    unsigned long long after = 0;
-    for (;;) {
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < w->r.n; i++)
-            if (w->lines[i] && w->line_gen[i] > after &&
-                (best == SIZE_MAX || w->line_gen[i] < w->line_gen[best]))
-                best = i;
-        if (best == SIZE_MAX || !send_line(c, w->lines[best])) return;
-        after = w->line_gen[best];
-    }
+    unsigned long long **order = malloc(w->r.n * sizeof *order);
+    size_t n = 0;
+    for (size_t i = 0; order && i < w->r.n; i++)
+        if (w->lines[i]) order[n++] = &w->line_gen[i];
+    if (n) qsort(order, n, sizeof *order, by_generation);
+    for (size_t i = 0; i < n && send_line(c, w->lines[order[i] - w->line_gen]); i++) {}
+    free(order); /* out of memory: greeted with nothing, told what comes */
 }
 
+/* Takes the waiting clients, up to MAX_CLIENTS; past that a newcomer is
+ * closed at once. A connection that cannot be taken (no descriptor left)
+ * stays waiting, and the listener is left alone for a second rather than
+ * asked again at once, for ever. */
 static void notify_accept(watch_run *w) {
     blobc_os_socket s;
-    while (blobc_os_accept(w->listener, &s) == 0) {
-        client *bigger = realloc(w->clients, (w->nclients + 1) * sizeof *bigger);
+    drop_gone(w);
+    int e = 0;
+    for (int tries = 0; tries < 1000; tries++) {
+        if ((e = blobc_os_accept(w->listener, &s)) != 0) {
+            if (e == ECONNABORTED || e == EINTR) continue; /* that one went already */
+            break;
+        }
+        client *bigger = NULL;
+        if (w->nclients < MAX_CLIENTS) bigger = realloc(w->clients, (w->nclients + 1) * sizeof *bigger);
         if (!bigger) {
             blobc_os_socket_close(s);
-            return;
+            continue;
         }
         w->clients = bigger;
         w->clients[w->nclients] = (client){s};
         greet(w, &w->clients[w->nclients++]);
         drop_gone(w);
     }
+    if (e && e != EAGAIN) w->listen_again = blobc_os_monotonic() + 1;
 }
 
 /* The job's output was written: its line ("GEN PATH HASH", the path's
@@ -246,6 +275,12 @@ static char *dir_of(const char *file) {
     return n ? cli_strndup(file, n) : strdup(".");
 }
 
+static bool is_live(const watch_run *w, const char *dir) {
+    for (size_t i = 0; i < w->live.n; i++)
+        if (strcmp(w->live.files[i], dir) == 0) return true;
+    return false;
+}
+
 /* Watches dir, or while it is not there the nearest directory above it
  * that is (on_change takes a change on the way down as one to dir). */
 static void watch_dir(watch_run *w, char *dir) {
@@ -256,25 +291,30 @@ static void watch_dir(watch_run *w, char *dir) {
         dir = top ? NULL : up;
         if (top) free(up);
     }
+    if (dir) add_dep(&w->live, dir);
     free(dir);
 }
 
 /* Watches the directory of every file a job depends on (again: one that
  * was removed and made anew is watched anew). */
 static void watch_deps(watch_run *w) {
+    free_deps(&w->live);
     for (size_t j = 0; j < w->r.n; j++)
         for (size_t i = 0; i < w->deps[j].n; i++) watch_dir(w, dir_of(w->deps[j].files[i]));
 }
 
 /* Whether an entry `name` of the watched directory `dir` is the file f,
- * or a directory on the way to it (f's directory not there yet, or
- * replaced); name NULL: any entry. */
-static bool touches(const char *f, const char *dir, const char *name) {
+ * or, while f's directory is not watched (not there yet), a directory on
+ * the way to it; name NULL: any entry. A watched directory's own changes
+ * come from its own watch: taken from its parent too, the output written
+ * into it would change the parent's listing and bake again for ever. */
+static bool touches(const watch_run *w, const char *f, const char *dir, const char *name) {
     char *d = dir_of(f);
     if (!d) return true;
     size_t dl = strlen(dir);
     const char *rest = NULL; /* f's directory below dir */
     if (strcmp(d, dir) == 0) rest = "";
+    else if (is_live(w, d)) rest = NULL;
     else if (strcmp(dir, ".") == 0 && !blobc_os_is_absolute(d)) rest = d;
     else if (strncmp(d, dir, dl) == 0 && d[dl] == '/') rest = d + dl + 1;
     else if (strncmp(d, dir, dl) == 0 && dl && dir[dl - 1] == '/') rest = d + dl; /* "/" */
@@ -330,7 +370,7 @@ static void on_change(void *ctx, const char *dir, const char *name) {
     bool hit = false;
     for (size_t j = 0; j < w->r.n; j++)
         for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++)
-            if (touches(w->deps[j].files[i], dir, name)) hit = w->dirty[j] = true;
+            if (touches(w, w->deps[j].files[i], dir, name)) hit = w->dirty[j] = true;
     if (!hit) return;
     double now = blobc_os_monotonic();
     if (!w->any_dirty) w->first_change = now;
@@ -353,8 +393,14 @@ static int watch_loop(watch_run *w) {
             }
             timeout = (int)((at - now) * 1000) + 1;
         }
+        blobc_os_socket listener = w->listener;
+        double pause = w->listen_again - blobc_os_monotonic();
+        if (listener != BLOBC_OS_NO_SOCKET && pause > 0) {
+            listener = BLOBC_OS_NO_SOCKET;
+            if (timeout < 0 || pause * 1000 < timeout) timeout = (int)(pause * 1000) + 1;
+        }
         bool incoming;
-        int e = blobc_os_watch_wait(w->watch, timeout, w->listener, &incoming, on_change, w);
+        int e = blobc_os_watch_wait(w->watch, timeout, listener, &incoming, on_change, w);
         if (e && e != EINTR) {
             char buf[128];
             cli_error("watching files: %s", blobc_os_error_text(e, buf, sizeof buf));
@@ -441,6 +487,7 @@ int cmd_watch(int argc, char **argv) {
     rc = watch_loop(&w);
 done:
     for (size_t i = 0; w.deps && i < w.r.n; i++) free_deps(&w.deps[i]);
+    free_deps(&w.live);
     for (size_t i = 0; w.lines && i < w.r.n; i++) free(w.lines[i]);
     for (size_t i = 0; i < w.nclients; i++) blobc_os_socket_close(w.clients[i].s);
     free(w.clients);
