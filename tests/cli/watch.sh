@@ -57,6 +57,8 @@ bakes() { grep -c "^$1: baked" "$T/w.err"; }
 baked_more() { [ "$(bakes "$1")" -gt "$2" ]; }
 # fresh NAME INPUT : a plain bake of INPUT into $T/ref/NAME.blob
 fresh() { "$BLOBC" bake "$2" -o "$T/ref/$1.blob" 2>>"$T/ref.err"; }
+# poll_opt MODE : the option that makes the watch poll, for MODE poll
+poll_opt() { [ "$1" != poll ] || echo "--poll 50"; }
 # stray DIR : names in DIR other than the blobs (a temporary left behind)
 stray() { ls -A "$1" | grep -v '\.blob$'; }
 
@@ -289,14 +291,12 @@ stop_watch
 # directory not made yet, and a file a schema imports; each first bake
 # fails, and making the file bakes again (with system events and polling)
 for mode in events poll; do
-    opt=""
-    [ "$mode" = poll ] && opt="--poll 50"
     mkdir -p "late_$mode/d" "late_$mode/s3"
     sed 's|^\$schema: .*|$schema: ../s2/level.schema|' a.good >"late_$mode/d/m.yaml"
     sed 's|^\$schema: .*|$schema: ../s3/level.schema|' a.good >"late_$mode/d/i.yaml"
     cp s/level.schema s/common.schema "late_$mode/s3/"
-    # shellcheck disable=SC2086
-    start_watch $opt "late_$mode/d/m.yaml" "late_$mode/d/i.yaml" -o "late_$mode/o/"
+    # shellcheck disable=SC2046
+    start_watch $(poll_opt "$mode") "late_$mode/d/m.yaml" "late_$mode/d/i.yaml" -o "late_$mode/o/"
     if until_ok 30 grep -q "cannot import" "$T/w.err" && until_ok 30 grep -q "cannot load the schema" "$T/w.err"; then
         mkdir "late_$mode/s2"
         cp s/level.schema s/common.schema s/rooms.schema "late_$mode/s2/"
@@ -494,14 +494,12 @@ stop_watch
 # schema's, which is below it): no bake sets off another, with system
 # events or polling.
 for mode in events poll; do
-    opt=""
-    [ "$mode" = poll ] && opt="--poll 50"
     mkdir -p "ow_$mode/s"
     cp s/*.schema "ow_$mode/s/"
     sed 's|^\$schema: .*|$schema: s/level.schema|' a.good >"ow_$mode/a.yaml"
     sed 's|^\$schema: .*|$schema: s/level.schema|' a.good >"ow_$mode/b.yaml"
-    # shellcheck disable=SC2086
-    start_watch $opt "ow_$mode/a.yaml" -o "ow_$mode/s/" "ow_$mode/b.yaml"
+    # shellcheck disable=SC2046
+    start_watch $(poll_opt "$mode") "ow_$mode/a.yaml" -o "ow_$mode/s/" "ow_$mode/b.yaml"
     if until_ok 30 grep -q "^ow_$mode/b.yaml: baked" "$T/w.err"; then
         sleep 1.5
         k=$(grep -c ": baked" "$T/w.err")
