@@ -3,7 +3,8 @@
 #   make check      build and run every test (ends with "N passed, N failed")
 #   make asan       the suite under -fsanitize=address,undefined
 #   make tsan       the threaded tests under -fsanitize=thread
-#   make deps       install what the build and the tests need (Debian/Ubuntu)
+#   make deps       install what the build, the tests and the benchmarks need
+#                   (Debian/Ubuntu)
 #   make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each
 #   make bench      run the benchmarks (FLATCC_SRC=DIR adds flatcc as a peer)
 #   make install    PREFIX=/usr/local DESTDIR=

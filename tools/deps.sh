@@ -4,7 +4,7 @@
 #   tools/deps.sh --check         build dependencies present? If not, say
 #                                 which packages and `make deps`; exit 1.
 #   tools/deps.sh --install build install the missing build dependencies
-#   tools/deps.sh --install all   ... and the tools the tests use
+#   tools/deps.sh --install all   ... and the tools the tests and benchmarks use
 #   tools/deps.sh --install windows   what make windows needs: the mingw-w64
 #                                 cross compiler and dpkg-dev (apt-get source)
 #
@@ -24,6 +24,9 @@ libcurl:libcurl4-openssl-dev"
 # the test scripts run to this list.
 TEST_DEPS="c++:g++ nginx:nginx-light curl:curl mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
 xxhsum:xxhash python3:python3 strace:strace chromium:chromium"
+# command, Debian package: what `make bench` runs besides the above
+# (bench/pipeline.sh times its steps with hyperfine).
+BENCH_DEPS="hyperfine:hyperfine"
 # Python module, Debian package: what the tests' Python imports.
 PY_DEPS="jsonschema:python3-jsonschema yaml:python3-yaml"
 
@@ -50,7 +53,7 @@ if [ "$what" != windows ]; then
 fi
 
 if [ "$what" = all ]; then
-    for d in $TEST_DEPS; do
+    for d in $TEST_DEPS $BENCH_DEPS; do
         c=${d%%:*}
         command -v "$c" >/dev/null 2>&1 || [ -x "/usr/sbin/$c" ] || add "${d#*:}"
     done

@@ -162,20 +162,65 @@ static int plan_outputs(bake_run *r, const char *cmd, const char *output, const 
     return 0;
 }
 
+/* --cache-server-min or BLOBC_CACHE_SERVER_MIN (`what`): "SIZE" for
+ * every format, or "yaml=SIZE", "json=SIZE" separated by commas (a format
+ * not named keeps its default). False after a usage error. */
+static bool parse_server_min(const char *cmd, const char *what, const char *s, blobc_cache_options *o) {
+    bool ok = *s != '\0';
+    for (const char *p = s; ok && *p;) {
+        size_t n = strcspn(p, ",");
+        char item[64];
+        uint64_t v = 0;
+        ok = n < sizeof item;
+        if (ok) {
+            memcpy(item, p, n);
+            item[n] = '\0';
+            const char *eq = strchr(item, '=');
+            const char *size = eq ? eq + 1 : item;
+            uint64_t *slot_yaml = !eq || strncmp(item, "yaml=", 5) == 0 ? &o->server_min_yaml : NULL;
+            uint64_t *slot_json = !eq || strncmp(item, "json=", 5) == 0 ? &o->server_min_json : NULL;
+            ok = (slot_yaml || slot_json) && (!eq || eq == item + 4) && cli_parse_size(size, &v);
+            if (ok && slot_yaml) *slot_yaml = v;
+            if (ok && slot_json) *slot_json = v;
+        }
+        p += n;
+        if (ok && *p == ',') ok = *++p != '\0';
+    }
+    if (!ok)
+        usage_error(cmd, "invalid %s '%s' (expected a size like 0, 300K, 2M for every input, "
+                         "or yaml=SIZE,json=SIZE)", what, s);
+    return ok;
+}
+
+/* Whether some input of the run may ask a cache server: not when each is
+ * below the threshold of its format, so that a process baking small
+ * inputs (one per process under ninja) never loads libcurl. */
+static bool any_asks_server(const bake_run *r, const blobc_cache_options *o) {
+    for (size_t i = 0; i < r->n; i++)
+        if (blobc_cache_asks_server(o, r->jobs[i].input)) return true;
+    return false;
+}
+
 /* Opens the cache named by --cache or BLOBC_CACHE (none when spec is NULL
  * or empty). libcurl's global state is set up here, once, on the main
- * thread before any worker starts. 0 or an exit code. */
-static int open_cache(bake_run *r, const char *spec) {
+ * thread before any worker starts, when some input may ask a server
+ * (watch always: it bakes its inputs again as they grow). 0 or an exit
+ * code. */
+static int open_cache(bake_run *r, const char *cmd, const char *spec, blobc_cache_options co) {
     if (!spec || !spec[0]) return 0;
-    bool http = r->http = strstr(spec, "http://") != NULL || strstr(spec, "https://") != NULL;
-    if (http && blobc_http_global_init(NULL) != BLOBC_OK) {
-        fprintf(stderr, "%s: warning: cannot set up HTTP (libcurl.so.4); baking without the cache\n",
-                prog);
-        return 0;
+    bool http = strstr(spec, "http://") != NULL || strstr(spec, "https://") != NULL;
+    if (http && strcmp(cmd, "watch") != 0 && !any_asks_server(r, &co)) {
+        co.server_min_yaml = co.server_min_json = BLOBC_CACHE_SERVER_NEVER;
+        http = false;
     }
     blobc_error err;
     blobc_error_clear(&err);
-    if (blobc_cache_open(spec, &r->bo.cache, &err) != BLOBC_OK) {
+    if (http && blobc_http_global_init(&err) != BLOBC_OK) {
+        fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
+        return 0;
+    }
+    r->http = http;
+    if (blobc_cache_open_with(spec, &co, &r->bo.cache, &err) != BLOBC_OK) {
         /* A cache is an optimisation: without one, bake anyway. */
         fprintf(stderr, "%s: warning: %s; baking without the cache\n", prog, err.message);
         if (http) blobc_http_global_cleanup();
@@ -199,6 +244,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
                bake_run *r) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
     const char *depfile = NULL, *cache = blobc_os_getenv("BLOBC_CACHE"), *max_errors = NULL;
+    const char *server_min = NULL, *server_min_env = blobc_os_getenv("BLOBC_CACHE_SERVER_MIN");
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false;
     const char *unity_version = NULL, *unity_length = NULL;
@@ -218,12 +264,13 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"depfiles", 0, false, NULL, &depfiles},
         {"cache", 0, true, &cache, NULL},
         {"no-cache", 0, false, NULL, &no_cache},
+        {"cache-server-min", 0, true, &server_min, NULL},
         {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 16;
+    size_t nopts = 17;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -264,6 +311,12 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         usage_error(cmd, "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
         return EXIT_USAGE;
     }
+    blobc_cache_options co;
+    blobc_cache_options_default(&co);
+    if (server_min_env && server_min_env[0] &&
+        !parse_server_min(cmd, "BLOBC_CACHE_SERVER_MIN", server_min_env, &co))
+        return EXIT_USAGE;
+    if (server_min && !parse_server_min(cmd, "--cache-server-min", server_min, &co)) return EXIT_USAGE;
     if (jobs_arg && !parse_jobs(jobs_arg, &jobs)) {
         usage_error(cmd, "-j needs a number from 1 to 1024, got '%s'", jobs_arg);
         return EXIT_USAGE;
@@ -298,7 +351,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         rc = add_input(blobc_schema_file(loaded, i));
     if (rc) return rc;
     if ((rc = plan_outputs(r, cmd, output, outdir, depfile, depfiles))) return rc;
-    if ((rc = open_cache(r, no_cache ? NULL : cache))) return rc;
+    if ((rc = open_cache(r, cmd, no_cache ? NULL : cache, co))) return rc;
     r->quiet = quiet;
     r->show = r->n > 1 && !quiet && blobc_os_stderr_is_terminal();
     r->bo.threads = (unsigned)jobs;

@@ -25,26 +25,6 @@ static const char cache_help[] =
     "\n"
     "DIR defaults to $BLOBC_CACHE.\n";
 
-/* "512", "64K", "10M", "2G" -> bytes. */
-static bool parse_size(const char *s, unsigned long long *out) {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || s[0] == '-') return false;
-    unsigned shift = 0;
-    switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': shift = 10; break;
-    case 'm': case 'M': shift = 20; break;
-    case 'g': case 'G': shift = 30; break;
-    default: return false;
-    }
-    if (*end && end[1] && !(end[1] == 'B' && !end[2]) && !(end[1] == 'i' && end[2] == 'B' && !end[3]))
-        return false;
-    if (v > (~0ull >> shift)) return false;
-    *out = v << shift;
-    return true;
-}
-
 int cmd_cache(int argc, char **argv) {
     const char *max_size = NULL;
     opt opts[] = {
@@ -84,9 +64,9 @@ int cmd_cache(int argc, char **argv) {
             if (fflush(stdout) != 0) rc = EXIT_USAGE;
         }
     } else {
-        unsigned long long max;
+        uint64_t max;
         uint64_t removed = 0;
-        if (!max_size || !parse_size(max_size, &max)) {
+        if (!max_size || !cli_parse_size(max_size, &max)) {
             usage_error("cache", "prune needs --max-size SIZE (bytes, or with K, M, G)");
             rc = EXIT_USAGE;
         } else if (blobc_cache_dir_prune(dir, max, &removed, &err) != BLOBC_OK) {

@@ -44,7 +44,7 @@ static bool use_color(void) {
 }
 
 /* "1048576", "64K", "512M", "1G" (binary multiples; "KiB" etc. too). */
-static bool parse_size(const char *s, uint64_t *out) {
+bool cli_parse_size(const char *s, uint64_t *out) {
     char *end;
     errno = 0;
     if (*s < '0' || *s > '9') return false;
@@ -60,7 +60,7 @@ static bool parse_size(const char *s, uint64_t *out) {
     }
     if (shift && strcmp(end, "iB") == 0) end += 2;
     else if (shift && (*end == 'B' || *end == 'b')) end++;
-    if (*end || v == 0 || v > (UINT64_MAX >> shift)) return false;
+    if (*end || v > (UINT64_MAX >> shift)) return false;
     *out = (uint64_t)v << shift;
     return true;
 }
@@ -95,7 +95,7 @@ static int common_option(const char *cmd, const char *arg, int *i, int argc, cha
     } else {
         return 0;
     }
-    if (!parse_size(v, &cli_max_input)) {
+    if (!cli_parse_size(v, &cli_max_input) || cli_max_input == 0) {
         usage_error(cmd, "invalid --max-input '%s' (expected a size like 1048576, 64K, 512M, 1G)", v);
         return -1;
     }

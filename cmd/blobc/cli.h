@@ -96,6 +96,9 @@ bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf);
     {"format", 0, true, &(rf).format, NULL},                                  \
         {"unity-version", 0, true, &(rf).unity_version, NULL},                \
         {"unity-length", 0, true, &(rf).unity_length, NULL}
+/* "1048576", "64K", "512M", "1G", "0" -> bytes (K, M, G, T: binary
+ * multiples, "KiB" or "KB" too); false for anything else. */
+bool cli_parse_size(const char *s, uint64_t *out);
 /* --max-input (every command that reads): the limit for inputs that are
  * not regular files. */
 extern uint64_t cli_max_input;
@@ -148,7 +151,7 @@ typedef struct bake_run {
     size_t ndone;            /* inputs over, for the progress line */
     const char *current;     /* the input last taken up */
     blobc_schema *loaded;    /* -s, read once (not by watch) */
-    bool http;               /* the cache is HTTP: libcurl was set up */
+    bool http;               /* a server may be asked: libcurl was set up */
     bool help;               /* --help was shown */
     args a;
 } bake_run;
@@ -187,6 +190,12 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "                        directory or an HTTP server, or 'DIR URL' to ask a\n" \
     "                        local directory first (default: $BLOBC_CACHE); a\n" \
     "                        server's user name and password: in ~/.netrc\n" \
+    "      --cache-server-min SIZE|yaml=SIZE,json=SIZE\n" \
+    "                        ask a cache server only for inputs of SIZE bytes\n" \
+    "                        or more (K, M suffixes; 0: all); smaller ones are\n" \
+    "                        baked, a local cache directory still used\n" \
+    "                        (default: $BLOBC_CACHE_SERVER_MIN, else\n" \
+    "                        yaml=256K,json=2M)\n" \
     "      --no-cache        do not use a cache, whatever BLOBC_CACHE says\n" \
     "      --max-errors N    report up to N errors per input, in document order\n" \
     "                        (default 20; 0: no limit); a syntax error comes alone\n"

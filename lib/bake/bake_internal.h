@@ -113,6 +113,26 @@ typedef struct bk_frame {
     uint8_t state;            /* free for the front end */
 } bk_frame;
 
+/* The bake's own outcomes, which are no failures and never leave the
+ * bake. The functions of the bake return only blobc_status values: one
+ * that unwinds for one of these returns BLOBC_EINPUT and names the
+ * outcome in k->outcome (bk_stop); the one that acts on it asks
+ * bk_stopped, or bk_kept, which also takes it. bk_fail and
+ * bk_resolve_root clear it: an error reported after it is a failure. */
+typedef enum bk_outcome {
+    BK_OUT_NONE = 0,
+    /* An error was kept and the bake goes on; the front end skips the
+     * value the error was about (the rest of a container whose start it
+     * has read) and carries on with the next. */
+    BK_OUT_KEPT,
+    /* A probing bake (k->probe) stops as soon as the schema and the root
+     * type are known; the plan takes them. */
+    BK_OUT_PROBED,
+    /* The JSON front end found a $type after the data it baked as another
+     * root type: the bake starts over with the meta keys read ahead. */
+    BK_OUT_RESTART
+} bk_outcome;
+
 typedef struct bk bk;
 
 struct bk {
@@ -121,7 +141,8 @@ struct bk {
     const char *filename;        /* for messages */
     const blobc_bake_options *opts;
     bool json;                   /* path style and wording */
-    bool probe;                  /* stop once the root type is known (BK_PROBED) */
+    bool probe;                  /* stop once the root type is known (BK_OUT_PROBED) */
+    bk_outcome outcome;          /* why the BLOBC_EINPUT in flight unwinds, if not a failure */
 
     bk_frame *fr;
     uint32_t depth;
@@ -171,36 +192,22 @@ struct bk {
 
     /* Keyed arrays and references (keys.c); NULL until the first. */
     struct bk_keys *keys;
+
+    /* The builder writes payloads in place as they come (JSON, whose
+     * reader fills values in the blob's own order); the driver bakes again
+     * with the ordinary builder when the document's order is another
+     * (reorder), its first warn_skip warnings (given already) unsaid. */
+    bool in_order;
+    bool reorder;
+    size_t size_hint;            /* the input's size: the image's first buffer */
+    size_t warned;               /* warnings given */
+    size_t warn_skip;
 };
 
-/* The bake's own outcomes, which travel up the fill stack and the front
- * ends beside the public statuses and never leave the bake: each has a
- * value of its own, none a blobc_status's, and the driver (BK_SKIP), the
- * plan (BK_PROBED) and the JSON front end (BK_RESTART) turn them into a
- * public status. Every private outcome is here, so none can take
- * another's value. */
-typedef enum bk_outcome {
-    /* An error was kept and the bake goes on; the front end skips the
-     * value the error was about (the rest of a container whose start it
-     * has read) and carries on with the next. */
-    BK_OUTCOME_SKIP = -2,
-    /* A probing bake (k->probe) stops as soon as the schema and the root
-     * type are known. */
-    BK_OUTCOME_PROBED = -3,
-    /* The JSON front end found a $type after the data it baked as another
-     * root type: the bake starts over with the meta keys read ahead. */
-    BK_OUTCOME_RESTART = -4
-} bk_outcome;
-#define BK_SKIP ((blobc_status)BK_OUTCOME_SKIP)
-#define BK_PROBED ((blobc_status)BK_OUTCOME_PROBED)
-#define BK_RESTART ((blobc_status)BK_OUTCOME_RESTART)
-_Static_assert((int)BK_OUTCOME_SKIP < (int)BLOBC_OK && (int)BK_OUTCOME_PROBED < (int)BLOBC_OK &&
-                   (int)BK_OUTCOME_RESTART < (int)BLOBC_OK,
-               "outcomes apart from every blobc_status");
-
-/* After bk_fail for an error that leaves the document's structure intact:
- * with a sink, keeps the error and returns BK_SKIP; without, returns st
- * (the bake stops at the first error). */
+/* With a sink, keeps the error in k->err and returns bk_stop(k,
+ * BK_OUT_KEPT); without, returns st (the bake stops at the first error).
+ * Call it after bk_fail for an error that leaves the document's
+ * structure intact; a status already kept passes through as it is. */
 blobc_status bk_soft(bk *k, blobc_status st);
 
 /* The end of a run that returned st: with a sink and errors, hands them
@@ -250,6 +257,27 @@ blobc_status bk_resolve_root(bk *k, const bk_pos *pos);
 /* Is this token a null for *T / [T]? (YAML: plain "", "~", "null", "Null",
  * "NULL"; JSON: null.) */
 bool bk_is_null(const bk_scalar *v);
+
+/* Unwinds for outcome `why`: returns the status that carries it. */
+static inline blobc_status bk_stop(bk *k, bk_outcome why) {
+    k->outcome = why;
+    return BLOBC_EINPUT;
+}
+/* Whether status st returned by a bake function carries outcome `why`. */
+static inline bool bk_stopped(const bk *k, blobc_status st, bk_outcome why) {
+    return st == BLOBC_EINPUT && k->outcome == why;
+}
+/* Whether st carries a kept error (BK_OUT_KEPT); if so, takes it: the
+ * caller skips the value and goes on. */
+static inline bool bk_kept(bk *k, blobc_status st) {
+    if (!bk_stopped(k, st, BK_OUT_KEPT)) return false;
+    k->outcome = BK_OUT_NONE;
+    return true;
+}
+/* Whether st is a failure of the input rather than one of the outcomes. */
+static inline bool bk_input_failed(const bk *k, blobc_status st) {
+    return st == BLOBC_EINPUT && k->outcome == BK_OUT_NONE;
+}
 
 /* The innermost frame. */
 static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }

@@ -37,9 +37,9 @@ static void keep(bk *k) {
 }
 
 blobc_status bk_soft(bk *k, blobc_status st) {
-    if (!k->sink || st != BLOBC_EINPUT || k->hard || !k->err) return st;
+    if (!k->sink || !bk_input_failed(k, st) || k->hard || !k->err) return st;
     keep(k);
-    return k->hard ? blobc_err_nomem(k->err) : BK_SKIP;
+    return k->hard ? blobc_err_nomem(k->err) : bk_stop(k, BK_OUT_KEPT);
 }
 
 /* Copies the NUL-terminated string at *at into dst and steps past it. */

@@ -145,6 +145,17 @@ static blobc_status unknown_type(bk *k, const char *name, const bk_pos *pos, con
                    via, file && file[0] ? file : "(embedded)");
 }
 
+/* Whether the schema has a keyed struct: its arrays are sorted when they
+ * close and references lead into them, which the in-order builder cannot
+ * place as they come. */
+static bool has_keys(const blobc_schema *s) {
+    for (size_t i = 0, n = blobc_schema_count(s); i < n; i++) {
+        const blobc_type *t = blobc_schema_at(s, i);
+        if (t->kind == BLOBC_KIND_STRUCT && t->key) return true;
+    }
+    return false;
+}
+
 /* The hook behind bk_resolve_root (bake_internal.h). */
 static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     blobc_status st = find_schema(k, pos);
@@ -173,8 +184,11 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
         }
     }
     k->root = t;
-    if (k->probe) return BK_PROBED;
-    k->b = blobc_builder_new();
+    if (k->probe) return bk_stop(k, BK_OUT_PROBED);
+    k->b = k->in_order && !has_keys(k->schema)
+               ? blobc_builder_new_in_order(
+                     k->opts->output == BLOBC_OUTPUT_BLOB ? BLOBC_HEADER_SIZE : 0, k->size_hint)
+               : blobc_builder_new();
     if (!k->b) return blobc_err_nomem(k->err);
     if (blobc_builder_root(k->b, t->size, t->align, NULL) != BLOBC_OK)
         return bk_fail_builder(k, pos);
@@ -188,6 +202,7 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
     blobc_status st;
     if (k->opts->output != BLOBC_OUTPUT_BLOB) {
         st = blobc_builder_finish(k->b, out, k->err);
+        k->reorder = blobc_builder_out_of_order(k->b);
         blobc_builder_free(k->b);
         k->b = NULL;
         if (!st && k->opts->output == BLOBC_OUTPUT_UNITY)
@@ -208,6 +223,7 @@ static blobc_status finish(bk *k, blobc_buffer *out) {
         blobc_buffer_free(&types);
         if (!st) st = blobc_builder_finish_at(k->b, out, BLOBC_HEADER_SIZE, suffix, k->err);
         /* The builder's memory goes before the type section is added. */
+        k->reorder = blobc_builder_out_of_order(k->b);
         blobc_builder_free(k->b);
         k->b = NULL;
         if (!st)
@@ -246,6 +262,30 @@ static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
     return BLOBC_OK;
 }
 
+/* One run of the front end over the input, and the image; *reorder
+ * when an in-order builder found the document out of the blob's order
+ * (the run's outcome then means nothing). */
+static blobc_status bake_once(bk *k, const source *src, blobc_input_format fmt,
+                              blobc_buffer *out, bool *reorder) {
+    blobc_status st = fmt == BLOBC_INPUT_JSON
+                          ? bk_bake_json(k, src->text, src->len)
+                          : bk_bake_yaml(k, src->text, src->len, src->read, src->data, src->size);
+    *reorder = k->b && blobc_builder_out_of_order(k->b);
+    if (*reorder) return st;
+    if (bk_kept(k, st)) st = BLOBC_OK; /* never returned, but its error is kept */
+    blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, k->err) : BLOBC_OK;
+    if (cut != BLOBC_OK) st = cut;
+    st = bk_diag_finish(k, st);
+    if (!st) st = finish(k, out);
+    *reorder = k->reorder;
+    return st;
+}
+
+/* JSON in memory is baked with an in-order builder first, which writes
+ * the image as the values come; a document whose order is not the blob's
+ * (keys out of the schema's order, a default filled in at the end of an
+ * object) is baked again with the ordinary builder, which lays out any
+ * order. */
 static blobc_status bake(const source *src, const char *filename, blobc_input_format fmt,
                          const blobc_bake_options *opts, blobc_buffer *out, blobc_error *err) {
     blobc_error_clear(err);
@@ -253,20 +293,25 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
     if (src->text && !src->text_checked &&
         !blobc_text_check(filename, src->text, src->len, TEXT_EXPECTED, err))
         return BLOBC_EINPUT;
-    bk k;
-    bk_init(&k, filename, opts, err);
-    k.resolve_root = resolve_root;
-    blobc_status st = fmt == BLOBC_INPUT_JSON
-                          ? bk_bake_json(&k, src->text, src->len)
-                          : bk_bake_yaml(&k, src->text, src->len, src->read, src->data, src->size);
-    if (st == BK_SKIP) st = BLOBC_OK; /* never returned, but its error is kept */
-    blobc_status cut = st != BLOBC_OK && src->cut ? src->cut(src->data, err) : BLOBC_OK;
-    if (cut != BLOBC_OK) st = cut;
-    st = bk_diag_finish(&k, st);
-    if (!st) st = finish(&k, out);
-    bk_free(&k);
-    if (st) out->len = 0;
-    return st;
+    size_t warned = 0;
+    for (int pass = 0;; pass++) {
+        bk k;
+        bk_init(&k, filename, opts, err);
+        k.resolve_root = resolve_root;
+        k.in_order = pass == 0 && fmt == BLOBC_INPUT_JSON && src->text;
+        k.size_hint = src->len;
+        k.warn_skip = warned;
+        bool reorder;
+        blobc_status st = bake_once(&k, src, fmt, out, &reorder);
+        warned = k.warned;
+        bk_free(&k);
+        if (!reorder) {
+            if (st) out->len = 0;
+            return st;
+        }
+        blobc_error_clear(err);
+        out->len = 0;
+    }
 }
 
 blobc_status blobc_bake_stream(blobc_stream_pull *pull, void *ctx, const blobc_bake_options *opts,
@@ -298,6 +343,10 @@ blobc_input_format bk_detect(const char *text, size_t len, const char *filename,
         fmt = by_content(text, len, &decided);
     }
     return fmt;
+}
+
+blobc_input_format blobc_input_format_of(const char *text, size_t len, const char *filename) {
+    return bk_detect(text ? text : "", text ? len : 0, filename, BLOBC_INPUT_AUTO);
 }
 
 blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {

@@ -47,14 +47,22 @@ void bk_reset(bk *k) {
     const blobc_bake_options *opts = k->opts;
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
-    bool probe = k->probe;
+    bool probe = k->probe, in_order = k->in_order;
+    size_t size_hint = k->size_hint, warned = k->warned, warn_skip = k->warn_skip;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
     k->probe = probe;
+    k->in_order = in_order;
+    k->size_hint = size_hint;
+    k->warned = warned;
+    k->warn_skip = warn_skip;
 }
 
-blobc_status bk_resolve_root(bk *k, const bk_pos *pos) { return k->resolve_root(k, pos); }
+blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
+    k->outcome = BK_OUT_NONE;
+    return k->resolve_root(k, pos);
+}
 
 /* ---- messages ---- */
 
@@ -372,7 +380,7 @@ blobc_status bk_pop_struct(bk *k) {
         blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_VALUE, NULL, 0,
                                   "expected %s, got %s", want,
                                   k->json ? "an empty object" : "an empty mapping");
-        if (bk_soft(k, st) != BK_SKIP) return st;
+        if (!bk_kept(k, bk_soft(k, st))) return st;
         /* kept: the union ends all the same, holding none */
     }
     if (f->kind == BK_UNION) {
@@ -419,7 +427,7 @@ blobc_status bk_pop_struct(bk *k) {
                               sp, t->name)
                     : bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
                               "missing fields %s in struct %s", names, t->name);
-            if (bk_soft(k, st) != BK_SKIP) return st;
+            if (!bk_kept(k, bk_soft(k, st))) return st;
             /* kept: the struct ends all the same */
         }
     }
@@ -477,7 +485,7 @@ blobc_status bk_item(bk *k, const bk_pos *pos, bk_slot *out) {
     if (f->kind == BK_FIXED) {
         if (f->count >= f->type->count) {
             /* reported at the first item too many; the others are skipped */
-            if (f->count++ > f->type->count) return BK_SKIP;
+            if (f->count++ > f->type->count) return bk_stop(k, BK_OUT_KEPT);
             char sp[160];
             blobc_type_spell(f->type, sp, sizeof sp);
             return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0,
@@ -521,7 +529,7 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
             blobc_status st = bk_fail(k, BLOBC_EINPUT, &f->pos, BK_AT_CONTAINER, NULL, 0,
                                       "expected exactly %u items for %s, got %u",
                                       (unsigned)f->type->count, sp, (unsigned)f->count);
-            if (bk_soft(k, st) != BK_SKIP) return st;
+            if (!bk_kept(k, bk_soft(k, st))) return st;
         }
         if (count) *count = 0;
         k->depth--;
@@ -529,7 +537,7 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
     }
     if (f->keyed) {
         blobc_status st = bk_keyed_end(k, f, pos);
-        if (st && st != BK_SKIP) return st;
+        if (st && !bk_kept(k, st)) return st;
     }
     if (f->count > 0) {
         if (f->known == UINT32_MAX && blobc_builder_close(k->b, f->items) != BLOBC_OK)

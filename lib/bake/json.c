@@ -245,8 +245,8 @@ static blobc_status nest_check(bk *k, size_t off) {
     return syntax_fail(k, off, "nesting is deeper than %d levels", BK_JSON_NESTING);
 }
 
-/* A value whose error was kept (BK_SKIP) is done with. */
-static blobc_status kept(blobc_status st) { return st == BK_SKIP ? BLOBC_OK : st; }
+/* A value whose error was kept (BK_OUT_KEPT) is done with. */
+static blobc_status kept(bk *k, blobc_status st) { return bk_kept(k, st) ? BLOBC_OK : st; }
 
 /* An object or array at `off` going into slot: through any *T to the
  * value, then a frame for its members or items (a [T; N] knows its count
@@ -272,7 +272,7 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
         }
         st = bk_push_seq(k, slot, known, &vpos);
     }
-    if (st == BK_SKIP) return skip_value(k, js, off);
+    if (bk_kept(k, st)) return skip_value(k, js, off);
     if (st) return st;
     bk_top(k)->state = JF_FIRST;
     js->cur = off + 1;
@@ -285,7 +285,7 @@ BLOBC_NOINLINE
 static blobc_status bad_number(bk *k, const bk_pos *vpos, const char *s, size_t n) {
     char q[200];
     bk_quote(q, sizeof q, s, n);
-    return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, vpos, BK_AT_VALUE, NULL, 0,
+    return kept(k, bk_soft(k, bk_fail(k, BLOBC_EINPUT, vpos, BK_AT_VALUE, NULL, 0,
                                    "invalid JSON number %s", q)));
 }
 
@@ -303,12 +303,12 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
         if ((st = read_string(k, js, off, &js->str, &v.s, &v.n, &fl, &end))) return st;
         js->cur = end;
         if (fl & JL_CTRL)
-            return kept(bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
+            return kept(k, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &vpos, BK_AT_VALUE, NULL, 0,
                                            "invalid JSON: a control character in a string "
                                            "must be escaped")));
         /* ASCII without NUL into a string field: bk_store's own way for it. */
         if (slot->type->kind == BLOBC_KIND_STRING && !(fl & (JL_NUL | JL_HIGH)))
-            return kept(bk_soft(k, bk_store_string(k, slot, v.s, v.n, &vpos, NULL)));
+            return kept(k, bk_soft(k, bk_store_string(k, slot, v.s, v.n, &vpos, NULL)));
         v.tok = BK_TOK_JSTRING;
         v.has_nul = (fl & JL_NUL) != 0;
         v.check_utf8 = (fl & JL_HIGH) != 0;
@@ -335,7 +335,7 @@ static blobc_status scalar(bk *k, jstate *js, size_t off, bk_slot *slot) {
         v.d = num.d;
         if (bk_store_quick(k, slot, &v)) return BLOBC_OK;
     }
-    return kept(bk_store(k, slot, &v, &vpos, NULL));
+    return kept(k, bk_store(k, slot, &v, &vpos, NULL));
 }
 
 /* The value at `off` into slot. */
@@ -359,7 +359,7 @@ static blobc_status meta_member(bk *k, jstate *js, int which, size_t off) {
     if (!st && which == 2 && js->guessed_root) {
         /* A $type after data: fine if it names the root the data was
          * baked as, else the bake starts over. */
-        if (blobc_schema_find(k->schema, k->meta_type) != k->root) return BK_RESTART;
+        if (blobc_schema_find(k->schema, k->meta_type) != k->root) return bk_stop(k, BK_OUT_RESTART);
         js->guessed_root = false;
     }
     return st;
@@ -409,7 +409,7 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
         if (i < len && t[i] == ':') {
             i = jl_ws(t, len, i + 1);
             blobc_status st = bk_key_field(k, fld, &kpos, &slot);
-            if (st == BK_SKIP) return skip_value(k, js, i);
+            if (bk_kept(k, st)) return skip_value(k, js, i);
             if (st) return st;
             return value(k, js, i, &slot);
         }
@@ -424,7 +424,7 @@ static blobc_status member(bk *k, jstate *js, size_t off) {
         if (which) return meta_member(k, js, which, i);
     }
     st = fl & JL_NUL ? key_nul(k, &kpos) : bk_key(k, key, klen, &kpos, &slot);
-    if (st == BK_SKIP) return skip_value(k, js, i);
+    if (bk_kept(k, st)) return skip_value(k, js, i);
     if (st) return st;
     return value(k, js, i, &slot);
 }
@@ -452,7 +452,7 @@ static blobc_status step(bk *k, jstate *js, bk_frame *f) {
     bk_pos vpos = {0, 0, i};
     bk_slot slot;
     blobc_status st = bk_item(k, &vpos, &slot);
-    if (st == BK_SKIP) return skip_value(k, js, i);
+    if (bk_kept(k, st)) return skip_value(k, js, i);
     if (st) return st;
     return value(k, js, i, &slot);
 }
@@ -541,9 +541,9 @@ static blobc_status open_root(bk *k, jstate *js, size_t open, bool ahead) {
 static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
     blobc_status st = open_root(k, js, open, ahead);
     while (!st && k->depth > 0) st = step(k, js, bk_top(k));
-    if ((st || k->nerrors) && st != BK_RESTART && st != BLOBC_ENOMEM && js->guessed_root &&
-        k->root && late_type_differs(k, js, open))
-        st = BK_RESTART;
+    if ((st || k->nerrors) && !bk_stopped(k, st, BK_OUT_RESTART) && st != BLOBC_ENOMEM &&
+        js->guessed_root && k->root && late_type_differs(k, js, open))
+        st = bk_stop(k, BK_OUT_RESTART);
     if (st) return st;
     size_t tail = jl_ws(js->text, js->len, js->cur);
     if (tail < js->len) return syntax_fail(k, tail, "more text after the top-level value");
@@ -568,7 +568,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     size_t i = jl_ws(text, len, skip_bom(text, len));
     if (i < len && text[i] == '{') {
         st = bake_object(k, &js, i, false);
-        if (st == BK_RESTART) {
+        if (bk_stopped(k, st, BK_OUT_RESTART)) {
             bk_reset(k);
             if (k->err) blobc_error_clear(k->err);
             begin(k, &js);
@@ -589,7 +589,7 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
                          "the top level must be an object holding the root struct's fields");
         }
     }
-    if ((st == BLOBC_EINPUT || (st == BLOBC_OK && k->nerrors)) && !k->syntax) {
+    if ((bk_input_failed(k, st) || (st == BLOBC_OK && k->nerrors)) && !k->syntax) {
         /* A syntax error anywhere goes first: data errors before it are
          * often its echo. */
         char msg[200];

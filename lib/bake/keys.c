@@ -230,7 +230,7 @@ static blobc_status add_entry(bk *k, const key_ent *e) {
 static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, size_t n,
                                    const char *path, const bk_pos *ipos) {
     const blobc_type *st = f->type->elem;
-    blobc_status worst = BLOBC_OK;
+    bool kept = false;
     for (size_t i = 0; i < n; i++) {
         key_val key = v[i].key;
         if (key.s) {
@@ -243,15 +243,15 @@ static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, 
         const key_ent *first = key_find(k->keys, st, &key);
         if (first) {
             blobc_status s = duplicate(k, st, &key, path, v[i].item, &ipos[v[i].item], first);
-            if (s != BK_SKIP) return s;
-            worst = BK_SKIP;
+            if (!bk_kept(k, s)) return s;
+            kept = true;
             continue;
         }
         key_ent e = {st, key, f->items, (uint32_t)i, v[i].item, path, ipos[v[i].item]};
         blobc_status s = add_entry(k, &e);
         if (s) return s;
     }
-    return worst;
+    return kept ? bk_stop(k, BK_OUT_KEPT) : BLOBC_OK;
 }
 
 blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
@@ -395,18 +395,16 @@ static blobc_status dangling(bk *k, const ref_rec *r) {
 
 blobc_status bk_refs_resolve(bk *k) {
     bk_keys *ks = k->keys;
-    blobc_status worst = BLOBC_OK;
     for (size_t i = 0; i < ks->nrefs; i++) {
         const ref_rec *r = &ks->refs[i];
         const key_ent *e = key_find(ks, r->st, &r->key);
         if (!e) {
             blobc_status s = dangling(k, r);
-            if (s != BK_SKIP) return s;
-            worst = BK_SKIP;
+            if (!bk_kept(k, s)) return s;
             continue;
         }
         if (blobc_builder_resolve(k->b, r->id, e->items, e->index * r->st->size))
             return bk_fail_builder(k, &r->pos);
     }
-    return worst == BK_SKIP ? BLOBC_OK : worst;
+    return BLOBC_OK;
 }

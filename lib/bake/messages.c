@@ -69,6 +69,11 @@ static void place(bk *k, const bk_pos *pos, int mode, const char *key, size_t ke
 void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const char *fmt, ...) {
     blobc_diag_sink *sink = k->sink;
     if (!sink || !sink->warning || !k->err) return;
+    k->warned++;
+    if (k->warn_skip) {
+        k->warn_skip--;
+        return;
+    }
     /* placed through k->err, which may hold a kept error: put it back */
     blobc_error saved = *k->err, w;
     blobc_error_clear(k->err);
@@ -86,6 +91,7 @@ void bk_warn(bk *k, const bk_pos *pos, const char *key, size_t keylen, const cha
 blobc_status bk_fail(bk *k, blobc_status st, const bk_pos *pos, int mode, const char *key,
                      size_t keylen, const char *fmt, ...) {
     blobc_error *e = k->err;
+    k->outcome = BK_OUT_NONE; /* a new error: no outcome it could be taken for */
     if (!e) return st;
     blobc_error_clear(e);
     if (k->muted) {

@@ -116,7 +116,7 @@ blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *fi
     bk_init(&k, filename, &o, err);
     k.probe = true;
     blobc_status st = bk_run_front_end(&k, plan->input, text, len);
-    if (st == BK_PROBED) {
+    if (bk_stopped(&k, st, BK_OUT_PROBED)) {
         plan->schema = k.schema;
         plan->root = k.root;
         plan->owned_schema = k.owned_schema;

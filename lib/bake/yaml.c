@@ -419,17 +419,17 @@ static blobc_status end_container(ys *y, const yev *ev) {
     return st;
 }
 
-/* After an error kept (BK_SKIP) about the node starting at ev: skips the
- * rest of it. Any other status is returned as it is. */
+/* After an error kept (BK_OUT_KEPT) about the node starting at ev: skips
+ * the rest of it. Any other status is returned as it is. */
 static blobc_status skip_node(ys *y, const yev *ev, blobc_status st) {
-    if (st != BK_SKIP) return st;
+    if (!bk_kept(y->k, st)) return st;
     y->skip = ev->type == YE_MAP || ev->type == YE_SEQ ? 1 : 0;
     return BLOBC_OK;
 }
 
 /* After an error kept about a key: skips the value that follows. */
 static blobc_status skip_value(ys *y, blobc_status st) {
-    if (st != BK_SKIP) return st;
+    if (!bk_kept(y->k, st)) return st;
     y->skip_next = true;
     return BLOBC_OK;
 }
@@ -929,7 +929,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
         bool threaded = !k->opts->one_thread && (text ? len : size) >= BK_YAML_THREAD_MIN;
         ypipe *q = ypipe_start(&p, threaded);
         st = q ? run(&y, &p, q) : blobc_err_nomem(k->err);
-        if (st == BLOBC_EINPUT && !k->syntax) st = syntax_after(&y, &p, q, st);
+        if (bk_input_failed(k, st) && !k->syntax) st = syntax_after(&y, &p, q, st);
         ypipe_stop(q);
         yaml_parser_delete(&p);
     }

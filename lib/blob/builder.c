@@ -25,6 +25,7 @@
 #include "common/compiler.h"
 #include "common/endian.h"
 #include "common/err.h"
+#include "blob/inorder.h"
 #include "platform/platform.h"
 
 /* Chunks start small (a tiny blob stays cheap) and double up to a limit. */
@@ -107,6 +108,9 @@ struct blobc_builder {
     blobc_status failed;      /* first failure, sticky */
     char message[192];
     bool finished;
+    bool out_of_order;        /* in-order mode: the calls left the canonical order */
+    io_builder *io;           /* the in-order mode (inorder.c), NULL in the ordinary one */
+    io_last last;             /* ... and the allocation it was asked for last */
 };
 
 static blobc_status fail(blobc_builder *b, blobc_status st, const char *fmt, ...)
@@ -177,10 +181,42 @@ static uint8_t *chunk_alloc(blobc_builder *b, size_t size, size_t align, blobc_r
     return c;
 }
 
+static bool valid_align(uint32_t align) { return align <= 16 && blobc_is_pow2(align); }
+
 blobc_builder *blobc_builder_new(void) { return calloc(1, sizeof(blobc_builder)); }
+
+blobc_builder *blobc_builder_new_in_order(size_t prefix, size_t size_hint) {
+    blobc_builder *b = calloc(1, sizeof(blobc_builder));
+    if (b && !(b->io = io_new(prefix, size_hint, &b->last))) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+bool blobc_builder_out_of_order(const blobc_builder *b) { return b && b->out_of_order; }
+
+/* An in-order call's outcome: IO_OUT_OF_ORDER fails the builder. */
+static blobc_status io_outcome(blobc_builder *b, io_status st) {
+    if (st == IO_OK) return BLOBC_OK;
+    if (st == IO_NOMEM) return fail_nomem(b);
+    b->out_of_order = true;
+    return fail(b, BLOBC_EARG, "allocations and links out of the canonical order");
+}
+
+/* The checks every in-order allocation shares with the ordinary one. */
+static blobc_status io_alloc_ok(blobc_builder *b, uint32_t align) {
+    if (b->failed) return b->failed;
+    if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
+    if (!valid_align(align))
+        return fail(b, BLOBC_EARG, "alignment %u is not a power of two <= 16", (unsigned)align);
+    if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
+    return BLOBC_OK;
+}
 
 void blobc_builder_free(blobc_builder *b) {
     if (!b) return;
+    io_free(b->io);
     for (size_t i = 0; i < b->nopens; i++) free(b->allocs[b->opens[i].ref].mem);
     for (size_t i = 0; i < b->nblocks; i++) free(b->blocks[i].mem);
     for (size_t i = 0; i < b->nspares; i++) free(b->spares[i].mem);
@@ -198,7 +234,6 @@ blobc_status blobc_builder_status(const blobc_builder *b, blobc_error *err) {
     return BLOBC_OK;
 }
 
-static bool valid_align(uint32_t align) { return align <= 16 && blobc_is_pow2(align); }
 
 static blobc_status new_record(blobc_builder *b, uint32_t align, blobc_ref *ref) {
     if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
@@ -236,6 +271,13 @@ blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align,
     if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
     if (b->nallocs != 0) return fail(b, BLOBC_EARG, "the root must be the first allocation");
+    if (b->io) {
+        if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
+        if (!valid_align(align))
+            return fail(b, BLOBC_EARG, "alignment %u is not a power of two <= 16", (unsigned)align);
+        b->nallocs = 1;
+        return io_outcome(b, io_alloc(b->io, size, align, NULL, mem));
+    }
     return alloc_fixed(b, size, align, NULL, mem);
 }
 
@@ -263,6 +305,12 @@ static inline bool alloc_quick(blobc_builder *b, size_t size, uint32_t align, bl
 blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, blobc_ref *ref,
                                  void **mem) {
     if (!b) return BLOBC_EARG;
+    if (b->io) {
+        blobc_status st = io_alloc_ok(b, align);
+        if (st) return st;
+        if (size == 0) return fail(b, BLOBC_EARG, "allocation of 0 bytes");
+        return io_outcome(b, io_alloc(b->io, size, align, ref, mem));
+    }
     if (BLOBC_LIKELY(alloc_quick(b, size, align, ref, mem))) return BLOBC_OK;
     if (b->failed) return b->failed;
     if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
@@ -272,6 +320,10 @@ blobc_status blobc_builder_alloc(blobc_builder *b, size_t size, uint32_t align, 
 blobc_status blobc_builder_open(blobc_builder *b, uint32_t align, blobc_ref *ref) {
     if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
+    if (b->io) {
+        blobc_status st = io_alloc_ok(b, align);
+        return st ? st : io_outcome(b, io_open(b->io, align, ref));
+    }
     if (b->nallocs == 0) return fail(b, BLOBC_EARG, "allocation before the root");
     if (b->nopens >= MAX_OPEN) return fail(b, BLOBC_EINPUT, "too many open allocations");
     blobc_ref r;
@@ -328,6 +380,12 @@ static void retire_buffer(blobc_builder *b, uint8_t *buf, size_t used, size_t ca
 
 void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
     if (!b || b->failed) return NULL;
+    if (b->io) {
+        io_status st = IO_OK;
+        void *p = io_grow(b->io, ref, add, &st);
+        if (!p) io_outcome(b, st);
+        return p;
+    }
     if (BLOBC_LIKELY(ref < b->nallocs)) {
         /* An item more into an open allocation whose buffer has room. */
         alloc_rec *a = &b->allocs[ref];
@@ -359,6 +417,7 @@ void *blobc_builder_grow(blobc_builder *b, blobc_ref ref, size_t add) {
 blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
     if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
+    if (b->io) return io_outcome(b, io_close(b->io, ref));
     open_slot *s = slot_of(b, ref);
     if (!s) return fail(b, BLOBC_EARG, "close of allocation %u, which is not open", (unsigned)ref);
     alloc_rec *a = &b->allocs[ref];
@@ -396,10 +455,12 @@ blobc_status blobc_builder_close(blobc_builder *b, blobc_ref ref) {
 }
 
 void *blobc_builder_ptr(const blobc_builder *b, blobc_ref ref) {
+    if (b->io) return ref == b->last.ref ? b->last.mem : io_ptr(b->io, ref);
     return ref < b->nallocs ? b->allocs[ref].mem : NULL;
 }
 
 size_t blobc_builder_size(const blobc_builder *b, blobc_ref ref) {
+    if (b->io) return io_size(b->io, ref);
     return ref < b->nallocs ? b->allocs[ref].size : 0;
 }
 
@@ -407,6 +468,7 @@ blobc_status blobc_builder_link(blobc_builder *b, blobc_ref loc, uint32_t at, bl
     if (!b) return BLOBC_EARG;
     if (b->failed) return b->failed;
     if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
+    if (b->io) return io_outcome(b, io_link(b->io, loc, at, target));
     if (loc >= b->nallocs)
         return fail(b, BLOBC_EARG, "link from allocation %u, which does not exist", (unsigned)loc);
     if (target >= b->nallocs)
@@ -437,6 +499,7 @@ blobc_status blobc_builder_link_pending(blobc_builder *b, blobc_ref loc, uint32_
                                         uint32_t *id) {
     if (!b || !id) return BLOBC_EARG;
     if (b->failed) return b->failed;
+    if (b->io) return io_outcome(b, IO_OUT_OF_ORDER); /* references point anywhere */
     if (b->finished) return fail(b, BLOBC_EARG, "builder used after finish");
     if (loc >= b->nallocs)
         return fail(b, BLOBC_EARG, "reference from allocation %u, which does not exist",
@@ -488,6 +551,7 @@ blobc_status blobc_builder_item_targets(blobc_builder *b, blobc_ref ref, uint32_
                                         uint32_t at, size_t n, blobc_ref *targets) {
     if (!b || (n && !targets)) return BLOBC_EARG;
     if (b->failed) return b->failed;
+    if (b->io) return io_outcome(b, IO_OUT_OF_ORDER); /* sorting moves what is placed */
     open_slot *s = items_slot(b, ref, item_size, n);
     if (!s) return b->failed;
     for (size_t i = 0; i < n; i++) targets[i] = UINT32_MAX;
@@ -502,6 +566,7 @@ blobc_status blobc_builder_permute(blobc_builder *b, blobc_ref ref, uint32_t ite
                                    const uint32_t *perm) {
     if (!b || (n && !perm)) return BLOBC_EARG;
     if (b->failed) return b->failed;
+    if (b->io) return io_outcome(b, IO_OUT_OF_ORDER);
     open_slot *s = items_slot(b, ref, item_size, n);
     if (!s) return b->failed;
     uint8_t *mem = b->allocs[ref].mem;
@@ -803,6 +868,12 @@ blobc_status blobc_builder_finish_at(blobc_builder *b, blobc_buffer *out, size_t
         return blobc_err(err, BLOBC_EARG, "image prefix of %zu bytes is not a multiple of 16",
                          prefix);
     b->finished = true;
+    if (b->io) {
+        /* The image is laid out already. */
+        io_status st = io_finish(b->io, prefix, suffix, out);
+        if (st) return blobc_err(err, io_outcome(b, st), "%s", b->message);
+        return BLOBC_OK;
+    }
 
     size_t n = b->nallocs;
     finish_work w = {0};

@@ -44,6 +44,7 @@ typedef struct tier {
 struct blobc_cache {
     tier t[MAX_TIERS];   /* asked in order; a hit is copied into the earlier ones */
     size_t n;
+    blobc_cache_options opts; /* which inputs are worth a server */
     atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
     atomic_size_t held;  /* bytes of entries held now: HELD_MAX at most */
 };
@@ -66,7 +67,38 @@ static bool is_url(const char *s) {
     return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0;
 }
 
-static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *err) {
+/* ---- which inputs a server is asked for ---- */
+
+void blobc_cache_options_default(blobc_cache_options *o) {
+    o->server_min_yaml = BLOBC_CACHE_SERVER_MIN_YAML;
+    o->server_min_json = BLOBC_CACHE_SERVER_MIN_JSON;
+}
+
+static bool worth_a_server(const blobc_cache_options *o, blobc_input_format fmt, uint64_t size) {
+    return size >= (fmt == BLOBC_INPUT_JSON ? o->server_min_json : o->server_min_yaml);
+}
+
+bool blobc_cache_asks_server(const blobc_cache_options *opts, const char *path) {
+    blobc_cache_options o;
+    if (opts) o = *opts;
+    else blobc_cache_options_default(&o);
+    blobc_os_info st;
+    if (!path || strcmp(path, "-") == 0 || blobc_os_stat(path, &st) || st.kind != BLOBC_OS_REGULAR)
+        return true;
+    bool yaml = worth_a_server(&o, BLOBC_INPUT_YAML, st.size);
+    if (yaml == worth_a_server(&o, BLOBC_INPUT_JSON, st.size)) return yaml;
+    /* The format decides: the name tells it, else the first character
+     * after white space, as a bake reads it. */
+    char head[4096];
+    size_t got = 0;
+    blobc_os_fd fd;
+    if (blobc_os_open_read(path, &fd) != 0) return true;
+    blobc_os_read(fd, head, sizeof head, &got);
+    blobc_os_close(fd);
+    return worth_a_server(&o, blobc_input_format_of(head, got, path), st.size);
+}
+
+static blobc_status open_tier(tier *t, const char *spec, size_t n, bool load_curl, blobc_error *err) {
     while (n > 1 && spec[n - 1] == '/') n--;
     t->fd = NULL;
     if (!(t->root = malloc(n + 1))) return blobc_err_nomem(err);
@@ -77,7 +109,7 @@ static blobc_status open_tier(tier *t, const char *spec, size_t n, blobc_error *
     atomic_init(&t->no_put, false);
     atomic_init(&t->hits, 0);
     atomic_init(&t->misses, 0);
-    if (t->http) return blobc_curl_load(&t->curl, t->root, err);
+    if (t->http) return load_curl ? blobc_curl_load(&t->curl, t->root, err) : BLOBC_OK;
     t->fd = blobc_dir_open(t->root, true, err);
     return t->fd ? BLOBC_OK : err->status;
 }
@@ -91,6 +123,11 @@ static void close_tier(tier *t) {
 /* One location, or (when a URL is among them) several separated by
  * spaces, asked in order: "~/.cache/blobc http://cache:8080/blobc". */
 blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err) {
+    return blobc_cache_open_with(spec, NULL, out, err);
+}
+
+blobc_status blobc_cache_open_with(const char *spec, const blobc_cache_options *opts,
+                                   blobc_cache **out, blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!out) return blobc_err_arg(err, __func__, "out is NULL");
@@ -102,6 +139,10 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
     atomic_init(&c->hits, 0);
     atomic_init(&c->misses, 0);
     atomic_init(&c->held, 0);
+    if (opts) c->opts = *opts;
+    else blobc_cache_options_default(&c->opts);
+    bool servers = c->opts.server_min_yaml != BLOBC_CACHE_SERVER_NEVER ||
+                   c->opts.server_min_json != BLOBC_CACHE_SERVER_NEVER;
     bool list = strstr(spec, "://") != NULL;
     blobc_status st = BLOBC_OK;
     for (const char *p = spec; *p && !st;) {
@@ -109,7 +150,7 @@ blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *
         if (n && c->n == MAX_TIERS)
             st = blobc_err(err, BLOBC_EIO, "more than %d caches in the cache list", MAX_TIERS);
         else if (n)
-            st = open_tier(&c->t[c->n++], p, n, err);
+            st = open_tier(&c->t[c->n++], p, n, servers, err);
         p += n;
         while (*p == ' ' || *p == '\t') p++;
     }
@@ -249,7 +290,7 @@ static void mark(atomic_bool *flag, blobc_error *warn) {
  * another user truncates under a mapping would kill the process (SIGBUS). */
 static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
                  blobc_cache_entry *out, blobc_error *warn) {
-    if (c->http && atomic_load(&c->down)) return 0;
+    if (c->http && (atomic_load(&c->down) || !c->curl.dl)) return 0;
     lookup l = {.h = {.head = ENTRY_HEAD, .judge = judge_head}, .cache = owner, .key = key};
     l.h.ctx = &l;
     http_result r = HTTP_MISSING;
@@ -305,8 +346,17 @@ void blobc_cache_entry_free(blobc_cache_entry *e) {
     memset(e, 0, sizeof *e);
 }
 
-void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_bake_options *opts,
-                     blobc_cache_entry *out, bool *hit, blobc_error *warn) {
+bool blobc_cache_asks(const blobc_cache *c, blobc_input_format fmt, uint64_t input_size) {
+    if (!c) return false;
+    bool servers = worth_a_server(&c->opts, fmt, input_size);
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->t[i].http || servers) return true;
+    return false;
+}
+
+void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
+                     const blobc_bake_options *opts, blobc_cache_entry *out, bool *hit,
+                     blobc_error *warn) {
     blobc_error scratch;
     warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
@@ -317,8 +367,10 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
         return;
     }
     blobc_error w;
+    bool servers = worth_a_server(&c->opts, plan->input, input_size);
     size_t i;
     for (i = 0; i < c->n && !*hit; i++) {
+        if (c->t[i].http && !servers) continue;
         blobc_error_clear(&w);
         *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
@@ -331,6 +383,7 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
     if (*hit) {
         blobc_buffer e = {(uint8_t *)out->file_.data, out->file_.len, out->file_.len};
         for (size_t j = 0; j + 1 < i; j++) {
+            if (c->t[j].http && !servers) continue;
             blobc_error_clear(&w);
             put_tier(&c->t[j], plan->key, &e, &w);
             if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
@@ -340,7 +393,7 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, const blobc_ba
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {
-    if (c->http && (atomic_load(&c->down) || atomic_load(&c->no_put))) return;
+    if (c->http && (atomic_load(&c->down) || atomic_load(&c->no_put) || !c->curl.dl)) return;
     char *name = entry_name(c, key);
     if (!name) {
         blobc_err_nomem(warn);
@@ -353,8 +406,8 @@ static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blob
     free(name);
 }
 
-void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *bytes, size_t len,
-                     blobc_error *warn) {
+void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
+                     const void *bytes, size_t len, blobc_error *warn) {
     blobc_error scratch;
     warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
@@ -367,7 +420,9 @@ void blobc_cache_put(blobc_cache *c, const blobc_bake_plan *plan, const void *by
         blobc_err_nomem(warn);
     } else {
         blobc_error w;
+        bool servers = worth_a_server(&c->opts, plan->input, input_size);
         for (size_t i = 0; i < c->n; i++) {
+            if (c->t[i].http && !servers) continue;
             blobc_error_clear(&w);
             put_tier(&c->t[i], plan->key, &e, &w);
             if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;

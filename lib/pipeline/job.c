@@ -46,7 +46,7 @@ static blobc_status bake_planned(const blobc_batch_options *o, const char *text,
                                  blobc_pl_slot *s, blobc_error *err) {
     blobc_error w;
     if (o->cache) {
-        blobc_cache_get(o->cache, &b->plan, bo, &b->hit, &s->cached, &w);
+        blobc_cache_get(o->cache, &b->plan, len, bo, &b->hit, &s->cached, &w);
         warn_if(s, &w);
         if (s->cached) {
             b->buf = (blobc_buffer){(uint8_t *)b->hit.data, b->hit.len, b->hit.len};
@@ -56,7 +56,7 @@ static blobc_status bake_planned(const blobc_batch_options *o, const char *text,
     bo->schema = b->plan.schema;
     blobc_status st = blobc_bake_memory(text, len, name, bo, &b->buf, err);
     if (st == BLOBC_OK && o->cache) {
-        blobc_cache_put(o->cache, &b->plan, b->buf.data, b->buf.len, &w);
+        blobc_cache_put(o->cache, &b->plan, len, b->buf.data, b->buf.len, &w);
         warn_if(s, &w);
     }
     return st;
@@ -77,14 +77,19 @@ static blobc_status read_input(const blobc_batch_options *o, const char *in, blo
 /* With a depfile or a cache the input is read whole and planned first:
  * the plan names the schema files and gives the cache key. A plan that
  * fails is followed by a plain bake, which reports the error in full. */
-static blobc_status bake_with_plan(const blobc_batch_options *o, const char *in,
+static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job *job,
                                    blobc_bake_options *bo, baked *b, blobc_pl_slot *s,
                                    blobc_error *err) {
+    const char *in = job->input;
     blobc_file_view v;
     blobc_status st = read_input(o, in, &v, err);
     if (st) return st;
     const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
-    if (blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK) {
+    /* An input no store of the cache is asked for (a small one, with
+     * only a server) needs no key: without a depfile, no plan either. */
+    blobc_input_format fmt = bo->input ? bo->input : blobc_input_format_of(text, v.len, name);
+    bool plan = job->depfile || o->deps || blobc_cache_asks(o->cache, fmt, v.len);
+    if (plan && blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK) {
         b->planned = true;
         st = bake_planned(o, text, v.len, name, bo, b, s, err);
     } else {
@@ -143,9 +148,9 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);
-    bool plan = o->cache || job->depfile || o->deps || o->copy_inputs;
-    blobc_status st = plan ? bake_with_plan(o, job->input, &bo, &b, s, &err)
-                           : blobc_bake_file(job->input, &bo, &b.buf, &err);
+    bool read_whole = o->cache || job->depfile || o->deps || o->copy_inputs;
+    blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, &err)
+                                 : blobc_bake_file(job->input, &bo, &b.buf, &err);
     if (o->deps && b.planned) keep_files(job, &b, s);
     if (st == BLOBC_OK) st = write_all(job, o, &b, &err);
     /* the sink kept the errors of the data; any other comes here */

@@ -104,6 +104,11 @@ void blobc_os_unmap_file(const void *p, size_t len);
  * paid for (large huge-paged tables on Linux); NULL when it cannot. */
 void *blobc_os_map_zero(size_t len);
 void blobc_os_unmap_zero(void *p, size_t len);
+/* Asks that the large block [p, p + len) of the caller's own memory be
+ * backed by huge pages where the system offers them (Linux's transparent
+ * huge pages): one fault per 2 MiB instead of one per page. A hint: the
+ * memory works the same without it. */
+void blobc_os_advise_huge(void *p, size_t len);
 
 /* ---- directories ---- */
 

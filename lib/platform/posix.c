@@ -168,6 +168,19 @@ void *blobc_os_map_zero(size_t len) {
 
 void blobc_os_unmap_zero(void *p, size_t len) { munmap(p, len); }
 
+void blobc_os_advise_huge(void *p, size_t len) {
+#ifdef MADV_HUGEPAGE
+    /* Only whole pages inside the block: its edges may share a page with
+     * other memory. */
+    uintptr_t page = 4096, a = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t e = ((uintptr_t)p + len) & ~(page - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
 struct blobc_os_dir {
     DIR *d;
 };

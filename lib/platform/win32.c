@@ -343,6 +343,12 @@ void blobc_os_unmap_file(const void *p, size_t len) {
     UnmapViewOfFile(p);
 }
 
+/* Large pages on Windows need a privilege and are never swapped: none. */
+void blobc_os_advise_huge(void *p, size_t len) {
+    (void)p;
+    (void)len;
+}
+
 void *blobc_os_map_zero(size_t len) {
     return VirtualAlloc(NULL, len, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
 }

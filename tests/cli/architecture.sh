@@ -1,9 +1,10 @@
 # The rules of docs/ARCHITECTURE.md, checked against the tree: the map
 # names every file of lib/ and nothing else, private headers stay in their
 # folder, folders include and call only the folders below them, no files
-# call each other in a circle, cmd/ uses only the public headers and the
+# include or call each other in a circle, cmd/ uses only the public headers and the
 # platform layer, no file outside lib/platform/ includes an operating-
-# system header, and no file of lib/ grows far past 900 lines.
+# system header, no private value is cast into a blobc_status, and no
+# file of lib/ grows far past 900 lines.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 DOC=docs/ARCHITECTURE.md
@@ -68,6 +69,28 @@ if [ -z "$bad" ]; then pass private_headers_stay_in_their_folder; else
     fail private_headers_stay_in_their_folder "$bad"
 fi
 
+# No files include each other in a circle: a source and its header count
+# as one (a.c with a.h), and an include names a file of lib/ or a public
+# header; the folder order above keeps folders out of circles.
+if ! command -v tsort >/dev/null 2>&1; then
+    skip no_include_circle "tsort is not installed"
+else
+    for f in lib/*/*.c lib/*/*.h lib/include/blobc/*.h lib/include/blobc/*.hpp; do
+        for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+            for t in "lib/$inc" "lib/include/$inc" "$(dirname "$f")/$inc"; do
+                [ -f "$t" ] && { echo "$f $t"; break; }
+            done
+        done
+    done | sed 's/\.[ch] / /; s/\.[ch]$//' | awk '$1 != $2' >"$T/includes"
+    if [ ! -s "$T/includes" ]; then
+        fail no_include_circle "no includes between files found"
+    elif loop=$(tsort "$T/includes" 2>&1 >/dev/null) && [ -z "$loop" ]; then
+        pass no_include_circle
+    else
+        fail no_include_circle "$(echo "$loop" | tr '\n' ' ')"
+    fi
+fi
+
 # --- who calls whom: no circles ---
 # From the objects of the build: a folder (or a file within a folder)
 # depends on another when it uses a symbol the other defines. Folders call
@@ -111,6 +134,15 @@ bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blo
     grep -v '#include "cli\.h"' | grep -v '#include "platform/platform\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
 
+# --- private outcomes are no statuses ---
+# A blobc_status holds one of the public statuses: a private outcome (a
+# value kept, a probe done) travels beside it, never cast into it.
+bad=$(grep -nE '\(blobc_status\) *[A-Z_(+-]' lib/*/*.c lib/*/*.h cmd/blobc/*.c | grep -vE '\(blobc_status\) *BLOBC_' |
+    tr '\n' ';')
+if [ -z "$bad" ]; then pass no_private_value_cast_to_status; else
+    fail no_private_value_cast_to_status "$bad"
+fi
+
 # --- public headers say how settled they are ---
 bad=""
 for h in lib/include/blobc/*.h; do
@@ -135,6 +167,15 @@ for f in lib/*/*.c lib/*/*.h cmd/blobc/*.c cmd/blobc/*.h; do
     done
 done
 if [ -z "$bad" ]; then pass os_headers_only_in_platform; else fail os_headers_only_in_platform "$bad"; fi
+
+# The file name of a library loaded at run time differs per system
+# (libcurl.so.4, libcurl-4.dll, libcurl.4.dylib): only the platform layer
+# spells it, and every message takes it from there.
+bad=$(grep -nE '"[^"]*lib[a-z0-9_]+([.-][0-9]+)?\.(so|dll|dylib)' lib/*/*.c lib/*/*.h cmd/blobc/*.c cmd/blobc/*.h |
+    grep -v '^lib/platform/' | tr '\n' ';')
+if [ -z "$bad" ]; then pass library_file_names_only_in_platform; else
+    fail library_file_names_only_in_platform "$bad"
+fi
 
 # --- file size: "about 900 lines", with a little room ---
 big=$(wc -l lib/*/*.c lib/*/*.h lib/include/blobc/*.h | awk '$2 != "total" && $1 > 950 { print $2 " " $1 }' | tr '\n' ';')

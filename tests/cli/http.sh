@@ -4,6 +4,10 @@
 # the server is rejected and rebaked; a server that is down is a warning
 # and the bake still succeeds. Skipped (and counted) without nginx.
 . "$(dirname "$0")/lib.sh"
+# Most inputs here are small: every one of them asks the server all the
+# same, but where the size threshold itself is tested.
+BLOBC_CACHE_SERVER_MIN=0
+export BLOBC_CACHE_SERVER_MIN
 S=$TOP/samples
 
 # A server that takes the connection and never answers: the transfer is
@@ -60,6 +64,81 @@ if [ $up = 0 ]; then
 fi
 URL=http://127.0.0.1:$PORT/blobc
 "$BLOBC" bake "$S/level.yaml" -o "$T/want.blob"
+
+# ---- Below a size per format, the server is not asked (nor loaded). ----
+# requests: how many requests nginx has logged (a request is logged as it
+# ends, which may come just after the client has its answer: give it time).
+requests() {
+    sleep 0.1
+    wc -l <"$N/access.log" 2>/dev/null || echo 0
+}
+# asked NAME WANT CMD...: runs CMD (exit 0 expected) and checks whether it
+# sent the server any request (WANT yes or no).
+asked() {
+    name=$1 want=$2
+    shift 2
+    before=$(requests)
+    run "$@"
+    after=$(requests)
+    got=no
+    [ "$after" -gt "$before" ] && got=yes
+    if [ "$RC" -ne 0 ]; then fail "$name" "exit $RC: $(head -c 300 "$T/err")"
+    elif [ "$got" != "$want" ]; then fail "$name" "asked the server: $got ($before -> $after requests); $(head -c 300 "$T/err")"
+    else pass "$name"; fi
+}
+# (a path of its own on the server: the checks after these count entries)
+SURL=http://127.0.0.1:$PORT/size
+mkdir -p "$T/size"
+sed 's|^\$schema: .*|$schema: '"$TOP"'/schemas/level.schema|' "$S/level.yaml" >"$T/size/small.yaml"
+# 300 KB of YAML (above 256K) and of JSON (below 2M): comments and white
+# space, so that the bytes are what counts.
+cp "$T/size/small.yaml" "$T/size/big.yaml"
+i=0
+while [ $i -lt 5000 ]; do echo "# padding to pass the size from which a server is asked, line $i"; i=$((i + 1)); done >>"$T/size/big.yaml"
+sed 's|"\$schema": *"[^"]*"|"$schema": "'"$TOP"'/schemas/level.schema"|' "$S/level.json" >"$T/size/mid.json"
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%60s\n", "" }' >>"$T/size/mid.json"
+"$BLOBC" bake "$T/size/small.yaml" -o "$T/size/small_want.blob"
+"$BLOBC" bake "$T/size/big.yaml" -o "$T/size/big_want.blob"
+"$BLOBC" bake "$T/size/mid.json" -o "$T/size/mid_want.blob"
+D="env -u BLOBC_CACHE_SERVER_MIN"
+for k in 1 2; do
+    asked "small_yaml_no_server_$k" no $D "$BLOBC" bake -v --cache "$SURL" "$T/size/small.yaml" -o "$T/size/s$k.blob"
+done
+grep -q ': baked ' "$T/err" && pass small_yaml_baked || fail small_yaml_baked "$(cat "$T/err")"
+same_file small_yaml_output "$T/size/s2.blob" "$T/size/small_want.blob"
+asked json_300k_no_server no $D "$BLOBC" bake --cache "$SURL" "$T/size/mid.json" -o "$T/size/m.blob"
+same_file json_300k_output "$T/size/m.blob" "$T/size/mid_want.blob"
+asked yaml_300k_server yes $D "$BLOBC" bake -v --cache "$SURL" "$T/size/big.yaml" -o "$T/size/b1.blob"
+asked yaml_300k_server_hit yes $D "$BLOBC" bake -v --cache "$SURL" "$T/size/big.yaml" -o "$T/size/b2.blob"
+grep -q ': cached ' "$T/err" && pass yaml_300k_cached || fail yaml_300k_cached "$(cat "$T/err")"
+same_file yaml_300k_output "$T/size/b2.blob" "$T/size/big_want.blob"
+# A batch: small inputs alone never ask; beside a big one, only the big
+# one does (one GET, a hit).
+asked batch_small_no_server no $D "$BLOBC" bake -j 1 --cache "$SURL" -o "$T/size/mixed" "$T/size/small.yaml" "$T/size/mid.json"
+before=$(requests)
+run $D "$BLOBC" bake -v -j 1 --cache "$SURL" -o "$T/size/mixed2" "$T/size/small.yaml" "$T/size/big.yaml"
+[ "$RC" -eq 0 ] && [ $(($(requests) - before)) -eq 1 ] && grep -q 'big.yaml: cached' "$T/err" &&
+    grep -q 'small.yaml: baked' "$T/err" && pass batch_mixed_one_request ||
+    fail batch_mixed_one_request "rc $RC, $(($(requests) - before)) requests: $(cat "$T/err")"
+# A local directory listed first is still used for a small input.
+asked small_local_dir_put no $D "$BLOBC" bake -v --cache "$T/size/local $SURL" "$T/size/small.yaml" -o "$T/size/l1.blob"
+asked small_local_dir_hit no $D "$BLOBC" bake -v --cache "$T/size/local $SURL" "$T/size/small.yaml" -o "$T/size/l2.blob"
+grep -q ': cached ' "$T/err" && pass small_local_dir_cached || fail small_local_dir_cached "$(cat "$T/err")"
+same_file small_local_dir_output "$T/size/l2.blob" "$T/size/small_want.blob"
+# The setting moves the threshold: the option, the environment, per format.
+asked min_option_lower yes $D "$BLOBC" bake --cache-server-min 1K --cache "$SURL" "$T/size/small.yaml" -o "$T/size/o1.blob"
+asked min_env_lower yes env BLOBC_CACHE_SERVER_MIN=json=1K "$BLOBC" bake --cache "$SURL" "$T/size/mid.json" -o "$T/size/o2.blob"
+asked min_option_higher no $D "$BLOBC" bake --cache-server-min yaml=1M --cache "$SURL" "$T/size/big.yaml" -o "$T/size/o3.blob"
+asked min_option_over_env no env BLOBC_CACHE_SERVER_MIN=0 "$BLOBC" bake --cache-server-min 512K --cache "$SURL" "$T/size/big.yaml" -o "$T/size/o4.blob"
+asked min_other_format_kept no $D "$BLOBC" bake --cache-server-min yaml=0 --cache "$SURL" "$T/size/mid.json" -o "$T/size/o5.blob"
+# Bad values: a usage error naming the setting, nothing written.
+for bad in 12Q yaml= toml=1K yaml=1K, 1K,,json=2M -1 "yaml=1K json=2M" ""; do
+    expect_err "min_bad_option_$(printf %s "$bad" | tr -c 'a-zA-Z0-9' _)" 2 "invalid --cache-server-min '$bad'" \
+        "$BLOBC" bake --cache-server-min "$bad" --cache "$SURL" "$T/size/small.yaml" -o "$T/size/bad.blob"
+done
+expect_err min_bad_env 2 "invalid BLOBC_CACHE_SERVER_MIN 'yaml=big'" \
+    env BLOBC_CACHE_SERVER_MIN=yaml=big "$BLOBC" bake --cache "$SURL" "$T/size/small.yaml" -o "$T/size/bad.blob"
+[ ! -e "$T/size/bad.blob" ] && pass min_bad_nothing_written || fail min_bad_nothing_written "bad.blob written"
 
 # Machine one bakes and puts; machine two (fresh outputs) gets it.
 expect http_miss 0 "$BLOBC" bake -v --cache "$URL" "$S/level.yaml" -o "$T/m1.blob"

@@ -345,10 +345,10 @@ TEST(later_functions) {
                    BLOBC_OK);
         blobc_cache_entry entry;
         bool hit = true;
-        blobc_cache_get(c, &plan, &o, &entry, &hit, NULL);
+        blobc_cache_get(c, &plan, strlen(yaml_text), &o, &entry, &hit, NULL);
         CHECK(!hit);
-        blobc_cache_put(c, &plan, g_blob.data, g_blob.len, NULL);
-        blobc_cache_get(c, &plan, &o, &entry, &hit, NULL);
+        blobc_cache_put(c, &plan, strlen(yaml_text), g_blob.data, g_blob.len, NULL);
+        blobc_cache_get(c, &plan, strlen(yaml_text), &o, &entry, &hit, NULL);
         CHECK(hit && entry.len == g_blob.len && memcmp(entry.data, g_blob.data, entry.len) == 0);
         if (hit) blobc_cache_entry_free(&entry);
         blobc_bake_plan_free(&plan);

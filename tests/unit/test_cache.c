@@ -185,12 +185,12 @@ static void worker(void *p) {
         bool hit;
         blobc_error warn;
         if (blobc_bake_memory(data, strlen(data), "d.yaml", &o, &want, &err) != BLOBC_OK) w->bad++;
-        blobc_cache_get(c, &plan, &o, &got, &hit, &warn);
+        blobc_cache_get(c, &plan, strlen(data), &o, &got, &hit, &warn);
         if (warn.status != BLOBC_OK && ++w->bad) fprintf(stderr, "get: %s\n", warn.message);
         if (hit) hits++;
         else misses++;
         if (hit && (got.len != want.len || memcmp(got.data, want.data, want.len) != 0)) w->bad++;
-        if (!hit) blobc_cache_put(c, &plan, want.data, want.len, &warn);
+        if (!hit) blobc_cache_put(c, &plan, strlen(data), want.data, want.len, &warn);
         if (!hit && warn.status != BLOBC_OK && ++w->bad) fprintf(stderr, "put: %s\n", warn.message);
         blobc_buffer_free(&want);
         blobc_cache_entry_free(&got);
@@ -231,6 +231,62 @@ TEST(dir_cache_many_threads) {
     CHECK(st.hits >= 16 * 20 - 16 * 8);
 }
 
+/* Writes n bytes of text (starting with `head`, then spaces) to dir/name. */
+static void write_sized(const char *dir, const char *name, const char *head, size_t n, char *path) {
+    sprintf(path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fputs(head, f);
+    for (size_t i = strlen(head); i < n; i++) fputc(' ', f);
+    fclose(f);
+}
+
+/* Which inputs a server is asked for: by size and format (the name's, else
+ * the content's), and never when no input can reach the thresholds. */
+TEST(server_asked_from_a_size_per_format) {
+    char dir[] = "/tmp/blobc-cache-test.XXXXXX";
+    CHECK(test_mkdtemp(dir) != NULL);
+    blobc_cache_options o;
+    blobc_cache_options_default(&o);
+    CHECK_EQ_U(o.server_min_yaml, 256u << 10);
+    CHECK_EQ_U(o.server_min_json, 2u << 20);
+    o.server_min_yaml = 1000;
+    o.server_min_json = 5000;
+    char p[400];
+    write_sized(dir, "a.yaml", "x: 1\n", 999, p);
+    CHECK(!blobc_cache_asks_server(&o, p));
+    write_sized(dir, "b.yaml", "x: 1\n", 1000, p);
+    CHECK(blobc_cache_asks_server(&o, p));
+    write_sized(dir, "c.json", "{}", 4999, p);
+    CHECK(!blobc_cache_asks_server(&o, p));
+    write_sized(dir, "d.JSON", "{}", 5000, p);
+    CHECK(blobc_cache_asks_server(&o, p));
+    /* no extension: the first character after white space decides */
+    write_sized(dir, "e", " {}", 3000, p);
+    CHECK(!blobc_cache_asks_server(&o, p));
+    write_sized(dir, "f", " x: 1", 3000, p);
+    CHECK(blobc_cache_asks_server(&o, p));
+    /* what cannot be known beforehand asks */
+    CHECK(blobc_cache_asks_server(&o, "-"));
+    sprintf(p, "%s/none.yaml", dir);
+    CHECK(blobc_cache_asks_server(&o, p));
+    /* a cache: its directory always, its server from the threshold on */
+    char spec[400];
+    snprintf(spec, sizeof spec, "%s/local http://127.0.0.1:9/c", dir);
+    blobc_cache_options never = {BLOBC_CACHE_SERVER_NEVER, BLOBC_CACHE_SERVER_NEVER};
+    blobc_cache *c = NULL;
+    CHECK_EQ_I(blobc_cache_open_with(spec, &never, &c, NULL), BLOBC_OK);
+    CHECK(blobc_cache_asks(c, BLOBC_INPUT_YAML, 1));
+    blobc_cache_close(c);
+    c = NULL;
+    CHECK_EQ_I(blobc_cache_open_with("http://127.0.0.1:9/c", &never, &c, NULL), BLOBC_OK);
+    CHECK(!blobc_cache_asks(c, BLOBC_INPUT_YAML, (uint64_t)1 << 40));
+    CHECK(!blobc_cache_asks(c, BLOBC_INPUT_JSON, (uint64_t)1 << 40));
+    blobc_cache_close(c);
+    CHECK(!blobc_cache_asks(NULL, BLOBC_INPUT_JSON, 1));
+    test_rm_rf(dir);
+}
+
 /* The error contract (blobc/error.h) on the functions of this area. */
 TEST(error_contract) {
     blobc_bake_plan plan;
@@ -256,12 +312,12 @@ TEST(error_contract) {
     blobc_file_unmap(NULL);
     blobc_cache_entry out;
     bool hit = true;
-    blobc_cache_get(NULL, NULL, NULL, &out, &hit, &e);
+    blobc_cache_get(NULL, NULL, 0, NULL, &out, &hit, &e);
     blobc_cache_entry_free(&out);
     blobc_cache_entry_free(NULL);
     CHECK_EQ_I(e.status, BLOBC_EARG);
     CHECK(!hit);
-    blobc_cache_put(NULL, NULL, NULL, 0, NULL);
+    blobc_cache_put(NULL, NULL, 0, NULL, 0, NULL);
 }
 
 TEST_MAIN_BEGIN("cache")
@@ -271,4 +327,5 @@ RUN(plan_json_late_type);
 RUN(key_covers_what_decides_the_bytes);
 RUN(key_same_on_every_thread);
 RUN(dir_cache_many_threads);
+RUN(server_asked_from_a_size_per_format);
 TEST_MAIN_END

@@ -32,6 +32,12 @@ typedef enum blobc_input_format {
     BLOBC_INPUT_JSON
 } blobc_input_format;
 
+/* The format a bake with BLOBC_INPUT_AUTO reads `text` (the contents of
+ * `filename`, or their first bytes) as: by the name's extension (.yaml,
+ * .yml, .json, in any case), else JSON when the first character after a
+ * byte order mark and white space opens an object or array, else YAML. */
+BLOBC_API blobc_input_format blobc_input_format_of(const char *text, size_t len, const char *filename);
+
 typedef enum blobc_output_format {
     BLOBC_OUTPUT_BLOB = 0,  /* header + data + type section */
     BLOBC_OUTPUT_RAW,       /* the data section alone */

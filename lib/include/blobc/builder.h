@@ -31,6 +31,7 @@
 #ifndef BLOBC_BUILDER_H
 #define BLOBC_BUILDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,26 @@ typedef uint32_t blobc_ref;
 /* NULL when out of memory. */
 BLOBC_API blobc_builder *blobc_builder_new(void);
 BLOBC_API void blobc_builder_free(blobc_builder *b);
+
+/* Experimental. A builder for a caller whose calls come in the canonical
+ * order (above): each allocation, after the root, linked once from an
+ * allocation made before it, at a higher byte offset than that one's
+ * earlier links, before anything is linked to an allocation made before
+ * it; so a reader that fills a document's values in the order a
+ * depth-first walk of the blob meets them, and links each payload when it
+ * is complete. Such a builder writes every payload straight into its
+ * place in the image, keeps no record of allocations or links, and
+ * finish has nothing to lay out. Differences from the ordinary builder:
+ * a pointer it gives is valid only until the next call on it;
+ * blobc_builder_finish_at must be given `prefix` (a multiple of 16), and
+ * `size_hint` (the expected image size, 0 when unknown) sizes its first
+ * buffer. The first call out of that order (or any use of references or
+ * of sorting) fails with BLOBC_EARG and blobc_builder_out_of_order
+ * becomes true: start over with blobc_builder_new, which takes any order.
+ * NULL when out of memory. */
+BLOBC_API blobc_builder *blobc_builder_new_in_order(size_t prefix, size_t size_hint);
+/* Whether an in-order builder failed because the calls left that order. */
+BLOBC_API bool blobc_builder_out_of_order(const blobc_builder *b);
 
 /* Allocates the zeroed root (must be the first allocation; ref 0). */
 BLOBC_API blobc_status blobc_builder_root(blobc_builder *b, uint32_t size, uint32_t align, void **mem);

@@ -20,7 +20,8 @@
  * opened unless it is a regular file, or written in place.
  *
  * HTTP goes through libcurl (libcurl.so.4), loaded with dlopen only when a
- * cache names a URL, so programs that never use HTTP never load it. Its
+ * cache names a URL that its size thresholds let some input ask, so
+ * programs that never use HTTP never load it. Its
  * global state must be set up once per process before such a cache is
  * opened: call blobc_http_global_init() from main, before starting
  * threads, and blobc_http_global_cleanup() at the end (the library never
@@ -47,12 +48,47 @@ extern "C" {
 
 typedef struct blobc_cache blobc_cache;
 
+/* Below these sizes a server is not worth asking. Each process that asks
+ * one loads libcurl and connects, 7 to 10 ms of CPU whatever the entry's
+ * size, while a bake costs by the byte: measured (bench/pipeline.sh, one
+ * process per input as under ninja), an HTTP hit overtakes the bake of a
+ * YAML input between 190 and 290 KB and of a JSON input between 1.1 and
+ * 1.8 MB. */
+#define BLOBC_CACHE_SERVER_MIN_YAML ((uint64_t)256 << 10)
+#define BLOBC_CACHE_SERVER_MIN_JSON ((uint64_t)2 << 20)
+/* A threshold no input reaches: the servers of the cache are never used. */
+#define BLOBC_CACHE_SERVER_NEVER UINT64_MAX
+
+typedef struct blobc_cache_options {
+    /* An input smaller than this (in bytes, by its format) is neither
+     * looked up on nor put to a server of the cache: it is baked, and its
+     * output kept in the cache's directories only. 0: every input. */
+    uint64_t server_min_yaml;
+    uint64_t server_min_json;
+} blobc_cache_options;
+
+/* The defaults above. */
+BLOBC_API void blobc_cache_options_default(blobc_cache_options *opts);
+
 /* Opens the cache at `spec`: a URL (http:// or https://), else a directory,
  * created when missing; or, when a URL is among them, up to 4 of these
  * separated by spaces, asked in order (a hit further out is copied into
  * the ones before it; outputs are put into all). Safe to use from many
  * threads at once. */
 BLOBC_API blobc_status blobc_cache_open(const char *spec, blobc_cache **out, blobc_error *err);
+/* blobc_cache_open with options (NULL: the defaults). libcurl is loaded
+ * only when a server may be asked: not when both thresholds are
+ * BLOBC_CACHE_SERVER_NEVER. */
+BLOBC_API blobc_status blobc_cache_open_with(const char *spec, const blobc_cache_options *opts,
+                                             blobc_cache **out, blobc_error *err);
+
+/* Whether the bake of the file at `path` would ask the servers of a cache
+ * opened with `opts` (NULL: the defaults): its size against the threshold
+ * of its format, told as a bake tells it (by extension, else by its first
+ * bytes). True when that cannot be known beforehand: standard input ("-"),
+ * a pipe, a file that cannot be read. For a program that sets up HTTP
+ * (blobc_http_global_init) only when some input needs it. */
+BLOBC_API bool blobc_cache_asks_server(const blobc_cache_options *opts, const char *path);
 
 /* Ends the use: a directory cache records this process's hits and misses
  * (one small file per process, so no two writers share a file; many are
@@ -76,19 +112,31 @@ typedef struct blobc_cache_entry {
     size_t held_;             /* private */
 } blobc_cache_entry;
 
-/* Looks up the output for `plan` baked with `opts`. On a hit, *out holds
+/* Whether a lookup for an input of `input_size` bytes in `format` asks
+ * any store of the cache: a directory always, a server from its
+ * threshold on. When none is asked, a caller bakes without planning. */
+BLOBC_API bool blobc_cache_asks(const blobc_cache *cache, blobc_input_format format,
+                                uint64_t input_size);
+
+/* Looks up the output for `plan` baked with `opts`; `input_size` is the
+ * length of the input the plan was made from, which decides whether the
+ * cache's servers are asked (blobc_cache_options). On a hit, *out holds
  * it and *hit is true; free it with blobc_cache_entry_free. On a miss *hit
  * is false and *out is empty; when the reason was a bad entry or a failing
  * server, `warn` says so (warn->status is not BLOBC_OK), and the caller
  * should bake. */
-BLOBC_API void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan,
+BLOBC_API void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan, uint64_t input_size,
                                const blobc_bake_options *opts, blobc_cache_entry *out,
                                bool *hit, blobc_error *warn);
 BLOBC_API void blobc_cache_entry_free(blobc_cache_entry *entry);
 
-/* Stores the output baked for `plan`. A failure only fills `warn`. */
-BLOBC_API void blobc_cache_put(blobc_cache *cache, const blobc_bake_plan *plan, const void *bytes,
-                     size_t len, blobc_error *warn);
+/* Stores the output (`bytes`, `len`) baked for `plan` from an input of
+ * `input_size` bytes: into every directory of the cache, and into its
+ * servers when the input is not below their threshold (an entry no run
+ * with the same thresholds would ask for is not worth a connection). A
+ * failure only fills `warn`. */
+BLOBC_API void blobc_cache_put(blobc_cache *cache, const blobc_bake_plan *plan, uint64_t input_size,
+                               const void *bytes, size_t len, blobc_error *warn);
 
 /* The lookups so far through this handle. */
 BLOBC_API void blobc_cache_counts(const blobc_cache *cache, uint64_t *hits, uint64_t *misses);
