@@ -55,6 +55,7 @@ typedef struct watch_run {
     bake_run r;            /* jobs, batch options, the printing of events */
     deps *deps;            /* per job */
     bool *dirty;           /* per job: to bake again */
+    bool *failed;          /* per job: its last bake failed */
     bool any_dirty;
     double settle_at;      /* when the last change is old enough to bake */
     double first_change;   /* of this burst: a never-ending burst still bakes */
@@ -260,6 +261,7 @@ static void on_event(void *ctx, const blobc_event *ev) {
     if (missing) add_dep(&w->deps[e.job], missing); /* and one not made yet */
     free(missing);
     if (ev->kind != BLOBC_EVENT_DONE) return;
+    w->failed[e.job] = ev->status != BLOBC_OK;
     if (ev->nfiles) { /* what this bake read; else what the last one did */
         free_deps(&w->deps[e.job]);
         for (size_t i = 0; i < ev->nfiles; i++) add_dep(&w->deps[e.job], ev->files[i]);
@@ -364,13 +366,17 @@ static void bake_dirty(watch_run *w) {
 }
 
 /* A change in a watched directory: the jobs that depend on that entry
- * (on any entry of it when the system lost track) are baked again. */
+ * (on any entry of it when the system lost track) are baked again; a job
+ * whose last bake failed, on any entry of its files' directories: its
+ * files are known only up to the failure (a schema that failed on an
+ * import being written names none of its imports). */
 static void on_change(void *ctx, const char *dir, const char *name) {
     watch_run *w = ctx;
     bool hit = false;
     for (size_t j = 0; j < w->r.n; j++)
         for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++)
-            if (touches(w, w->deps[j].files[i], dir, name)) hit = w->dirty[j] = true;
+            if (touches(w, w->deps[j].files[i], dir, w->failed[j] ? NULL : name))
+                hit = w->dirty[j] = true;
     if (!hit) return;
     double now = blobc_os_monotonic();
     if (!w->any_dirty) w->first_change = now;
@@ -461,10 +467,11 @@ int cmd_watch(int argc, char **argv) {
     }
     w.deps = calloc(w.r.n, sizeof *w.deps);
     w.dirty = calloc(w.r.n, sizeof *w.dirty);
+    w.failed = calloc(w.r.n, sizeof *w.failed);
     w.lines = calloc(w.r.n, sizeof *w.lines);
     w.line_gen = calloc(w.r.n, sizeof *w.line_gen);
     w.subset = calloc(w.r.n, sizeof *w.subset);
-    if (!w.deps || !w.dirty || !w.lines || !w.line_gen || !w.subset) {
+    if (!w.deps || !w.dirty || !w.failed || !w.lines || !w.line_gen || !w.subset) {
         cli_error("out of memory");
         rc = EXIT_USAGE;
         goto done;
@@ -495,6 +502,7 @@ done:
     blobc_os_watch_close(w.watch);
     free(w.deps);
     free(w.dirty);
+    free(w.failed);
     free(w.lines);
     free(w.line_gen);
     free(w.subset);
