@@ -343,8 +343,8 @@ install: $(BLOBC) $(LIBA) $(SO_GOAL)
 	  -e 's|@REQUIRES@|$(LINK_PKGS)|g' lib/blobc.pc.in > "$(DESTDIR)$(PCDIR)/blobc.pc"
 	install -d "$(DESTDIR)$(CMAKEDIR)"
 	sed -e 's|@REL_INCLUDEDIR@|$(call relpath,$(INCLUDEDIR))|g' -e 's|@REL_LIBDIR@|$(call relpath,$(LIBDIR))|g' \
-	  -e 's|@REL_BINDIR@|$(call relpath,$(BINDIR))|g' -e 's|@LINK_LIBS@|$(subst $(space),;,$(strip $(LIBS)))|g' \
-	  lib/cmake/blobcConfig.cmake.in > "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake"
+	  -e 's|@REL_BINDIR@|$(call relpath,$(BINDIR))|g' -e 's|@REL_CSDIR@|$(call relpath,$(CSDIR))|g' \
+	  -e 's|@LINK_LIBS@|$(subst $(space),;,$(strip $(LIBS)))|g' lib/cmake/blobcConfig.cmake.in > "$(DESTDIR)$(CMAKEDIR)/blobcConfig.cmake"
 	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
 	  -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
 	  lib/cmake/blobcConfigVersion.cmake.in > "$(DESTDIR)$(CMAKEDIR)/blobcConfigVersion.cmake"

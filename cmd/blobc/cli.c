@@ -351,10 +351,6 @@ int load_schema(const char *path, blobc_schema **out) {
     return 0;
 }
 
-int read_input(const char *path, uint8_t **bytes, size_t *len) {
-    return read_blob_input(path, false, bytes, len);
-}
-
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
@@ -424,16 +420,16 @@ const blobc_type *pick_type(const char *cmd, const blobc_schema *sch, const char
 
 /* ---- inputs and outputs ---- */
 
-static blobc_inputs *inputs;
+static blobc_inputs *run_inputs;
 
 int add_input(const char *path) {
     blobc_error err;
     blobc_error_clear(&err);
-    if (!inputs && !(inputs = blobc_inputs_new())) {
+    if (!run_inputs && !(run_inputs = blobc_inputs_new())) {
         cli_error("out of memory");
         return EXIT_USAGE;
     }
-    if (blobc_inputs_add(inputs, path, &err) != BLOBC_OK) {
+    if (blobc_inputs_add(run_inputs, path, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
     }
@@ -441,14 +437,14 @@ int add_input(const char *path) {
 }
 
 void free_inputs(void) {
-    blobc_inputs_free(inputs);
-    inputs = NULL;
+    blobc_inputs_free(run_inputs);
+    run_inputs = NULL;
 }
 
 /* Named temporary files of the output rules, for the signal handler. A
- * thread about to have one (temp_created) blocks the fatal signals, so
+ * thread about to have one (on_temp_created) blocks the fatal signals, so
  * that the handler never runs on it meanwhile, and registers the name; it
- * unregisters and unblocks once the temporary is gone (temp_gone). The
+ * unregisters and unblocks once the temporary is gone (on_temp_gone). The
  * handler, on another thread, marks the run as dying, waits a bounded time
  * for every registered temporary to be gone (with O_TMPFILE that is two
  * system calls away), removes whatever is left and ends the process. A
@@ -461,7 +457,7 @@ static _Atomic(char *) temp_slot[TEMP_SLOTS];
 static atomic_int dying;
 static _Thread_local int my_slot = -1; /* -1: none registered */
 
-static void temp_created(void *ctx, const char *path) {
+static void on_temp_created(void *ctx, const char *path) {
     (void)ctx;
     blobc_os_interrupts_block();
     my_slot = -1;
@@ -481,7 +477,7 @@ static void temp_created(void *ctx, const char *path) {
     blobc_os_wait_forever(); /* the process is ending; the signals stay blocked here */
 }
 
-static void temp_gone(void *ctx, const char *path) {
+static void on_temp_gone(void *ctx, const char *path) {
     (void)ctx;
     (void)path;
     /* The handler may have taken the slot (and removed the file) after
@@ -511,7 +507,7 @@ static void on_interrupt(void) {
 void install_signal_handlers(void) { blobc_os_on_interrupt(on_interrupt); }
 
 blobc_output_options cli_output_options(void) {
-    return (blobc_output_options){inputs, temp_created, temp_gone, NULL, false};
+    return (blobc_output_options){run_inputs, on_temp_created, on_temp_gone, NULL, false};
 }
 
 int write_output(const char *path, const blobc_buffer *buf) {

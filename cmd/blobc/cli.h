@@ -110,10 +110,9 @@ extern uint64_t cli_max_input;
     "                        not with NO_COLOR set), always, never\n"
 
 /* Reads a whole input file (malloc'd, the caller frees) up to --max-input;
- * 0 or an exit code after reporting why not. */
-int read_input(const char *path, uint8_t **bytes, size_t *len);
-/* read_input of a .blob (when `blob`): from a pipe, up to the file size its
- * header records, or the header alone when it is not a blob. */
+ * 0 or an exit code after reporting why not. A .blob (when `blob`) from a
+ * pipe is read up to the file size its header records, or the header
+ * alone when it is not a blob. */
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len);
 /* Loads a schema file, or the type description embedded in a .blob (told
  * apart by the blob magic; *is_blob says which). A stripped blob is an

@@ -422,9 +422,6 @@ blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
 blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t len,
                             const bk_pos *pos);
 
-/* Error for a container (mapping/sequence, `is_map`) where slot s's type
- * wants something else. */
-blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos);
 
 /* "a mapping (struct Vec3)", "an integer (u32)", ... for messages. */
 void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
@@ -436,9 +433,6 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
  * enum's or a union's members. */
 void bk_list_names(char *buf, size_t cap, const blobc_type *t);
 
-/* Suggestion for an unknown key among a struct's fields (and the meta keys
- * at the top level); NULL when nothing is close. */
-const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top);
 
 /* ---- keys and references (keys.c) ---- */
 

@@ -93,7 +93,9 @@ static blobc_status type_error(bk *k, const blobc_type *t, const bk_scalar *v, c
                               want, got, extra ? extra : ""));
 }
 
-blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
+/* Error for a container (mapping/sequence, `is_map`) where slot s's type
+ * wants something else. */
+static blobc_status fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
     char want[300];
     bk_describe_type(k, s->type, want, sizeof want);
     const char *got = k->json ? (is_map ? "an object" : "an array")
@@ -111,7 +113,9 @@ const char *bk_closest(const char *key, size_t len, const char *const *names, si
     return blobc_suggest_best(&sg);
 }
 
-const char *bk_suggest_field(const blobc_type *st, const char *key, size_t len, bool top) {
+/* Suggestion for an unknown key among a struct's fields (and the meta keys
+ * at the top level); NULL when nothing is close. */
+static const char *suggest_field(const blobc_type *st, const char *key, size_t len, bool top) {
     blobc_suggest sg;
     blobc_suggest_init(&sg, key, len);
     for (uint32_t i = 0; i < st->nfields; i++) blobc_suggest_offer(&sg, st->fields[i].name);
@@ -182,7 +186,7 @@ static const bk_keyplan *key_plan(bk *k, const blobc_type *t) {
 
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bool is_union = s->type->kind == BLOBC_KIND_UNION;
-    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
+    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
     const bk_keyplan *keys = is_union ? NULL : key_plan(k, s->type);
@@ -241,7 +245,7 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
         bk_warn(k, pos, key, len, "member \"%s\" of union %s is now called \"%s\" (@was)", m->was,
                 t->name, m->name);
     if (!m) {
-        const char *sug = bk_suggest_field(t, key, len, false);
+        const char *sug = suggest_field(t, key, len, false);
         char names[300];
         bk_list_names(names, sizeof names, t);
         if (sug)
@@ -287,7 +291,7 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
         char q[200];
         bk_quote(q, sizeof q, key, len);
         bool top = k->depth == 1;
-        const char *sug = bk_suggest_field(t, key, len, top);
+        const char *sug = suggest_field(t, key, len, top);
         blobc_status st;
         if (sug) {
             st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, key, len,
@@ -450,7 +454,7 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
                                       (unsigned)t->count, sp, (unsigned)known));
         }
     } else if (t->kind != BLOBC_KIND_ARRAY) {
-        return bk_fail_container(k, s, false, pos);
+        return fail_container(k, s, false, pos);
     }
     blobc_ref items = 0;
     /* A keyed array's items are sorted in place before it closes: grown. */

@@ -72,25 +72,30 @@ static void release(batch *b) {
     b->tlen = 0;
 }
 
-/* A copy of s[0..n) and a NUL, stable until the batch is filled again;
- * NULL when out of memory. */
-static const char *put_text(batch *b, const void *s, size_t n) {
-    char *d;
-    if (n < BATCH_TEXT - b->tlen) {
-        d = b->text + b->tlen;
-        b->tlen += n + 1;
-    } else {
-        if (b->nbig == b->big_cap) {
-            size_t cap = b->big_cap ? 2 * b->big_cap : 16;
-            char **g = cap <= SIZE_MAX / sizeof *g ? realloc(b->big, cap * sizeof *g) : NULL;
-            if (!g) return NULL;
-            b->big = g;
-            b->big_cap = cap;
-        }
-        d = n < SIZE_MAX ? malloc(n + 1) : NULL;
-        if (!d) return NULL;
-        b->big[b->nbig++] = d;
+/* put_text for a string that does not fit in the batch's text block. */
+static const char *put_big(batch *b, const void *s, size_t n) {
+    if (b->nbig == b->big_cap) {
+        size_t cap = b->big_cap ? 2 * b->big_cap : 16;
+        char **g = cap <= SIZE_MAX / sizeof *g ? realloc(b->big, cap * sizeof *g) : NULL;
+        if (!g) return NULL;
+        b->big = g;
+        b->big_cap = cap;
     }
+    char *d = n < SIZE_MAX ? malloc(n + 1) : NULL;
+    if (!d) return NULL;
+    b->big[b->nbig++] = d;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+/* A copy of s[0..n) and a NUL, stable until the batch is filled again;
+ * NULL when out of memory. Inline: it runs once per scalar on the thread
+ * the bake waits for. */
+static inline const char *put_text(batch *b, const void *s, size_t n) {
+    if (n >= BATCH_TEXT - b->tlen) return put_big(b, s, n);
+    char *d = b->text + b->tlen;
+    b->tlen += n + 1;
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
@@ -127,11 +132,21 @@ static bool copy_str(batch *b, const char **s) {
     return *s != NULL;
 }
 
-/* Copies event e into the batch. */
+/* Copies event e into the batch: a scalar, most of the events, field by
+ * field (every field written, nothing cleared first). */
 static bool put_event(batch *b, const yaml_event_t *e) {
     ypipe_event *r = &b->ev[b->n];
-    view_of(e, r);
-    if (r->value && !(r->value = put_text(b, r->value, r->length))) return false;
+    if (e->type == YAML_SCALAR_EVENT) {
+        r->type = YAML_SCALAR_EVENT;
+        r->plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        r->mark = e->start_mark;
+        r->length = e->data.scalar.length;
+        r->tag = (const char *)e->data.scalar.tag;
+        r->anchor = (const char *)e->data.scalar.anchor;
+        if (!(r->value = put_text(b, e->data.scalar.value, r->length))) return false;
+    } else {
+        view_of(e, r);
+    }
     if (r->tag && !copy_str(b, &r->tag)) return false;
     if (r->anchor && !copy_str(b, &r->anchor)) return false;
     b->n++;
@@ -176,7 +191,8 @@ static void fill_batch(ypipe *q, batch *b) {
             b->end = YPIPE_ERROR;
             break;
         }
-        if (!flow_ok(q, &e)) {
+        /* a scalar changes no nesting: only deep inside flow does it count */
+        if ((e.type != YAML_SCALAR_EVENT || q->flow > YPIPE_FLOW_FREE) && !flow_ok(q, &e)) {
             yaml_event_delete(&e);
             b->ended = true;
             b->end = YPIPE_DEEP;

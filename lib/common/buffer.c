@@ -65,7 +65,8 @@ bool blobc_buf_putc(blobc_buffer *b, char c) {
 
 bool blobc_buf_puts(blobc_buffer *b, const char *s) { return blobc_buf_append(b, s, strlen(s)); }
 
-bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) {
+static bool buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
+static bool buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) {
     va_list again;
     va_copy(again, ap);
     char small[256];
@@ -84,7 +85,7 @@ bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) {
 bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    bool ok = blobc_buf_vprintf(b, fmt, ap);
+    bool ok = buf_vprintf(b, fmt, ap);
     va_end(ap);
     return ok;
 }
@@ -97,7 +98,7 @@ bool blobc_buf_zeros(blobc_buffer *b, size_t n) {
 }
 
 void blobc_vemit(blobc_buffer *out, bool *ok, const char *fmt, va_list ap) {
-    if (*ok) *ok = blobc_buf_vprintf(out, fmt, ap);
+    if (*ok) *ok = buf_vprintf(out, fmt, ap);
 }
 
 void blobc_emit(blobc_buffer *out, bool *ok, const char *fmt, ...) {

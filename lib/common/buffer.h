@@ -23,7 +23,6 @@ bool blobc_buf_append(blobc_buffer *b, const void *p, size_t n);
 bool blobc_buf_putc(blobc_buffer *b, char c);
 bool blobc_buf_puts(blobc_buffer *b, const char *s);
 bool blobc_buf_printf(blobc_buffer *b, const char *fmt, ...) BLOBC_PRINTF(2, 3);
-bool blobc_buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 /* Appends n zero bytes. */
 bool blobc_buf_zeros(blobc_buffer *b, size_t n);
 

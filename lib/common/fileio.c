@@ -144,7 +144,8 @@ static int read_all(reader *r, size_t hint, uint8_t **data, size_t *len) {
     return 0;
 }
 
-size_t blobc_size_text(char *buf, size_t cap, uint64_t n) {
+/* "1 GiB", "64 KiB", "1000 bytes": a size for messages; snprintf semantics. */
+static size_t size_text(char *buf, size_t cap, uint64_t n) {
     static const char *const units[] = {"GiB", "MiB", "KiB"};
     for (int i = 0; i < 3; i++) {
         uint64_t u = (uint64_t)1 << (30 - 10 * i);
@@ -156,7 +157,7 @@ size_t blobc_size_text(char *buf, size_t cap, uint64_t n) {
 
 blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max) {
     char size[48];
-    blobc_size_text(size, sizeof size, max);
+    size_text(size, sizeof size, max);
     blobc_err_file(err, strcmp(path, "-") == 0 ? "<stdin>" : path);
     return blobc_err(err, BLOBC_EIO,
                      "input is larger than the maximum input size of %s (not a regular file, so "
@@ -167,7 +168,7 @@ blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t 
 blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char *what,
                                   uint64_t max) {
     char size[48];
-    blobc_size_text(size, sizeof size, max);
+    size_text(size, sizeof size, max);
     blobc_err_file(err, name);
     return blobc_err(err, BLOBC_EINPUT, "text of more than %s; expected %s (at most %s)", size,
                      what, size);

@@ -19,8 +19,6 @@
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
-/* "1 GiB", "64 KiB", "1000 bytes": a size for messages; snprintf semantics. */
-size_t blobc_size_text(char *buf, size_t cap, uint64_t n);
 /* The error for a non-regular input that went past the maximum input size. */
 blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
 /* The error for text (`what`: "schema text") longer than its own limit. */

@@ -47,10 +47,23 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
+static const uint64_t p10_u64[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                      100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                      1000000000000u, 10000000000000u, 100000000000000u,
+                                      1000000000000000u, 10000000000000000u, 100000000000000000u,
+                                      1000000000000000000u, 10000000000000000000u};
+
+/* The number of decimal digits of v: from its bit length (log10(2) is
+ * about 1233 / 4096), then one comparison, no loop to mispredict. */
 static size_t decimal_len(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233u >> 12;
+    return v ? t + 1 - (v < p10_u64[t]) : 1;
+#else
     size_t n = 1;
-    for (uint64_t t = 10; n < 20 && v >= t; t *= 10) n++;
+    while (n < 20 && v >= p10_u64[n]) n++;
     return n;
+#endif
 }
 
 /* Two digits per step from the end: half the dependent multiplies. */
@@ -73,29 +86,57 @@ size_t blobc_format_u64(char *p, uint64_t v) {
 
 /* r (an integer below 2^53) with k implied fraction digits, or with m
  * zeros appended (then k is 0). */
+/* The low `count` digits of *r, written backwards to end at p (two at a
+ * time); *r keeps the rest. Returns where they start. */
+static inline char *digits_back(char *p, uint64_t *r, size_t count) {
+    uint64_t v = *r;
+    if (v <= UINT32_MAX) {
+        /* 32-bit arithmetic where it fits: most texts of an f32 */
+        uint32_t u = (uint32_t)v;
+        for (; count >= 2; count -= 2) {
+            unsigned d = u % 100 * 2;
+            u /= 100;
+            *--p = digit_pairs[d + 1];
+            *--p = digit_pairs[d];
+        }
+        if (count) {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        }
+        *r = u;
+        return p;
+    }
+    for (; count >= 2; count -= 2) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = digit_pairs[d + 1];
+        *--p = digit_pairs[d];
+    }
+    if (count) {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    }
+    *r = v;
+    return p;
+}
+
 static size_t put_fixed(char *buf, bool neg, uint64_t r, int k, int m) {
-    char dig[24];
-    size_t n = blobc_format_u64(dig, r), o = 0;
-    if (neg) buf[o++] = '-';
+    size_t o = neg ? 1 : 0;
+    buf[0] = '-';
     if (k == 0) {
-        memcpy(buf + o, dig, n);
-        o += n;
+        o += blobc_format_u64(buf + o, r);
         for (int z = 0; z < m; z++) buf[o++] = '0';
         memcpy(buf + o, ".0", 2);
         return o + 2;
     }
-    if (n <= (size_t)k) {
-        buf[o++] = '0';
-        buf[o++] = '.';
-        for (size_t z = n; z < (size_t)k; z++) buf[o++] = '0';
-        memcpy(buf + o, dig, n);
-        return o + n;
-    }
-    memcpy(buf + o, dig, n - (size_t)k);
-    o += n - (size_t)k;
-    buf[o++] = '.';
-    memcpy(buf + o, dig + n - (size_t)k, (size_t)k);
-    return o + (size_t)k;
+    /* from the end: k fraction digits (leading zeros included), the
+     * point, then the integer part, "0" when there is none */
+    size_t n = decimal_len(r), whole = n > (size_t)k ? n - (size_t)k : 1;
+    char *end = buf + o + whole + 1 + k;
+    char *p = digits_back(end, &r, (size_t)k);
+    *--p = '.';
+    digits_back(p, &r, whole);
+    return (size_t)(end - buf);
 }
 
 /* The %.Ng loop: exact for any value. */
@@ -127,6 +168,11 @@ static int f32_int_zeros(uint64_t a, uint32_t m, int e, bool low_gap, uint64_t *
     int zeros = 0;
     uint64_t p = 10;
     *r = a;
+    if (e <= 0) {
+        /* gaps of at most 1: only the decimal's own zeros go */
+        while (zeros < 15 && *r % 10 == 0) *r /= 10, zeros++;
+        return zeros;
+    }
     for (int z = 1; z < 16 && p <= a; z++, p *= 10) {
         uint64_t q = a / p, rem = a - q * p;
         bool up = rem >= p - rem; /* the tie rounds up */
@@ -160,19 +206,34 @@ static size_t f32_fixed(char *buf, bool neg, float f) {
         int zeros = f32_int_zeros(a, m, e, low_gap, &r);
         return put_fixed(buf, neg, r, 0, zeros);
     }
-    uint64_t n = m, p5 = 1;
-    for (int k = 1; k <= -e; k++) {
-        n *= 5;
-        p5 *= 5;
+    /* 10^-k below the gap 2^e: the open interval holds a multiple of it,
+     * so k reads back; and when k - 1 does, k does (a multiple of
+     * 10^-(k-1) is one of 10^-k, and with equal half gaps the nearest is
+     * inside when any is). So the search goes down from there, usually
+     * a step or two; below a power of two the gaps differ, and it goes
+     * up from 1 as the double loop does. */
+    int top = (-e * 78913 >> 18) + 1; /* floor(-e log10(2)) + 1: 10^top > 2^-e */
+    int k = low_gap ? 1 : top, found = 0;
+    uint64_t r = 0;
+    for (;;) {
+        uint64_t p5 = p10_u64[k] >> k, n = m * p5; /* 5^k = 10^k / 2^k */
         if (n >= ((uint64_t)1 << 50)) return 0;
         int s = -e - k;
-        if (s == 0) return put_fixed(buf, neg, n, k, 0);
-        uint64_t half = (uint64_t)1 << (s - 1), rem = n & ((half << 1) - 1);
-        bool up = rem >= half;
+        uint64_t half = s ? (uint64_t)1 << (s - 1) : 0, rem = s ? n & ((half << 1) - 1) : 0;
+        bool up = s && rem >= half;
         uint64_t dist = up ? (half << 1) - rem : rem;
-        if (dist * (!up && low_gap ? 4 : 2) < p5) return put_fixed(buf, neg, (n >> s) + up, k, 0);
+        bool ok = dist * (!up && low_gap ? 4 : 2) < p5;
+        if (low_gap) {
+            if (ok) return put_fixed(buf, neg, (n >> s) + up, k, 0);
+            if (++k > -e) return 0;
+            continue;
+        }
+        if (!ok) break;
+        found = k;
+        r = (n >> s) + up;
+        if (--k == 0) break;
     }
-    return 0;
+    return found ? put_fixed(buf, neg, r, found, 0) : 0;
 }
 
 size_t blobc_format_float(char *buf, double v, bool f32) {

@@ -248,7 +248,7 @@ static blobc_status make_parents(const out_ctx *c, blobc_error *err) {
     return s;
 }
 
-static blobc_status write_stdout(const void *data, size_t len, blobc_error *err) {
+static blobc_status stdout_write(const void *data, size_t len, blobc_error *err) {
     int e = blobc_os_write_stdout(data, len);
     if (!e) return BLOBC_OK;
     char why[128];
@@ -299,7 +299,7 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
     err = blobc_err_or(err, &scratch);
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
-    if (strcmp(path, "-") == 0) return write_stdout(data, len, err);
+    if (strcmp(path, "-") == 0) return stdout_write(data, len, err);
     out_ctx c = {path, NULL, opts, false, {0}};
     char *target = NULL;
     int e = blobc_os_resolve_links(path, &target);

@@ -55,6 +55,19 @@ size_t blobc_quote(char *dst, size_t cap, const char *s, size_t n) {
 
 static const char hexd[] = "0123456789abcdef";
 
+#define BYTES(c) (0x0101010101010101ull * (c))
+
+/* Whether any of the 8 bytes in w needs more than itself in a quoted
+ * string: a control byte, DEL, '"', '\\' or a byte of a UTF-8 sequence
+ * (exact as a whole, byte order aside). */
+static bool word_special(uint64_t w) {
+    uint64_t below = (w - BYTES(0x20)) & ~w, del = (w ^ BYTES(0x7f)) - BYTES(1);
+    uint64_t quote = (w ^ BYTES(0x22)) - BYTES(1), bslash = (w ^ BYTES(0x5c)) - BYTES(1);
+    return ((w | below | (del & ~(w ^ BYTES(0x7f))) | (quote & ~(w ^ BYTES(0x22))) |
+             (bslash & ~(w ^ BYTES(0x5c)))) &
+            BYTES(0x80)) != 0;
+}
+
 bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json) {
     size_t need;
     if (!blobc_mul_ok(n, 6, &need) || !blobc_buf_reserve(b, need + 2)) return false;
@@ -62,6 +75,28 @@ bool blobc_buf_quoted(blobc_buffer *b, const uint8_t *s, size_t n, bool json) {
     *o++ = '"';
     size_t i = 0;
     while (i < n) {
+        /* plain text eight bytes at a time: names and tags mostly are */
+        size_t from = i;
+        while (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (word_special(w)) break;
+            memcpy(o, &w, 8);
+            o += 8;
+            i += 8;
+        }
+        /* a short plain tail: the last eight bytes again, the ones
+         * already copied written over with themselves */
+        if (i - from >= 8 && n - i < 8) {
+            uint64_t w;
+            memcpy(&w, s + n - 8, 8);
+            if (!word_special(w)) {
+                memcpy(o - (8 - (n - i)), &w, 8);
+                o += n - i;
+                i = n;
+            }
+        }
+        if (i == n) break;
         uint8_t c = s[i];
         if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
             *o++ = c;

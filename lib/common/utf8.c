@@ -116,10 +116,15 @@ bool blobc_textscan_run(blobc_textscan *s, const uint8_t *p, size_t n, uint64_t 
         /* Many bytes at a time while they are printable ASCII, which is
          * nearly all of a text file; anything else takes the byte path. */
 #if defined(__SSE2__)
-        /* A signed compare finds both: bytes >= 0x80 are negative. */
+        /* A signed compare finds both: bytes >= 0x80 are negative. Line
+         * ends and tabs are text too: taken here, or every line of a
+         * YAML file would leave this path. */
         while (!s->need && n - i >= 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-            if (_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))) break;
+            __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+            if (_mm_movemask_epi8(_mm_andnot_si128(ws, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))))) break;
             i += 16;
         }
 #endif

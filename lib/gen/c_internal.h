@@ -113,7 +113,6 @@ bool *blobc_genc_enum_dups(const blobc_type *t);
 /* A struct's layout as the output can write it: fields, increasing
  * offsets; and whether @align raised its alignment. */
 blobc_status blobc_genc_check_struct(gen *g, const blobc_type *t);
-blobc_status blobc_genc_bad_layout(gen *g, const blobc_type *t, const char *what);
 bool blobc_genc_raised_align(const blobc_type *t);
 /* Calls emit_one on every struct after the structs it holds inline. */
 blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *, const type_info *));

@@ -125,20 +125,25 @@ static const char *global_name(gen *g, const char *first, ...) {
     return unique_in(g, &g->globals, NULL, escaped(g, (const char *)g->tmp.data));
 }
 
-/* A type's name with its prefix, escaped, and no suffix: the name every
- * header of a schema split one per file must give it, whichever file's
- * header is generated. (A suffix depends on the other names the output
- * holds, and so on the file.) */
-static blobc_status type_name(gen *g, type_info *ti, const char *prefix) {
-    ti->cname = global_name(g, prefix, ti->type->name, END);
-    if (!ti->cname) return nomem(g);
-    if (!g->own_only) return BLOBC_OK;
+/* A type's name: its prefix and name, escaped, kept clear of `kept_off`
+ * (names its own kind of type declares inside itself, or NULL), then
+ * made unique. Before the last step it is the name every header of a
+ * schema split one per file must give it, whichever file's header is
+ * generated. (A suffix for uniqueness depends on the other names the
+ * output holds, and so on the file.) */
+static blobc_status type_name(gen *g, type_info *ti, const char *prefix, const nameset *kept_off) {
     g->tmp.len = 0;
     if (!blobc_buf_puts(&g->tmp, prefix) || !blobc_buf_puts(&g->tmp, ti->type->name) ||
         !blobc_buf_putc(&g->tmp, '\0'))
         return nomem(g);
     const char *plain = escaped(g, (const char *)g->tmp.data);
-    if (!plain) return nomem(g);
+    if (plain && kept_off) {
+        nameset none = {0};
+        plain = blobc_nameset_unique(&none, kept_off, &g->arena, plain);
+        blobc_nameset_free(&none);
+    }
+    if (!plain || !(ti->cname = blobc_nameset_unique(&g->globals, NULL, &g->arena, plain))) return nomem(g);
+    if (!g->own_only) return BLOBC_OK;
     if (strcmp(plain, ti->cname) != 0)
         return blobc_err(g->err, BLOBC_EINPUT,
                          "%s: type %s would be named %s, as %s is taken; with one file per schema file "
@@ -174,7 +179,7 @@ static const char *text_fn_name(gen *g) {
 blobc_status blobc_genc_assign_names(gen *g) {
     if (!blobc_nameset_add(&g->globals, g->guard)) return nomem(g);
     blobc_status st = BLOBC_OK;
-    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], g->prefix);
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], g->prefix, NULL);
     if (st != BLOBC_OK) return st;
     if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo; i++) {
@@ -321,8 +326,14 @@ blobc_status blobc_gencpp_assign_names(gen *g) {
     for (size_t k = 0; k < sizeof cpp_globals / sizeof cpp_globals[0]; k++)
         if (!blobc_nameset_has(&g->globals, cpp_globals[k]) && !blobc_nameset_add(&g->globals, cpp_globals[k]))
             return nomem(g);
+    /* a class may not declare a member named like itself */
+    nameset api = {0};
     blobc_status st = BLOBC_OK;
-    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = type_name(g, &g->info[i], "");
+    for (size_t k = 0; k < sizeof cpp_struct_api / sizeof cpp_struct_api[0] && st == BLOBC_OK; k++)
+        if (!blobc_nameset_add(&api, cpp_struct_api[k])) st = nomem(g);
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++)
+        st = type_name(g, &g->info[i], "", g->info[i].type->kind == BLOBC_KIND_STRUCT ? &api : NULL);
+    blobc_nameset_free(&api);
     if (st != BLOBC_OK) return st;
     if (!(g->text_fn = text_fn_name(g))) return nomem(g);
     for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) st = cpp_member_names(g, &g->info[i]);

@@ -37,6 +37,9 @@ static const char *const object_members[] = {
     "Equals", "Finalize", "GetHashCode", "GetType", "MemberwiseClone", "ReferenceEquals", "ToString",
 };
 
+/* What the standalone runtime's structs declare besides their fields. */
+#define STANDALONE_MEMBERS "SchemaHash", "Open", "TryOpen"
+
 /* Names the output uses from Unity, blobc's C# runtime and the base
  * library: a schema type of the same name gets a `_` behind (whichever
  * runtime, so that a type has one name in both). */
@@ -47,10 +50,11 @@ static const char *const used_names[] = {
     "StructLayoutAttribute", "FieldOffsetAttribute", "MarshalAsAttribute", "MayOnlyLiveInBlobStorage",
     "MayOnlyLiveInBlobStorageAttribute",
     "Blobc", "BlobAsset", "BlobStatus", "BlobMemory", "BlobException",
+    /* no struct may be named like its members (CS0542) */
+    STANDALONE_MEMBERS,
 };
 
-/* What the standalone runtime's structs get besides their fields. */
-static const char *const standalone_members[] = {"SchemaHash", "Open", "TryOpen"};
+static const char *const standalone_members[] = {STANDALONE_MEMBERS};
 
 /* Unity.Mathematics vector types ([T; 2..4] of these elements). */
 static const struct {
@@ -97,7 +101,7 @@ bool blobc_gencs_local_names(const csgen *c, blobc_nameset *local, const char *t
     for (size_t k = 0; k < sizeof object_members / sizeof object_members[0]; k++)
         if (!blobc_nameset_has(local, object_members[k]) && !blobc_nameset_add(local, object_members[k]))
             return false;
-    for (size_t k = 0; c->standalone && kind == BLOBC_KIND_STRUCT && k < 3; k++)
+    for (size_t k = 0; c->standalone && kind == BLOBC_KIND_STRUCT && k < sizeof standalone_members / sizeof standalone_members[0]; k++)
         if (!blobc_nameset_has(local, standalone_members[k]) && !blobc_nameset_add(local, standalone_members[k]))
             return false;
     /* [MarshalAs(UnmanagedType.U1)] on a bool field looks the name up in the struct */

@@ -274,17 +274,17 @@ static uint32_t natural_align(const blobc_type *t) {
     return a;
 }
 
-blobc_status blobc_genc_bad_layout(gen *g, const blobc_type *t, const char *what) {
+static blobc_status bad_layout(gen *g, const blobc_type *t, const char *what) {
     return blobc_err(g->err, BLOBC_EINPUT, "%s: struct %s: %s", g->lang, t->name, what);
 }
 
 blobc_status blobc_genc_check_struct(gen *g, const blobc_type *t) {
-    if (t->nfields == 0) return blobc_genc_bad_layout(g, t, "has no fields");
+    if (t->nfields == 0) return bad_layout(g, t, "has no fields");
     uint32_t cur = 0;
     for (uint32_t f = 0; f < t->nfields; f++) {
         const blobc_field *fd = &t->fields[f];
         if (fd->offset < cur || fd->type->size > t->size || fd->offset > t->size - fd->type->size)
-            return blobc_genc_bad_layout(g, t, "field offsets are not increasing within the struct");
+            return bad_layout(g, t, "field offsets are not increasing within the struct");
         cur = fd->offset + fd->type->size;
     }
     return BLOBC_OK;
@@ -350,7 +350,7 @@ blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *,
                 const blobc_type *ft = strip_fixed(ti->type->fields[ti->cursor++].type);
                 if (ft->kind != BLOBC_KIND_STRUCT) continue;
                 type_info *dep = blobc_genc_info_of(g, ft);
-                if (dep->visit == VISIT_OPEN) st = blobc_genc_bad_layout(g, ti->type, "contains itself inline");
+                if (dep->visit == VISIT_OPEN) st = bad_layout(g, ti->type, "contains itself inline");
                 else if (dep->visit == VISIT_NONE) next = dep;
             }
             if (st != BLOBC_OK) break;

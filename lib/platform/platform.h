@@ -81,8 +81,6 @@ FILE *blobc_os_fopen(const char *path, const char *mode);
 int blobc_os_mkdir(const char *path);
 int blobc_os_remove(const char *path);
 int blobc_os_rmdir(const char *path);
-/* Sets the file's modification time to now (a cache entry's last use). */
-int blobc_os_touch(const char *path);
 /* The directory part of path with its separator ("dir/"), or "" when it
  * has none: the length to keep. Both separators count on Windows, and
  * so does the colon of a drive ("C:x"). */

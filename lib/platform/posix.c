@@ -126,10 +126,6 @@ int blobc_os_remove(const char *path) { return unlink(path) == 0 ? 0 : errno; }
 
 int blobc_os_rmdir(const char *path) { return rmdir(path) == 0 ? 0 : errno; }
 
-int blobc_os_touch(const char *path) {
-    return utimensat(AT_FDCWD, path, NULL, 0) == 0 ? 0 : errno;
-}
-
 size_t blobc_os_dir_len(const char *path) {
     const char *slash = strrchr(path, '/');
     return slash ? (size_t)(slash - path) + 1 : 0;

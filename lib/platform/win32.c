@@ -302,16 +302,6 @@ int blobc_os_rmdir(const char *path) {
     return e;
 }
 
-int blobc_os_touch(const char *path) {
-    HANDLE h = open_w(path, FILE_WRITE_ATTRIBUTES, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
-    if (h == INVALID_HANDLE_VALUE) return last_errno();
-    FILETIME now;
-    GetSystemTimeAsFileTime(&now);
-    int e = SetFileTime(h, NULL, NULL, &now) ? 0 : last_errno();
-    CloseHandle(h);
-    return e;
-}
-
 size_t blobc_os_dir_len(const char *path) {
     size_t keep = path[0] && path[1] == ':' ? 2 : 0;
     for (size_t i = 0; path[i]; i++)

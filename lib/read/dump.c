@@ -38,6 +38,15 @@
 
 #define BLOCK_DEPTH 64
 #define PIECE (64u * 1024u) /* bytes handed to the writer at a time */
+#define KEY_SLOTS 64          /* keys written ready, by their name's address */
+#define KEY_TEXT 32
+
+/* A key as written: "name": (JSON), name: or "name": (YAML). */
+typedef struct keytext {
+    const char *name;
+    size_t len;
+    char text[KEY_TEXT];
+} keytext;
 
 typedef struct dframe {
     const blobc_type *type; /* MAP: the struct; SEQ: the item type */
@@ -50,12 +59,23 @@ typedef struct dframe {
 } dframe;
 
 typedef struct demit {
-    blobc_buffer *out;
+    blobc_buffer *out;      /* its len is behind cur while the text is made */
+    char *cur, *lim;        /* the end of the text in out, and of its room */
     size_t start;           /* out->len when the dump began */
     uint64_t handed;        /* bytes handed to the writer (or dropped) so far */
     const blobc_dump_options *o; /* its writer, if any */
     bool dry;               /* a run that only looks for a failure: pieces are dropped */
-    bool json, oom;
+    bool json;
+    /* what stops the dump, tested as one word */
+    union {
+        struct {
+            bool oom;
+            bool over_budget;
+            bool too_deep;  /* the text would nest deeper than max_nesting */
+            bool desync;    /* the walk and the table disagree (a bug) */
+        };
+        uint32_t failed;
+    };
     const uint8_t *d;
     blobc_walk *w;
     size_t next;            /* next new payload (table index) */
@@ -68,15 +88,24 @@ typedef struct demit {
     uint32_t copying;       /* copies open */
     uint64_t copy_mark;     /* text_pos where the outermost copy began */
     uint64_t copied, copy_budget;
-    bool over_budget;
     uint32_t max_nesting;   /* what the bake of the format reads */
-    bool too_deep;          /* the text would nest deeper than that */
-    bool desync;            /* the walk and the table disagree (a bug) */
+    keytext *keys;          /* KEY_SLOTS of them, or NULL */
 } demit;
 
 /* ---- output ---- */
 
-static bool streams(const demit *e) { return e->dry || (e->o && e->o->write); }
+static inline bool streams(const demit *e) { return e->dry || (e->o && e->o->write); }
+
+/* The cursor from out; when streaming, the room ends where a piece is
+ * full (make_room then hands it over). */
+static inline void load_cursor(demit *e) {
+    blobc_buffer *b = e->out;
+    e->cur = (char *)b->data + b->len;
+    e->lim = (char *)b->data + b->cap;
+    if (streams(e) && b->cap - e->start > PIECE) e->lim = (char *)b->data + e->start + PIECE;
+}
+
+static inline void sync_len(demit *e) { e->out->len = (size_t)((uint8_t *)e->cur - e->out->data); }
 
 /* Hands the text made so far to the writer (a dry run drops it). */
 static void hand_over(demit *e) {
@@ -90,74 +119,125 @@ static void hand_over(demit *e) {
 
 /* Room for n more bytes: a full piece goes to the writer first. */
 static BLOBC_NOINLINE bool make_room(demit *e, size_t n) {
+    sync_len(e);
     hand_over(e);
     blobc_buffer *b = e->out;
-    if (b->cap - b->len >= n) return true;
-    if (blobc_buf_reserve(b, streams(e) && n < PIECE ? PIECE : n)) return true;
-    e->oom = true;
-    return false;
+    bool ok = b->cap - b->len >= n || blobc_buf_reserve(b, streams(e) && n < PIECE ? PIECE : n);
+    if (!ok) e->oom = true;
+    load_cursor(e);
+    /* one item longer than a piece (a long string) is a piece of its own */
+    if (ok && (size_t)(e->lim - e->cur) < n) e->lim = (char *)b->data + b->cap;
+    return ok;
 }
 
 /* Where the text is: bytes written so far, handed over or not. */
-static uint64_t text_pos(const demit *e) { return e->handed + (e->out->len - e->start); }
+static uint64_t text_pos(const demit *e) {
+    return e->handed + ((size_t)((uint8_t *)e->cur - e->out->data) - e->start);
+}
+
+/* Where the next n bytes go (NULL when out of memory); the text is
+ * written through a local pointer and ended by done(), so that the
+ * buffer's length is not read back after every byte (a store through a
+ * char pointer may alias it). */
+static inline char *room(demit *e, size_t n) {
+    if (BLOBC_UNLIKELY((size_t)(e->lim - e->cur) < n) && !make_room(e, n)) return NULL;
+    return e->cur;
+}
+
+static inline void done(demit *e, char *end) { e->cur = end; }
 
 static inline void put(demit *e, const char *s, size_t n) {
-    blobc_buffer *b = e->out;
-    if (BLOBC_UNLIKELY(b->cap - b->len < n) && !make_room(e, n)) return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
+    char *o = room(e, n);
+    if (!o) return;
+    memcpy(o, s, n);
+    done(e, o + n);
 }
 
 #define PUTS(e, lit) put((e), (lit), sizeof(lit) - 1)
 
-static inline void putc1(demit *e, char c) { put(e, &c, 1); }
+static inline void putc1(demit *e, char c) {
+    char *o = room(e, 1);
+    if (!o) return;
+    *o = c;
+    done(e, o + 1);
+}
+
+static const char spaces16[16] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+                                   ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+
+/* n spaces at o, which has room for n rounded up to 16: whole stores of
+ * 16 instead of a call for a few bytes. */
+static inline char *spaces(char *o, uint32_t n) {
+    for (uint32_t i = 0; i < n; i += 16) memcpy(o + i, spaces16, 16);
+    return o + n;
+}
 
 static void indent(demit *e, uint32_t n) {
-    static const char sp[] = "                                                                ";
-    while (n > 0) {
-        uint32_t k = n < sizeof sp - 1 ? n : (uint32_t)(sizeof sp - 1);
-        put(e, sp, k);
-        n -= k;
-    }
+    char *o = room(e, (size_t)n + 16);
+    if (o) done(e, spaces(o, n));
 }
 
-static void put_u64(demit *e, uint64_t v) {
-    char buf[24];
-    put(e, buf, blobc_format_u64(buf, v));
-}
+/* The most a number or a bool takes (an enum's name is not bounded). */
+#define NUMBER_TEXT BLOBC_FLOAT_TEXT_MAX
 
-static void put_i64(demit *e, int64_t v) {
-    char buf[24];
+static char *i64_text(char *o, int64_t v) {
     if (v < 0) {
-        buf[0] = '-';
-        put(e, buf, 1 + blobc_format_u64(buf + 1, (uint64_t)0 - (uint64_t)v));
-    } else {
-        put(e, buf, blobc_format_u64(buf, (uint64_t)v));
+        *o++ = '-';
+        return o + blobc_format_u64(o, (uint64_t)0 - (uint64_t)v);
     }
+    return o + blobc_format_u64(o, (uint64_t)v);
 }
 
-static void put_float(demit *e, double v, bool f32) {
-    if (isnan(v)) {
-        if (e->json) PUTS(e, "\"nan\"");
-        else PUTS(e, ".nan");
-    } else if (isinf(v)) {
-        if (e->json) put(e, v < 0 ? "\"-inf\"" : "\"inf\"", v < 0 ? 6 : 5);
-        else put(e, v < 0 ? "-.inf" : ".inf", v < 0 ? 5 : 4);
-    } else {
-        char buf[BLOBC_FLOAT_TEXT_MAX];
-        put(e, buf, blobc_format_float(buf, v, f32));
+static char *float_text(char *o, double v, bool f32, bool json) {
+    const char *t = NULL;
+    if (isnan(v)) t = json ? "\"nan\"" : ".nan";
+    else if (isinf(v)) t = json ? (v < 0 ? "\"-inf\"" : "\"inf\"") : (v < 0 ? "-.inf" : ".inf");
+    if (!t) return o + blobc_format_float(o, v, f32);
+    size_t n = strlen(t);
+    memcpy(o, t, n);
+    return o + n;
+}
+
+/* A bool or number of kind k at p, written at o (NUMBER_TEXT of room);
+ * the end. */
+static char *number_text(char *o, blobc_kind k, const uint8_t *p, bool json) {
+    switch (k) {
+    case BLOBC_KIND_BOOL:
+        memcpy(o, *p ? "true" : "false", *p ? 4 : 5);
+        return o + (*p ? 4 : 5);
+    case BLOBC_KIND_I8: return i64_text(o, (int8_t)p[0]);
+    case BLOBC_KIND_U8: return o + blobc_format_u64(o, p[0]);
+    case BLOBC_KIND_I16: return i64_text(o, (int16_t)blobc_ld16(p));
+    case BLOBC_KIND_U16: return o + blobc_format_u64(o, blobc_ld16(p));
+    case BLOBC_KIND_I32: return i64_text(o, (int32_t)blobc_ld32(p));
+    case BLOBC_KIND_U32: return o + blobc_format_u64(o, blobc_ld32(p));
+    case BLOBC_KIND_I64: return i64_text(o, (int64_t)blobc_ld64(p));
+    case BLOBC_KIND_U64: return o + blobc_format_u64(o, blobc_ld64(p));
+    case BLOBC_KIND_F32: {
+        uint32_t b = blobc_ld32(p);
+        float f;
+        memcpy(&f, &b, 4);
+        return float_text(o, f, true, json);
+    }
+    case BLOBC_KIND_F64: {
+        uint64_t b = blobc_ld64(p);
+        double f;
+        memcpy(&f, &b, 8);
+        return float_text(o, f, false, json);
+    }
+    default: return o;
     }
 }
 
 static void put_string(demit *e, const uint8_t *s, size_t n) {
     /* at most six bytes a byte and the quotes (blobc_buf_quoted) */
-    blobc_buffer *b = e->out;
-    if (BLOBC_UNLIKELY(n > (SIZE_MAX - 2) / 6 || b->cap - b->len < 6 * n + 2) &&
-        (n > (SIZE_MAX - 2) / 6 || !make_room(e, 6 * n + 2))) {
+    if (n > (SIZE_MAX - 2) / 6 || !room(e, 6 * n + 2)) {
         e->oom = true;
         return;
     }
-    if (!blobc_buf_quoted(b, s, n, e->json)) e->oom = true;
+    sync_len(e);
+    if (!blobc_buf_quoted(e->out, s, n, e->json)) e->oom = true;
+    load_cursor(e);
 }
 
 /* Whether an identifier reads as a bool or null to a YAML 1.1 reader
@@ -176,6 +256,32 @@ static bool yaml_special(const char *s, size_t n) {
     return false;
 }
 
+/* A key's text, made on its first use (NULL when it is too long to
+ * keep: then put_name). */
+static BLOBC_NOINLINE const keytext *make_key_text(demit *e, keytext *k, const char *name);
+
+static inline const keytext *key_text(demit *e, const char *name) {
+    if (!e->keys) return NULL;
+    keytext *k = &e->keys[((uintptr_t)name >> 3) % KEY_SLOTS];
+    return k->name == name ? k : make_key_text(e, k, name);
+}
+
+static const keytext *make_key_text(demit *e, keytext *k, const char *name) {
+    size_t n = strlen(name);
+    if (n + 4 > KEY_TEXT) return NULL;
+    bool q = e->json || yaml_special(name, n);
+    char *o = k->text;
+    if (q) *o++ = '"';
+    memcpy(o, name, n);
+    o += n;
+    if (q) *o++ = '"';
+    *o++ = ':';
+    if (e->json) *o++ = ' ';
+    k->len = (size_t)(o - k->text);
+    k->name = name;
+    return k;
+}
+
 /* An identifier (key or enum member): JSON strings are quoted anyway; in
  * YAML only the ones that would read as something else. */
 static void put_name(demit *e, const char *s) {
@@ -188,38 +294,14 @@ static void put_name(demit *e, const char *s) {
 
 /* ---- scalars ---- */
 
-static bool scalar_like(const blobc_type *t) {
-    return blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM;
+/* The kinds put_scalar writes: blobc_kind_is_scalar's, kept inline on
+ * this path, and enums. */
+static inline bool scalar_like(const blobc_type *t) {
+    return (t->kind >= BLOBC_KIND_BOOL && t->kind <= BLOBC_KIND_F64) || t->kind == BLOBC_KIND_ENUM;
 }
 
 static void put_scalar(demit *e, const blobc_type *t, const uint8_t *p) {
     switch (t->kind) {
-    case BLOBC_KIND_BOOL:
-        if (*p) PUTS(e, "true");
-        else PUTS(e, "false");
-        break;
-    case BLOBC_KIND_I8: put_i64(e, (int8_t)p[0]); break;
-    case BLOBC_KIND_U8: put_u64(e, p[0]); break;
-    case BLOBC_KIND_I16: put_i64(e, (int16_t)blobc_ld16(p)); break;
-    case BLOBC_KIND_U16: put_u64(e, blobc_ld16(p)); break;
-    case BLOBC_KIND_I32: put_i64(e, (int32_t)blobc_ld32(p)); break;
-    case BLOBC_KIND_U32: put_u64(e, blobc_ld32(p)); break;
-    case BLOBC_KIND_I64: put_i64(e, (int64_t)blobc_ld64(p)); break;
-    case BLOBC_KIND_U64: put_u64(e, blobc_ld64(p)); break;
-    case BLOBC_KIND_F32: {
-        uint32_t b = blobc_ld32(p);
-        float f;
-        memcpy(&f, &b, 4);
-        put_float(e, f, true);
-        break;
-    }
-    case BLOBC_KIND_F64: {
-        uint64_t b = blobc_ld64(p);
-        double f;
-        memcpy(&f, &b, 8);
-        put_float(e, f, false);
-        break;
-    }
     case BLOBC_KIND_ENUM: {
         const blobc_type *base = t->elem;
         uint64_t v;
@@ -239,8 +321,11 @@ static void put_scalar(demit *e, const blobc_type *t, const uint8_t *p) {
         put_name(e, ev ? ev->name : "?");
         break;
     }
-    default:
+    default: {
+        char *o = room(e, NUMBER_TEXT);
+        if (o) done(e, number_text(o, t->kind, p, e->json));
         break;
+    }
     }
 }
 
@@ -317,8 +402,8 @@ static bool budget_ok(demit *e) {
 
 /* ---- values ---- */
 
-static bool push(demit *e, dframe f) {
-    if (!blobc_grow((void **)&e->fr, &e->frcap, e->nfr + 1, sizeof *e->fr)) {
+static inline bool push(demit *e, dframe f) {
+    if (e->nfr == e->frcap && !blobc_grow((void **)&e->fr, &e->frcap, e->nfr + 1, sizeof *e->fr)) {
         e->oom = true;
         return false;
     }
@@ -335,14 +420,14 @@ typedef struct vctx {
 } vctx;
 
 /* Text before and after a value written on the spot (not a frame). */
-static void inline_open(demit *e, const vctx *c, uint32_t anchor) {
+static inline void inline_open(demit *e, const vctx *c, uint32_t anchor) {
     if (!e->json && !c->flow) putc1(e, ' ');
     if (anchor) {
         put_anchor(e, '&', anchor);
         putc1(e, ' ');
     }
 }
-static void inline_close(demit *e, const vctx *c) {
+static inline void inline_close(demit *e, const vctx *c) {
     if (!e->json && !c->flow) putc1(e, '\n');
 }
 
@@ -411,9 +496,26 @@ static void put_ref(demit *e, const blobc_type *t, size_t p) {
     put_scalar(e, kf->type, e->d + q);
 }
 
+/* A string field whose payload comes next in the table and is not
+ * shared (most of them): written with no anchor or copy to decide. */
+static inline bool plain_string(demit *e, const vctx *c, size_t p) {
+    int32_t off = (int32_t)blobc_ld32(e->d + p);
+    size_t tg = p + (size_t)(int64_t)off;
+    blobc_walk *w = e->w;
+    if (off == 0 || e->next >= w->ntab || w->tstart[e->next] != tg ||
+        (blobc_walk_flags(w, e->next) & BLOBC_WP_SHARED))
+        return false;
+    e->next++;
+    inline_open(e, c, 0);
+    put_string(e, e->d + tg, blobc_ld32(e->d + p + 4) - 1);
+    inline_close(e, c);
+    return true;
+}
+
 static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
     size_t pend = SIZE_MAX; /* a shared *T target, anchored on the node */
     uint8_t copies = 0;
+    if (t->kind == BLOBC_KIND_STRING && plain_string(e, c, p)) return;
     for (;;) {
         if (scalar_like(t)) {
             inline_open(e, c, take_anchor(e, pend));
@@ -507,8 +609,17 @@ static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t
     if (!level_ok(e)) return;
     putc1(e, '[');
     uint32_t es = et->size;
-    bool scalar = scalar_like(et);
+    bool scalar = scalar_like(et), number = scalar && et->kind != BLOBC_KIND_ENUM;
     for (uint32_t i = 0; i < n && !e->oom; i++) {
+        if (number) {
+            /* the separator and the number in one write */
+            char *o = room(e, 2 + NUMBER_TEXT);
+            if (!o) break;
+            memcpy(o, ", ", 2);
+            o += i ? 2 : 0;
+            done(e, number_text(o, et->kind, e->d + base + (size_t)i * es, e->json));
+            continue;
+        }
         if (i) PUTS(e, ", ");
         if (scalar) put_scalar(e, et, e->d + base + (size_t)i * es);
         else value(e, &flowc, et, base + (size_t)i * es);
@@ -518,8 +629,56 @@ static void put_inline_seq(demit *e, const blobc_type *et, size_t base, uint32_t
 
 /* ---- the document ---- */
 
+/* A key and its colon (and in JSON the space after it). */
+static void put_key(demit *e, const char *key) {
+    const keytext *k = key_text(e, key);
+    char *o = k ? room(e, KEY_TEXT) : NULL;
+    if (o) {
+        memcpy(o, k->text, KEY_TEXT);
+        done(e, o + k->len);
+        return;
+    }
+    put_name(e, key);
+    putc1(e, ':');
+    if (e->json) putc1(e, ' ');
+}
+
+/* A block JSON entry's start: the comma after the one before, the line
+ * and its indentation, and the key, in one write. */
+static void json_lead_in(demit *e, bool comma, uint32_t ind, const char *key) {
+    char *o = room(e, (size_t)ind + 18);
+    if (!o) return;
+    *o = ',';
+    o += comma;
+    *o++ = '\n';
+    done(e, spaces(o, ind));
+    if (key) put_key(e, key);
+}
+
+/* A block JSON entry whose value is a bool or a number, all in one write
+ * (the common case); false when it is something else, or its key too
+ * long to keep. */
+static bool json_number_entry(demit *e, bool comma, uint32_t ind, const char *key,
+                              const blobc_type *t, size_t p) {
+    if (!scalar_like(t) || t->kind == BLOBC_KIND_ENUM) return false;
+    const keytext *k = key ? key_text(e, key) : NULL;
+    if (key && !k) return false;
+    char *o = room(e, (size_t)ind + 18 + KEY_TEXT + NUMBER_TEXT);
+    if (!o) return true;
+    *o = ',';
+    o += comma;
+    *o++ = '\n';
+    o = spaces(o, ind);
+    if (k) {
+        memcpy(o, k->text, KEY_TEXT);
+        o += k->len;
+    }
+    done(e, number_text(o, t->kind, e->d + p, true));
+    return true;
+}
+
 static void run(demit *e) {
-    while (e->nfr && !e->oom && !e->over_budget && !e->too_deep && !e->desync) {
+    while (e->nfr && !e->failed) {
         dframe *f = &e->fr[e->nfr - 1];
         if (f->i == f->n) {
             bool flow = f->flow, seq = f->seq;
@@ -528,11 +687,14 @@ static void run(demit *e) {
             e->nfr--;
             bool parent_flow = e->nfr && e->fr[e->nfr - 1].flow;
             if (e->json) {
+                char *o = room(e, (size_t)ind + 16);
+                if (!o) break;
                 if (!flow) {
-                    putc1(e, '\n');
-                    indent(e, ind - 2);
+                    *o++ = '\n';
+                    o = spaces(o, ind - 2);
                 }
-                putc1(e, seq ? ']' : '}');
+                *o++ = seq ? ']' : '}';
+                done(e, o);
             } else if (flow) {
                 putc1(e, seq ? ']' : '}');
                 if (!parent_flow) putc1(e, '\n');
@@ -556,25 +718,31 @@ static void run(demit *e) {
             t = fd->type;
             p = f->base + fd->offset;
         }
+        if (e->json && !f->flow && json_number_entry(e, i != 0, f->ind, key, t, p)) continue;
         /* the entry's lead-in */
         if (f->flow) {
             if (i) PUTS(e, ", ");
         } else if (e->json) {
-            if (i) putc1(e, ',');
-            putc1(e, '\n');
-            indent(e, f->ind);
+            json_lead_in(e, i != 0, f->ind, key);
+            key = NULL;
         } else if (!(i == 0 && f->first_inline)) {
             indent(e, f->ind);
         }
         if (key) {
-            put_name(e, key);
-            putc1(e, ':');
-            if (e->json || f->flow) putc1(e, ' ');
+            put_key(e, key);
+            if (!e->json && f->flow) putc1(e, ' ');
         } else if (!e->json && !f->flow) {
             putc1(e, '-');
         }
         vctx c = {f->flow != 0, f->seq != 0, f->ind};
-        value(e, &c, t, p);
+        if (scalar_like(t)) {
+            /* no frame, and no anchor: only payloads carry one */
+            inline_open(e, &c, 0);
+            put_scalar(e, t, e->d + p);
+            inline_close(e, &c);
+        } else {
+            value(e, &c, t, p);
+        }
     }
 }
 
@@ -582,6 +750,8 @@ static void run(demit *e) {
 static blobc_status emit_text(demit *ep, const blobc_source *src, blobc_walk *w,
                               const blobc_dump_options *o, blobc_error *err) {
     demit e = *ep;
+    if (!blobc_buf_reserve(e.out, streams(&e) ? PIECE : 4096)) return blobc_err_nomem(err);
+    load_cursor(&e);
     e.json = o->format == BLOBC_DUMP_JSON;
     e.d = src->data;
     e.w = w;
@@ -617,10 +787,13 @@ static blobc_status emit_text(demit *ep, const blobc_source *src, blobc_walk *w,
     /* in JSON every entry but the first is preceded by a comma; here the
      * meta keys came first */
     if (e.json) putc1(&e, ',');
+    e.keys = calloc(KEY_SLOTS, sizeof *e.keys); /* none: each key is made as it goes */
     run(&e);
     if (e.json) putc1(&e, '\n');
     free(e.fr);
     free(e.anchor);
+    free(e.keys);
+    sync_len(&e);
     *ep = e;
     blobc_status st = BLOBC_OK;
     if (e.oom) st = blobc_err_nomem(err);

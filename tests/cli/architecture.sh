@@ -1,10 +1,12 @@
 # The rules of docs/ARCHITECTURE.md, checked against the tree: the map
-# names every file of lib/ and nothing else, private headers stay in their
-# folder, folders include and call only the folders below them, no files
-# include or call each other in a circle, cmd/ uses only the public headers and the
-# platform layer, no file outside lib/platform/ includes an operating-
-# system header, no private value is cast into a blobc_status, and no
-# file of lib/ grows far past 900 lines.
+# names every file of lib/ and nothing else and marks the experimental
+# public headers, private headers stay in their folder, folders include
+# and call only the folders below them, no files include or call each
+# other in a circle, every function that is not static has a caller or a
+# test, cmd/ uses only the public headers and the platform layer, no file
+# outside lib/platform/ includes an operating-system header, no private
+# value is cast into a blobc_status, and no file of lib/ grows far past
+# 900 lines.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 DOC=docs/ARCHITECTURE.md
@@ -130,6 +132,31 @@ else
     fi
 fi
 
+# No dead code: every function of lib/ and cmd/ that is not static is
+# called from another file, or named by a test (a public function the
+# library itself does not call), or it is static or gone. (A static
+# function without a caller the compiler already refuses.)
+if ! command -v nm >/dev/null 2>&1; then
+    skip every_function_has_a_caller "nm is not installed"
+elif ! ls "$BUILD"/lib/*/*.o "$BUILD"/cmd/blobc/*.o >/dev/null 2>&1; then
+    skip every_function_has_a_caller "no objects in $BUILD (build first)"
+else
+    for o in "$BUILD"/lib/*/*.o "$BUILD"/cmd/blobc/*.o; do
+        nm -g --defined-only "$o" | awk -v o="${o#"$BUILD"/}" '$2 == "T" { print $3, o }'
+    done | LC_ALL=C sort >"$T/fdefs"
+    for o in "$BUILD"/lib/*/*.o "$BUILD"/cmd/blobc/*.o; do
+        nm -u "$o" | awk -v o="${o#"$BUILD"/}" '{ print $NF, o }'
+    done | LC_ALL=C sort -u >"$T/fuses"
+    find tests bench samples python clients tools -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \
+        -o -name '*.sh' -o -name '*.py' -o -name '*.cs' \) -exec cat {} + 2>/dev/null |
+        grep -oE '[A-Za-z_][A-Za-z0-9_]*' | LC_ALL=C sort -u >"$T/named"
+    # defined, used by no other object, named by no test
+    bad=$(LC_ALL=C join -v 1 "$T/fdefs" "$T/fuses" | LC_ALL=C join -v 1 - "$T/named" | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+    if [ -z "$bad" ]; then pass every_function_has_a_caller; else
+        fail every_function_has_a_caller "no caller outside its file and no test:$bad"
+    fi
+fi
+
 bad=$(grep -n '^#include "' cmd/blobc/*.c cmd/blobc/*.h | grep -v '#include "blobc/[a-z_]*\.h"' |
     grep -v '#include "cli\.h"' | grep -v '#include "platform/platform\.h"' | tr '\n' ';')
 if [ -z "$bad" ]; then pass cmd_uses_public_headers; else fail cmd_uses_public_headers "$bad"; fi
@@ -145,11 +172,18 @@ fi
 
 # --- public headers say how settled they are ---
 bad=""
-for h in lib/include/blobc/*.h; do
+for h in lib/include/blobc/*.h lib/include/blobc/*.hpp; do
     grep -Eq '^ \* Stability: (stable|experimental): ' "$h" || bad="$bad $h"
 done
 if [ -z "$bad" ]; then pass public_headers_say_stability; else
     fail public_headers_say_stability "no 'Stability: stable|experimental:' line in$bad"
+fi
+# ... and the map's table of public headers marks the same ones experimental
+grep -l '^ \* Stability: experimental: ' lib/include/blobc/*.h lib/include/blobc/*.hpp |
+    sed 's|.*/||' | sort >"$T/exp_headers"
+sed -n 's/^| `\([a-z_]*\.h[p]*\)` |.*(experimental) |$/\1/p' "$DOC" | sort >"$T/exp_map"
+if cmp -s "$T/exp_headers" "$T/exp_map"; then pass map_marks_experimental_headers; else
+    fail map_marks_experimental_headers "headers: $(tr '\n' ' ' <"$T/exp_headers"); the map: $(tr '\n' ' ' <"$T/exp_map")"
 fi
 
 # --- the operating system only through lib/platform/ ---

@@ -62,9 +62,32 @@ find_package(blobc 0.1 CONFIG REQUIRED)
 blobc_add_blobs(levels SCHEMA level.schema OUTPUT_DIR blobs SOURCES a.yaml b.yaml c.json)
 blobc_add_blobs(levels_unity SCHEMA level.schema OUTPUT_DIR unity SOURCES a.yaml FORMAT unity ARGS --unity-version 1)
 blobc_generate(level_cpp LANGUAGE cpp SCHEMA level.schema OUTPUT_DIR gen NAMESPACE game)
+blobc_generate(level_cs LANGUAGE cs SCHEMA level.schema OUTPUT_DIR gencs NAMESPACE Game RUNTIME standalone)
+get_property(_cs TARGET level_cs PROPERTY BLOBC_OUTPUTS)
+file(WRITE "${CMAKE_BINARY_DIR}/cs.txt" "${_cs}\n${BLOBC_CS_RUNTIME}\n")
 add_executable(reader reader.cpp)
 target_link_libraries(reader PRIVATE level_cpp)
 EOT
+
+# cs_generated TAG: LANGUAGE cs wrote the C# of level.schema and of the
+# schema it imports into gencs/, the target names the first, and (with
+# Mono) they compile with the runtime BLOBC_CS_RUNTIME names.
+cs_generated() {
+    cs=$(sed -n 1p "$B/cs.txt") rt=$(sed -n 2p "$B/cs.txt")
+    if [ "$cs" = "$B/gencs/level.cs" ] && [ -f "$cs" ] && [ -f "$B/gencs/common.cs" ] && [ -f "$rt" ] &&
+        grep -q '^namespace Game' "$cs"; then
+        pass "generate_cs_$1"
+    else
+        fail "generate_cs_$1" "outputs '$cs', runtime '$rt': $(ls "$B/gencs" 2>&1 | tr '\n' ' ')"
+    fi
+    if ! command -v mcs >/dev/null 2>&1; then
+        skip "generate_cs_compiles_$1" "mcs is not installed (make deps installs it)"
+    elif mcs -unsafe -warnaserror+ -target:library -out:"$T/level.dll" "$B/gencs/"*.cs "$rt" >"$T/mcs.log" 2>&1; then
+        pass "generate_cs_compiles_$1"
+    else
+        fail "generate_cs_compiles_$1" "$(grep -m3 error "$T/mcs.log")"
+    fi
+}
 
 # bakes NAME: how many sources the build log $T/b.log says were baked
 baked() { grep -c 'Baking ' "$T/b.log"; }
@@ -89,6 +112,7 @@ for gen in Ninja "Unix Makefiles"; do
     [ "$(baked)" = 4 ] && pass "first_build_bakes_all_$tag" || fail "first_build_bakes_all_$tag" "$(baked) baked"
     [ -f "$B/blobs/a.blob" ] && [ -f "$B/blobs/c.blob" ] && [ -f "$B/unity/a.bytes" ] && [ -f "$B/gen/common.hpp" ] &&
         pass "outputs_$tag" || fail "outputs_$tag" "$(ls "$B" "$B/blobs" "$B/gen" 2>&1 | tr '\n' ' ')"
+    cs_generated "$tag"
     expect "reader_$tag" 0 "$B/reader" "$B/blobs/a.blob"
     [ "$(cat "$T/out")" = "a wall 3 one two" ] && pass "reader_values_$tag" || fail "reader_values_$tag" "$(cat "$T/out")"
     build
@@ -105,11 +129,29 @@ for gen in Ninja "Unix Makefiles"; do
         fail "imported_schema_change_rebakes_all_$tag" "$(baked) baked"
     grep -q 'Generating level.hpp' "$T/b.log" && pass "imported_schema_change_regenerates_$tag" ||
         fail "imported_schema_change_regenerates_$tag" "$(tail -c 400 "$T/b.log")"
+    grep -q 'Generating level.cs' "$T/b.log" && pass "imported_schema_change_regenerates_cs_$tag" ||
+        fail "imported_schema_change_regenerates_cs_$tag" "$(tail -c 400 "$T/b.log")"
     later "$S/level.schema"
     build
     [ "$(baked)" = 4 ] && pass "schema_change_rebakes_all_$tag" || fail "schema_change_rebakes_all_$tag" "$(baked) baked"
     build
     [ "$(baked)" = 0 ] && pass "finally_nothing_$tag" || fail "finally_nothing_$tag" "$(baked) baked"
+done
+
+# --- blobc_generate's usage errors, at configure time ---
+for case in "LANGUAGE java:LANGUAGE is c, cpp or cs, not 'java'" "LANGUAGE cpp RUNTIME unity:RUNTIME is for LANGUAGE cs"; do
+    args=${case%%:*} want=${case#*:}
+    d=$T/bad$(echo "$args" | tr -dc 'a-z')
+    mkdir -p "$d"
+    printf 'cmake_minimum_required(VERSION 3.20)\nproject(v NONE)\nfind_package(blobc CONFIG REQUIRED)\nblobc_generate(x %s SCHEMA %s OUTPUT_DIR g)\n' \
+        "$args" "$S/level.schema" >"$d/CMakeLists.txt"
+    if cmake -S "$d" -B "$d/b" -DCMAKE_PREFIX_PATH="$D$P" >"$T/v.log" 2>&1; then
+        fail "generate_refuses_$(echo "$args" | tr ' ' _)" "configured"
+    elif grep -q "$want" "$T/v.log"; then
+        pass "generate_refuses_$(echo "$args" | tr ' ' _)"
+    else
+        fail "generate_refuses_$(echo "$args" | tr ' ' _)" "$(tail -c 400 "$T/v.log")"
+    fi
 done
 
 # --- versions: 0.1 and 0.1.0 found, 0.2 and 1.0 not ---

@@ -104,13 +104,16 @@ int main() {
     const class uint_ *u = nullptr;
     const class to_string_ *ts = nullptr;
     const class blobc_ *b = nullptr;
+    // a class named like the API every class declares, renamed (not its API)
+    const class open_ *o = open_::open("", 0);
+    static_assert(schema_hash_::schema_hash != 0u && open_verified_::schema_hash != 0u);
     // members named after their class, keywords and the class's own API, escaped
     using F = const class Fields;
     uint8_t (F::*same)() const noexcept = &F::Fields_;
     uint8_t (F::*open)() const noexcept = &F::open_;
     bool (F::*cls)() const noexcept = &F::class_;
     const class Tag *(Choice::*as)() const noexcept = &Choice::as_Tag;
-    return r || f || i || u || ts || b || !same || !open || !cls || as == nullptr;
+    return r || f || i || u || ts || b || o || !same || !open || !cls || as == nullptr;
 }
 EOT
 if [ -n "$CXX1" ]; then

@@ -2,7 +2,8 @@
  * test_fmt_float.c - the shortest round-trip float text
  * (common/fmt_float.c): fixed cases, and random floats and doubles written
  * exactly as the formatter before its integer path for f32 wrote them
- * (ref_format below, kept as the oracle) and read back bit for bit.
+ * (ref_format below, kept as the oracle) and read back bit for bit;
+ * integers in decimal.
  *
  * Bounded by default; the longer run (docs/PERFORMANCE.md):
  *   FMT_FLOAT_RANDOM=N   N random values of each kind (default 300000)
@@ -219,6 +220,29 @@ TEST(random_f64) {
     }
 }
 
+/* Integers in decimal: each digit count's first and last, and random. */
+TEST(integers) {
+    char got[24], want[24];
+    for (int d = 0; d < 20; d++) {
+        uint64_t p = 1;
+        for (int i = 0; i < d; i++) p *= 10;
+        uint64_t vs[] = {p, p - 1, p + 1, p * 5 - 1, next() % p + p / 10};
+        for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+            got[blobc_format_u64(got, vs[i])] = '\0';
+            snprintf(want, sizeof want, "%" PRIu64, vs[i]);
+            CHECK_STR(got, want);
+        }
+    }
+    for (long i = 0; i < runs(); i++) {
+        uint64_t v = next() >> (next() & 63);
+        got[blobc_format_u64(got, v)] = '\0';
+        snprintf(want, sizeof want, "%" PRIu64, v);
+        CHECK_STR(got, want);
+    }
+    got[blobc_format_u64(got, UINT64_MAX)] = '\0';
+    CHECK_STR(got, "18446744073709551615");
+}
+
 /* The longer run only (FMT_FLOAT_ALL=1): every f32 of the integer
  * path's range. */
 TEST(every_f32_in_range) {
@@ -232,5 +256,6 @@ RUN(random_f32_bits);
 RUN(random_f32_authored);
 RUN(f32_edges);
 RUN(random_f64);
+RUN(integers);
 if (getenv("FMT_FLOAT_ALL") && strcmp(getenv("FMT_FLOAT_ALL"), "1") == 0) RUN(every_f32_in_range);
 TEST_MAIN_END

@@ -517,6 +517,26 @@ TEST(binary_text_scan) {
         blobc_textscan s4 = {0};
         CHECK(!blobc_textscan_run(&s4, (const uint8_t *)buf, 50, &bad, &byte));
     }
+    /* Line ends and tabs are text, taken sixteen bytes at a time with the
+     * rest: a control byte or NUL among them is still found at every
+     * offset, and a file of short lines is text. */
+    for (size_t at = 0; at < 48; at++) {
+        char buf[64];
+        for (size_t i = 0; i < sizeof buf; i++) buf[i] = "ab\n\tc\r\n"[i % 7];
+        buf[at] = '\x02';
+        blobc_textscan s5 = {0};
+        CHECK(!blobc_textscan_run(&s5, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        buf[at + 9] = '\0';
+        blobc_textscan s6 = {0};
+        CHECK(blobc_textscan_run(&s6, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, at);
+        CHECK_EQ_U(byte, 2);
+        buf[at] = '\n';
+        blobc_textscan s7 = {0};
+        CHECK(blobc_textscan_run(&s7, (const uint8_t *)buf, sizeof buf, &bad, &byte));
+        CHECK_EQ_U(bad, at + 9);
+        CHECK_EQ_U(byte, 0);
+    }
     /* A source line never carries control bytes. */
     blobc_err_source_line(&err, "a\x1b[31mred", 9, 0);
     CHECK_STR(err.source_line, "a?[31mred");

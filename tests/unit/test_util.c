@@ -151,6 +151,38 @@ TEST(utf8_repaired) {
  * is not part of it (file names can hold any) as \ufffd: stray
  * continuation bytes, sequences cut short, overlong forms, surrogates,
  * code points past U+10FFFF, bytes that never start one. */
+/* Plain text is copied eight bytes at a time: each byte value at each
+ * place of a 19-byte string is escaped as it is alone. */
+TEST(quoted_every_byte_at_every_place) {
+    for (int json = 0; json <= 1; json++) {
+        for (unsigned c = 0; c < 256; c++) {
+            blobc_buffer one = {0};
+            uint8_t ch = (uint8_t)c;
+            CHECK(blobc_buf_quoted(&one, &ch, 1, json));
+            for (size_t at = 0; at < 19; at++) {
+                uint8_t s[19];
+                memset(s, 'a', sizeof s);
+                s[at] = ch;
+                blobc_buffer b = {0};
+                CHECK(blobc_buf_quoted(&b, s, sizeof s, json));
+                /* "aaa" + the byte's escape (without its quotes) + "aaa" */
+                size_t inner = one.len - 2;
+                bool same = b.len == sizeof s - 1 + inner + 2 &&
+                            memcmp(b.data + 1 + at, one.data + 1, inner) == 0 && b.data[0] == '"' &&
+                            b.data[b.len - 1] == '"';
+                for (size_t k = 0; same && k < at; k++) same = b.data[1 + k] == 'a';
+                for (size_t k = 1 + at + inner; same && k < b.len - 1; k++) same = b.data[k] == 'a';
+                blobc_buffer_free(&b);
+                if (!same) {
+                    blobc_buffer_free(&one);
+                    FAILF("byte 0x%02x at %zu (%s)", c, at, json ? "JSON" : "YAML");
+                }
+            }
+            blobc_buffer_free(&one);
+        }
+    }
+}
+
 TEST(quoted_text_not_utf8) {
     static const struct {
         const char *in, *json, *yaml;
@@ -218,6 +250,7 @@ RUN(buffer_appends);
 RUN(utf8);
 RUN(utf8_repaired);
 RUN(quoted_text_not_utf8);
+RUN(quoted_every_byte_at_every_place);
 RUN(edit_distance);
 RUN(checked_arithmetic);
 TEST_MAIN_END

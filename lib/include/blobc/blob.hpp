@@ -10,6 +10,9 @@
  * -fno-rtti. Indexing is unchecked, like std::vector's operator[]; blobs
  * from outside the program are verified first (docs/CODEGEN.md, "C++").
  * Everything here is in namespace blobc, over the C runtime <blobc/blob.h>.
+ *
+ * Stability: stable: a minor release keeps every declaration here
+ * source-compatible.
  */
 #ifndef BLOBC_BLOB_HPP
 #define BLOBC_BLOB_HPP

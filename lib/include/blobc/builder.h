@@ -19,10 +19,9 @@
  * bytes, whatever order the input listed its keys in, and an allocation
  * linked from several places (a shared payload) is stored once.
  *
- * Memory: fixed allocations live in chunks and never move; one larger than
- * a chunk gets a block of its own. "Open" allocations (arrays whose length
- * is not known until their last item) grow in a buffer of their own and may
- * move until closed, so callers address bytes by (ref, offset) and re-fetch
+ * Memory: fixed allocations never move. "Open" allocations (arrays whose
+ * length is not known until their last item) may move while they grow,
+ * until closed, so callers address bytes by (ref, offset) and re-fetch
  * pointers with blobc_builder_ptr after growing.
  *
  * Stability: stable: a minor release keeps every declaration here
