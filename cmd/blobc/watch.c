@@ -43,6 +43,10 @@ typedef struct deps {
     size_t n;
 } deps;
 
+/* More clients than a game and its tools need, and few enough that the
+ * descriptors cannot run out. */
+#define MAX_CLIENTS 64
+
 typedef struct client {
     blobc_os_socket s;
 } client;
@@ -51,13 +55,16 @@ typedef struct watch_run {
     bake_run r;            /* jobs, batch options, the printing of events */
     deps *deps;            /* per job */
     bool *dirty;           /* per job: to bake again */
+    bool *failed;          /* per job: its last bake failed */
     bool any_dirty;
     double settle_at;      /* when the last change is old enough to bake */
     double first_change;   /* of this burst: a never-ending burst still bakes */
     unsigned debounce_ms;
     blobc_os_watch *watch;
+    deps live;             /* the directories watched now (the last round's) */
     /* the notify server */
     blobc_os_socket listener;
+    double listen_again;   /* not before then (no descriptor was left) */
     client *clients;
     size_t nclients;
     char **lines;          /* per job: its last line, NULL before one */
@@ -133,57 +140,81 @@ static bool send_line(client *c, const char *line) {
     return false;
 }
 
+/* Drops the clients that hung up, reading (and dropping) what the others
+ * sent: clients only read, and one that connects and goes again and again
+ * must not leave its sockets behind. */
 static void drop_gone(watch_run *w) {
     size_t k = 0;
-    for (size_t i = 0; i < w->nclients; i++)
+    for (size_t i = 0; i < w->nclients; i++) {
+        if (w->clients[i].s != BLOBC_OS_NO_SOCKET && blobc_os_recv_discard(w->clients[i].s) != 0) {
+            blobc_os_socket_close(w->clients[i].s);
+            w->clients[i].s = BLOBC_OS_NO_SOCKET;
+        }
         if (w->clients[i].s != BLOBC_OS_NO_SOCKET) w->clients[k++] = w->clients[i];
+    }
     w->nclients = k;
+}
+
+static int by_generation(const void *a, const void *b) {
+    unsigned long long x = **(const unsigned long long *const *)a;
+    unsigned long long y = **(const unsigned long long *const *)b;
+    return (x > y) - (x < y);
 }
 
 /* A new client is told the last line of every output, oldest first. */
 static void greet(watch_run *w, client *c) {
-    unsigned long long after = 0;
-    for (;;) {
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < w->r.n; i++)
-            if (w->lines[i] && w->line_gen[i] > after &&
-                (best == SIZE_MAX || w->line_gen[i] < w->line_gen[best]))
-                best = i;
-        if (best == SIZE_MAX || !send_line(c, w->lines[best])) return;
-        after = w->line_gen[best];
-    }
+    unsigned long long **order = malloc(w->r.n * sizeof *order);
+    size_t n = 0;
+    for (size_t i = 0; order && i < w->r.n; i++)
+        if (w->lines[i]) order[n++] = &w->line_gen[i];
+    if (n) qsort(order, n, sizeof *order, by_generation);
+    for (size_t i = 0; i < n && send_line(c, w->lines[order[i] - w->line_gen]); i++) {}
+    free(order); /* out of memory: greeted with nothing, told what comes */
 }
 
+/* Takes the waiting clients, up to MAX_CLIENTS; past that a newcomer is
+ * closed at once. A connection that cannot be taken (no descriptor left)
+ * stays waiting, and the listener is left alone for a second rather than
+ * asked again at once, for ever. */
 static void notify_accept(watch_run *w) {
     blobc_os_socket s;
-    while (blobc_os_accept(w->listener, &s) == 0) {
-        client *bigger = realloc(w->clients, (w->nclients + 1) * sizeof *bigger);
+    drop_gone(w);
+    int e = 0;
+    for (int tries = 0; tries < 1000; tries++) {
+        if ((e = blobc_os_accept(w->listener, &s)) != 0) {
+            if (e == ECONNABORTED || e == EINTR) continue; /* that one went already */
+            break;
+        }
+        client *bigger = NULL;
+        if (w->nclients < MAX_CLIENTS) bigger = realloc(w->clients, (w->nclients + 1) * sizeof *bigger);
         if (!bigger) {
             blobc_os_socket_close(s);
-            return;
+            continue;
         }
         w->clients = bigger;
         w->clients[w->nclients] = (client){s};
         greet(w, &w->clients[w->nclients++]);
         drop_gone(w);
     }
+    if (e && e != EAGAIN) w->listen_again = blobc_os_monotonic() + 1;
 }
 
 /* The job's output was written: its line ("GEN PATH HASH", the path's
  * '%' and control bytes as %XX), kept and sent. The hash is of the file
- * as it now is. */
+ * as it now is (read, not mapped: another program may cut it short). */
 static void publish(watch_run *w, size_t job) {
     if (w->listener == BLOBC_OS_NO_SOCKET) return;
     const char *path = w->r.jobs[job].output;
-    blobc_file_view v;
+    uint8_t *data;
+    size_t len;
     blobc_error err;
-    if (blobc_file_map(path, &v, &err) != BLOBC_OK) {
+    if (blobc_read_file(path, &data, &len, &err) != BLOBC_OK) {
         report(&err);
         return;
     }
     XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits(v.data, v.len));
-    blobc_file_unmap(&v);
+    XXH128_canonicalFromHash(&c, XXH3_128bits(data, len));
+    free(data);
     char *line = malloc(24 + 3 * strlen(path) + 34), *p = line;
     if (!line) return;
     p += sprintf(p, "%llu ", ++w->generation);
@@ -201,6 +232,20 @@ static void publish(watch_run *w, size_t job) {
 
 /* ---- baking ---- */
 
+/* The file a bake could not read (the schema $schema names, an import,
+ * not there yet): the library's I/O errors end "cannot open 'PATH': WHY"
+ * or "cannot read 'PATH': WHY" (after what led there); NULL for any other
+ * error. */
+static char *unread_file(const blobc_error *e) {
+    if (e->status != BLOBC_EIO) return NULL;
+    const char *m = e->message, *start = NULL;
+    for (const char *v = m; (v = strstr(v, "cannot ")); v++)
+        if (strncmp(v + 7, "open '", 6) == 0 || strncmp(v + 7, "read '", 6) == 0) start = v + 13;
+    const char *end = NULL;
+    for (const char *v = start; v && (v = strstr(v, "': ")); v++) end = v;
+    return end > start ? cli_strndup(start, (size_t)(end - start)) : NULL;
+}
+
 /* Each event as blobc bake prints it; a job done learns its files. */
 static void on_event(void *ctx, const blobc_event *ev) {
     watch_run *w = ctx;
@@ -212,7 +257,11 @@ static void on_event(void *ctx, const blobc_event *ev) {
                 w->r.jobs[e.job].output);
     if (ev->kind == BLOBC_EVENT_ERROR && ev->error->file[0])
         add_dep(&w->deps[e.job], ev->error->file); /* a broken import is watched too */
+    char *missing = ev->kind == BLOBC_EVENT_ERROR ? unread_file(ev->error) : NULL;
+    if (missing) add_dep(&w->deps[e.job], missing); /* and one not made yet */
+    free(missing);
     if (ev->kind != BLOBC_EVENT_DONE) return;
+    w->failed[e.job] = ev->status != BLOBC_OK;
     if (ev->nfiles) { /* what this bake read; else what the last one did */
         free_deps(&w->deps[e.job]);
         for (size_t i = 0; i < ev->nfiles; i++) add_dep(&w->deps[e.job], ev->files[i]);
@@ -228,15 +277,55 @@ static char *dir_of(const char *file) {
     return n ? cli_strndup(file, n) : strdup(".");
 }
 
+static bool is_live(const watch_run *w, const char *dir) {
+    for (size_t i = 0; i < w->live.n; i++)
+        if (strcmp(w->live.files[i], dir) == 0) return true;
+    return false;
+}
+
+/* Watches dir, or while it is not there the nearest directory above it
+ * that is (on_change takes a change on the way down as one to dir). */
+static void watch_dir(watch_run *w, char *dir) {
+    while (dir && blobc_os_watch_add(w->watch, dir) != 0) {
+        char *up = dir_of(dir);
+        bool top = !up || strcmp(up, dir) == 0;
+        free(dir);
+        dir = top ? NULL : up;
+        if (top) free(up);
+    }
+    if (dir) add_dep(&w->live, dir);
+    free(dir);
+}
+
 /* Watches the directory of every file a job depends on (again: one that
  * was removed and made anew is watched anew). */
 static void watch_deps(watch_run *w) {
+    free_deps(&w->live);
     for (size_t j = 0; j < w->r.n; j++)
-        for (size_t i = 0; i < w->deps[j].n; i++) {
-            char *dir = dir_of(w->deps[j].files[i]);
-            if (dir) blobc_os_watch_add(w->watch, dir); /* a missing one is for a later round */
-            free(dir);
-        }
+        for (size_t i = 0; i < w->deps[j].n; i++) watch_dir(w, dir_of(w->deps[j].files[i]));
+}
+
+/* Whether an entry `name` of the watched directory `dir` is the file f,
+ * or, while f's directory is not watched (not there yet), a directory on
+ * the way to it; name NULL: any entry. A watched directory's own changes
+ * come from its own watch: taken from its parent too, the output written
+ * into it would change the parent's listing and bake again for ever. */
+static bool touches(const watch_run *w, const char *f, const char *dir, const char *name) {
+    char *d = dir_of(f);
+    if (!d) return true;
+    size_t dl = strlen(dir);
+    const char *rest = NULL; /* f's directory below dir */
+    if (strcmp(d, dir) == 0) rest = "";
+    else if (is_live(w, d)) rest = NULL;
+    else if (strcmp(dir, ".") == 0 && !blobc_os_is_absolute(d)) rest = d;
+    else if (strncmp(d, dir, dl) == 0 && d[dl] == '/') rest = d + dl + 1;
+    else if (strncmp(d, dir, dl) == 0 && dl && dir[dl - 1] == '/') rest = d + dl; /* "/" */
+    /* the entry: f's name, or the first directory on the way down */
+    const char *entry = !rest ? NULL : *rest ? rest : f + blobc_os_dir_len(f);
+    size_t n = entry ? strcspn(entry, "/") : 0;
+    bool hit = entry && (!name || (strlen(name) == n && strncmp(name, entry, n) == 0));
+    free(d);
+    return hit;
 }
 
 /* The files no output may replace, by their identity now: an editor's
@@ -251,8 +340,12 @@ static void refresh_inputs(watch_run *w) {
     w->r.bo.output = cli_output_options();
 }
 
-/* Bakes the dirty jobs (all of them the first time). */
+/* Bakes the dirty jobs (all of them the first time). The directories are
+ * watched before the bake too: one made since the last bake (on the way
+ * to a file not there then) is watched before the bake looks in it, so a
+ * file made in it meanwhile is not missed. */
 static void bake_dirty(watch_run *w) {
+    watch_deps(w);
     refresh_inputs(w);
     blobc_job *jobs = malloc(w->r.n * sizeof *jobs);
     if (!jobs) return;
@@ -273,19 +366,17 @@ static void bake_dirty(watch_run *w) {
 }
 
 /* A change in a watched directory: the jobs that depend on that entry
- * (on any entry of it when the system lost track) are baked again. */
+ * (on any entry of it when the system lost track) are baked again; a job
+ * whose last bake failed, on any entry of its files' directories: its
+ * files are known only up to the failure (a schema that failed on an
+ * import being written names none of its imports). */
 static void on_change(void *ctx, const char *dir, const char *name) {
     watch_run *w = ctx;
     bool hit = false;
     for (size_t j = 0; j < w->r.n; j++)
-        for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++) {
-            const char *f = w->deps[j].files[i];
-            size_t dl = blobc_os_dir_len(f);
-            char *d = dir_of(f);
-            if (d && strcmp(d, dir) == 0 && (!name || strcmp(f + dl, name) == 0))
+        for (size_t i = 0; i < w->deps[j].n && !w->dirty[j]; i++)
+            if (touches(w, w->deps[j].files[i], dir, w->failed[j] ? NULL : name))
                 hit = w->dirty[j] = true;
-            free(d);
-        }
     if (!hit) return;
     double now = blobc_os_monotonic();
     if (!w->any_dirty) w->first_change = now;
@@ -308,8 +399,14 @@ static int watch_loop(watch_run *w) {
             }
             timeout = (int)((at - now) * 1000) + 1;
         }
+        blobc_os_socket listener = w->listener;
+        double pause = w->listen_again - blobc_os_monotonic();
+        if (listener != BLOBC_OS_NO_SOCKET && pause > 0) {
+            listener = BLOBC_OS_NO_SOCKET;
+            if (timeout < 0 || pause * 1000 < timeout) timeout = (int)(pause * 1000) + 1;
+        }
         bool incoming;
-        int e = blobc_os_watch_wait(w->watch, timeout, w->listener, &incoming, on_change, w);
+        int e = blobc_os_watch_wait(w->watch, timeout, listener, &incoming, on_change, w);
         if (e && e != EINTR) {
             char buf[128];
             cli_error("watching files: %s", blobc_os_error_text(e, buf, sizeof buf));
@@ -370,15 +467,17 @@ int cmd_watch(int argc, char **argv) {
     }
     w.deps = calloc(w.r.n, sizeof *w.deps);
     w.dirty = calloc(w.r.n, sizeof *w.dirty);
+    w.failed = calloc(w.r.n, sizeof *w.failed);
     w.lines = calloc(w.r.n, sizeof *w.lines);
     w.line_gen = calloc(w.r.n, sizeof *w.line_gen);
     w.subset = calloc(w.r.n, sizeof *w.subset);
-    if (!w.deps || !w.dirty || !w.lines || !w.line_gen || !w.subset) {
+    if (!w.deps || !w.dirty || !w.failed || !w.lines || !w.line_gen || !w.subset) {
         cli_error("out of memory");
         rc = EXIT_USAGE;
         goto done;
     }
     w.r.bo.deps = true;
+    w.r.bo.copy_inputs = true; /* editors rewrite files in place while they are baked */
     int e = blobc_os_watch_open(poll_ms, &w.watch);
     if (e) {
         char buf[128];
@@ -391,11 +490,11 @@ int cmd_watch(int argc, char **argv) {
         w.dirty[j] = true;
         add_dep(&w.deps[j], w.r.jobs[j].input);
     }
-    watch_deps(&w); /* before the first bake: a change during it is not lost */
     bake_dirty(&w);
     rc = watch_loop(&w);
 done:
     for (size_t i = 0; w.deps && i < w.r.n; i++) free_deps(&w.deps[i]);
+    free_deps(&w.live);
     for (size_t i = 0; w.lines && i < w.r.n; i++) free(w.lines[i]);
     for (size_t i = 0; i < w.nclients; i++) blobc_os_socket_close(w.clients[i].s);
     free(w.clients);
@@ -403,6 +502,7 @@ done:
     blobc_os_watch_close(w.watch);
     free(w.deps);
     free(w.dirty);
+    free(w.failed);
     free(w.lines);
     free(w.line_gen);
     free(w.subset);

@@ -62,6 +62,18 @@ static blobc_status bake_planned(const blobc_batch_options *o, const char *text,
     return st;
 }
 
+/* The input's text: mapped, or with copy_inputs read into memory. */
+static blobc_status read_input(const blobc_batch_options *o, const char *in, blobc_file_view *v,
+                               blobc_error *err) {
+    if (!o->copy_inputs) return blobc_file_map(in, v, err);
+    memset(v, 0, sizeof *v);
+    uint8_t *data;
+    size_t len;
+    blobc_status st = blobc_read_file(in, &data, &len, err);
+    if (st == BLOBC_OK) *v = (blobc_file_view){data, len, false};
+    return st;
+}
+
 /* With a depfile or a cache the input is read whole and planned first:
  * the plan names the schema files and gives the cache key. A plan that
  * fails is followed by a plain bake, which reports the error in full. */
@@ -70,7 +82,7 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
                                    blobc_error *err) {
     const char *in = job->input;
     blobc_file_view v;
-    blobc_status st = blobc_file_map(in, &v, err);
+    blobc_status st = read_input(o, in, &v, err);
     if (st) return st;
     const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
     /* An input no store of the cache is asked for (a small one, with
@@ -136,8 +148,9 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);
-    blobc_status st = o->cache || job->depfile || o->deps ? bake_with_plan(o, job, &bo, &b, s, &err)
-                                               : blobc_bake_file(job->input, &bo, &b.buf, &err);
+    bool read_whole = o->cache || job->depfile || o->deps || o->copy_inputs;
+    blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, &err)
+                                 : blobc_bake_file(job->input, &bo, &b.buf, &err);
     if (o->deps && b.planned) keep_files(job, &b, s);
     if (st == BLOBC_OK) st = write_all(job, o, &b, &err);
     /* the sink kept the errors of the data; any other comes here */

@@ -259,6 +259,10 @@ int blobc_os_accept(blobc_os_socket listener, blobc_os_socket *c);
  * take it now (part of it may be sent), EPIPE when it is gone. Never
  * raises SIGPIPE. */
 int blobc_os_send(blobc_os_socket s, const void *data, size_t len);
+/* Reads and drops what the peer sent (up to 64 KiB a call), without
+ * blocking: 0 while the connection is open, else an errno value (EPIPE
+ * when the peer closed it). */
+int blobc_os_recv_discard(blobc_os_socket s);
 void blobc_os_socket_close(blobc_os_socket s);
 
 /* A watcher of directories' entries (not deeper): inotify on Linux,
@@ -273,7 +277,8 @@ int blobc_os_watch_open(unsigned poll_ms, blobc_os_watch **w);
 int blobc_os_watch_add(blobc_os_watch *w, const char *dir);
 /* A change: an entry of dir (spelled as given to blobc_os_watch_add) was
  * created, written, renamed in or out, removed or its attributes changed;
- * name NULL when changes were lost (too many at once): any entry may have
+ * name NULL when changes were lost (too many at once), or dir itself was
+ * removed or renamed away (it is no longer watched): any entry may have
  * changed. */
 typedef void (*blobc_os_watch_fn)(void *ctx, const char *dir, const char *name);
 /* Sleeps until a watched directory changes or a connection waits on

@@ -85,6 +85,17 @@ int blobc_os_send(blobc_os_socket s, const void *data, size_t len) {
     return 0;
 }
 
+int blobc_os_recv_discard(blobc_os_socket s) {
+    char buf[4096];
+    for (int i = 0; i < 16; i++) {
+        ssize_t n = recv((int)s, buf, sizeof buf, 0);
+        if (n > 0 || (n < 0 && errno == EINTR)) continue;
+        if (n == 0) return EPIPE;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
+    }
+    return 0;
+}
+
 void blobc_os_socket_close(blobc_os_socket s) {
     if (s != BLOBC_OS_NO_SOCKET) close((int)s);
 }
@@ -132,10 +143,12 @@ int blobc_os_watch_open(unsigned poll_ms, blobc_os_watch **out) {
 
 #ifdef __linux__
 /* Every event that can change what a file holds, or which file a name is:
- * a rename over the name (an editor's save) is IN_MOVED_TO. */
+ * a rename over the name (an editor's save) is IN_MOVED_TO; and the
+ * directory itself removed or renamed away (its watch would otherwise
+ * follow it to its new name, or be gone without a word). */
 #define EVENTS                                                                                 \
     (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |          \
-     IN_ATTRIB | IN_ONLYDIR)
+     IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
 static int inotify_add(blobc_os_watch *w, const char *dir) {
     int wd = inotify_add_watch(w->fd, dir, EVENTS);
@@ -155,15 +168,21 @@ static int inotify_add(blobc_os_watch *w, const char *dir) {
     return 0;
 }
 
-/* Hands each event to every spelling of its directory. */
+/* Hands each event to every spelling of its directory. A directory that
+ * went (removed, renamed away) is no longer watched, and every entry of
+ * its name may have changed. */
 static void deliver(blobc_os_watch *w, const struct inotify_event *ev, blobc_os_watch_fn fn,
                     void *ctx) {
+    bool gone = ev->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF);
+    if (ev->mask & IN_MOVE_SELF) inotify_rm_watch(w->fd, ev->wd);
     for (size_t i = 0; i < w->n; i++) {
         if (ev->mask & IN_Q_OVERFLOW) {
             fn(ctx, w->dirs[i].dir, NULL);
-        } else if (w->dirs[i].wd == ev->wd) {
-            if (ev->mask & IN_IGNORED) w->dirs[i].wd = -1; /* the directory went */
-            else if (ev->len) fn(ctx, w->dirs[i].dir, ev->name);
+        } else if (w->dirs[i].wd == ev->wd && gone) {
+            w->dirs[i].wd = -1;
+            fn(ctx, w->dirs[i].dir, NULL);
+        } else if (w->dirs[i].wd == ev->wd && ev->len) {
+            fn(ctx, w->dirs[i].dir, ev->name);
         }
     }
 }

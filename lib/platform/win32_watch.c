@@ -97,6 +97,18 @@ int blobc_os_send(blobc_os_socket s, const void *data, size_t len) {
     return 0;
 }
 
+int blobc_os_recv_discard(blobc_os_socket s) {
+    char buf[4096];
+    for (int i = 0; i < 16; i++) {
+        int n = recv((SOCKET)s, buf, sizeof buf, 0);
+        if (n > 0) continue;
+        if (n == 0) return EPIPE;
+        int e = wsa_errno();
+        return e == EAGAIN ? 0 : e;
+    }
+    return 0;
+}
+
 void blobc_os_socket_close(blobc_os_socket s) {
     if (s != BLOBC_OS_NO_SOCKET) closesocket((SOCKET)s);
 }

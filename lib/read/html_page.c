@@ -57,11 +57,17 @@ static const char script[] =
     "const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls;\n"
     "  if (text !== undefined) e.textContent = text; return e; };\n"
     "const hex = (v) => '0x' + v.toString(16).padStart(8, '0');\n"
-    /* rows per element of a type: as the map lists it */
-    "function rpe(ti) { const t = T[ti]; if (t.r !== undefined) return t.r; let r = 1;\n"
-    "  if (t.k === STRUCT) { let a = 0; for (const f of t.f) { if (f[1] > a) r++; r += rpe(f[2]); a = f[1] + T[f[2]].s; }\n"
-    "    if (t.s > a) r++; } else if (t.k === FIXED) r = 1 + t.c * rpe(t.e); else if (t.k === UNION) r = 2;\n"
-    "  t.r = r; return r; }\n"
+    /* rows per element of a type: as the map lists it; the types a type
+     * holds inline first, from a stack of its own (a schema nested
+     * thousands deep would overflow the browser's) */
+    "const inner = (t) => t.k === STRUCT ? t.f.map((f) => f[2]) : t.k === FIXED ? [t.e] : [];\n"
+    "function rpe(ti) { const todo = [ti];\n"
+    "  while (todo.length) { const t = T[todo[todo.length - 1]]; if (t.r !== undefined) { todo.pop(); continue; }\n"
+    "    const first = inner(t).filter((u) => T[u].r === undefined); if (first.length) { todo.push(...first); continue; }\n"
+    "    let r = 1; if (t.k === STRUCT) { let a = 0; for (const f of t.f) { if (f[1] > a) r++; r += T[f[2]].r; a = f[1] + T[f[2]].s; }\n"
+    "      if (t.s > a) r++; } else if (t.k === FIXED) r = 1 + t.c * T[t.e].r; else if (t.k === UNION) r = 2;\n"
+    "    t.r = r; todo.pop(); }\n"
+    "  return T[ti].r; }\n"
     "const pstart = (k) => P[5 * k], pcount = (k) => P[5 * k + 1], ptype = (k) => P[5 * k + 2];\n"
     "const esize = (k) => ptype(k) < 0 ? 1 : T[ptype(k)].s, isarr = (k) => !(P[5 * k + 3] & 1);\n"
     "const pend = (k) => pstart(k) + pcount(k) * esize(k), shared = (k) => P[5 * k + 3] & 2 ? ' (shared)' : '';\n"

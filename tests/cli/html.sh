@@ -136,6 +136,28 @@ else
     fail evil_dom_text "$(grep -o '.\{40\}onerror.\{40\}' "$T/evil.dom" | head -3)"
 fi
 
+# a schema nested 20,000 structs deep: the page counts its rows without
+# recursing (a browser's stack holds about ten thousand calls) and draws
+python3 - "$T/deep.schema" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(20000):
+        f.write("struct S%d {\n    v: u8 = %d;\n%s}\n" % (i, i % 200, "    n: S%d;\n" % (i + 1) if i < 19999 else ""))
+EOF
+printf '$schema: deep.schema\n$type: S0\n' >"$T/deep.yaml"
+if "$BLOBC" bake "$T/deep.yaml" -o "$T/deep.blob" 2>"$T/err" && "$BLOBC" dump --html "$T/deep.blob" -o "$T/deep.html" 2>>"$T/err"; then
+    chrome "$T/deep.html" --window-size=1280,2000 --dump-dom >"$T/deep.dom"
+    # 20,000 structs and their v, the 14 header fields and the type section
+    if grep -q '<b>S0</b><span>: 789020 bytes, 40015 rows' "$T/deep.dom" && grep -q 'data-build-ms=' "$T/deep.dom" &&
+        grep -q '<span class="p">v</span><span class="t">: u8</span><span class="v"> = 0</span>' "$T/deep.dom"; then
+        pass deep_schema_page
+    else
+        fail deep_schema_page "$(grep -o '<div id="title">.\{0,120\}' "$T/deep.dom"; grep -i 'uncaught' "$T/chrome.err" | tail -1)"
+    fi
+else
+    fail deep_schema_page "$(head -c 300 "$T/err")"
+fi
+
 # the screenshot: many colours, not a blank page
 chrome "$T/level.html" --window-size=1000,700 --screenshot="$T/shot.png" >/dev/null
 python3 - "$T/shot.png" >"$T/png.out" 2>&1 <<'EOF'

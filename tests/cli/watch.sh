@@ -3,7 +3,9 @@
 # blob stays, the error is located) and its fix, a burst of saves, an
 # editor's rename-over-save, SIGINT while idle and during a bake (no
 # temporary file left), the notify line read by the C sample and the C#
-# client (its hash the file's), and no CPU spent while idle.
+# client (its hash the file's), no CPU spent while idle, an input
+# rewritten in place during its bake, and a schema or import made after
+# the first bake that failed for want of it.
 # Every wait polls for a condition and gives up after a bound: nothing
 # here measures time (bench/watch.sh does).
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +57,8 @@ bakes() { grep -c "^$1: baked" "$T/w.err"; }
 baked_more() { [ "$(bakes "$1")" -gt "$2" ]; }
 # fresh NAME INPUT : a plain bake of INPUT into $T/ref/NAME.blob
 fresh() { "$BLOBC" bake "$2" -o "$T/ref/$1.blob" 2>>"$T/ref.err"; }
+# poll_opt MODE : the option that makes the watch poll, for MODE poll
+poll_opt() { [ "$1" != poll ] || echo "--poll 50"; }
 # stray DIR : names in DIR other than the blobs (a temporary left behind)
 stray() { ls -A "$1" | grep -v '\.blob$'; }
 
@@ -255,3 +259,289 @@ for k in 1 2 3; do
         fail "sigint_in_bake_whole_blob_$k" "neither the old blob nor the new one"
     fi
 done
+
+# an input rewritten in place while it is baked (a shell's >, an editor
+# that truncates and writes): the watch bakes a copy of the text, so the
+# rewrite cannot pull the bytes from under the bake (a mapped file cut
+# short ends the process with SIGBUS); it keeps running and bakes the
+# last version
+cp d/big.yaml big.src
+start_watch d/big.yaml -o big/ --debounce 0
+if until_ok 60 grep -q '^d/big.yaml: baked' "$T/w.err"; then
+    i=0
+    while [ "$i" -lt 30 ] && ! gone "$WPID"; do
+        i=$((i + 1))
+        sed "s/^name: .*/name: \"Rewrite $i\"/" big.src >d/big.yaml
+    done
+    if gone "$WPID"; then
+        wait "$WPID"
+        fail in_place_rewrite_survives "ended with status $? after $i rewrites"
+    else
+        pass in_place_rewrite_survives
+        fresh big d/big.yaml
+        until_ok 60 cmp -s big/big.blob ref/big.blob && pass in_place_rewrite_last_version ||
+            fail in_place_rewrite_last_version "$(tail -3 "$T/w.err")"
+    fi
+else
+    fail in_place_rewrite "$(head -5 "$T/w.err")"
+fi
+stop_watch
+
+# files not there at the first bake: a schema $schema names, in a
+# directory not made yet, and a file a schema imports; each first bake
+# fails, and making the file bakes again (with system events and polling);
+# so does finishing an import a bake found half written
+for mode in events poll; do
+    mkdir -p "late_$mode/d" "late_$mode/s3"
+    sed 's|^\$schema: .*|$schema: ../s2/level.schema|' a.good >"late_$mode/d/m.yaml"
+    sed 's|^\$schema: .*|$schema: ../s3/level.schema|' a.good >"late_$mode/d/i.yaml"
+    cp s/level.schema s/common.schema "late_$mode/s3/"
+    # shellcheck disable=SC2046
+    start_watch $(poll_opt "$mode") "late_$mode/d/m.yaml" "late_$mode/d/i.yaml" -o "late_$mode/o/"
+    if until_ok 30 grep -q "cannot import" "$T/w.err" && until_ok 30 grep -q "cannot load the schema" "$T/w.err"; then
+        # s2's import is seen half written (empty): that bake fails on
+        # the schema, and finishing the import bakes again
+        mkdir "late_$mode/s2"
+        : >"late_$mode/s2/rooms.schema"
+        cp s/level.schema s/common.schema "late_$mode/s2/"
+        cp s/rooms.schema "late_$mode/s3/"
+        until_ok 20 grep -q "s2/level.schema:.*unknown type" "$T/w.err" ||
+            fail "late_import_half_written_$mode" "$(tail -5 "$T/w.err")"
+        cp s/rooms.schema "late_$mode/s2/"
+        for x in m i; do
+            if until_ok 20 grep -q "^late_$mode/d/$x.yaml: baked" "$T/w.err"; then
+                fresh "late_$x" "late_$mode/d/$x.yaml"
+                same_file "late_${x}_${mode}" "late_$mode/o/$x.blob" "ref/late_$x.blob"
+            else
+                fail "late_${x}_${mode}" "$(tail -5 "$T/w.err")"
+            fi
+        done
+    else
+        fail "late_first_bake_fails_$mode" "$(cat "$T/w.err")"
+    fi
+    stop_watch
+done
+
+# ---- attacks on the watch's own surfaces ----
+# The notify server, from clients written in Python: ones that connect and
+# go again and again (their sockets must not pile up), many that stay and
+# never read but send junk and a line of a megabyte (the server never
+# reads a line, holds at most 64 clients, and goes on baking), and a
+# process with its descriptors used up (a connection it cannot take must
+# not make it spin).
+if ! command -v python3 >/dev/null 2>&1; then
+    skip notify_attacks "python3 is not installed (make deps installs it)"
+elif [ ! -d /proc/self/fd ]; then
+    skip notify_attacks "no /proc/PID/fd here to count the server's sockets"
+else
+    cat >"$T/clients.py" <<'EOF'
+# clients.py PORT MODE N RELEASE: N clients that connect and go (churn),
+# or that stay without reading, sending junk and a megabyte line (hold),
+# until the file RELEASE exists (30 s at most); or one that reads its
+# first line and prints it (one).
+import os, socket, sys, time
+port, mode, n, release = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+held = []
+for i in range(n):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    except OSError:
+        if mode != "hold":
+            raise
+        break  # the server's backlog is full: enough are waiting
+    if mode == "churn":
+        s.close()
+    elif mode == "one":
+        print(s.makefile().readline().strip(), flush=True)
+    else:
+        s.setblocking(False)
+        try:
+            s.send(b"\x00junk\xff\n" * 1000 + b"x" * (1 << 20))
+        except OSError:
+            pass
+        held.append(s)
+print("ready", flush=True)
+end = time.time() + 30
+while mode == "hold" and not os.path.exists(release) and time.time() < end:
+    time.sleep(0.05)
+EOF
+    clients() { python3 "$T/clients.py" "$PORT2" "$@" "$T/release"; }
+    fds() { ls "/proc/$WPID/fd" | wc -l; }
+    # running KEY: how many of 20 looks over a second find the watch
+    # running (or waiting to run) rather than asleep
+    running() {
+        r=0
+        for i in $(seq 1 20); do
+            [ "$(awk '{ print $3 }' "/proc/$WPID/stat")" = R ] && r=$((r + 1))
+            sleep 0.05
+        done
+        echo "$r"
+    }
+    mkdir -p atk
+    sed 's|^\$schema: .*|$schema: ../s/level.schema|' a.good >atk/n.yaml
+    start_watch atk/n.yaml -o atk/o/ --notify 127.0.0.1:0
+    if until_ok 30 grep -q '^atk/n.yaml: baked' "$T/w.err"; then
+        PORT2=$(sed -n 's/.*notifying on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/w.err")
+        base=$(fds)
+        clients churn 300 >/dev/null 2>"$T/py.err"
+        first=$(clients one 1 2>>"$T/py.err" | head -1)
+        case $first in "1 atk/o/n.blob "*) pass notify_after_churn ;; *) fail notify_after_churn "'$first' $(cat "$T/py.err")" ;; esac
+        n=$(fds)
+        [ "$n" -le $((base + 2)) ] && pass notify_churn_no_leak || fail notify_churn_no_leak "$n descriptors, $base before 300 clients came and went"
+        rm -f "$T/release"
+        clients hold 150 >"$T/hold.out" 2>>"$T/py.err" &
+        HOLD=$!
+        if until_ok 30 grep -q ready "$T/hold.out"; then
+            n=$(fds)
+            [ "$n" -le $((base + 64)) ] && pass notify_clients_bounded || fail notify_clients_bounded "$n descriptors for 150 clients"
+            k=$(bakes atk/n.yaml)
+            sed -i 's/^name: .*/name: "Held"/' atk/n.yaml
+            until_ok 20 baked_more atk/n.yaml "$k" && pass notify_held_clients_bake_goes_on ||
+                fail notify_held_clients_bake_goes_on "$(tail -3 "$T/w.err")"
+        else
+            fail notify_clients_bounded "$(cat "$T/hold.out" "$T/py.err")"
+        fi
+        touch "$T/release"
+        wait "$HOLD"
+        first=$(clients one 1 2>>"$T/py.err" | head -1)
+        case $first in "2 atk/o/n.blob "*) pass notify_after_held ;; *) fail notify_after_held "'$first' $(cat "$T/py.err")" ;; esac
+        # no other address of this machine reaches the server
+        ip=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$' | grep -v '^127\.')
+        if [ -n "$ip" ]; then
+            python3 -c "import socket, sys
+try:
+    socket.create_connection(('$ip', $PORT2), timeout=5); sys.exit(1)
+except ConnectionRefusedError:
+    pass" && pass notify_not_on_other_address || fail notify_not_on_other_address "connected to $ip:$PORT2"
+        else
+            skip notify_not_on_other_address "this machine has no address but loopback"
+        fi
+        # the port taken: a second watch says so
+        expect_err notify_port_in_use 2 "in use" "$BLOBC" watch --notify "127.0.0.1:$PORT2" atk/n.yaml -o atk/o2/
+    else
+        fail notify_attacks "$(cat "$T/w.err")"
+    fi
+    stop_watch
+    expect_err notify_any_address_refused 2 "loopback only" "$BLOBC" watch --notify 0.0.0.0:7777 atk/n.yaml -o atk/o/
+    # no descriptor left for a waiting connection: the watch sleeps all
+    # the same
+    ( ulimit -n 24 && exec $SIGDFL "$BLOBC" watch atk/n.yaml -o atk/o/ --notify 127.0.0.1:0 ) 2>"$T/w.err" &
+    WPID=$!
+    if until_ok 30 grep -q '^atk/n.yaml: baked' "$T/w.err"; then
+        PORT2=$(sed -n 's/.*notifying on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/w.err")
+        rm -f "$T/release"
+        clients hold 40 >"$T/hold.out" 2>>"$T/py.err" &
+        HOLD=$!
+        until_ok 30 grep -q ready "$T/hold.out"
+        r=$(running)
+        [ "$r" -le 4 ] && pass notify_no_descriptors_no_spin || fail notify_no_descriptors_no_spin "running at $r of 20 looks"
+        touch "$T/release"
+        wait "$HOLD"
+    else
+        fail notify_no_descriptors_no_spin "$(cat "$T/w.err")"
+    fi
+    stop_watch
+fi
+
+# Files under the watch: an input removed and made again, made a
+# directory, made a symbolic link to a file elsewhere; the schema's
+# directory renamed away and another made in its place.
+mkdir -p fa/d fa/s fa/elsewhere
+cp s/*.schema fa/s/
+sed 's|^\$schema: .*|$schema: ../s/level.schema|' a.good >fa/d/f.yaml
+start_watch fa/d/f.yaml -o fa/o/
+# changed NAME FILE: FILE's bakes so far in $n; waits for one more, and
+# compares the output with a fresh bake
+changed() {
+    if until_ok 20 baked_more fa/d/f.yaml "$n"; then
+        fresh fa "$2"
+        same_file "$1" fa/o/f.blob ref/fa.blob
+    else
+        fail "$1" "$(tail -5 "$T/w.err")"
+    fi
+}
+if until_ok 30 grep -q '^fa/d/f.yaml: baked' "$T/w.err"; then
+    n=$(bakes fa/d/f.yaml)
+    rm fa/d/f.yaml
+    until_ok 20 grep -q "cannot open 'fa/d/f.yaml'" "$T/w.err" && pass input_removed_error ||
+        fail input_removed_error "$(tail -3 "$T/w.err")"
+    sed 's/^name: .*/name: "Back"/' a.good | sed 's|^\$schema: .*|$schema: ../s/level.schema|' >fa/d/f.yaml
+    changed input_made_again fa/d/f.yaml
+    n=$(bakes fa/d/f.yaml)
+    lines=$(wc -l <"$T/w.err")
+    rm fa/d/f.yaml
+    mkdir fa/d/f.yaml
+    if until_ok 20 sh -c "tail -n +$((lines + 1)) '$T/w.err' | grep -q \"^fa/d/f.yaml: error: cannot read 'fa/d/f.yaml'\""; then
+        sleep 0.3
+        ! gone "$WPID" && pass input_made_directory || fail input_made_directory "the watch ended"
+    else
+        fail input_made_directory "$(tail -3 "$T/w.err")"
+    fi
+    rmdir fa/d/f.yaml
+    sed 's/^name: .*/name: "Linked"/' a.good | sed 's|^\$schema: .*|$schema: ../s/level.schema|' >fa/elsewhere/t.yaml
+    n=$(bakes fa/d/f.yaml)
+    ln -s ../elsewhere/t.yaml fa/d/f.yaml
+    changed input_made_symlink fa/d/f.yaml
+    n=$(bakes fa/d/f.yaml)
+    mv fa/s fa/s.old
+    mkdir fa/s
+    cp fa/s.old/*.schema fa/s/
+    sed -i 's/author: string = "[a-z]*";/author: string = "moved";/' fa/s/rooms.schema
+    if until_ok 20 sh -c "'$BLOBC' dump fa/o/f.blob | grep -q moved"; then
+        pass schema_directory_replaced
+    else
+        fail schema_directory_replaced "$(tail -3 "$T/w.err")"
+    fi
+else
+    fail files_attacks "$(cat "$T/w.err")"
+fi
+stop_watch
+
+# Outputs written into watched directories (the input's, and the
+# schema's, which is below it): no bake sets off another, with system
+# events or polling.
+for mode in events poll; do
+    mkdir -p "ow_$mode/s"
+    cp s/*.schema "ow_$mode/s/"
+    sed 's|^\$schema: .*|$schema: s/level.schema|' a.good >"ow_$mode/a.yaml"
+    sed 's|^\$schema: .*|$schema: s/level.schema|' a.good >"ow_$mode/b.yaml"
+    # shellcheck disable=SC2046
+    start_watch $(poll_opt "$mode") "ow_$mode/a.yaml" -o "ow_$mode/s/" "ow_$mode/b.yaml"
+    if until_ok 30 grep -q "^ow_$mode/b.yaml: baked" "$T/w.err"; then
+        sleep 1.5
+        k=$(grep -c ": baked" "$T/w.err")
+        [ "$k" -eq 2 ] && pass "outputs_in_watched_dirs_$mode" || fail "outputs_in_watched_dirs_$mode" "$k bakes of 2 inputs left alone"
+    else
+        fail "outputs_in_watched_dirs_$mode" "$(cat "$T/w.err")"
+    fi
+    stop_watch
+done
+
+# A burst of a thousand saves over forty inputs: every output ends as a
+# fresh bake of the last save, and no save sets off more than one bake
+# (how many saves one bake takes in depends on how fast they come).
+mkdir -p hb
+for i in $(seq 1 40); do sed 's|^\$schema: .*|$schema: ../s/level.schema|' a.good >"hb/h$i.yaml"; done
+start_watch hb/*.yaml -o hb/o/
+if until_ok 60 sh -c '[ "$(grep -c ": baked" "$0")" -ge 40 ]' "$T/w.err"; then
+    # written by the shell itself (no process per save): the whole burst
+    # takes a moment
+    pre=$(sed -n '1,/^name:/p' hb/h1.yaml | sed '$d')
+    post=$(sed '1,/^name:/d' hb/h1.yaml)
+    for k in $(seq 1 25); do
+        for i in $(seq 1 40); do
+            printf '%s\nname: "Burst %s of %s"\n%s\n' "$pre" "$k" "$i" "$post" >"hb/h$i.yaml"
+        done
+    done
+    ok=1
+    for i in $(seq 1 40); do
+        "$BLOBC" bake "hb/h$i.yaml" -o "ref/h$i.blob" 2>>"$T/ref.err"
+        until_ok 30 cmp -s "hb/o/h$i.blob" "ref/h$i.blob" || { ok=0; break; }
+    done
+    [ "$ok" = 1 ] && pass huge_burst_last_saves || fail huge_burst_last_saves "hb/h$i.yaml: $(tail -3 "$T/w.err")"
+    k=$(($(grep -c ": baked" "$T/w.err") - 40))
+    [ "$k" -le 1000 ] && pass huge_burst_no_more_bakes_than_saves || fail huge_burst_no_more_bakes_than_saves "$k bakes for 1000 saves"
+else
+    fail huge_burst "$(tail -5 "$T/w.err")"
+fi
+stop_watch

@@ -64,6 +64,10 @@ typedef struct blobc_batch_options {
     unsigned threads;            /* worker threads; 0 or 1: the calling thread alone */
     bool deps;                   /* DONE events name the files each job read
                                     (every job is planned first, as with a cache) */
+    bool copy_inputs;            /* inputs are read into memory, never mapped: another
+                                    program may rewrite one in place while it is baked
+                                    (a mapped file cut short ends the process with
+                                    SIGBUS), as an editor does to blobc watch's */
     /* Every event, on the calling thread: a job's ERROR, WARNING and DONE
      * events after every event of the jobs before it; START as jobs are
      * taken up. May be NULL. */
