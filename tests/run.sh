@@ -37,13 +37,18 @@ list() {
     for s in $(ls -S tests/cli/*.sh ${SUITES_EXTRA:+$(for d in $SUITES_EXTRA; do echo "$d"/*.sh; done)}); do
         case "$s" in */lib.sh) continue ;; esac
         skipped "$(basename "$s" .sh)" && continue
+        chosen "$(basename "$s" .sh)" || continue
         echo "$(basename "$s" .sh) sh $s"
     done
     for t in "$BUILD"/tests/test_*; do
         skipped "$(basename "$t")" && continue
+        chosen "$(basename "$t")" || continue
         [ -x "$t" ] && echo "$(basename "$t") $t"
     done
 }
+# SUITES="output cache_key" runs only the suites named (a developer's
+# shortcut, e.g. through make check-windows).
+chosen() { [ -z "${SUITES:-}" ] || printf ' %s ' "$SUITES" | grep -q " $1 "; }
 skipped() { printf '%s\n' "${SKIP_SUITES:-}" | grep -q "^$1: "; }
 printf '%s\n' "${SKIP_SUITES:-}" | sed -n 's/^\([^:]*\): \(.*\)/SKIP \1: \2/p' | tee -a "$log"
 list >"$work/list"

@@ -57,6 +57,12 @@ typedef struct bk_slot {
     uint32_t off;
 } bk_slot;
 
+/* A struct whose fields get their defaults, and the next one to. */
+typedef struct bk_def_frame {
+    bk_slot at;
+    uint32_t next;
+} bk_def_frame;
+
 /* What kind of token a scalar came from; the schema type decides what is
  * acceptable, the token kind only what the author wrote. */
 typedef enum bk_tok {
@@ -150,6 +156,8 @@ struct bk {
     bk_frame *fr;
     uint32_t depth;
     size_t fr_cap;
+    bk_def_frame *defs;          /* apply_struct_default's walk */
+    size_t defs_cap;
     uint64_t *bits;
     size_t nbits, bits_cap;
 

@@ -32,6 +32,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 void bk_free(bk *k) {
     bk_keys_free(k);
     free(k->fr);
+    free(k->defs);
     blobc_ptrset_free(&k->plan_types);
     free(k->plans);
     free(k->bits);
@@ -369,16 +370,31 @@ static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *
     return BLOBC_OK;
 }
 
-/* A left-out struct: every field its default. */
+/* A left-out struct: every field its default, the structs it holds
+ * walked with a stack of their own (a type may nest BLOBC_MAX_NESTING
+ * levels deep; the bake keeps to a small thread stack). */
 static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *pos) {
-    const blobc_type *st = s->type;
-    for (uint32_t i = 0; i < st->nfields; i++) {
-        const blobc_field *fld = &st->fields[i];
-        bk_slot sub = {fld->type, s->ref, s->off + fld->offset};
-        blobc_status r = BLOBC_OK;
-        if (fld->def.present) r = apply_default(k, &sub, &fld->def, pos);
-        else if (fld->type->kind == BLOBC_KIND_STRUCT) r = apply_struct_default(k, &sub, pos);
-        if (r) return r;
+    uint32_t n = 0;
+    if (!blobc_grow((void **)&k->defs, &k->defs_cap, 1, sizeof *k->defs))
+        return blobc_err_nomem(k->err);
+    k->defs[n++] = (bk_def_frame){*s, 0};
+    while (n) {
+        bk_def_frame *top = &k->defs[n - 1];
+        const blobc_type *st = top->at.type;
+        if (top->next == st->nfields) {
+            n--;
+            continue;
+        }
+        const blobc_field *fld = &st->fields[top->next++];
+        bk_slot sub = {fld->type, top->at.ref, top->at.off + fld->offset};
+        if (fld->def.present) {
+            blobc_status r = apply_default(k, &sub, &fld->def, pos);
+            if (r) return r;
+        } else if (fld->type->kind == BLOBC_KIND_STRUCT) {
+            if (!blobc_grow((void **)&k->defs, &k->defs_cap, (size_t)n + 1, sizeof *k->defs))
+                return blobc_err_nomem(k->err);
+            k->defs[n++] = (bk_def_frame){sub, 0};
+        }
     }
     return BLOBC_OK;
 }

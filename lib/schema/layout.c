@@ -63,6 +63,32 @@ static inline void set_state(blobc_type *t, unsigned st) {
     t->internal = (t->internal & ~(uint32_t)ST_MASK) | st;
 }
 
+/* A struct or fixed array's inline depth: 1 + its deepest inline part's;
+ * 0 for every other type (nothing or an offset inline). */
+static inline uint32_t inline_depth(const blobc_type *t) {
+    return blobc_is_builtin(t) ? 0 : t->internal >> BLOBC_TI_DEPTH_SHIFT;
+}
+
+/* What layout learns of a finished struct or fixed array: its depth, and
+ * for a struct whether a value may leave out every field
+ * (blobc_field_optional, answered without a walk). */
+static blobc_status set_depth(layout_ctx *L, blobc_type *t, uint32_t below) {
+    if (below >= BLOBC_MAX_NESTING) {
+        char lb[96];
+        return blobc_schema_err(L->s, t->pos, L->err,
+                                "%s nests more than %u levels deep inline (structs and fixed "
+                                "arrays held in place); a value of it could not be written as "
+                                "text: hold a level by reference (*T) or in an array ([T])",
+                                label(t, lb, sizeof lb), BLOBC_MAX_NESTING);
+    }
+    bool all_optional = t->kind == BLOBC_KIND_STRUCT;
+    for (uint32_t i = 0; i < t->nfields && all_optional; i++)
+        all_optional = blobc_field_optional(&t->fields[i]);
+    t->internal = (t->internal & BLOBC_TI_FLAGS) | (all_optional ? BLOBC_TI_ALL_OPTIONAL : 0) |
+                  (below + 1) << BLOBC_TI_DEPTH_SHIFT;
+    return BLOBC_OK;
+}
+
 static uint32_t scalar_size(blobc_kind k) { return blobc_builtin_type(k)->size; }
 
 static uint64_t int_max(blobc_kind k) {
@@ -350,12 +376,13 @@ static blobc_status finish(layout_ctx *L, blobc_type *t) {
         if (size > BLOBC_MAX_TYPE_SIZE) return too_large(L, t);
         t->size = (uint32_t)size;
         t->align = t->elem->align;
-        return BLOBC_OK;
+        return set_depth(L, t, inline_depth(t->elem));
     }
     uint64_t off = 0;
-    uint32_t align = 1;
+    uint32_t align = 1, below = 0;
     for (uint32_t i = 0; i < t->nfields; i++) {
         blobc_field *f = (blobc_field *)&t->fields[i];
+        if (inline_depth(f->type) > below) below = inline_depth(f->type);
         uint32_t fa = f->type->align;
         off = (off + fa - 1) & ~(uint64_t)(fa - 1);
         if (off > BLOBC_MAX_TYPE_SIZE) return too_large(L, t);
@@ -380,7 +407,7 @@ static blobc_status finish(layout_ctx *L, blobc_type *t) {
     if (off > BLOBC_MAX_TYPE_SIZE) return too_large(L, t);
     t->size = (uint32_t)off;
     t->align = align;
-    return BLOBC_OK;
+    return set_depth(L, t, below);
 }
 
 /* Lays out t and everything it contains inline, depth first. */

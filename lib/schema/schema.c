@@ -144,10 +144,6 @@ bool blobc_field_optional(const blobc_field *f) {
     blobc_kind kind = f->type->kind;
     if (f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref))
         return true;
-    if (kind != BLOBC_KIND_STRUCT) return false;
-    /* The inline nesting of structs is finite (layout refuses a struct
-     * that contains itself) and no deeper than the struct has bytes. */
-    for (uint32_t i = 0; i < f->type->nfields; i++)
-        if (!blobc_field_optional(&f->type->fields[i])) return false;
-    return true;
+    /* A struct: layout noted whether all its fields are, deepest first. */
+    return kind == BLOBC_KIND_STRUCT && (f->type->internal & BLOBC_TI_ALL_OPTIONAL);
 }

@@ -34,6 +34,15 @@ struct blobc_schema {
     const void *names;        /* name index, built by blobc_schema_layout */
 };
 
+/* What layout.c keeps in blobc_type.internal: its walk's state in the low
+ * bits, then for a struct whether a value may leave every field out (all
+ * optional), then a struct's or fixed array's inline depth. */
+enum {
+    BLOBC_TI_FLAGS = 15,         /* layout.c's walk */
+    BLOBC_TI_ALL_OPTIONAL = 16,
+    BLOBC_TI_DEPTH_SHIFT = 5
+};
+
 /* Longest type, field or member name: what the type section can carry. */
 #define BLOBC_MAX_NAME 1024u
 

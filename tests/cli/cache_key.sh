@@ -118,9 +118,18 @@ done
 
 # Each class of change was seen to change an outcome somewhere, so the
 # checks above covered it: a default of every kind changed or removed.
+# Some classes change an outcome in only a few of the 40 seeds (a float
+# default matters only where the data leaves its field out), so this is
+# judged over seeds 1..40; a shorter run (make check-windows runs 10)
+# counts these checks as skipped. The generator is the same program on
+# every platform, so its coverage is the Linux run's.
 for k in default-bool default-int default-f32 default-f64 default-enum default-string \
     default-removed null-removed field-renamed type-renamed fields-swapped field-type \
     value-changed member-renamed base-changed align-changed members-swapped root-changed; do
+    if [ "$FIRST" -gt 1 ] || [ "$LAST" -lt 40 ]; then
+        skip "covers.$k" "coverage is judged over seeds 1..40; this run has $FIRST..$LAST"
+        continue
+    fi
     c=$(awk -v k="$k" '$3 == k && $5 != $7 { n++ } END { print n + 0 }' "$T/summary")
     if [ "$c" -gt 0 ]; then pass "covers.$k"; else
         fail "covers.$k" "no mutant of this kind changed a bake's outcome in seeds $FIRST..$LAST"

@@ -780,12 +780,12 @@ static void map_write(void *ctx, const void *bytes, size_t len) {
     if (len && p[len - 1] != '\n') k->tail_seen = false, k->pieces = 0; /* split line: fail */
 }
 
-/* Inline structs nested 20,000 deep (S0 { v: u8; n: S1; } ... S19999 {
- * v: u8; }): whole paths made the map quadratic (800 MB for a 0.8 MB
- * blob). Each line shows a path's last 80 bytes, and the map goes to the
- * writer in pieces as it is made. */
+/* Inline structs nested as deep as a schema allows (S0 { v: u8; n: S1; }
+ * ... S9999 { v: u8; }): whole paths made the map quadratic (800 MB for
+ * 20,000 levels). Each line shows a path's last 80 bytes, and the map goes
+ * to the writer in pieces as it is made. */
 TEST(map_deep_inline_nesting_linear) {
-    enum { N = 20000 };
+    enum { N = BLOBC_MAX_NESTING };
     size_t cap = (size_t)N * 48 + 64, o = 0;
     char *t = malloc(cap);
     uint8_t *d = malloc(N);

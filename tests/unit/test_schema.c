@@ -1103,28 +1103,28 @@ TEST(add_named_rejects_anonymous) {
     blobc_schema_free(s);
 }
 
-/* 100k levels of everything: no recursion anywhere on the type graph. */
-TEST(handbuilt_deep_graphs) {
-    enum { DEPTH = 100000 };
-    blobc_schema *s = blobc_schema_new("");
-    /* S0 { f: S1 } ... S(n-1) { f: [*[*...u8]] } with a deep pointer chain,
-     * and a deep fixed chain [[[u8; 1]; 1]...] inside the last struct. */
+/* S0 { f: S1 } ... S(ns-1) { f: [*[*...u8]], g: [[[u16; 1]; 1]...] }: a
+ * pointer/array chain 100k deep, ns structs and nf fixed arrays nested
+ * inline. Returns layout's status; *root the first struct. */
+static blobc_status deep_graph(blobc_schema *s, int ns, int nf, blobc_type **root,
+                               const blobc_type **chain_out, const blobc_type **fixed_out) {
+    enum { CHAIN = 100000 };
     blobc_type *prev = NULL;
     const blobc_type *chain = blobc_builtin_type(BLOBC_KIND_U8);
-    for (int i = 0; i < DEPTH; i++) {
+    for (int i = 0; i < CHAIN; i++) {
         blobc_type *t = mk(s, i % 2 ? BLOBC_KIND_PTR : BLOBC_KIND_ARRAY, NULL);
         t->elem = chain;
         chain = t;
     }
     const blobc_type *fixed = blobc_builtin_type(BLOBC_KIND_U16);
-    for (int i = 0; i < DEPTH; i++) {
+    for (int i = 0; i < nf; i++) {
         blobc_type *t = mk(s, BLOBC_KIND_FIXED, NULL);
         t->elem = fixed;
         t->count = 1;
         fixed = t;
     }
-    blobc_type **structs = malloc(DEPTH * sizeof *structs);
-    for (int i = DEPTH - 1; i >= 0; i--) {
+    blobc_type **structs = malloc((size_t)ns * sizeof *structs);
+    for (int i = ns - 1; i >= 0; i--) {
         char *name = blobc_arena_alloc(&s->arena, 16);
         snprintf(name, 16, "S%d", i);
         blobc_type *t = mk(s, BLOBC_KIND_STRUCT, name);
@@ -1138,28 +1138,50 @@ TEST(handbuilt_deep_graphs) {
         structs[i] = t;
         prev = t;
     }
-    for (int i = 0; i < DEPTH; i++) blobc_schema_add_named(s, structs[i], &err);
+    /* declared deepest first, so that no walk from the root finds the depth */
+    for (int i = ns - 1; i >= 0; i--) blobc_schema_add_named(s, structs[i], &err);
     s->root = structs[0];
-    if (lay(s) != BLOBC_OK) FAILF("%s", fmt);
-    CHECK_EQ_U(structs[0]->size, 8);
-    CHECK_EQ_U(structs[0]->align, 4);
+    *root = structs[0];
+    *chain_out = chain;
+    *fixed_out = fixed;
+    free(structs);
+    return lay(s);
+}
+
+/* 100k levels of pointers and arrays, and structs and fixed arrays nested
+ * inline as deep as the language allows: no recursion anywhere on the
+ * type graph. One level more is refused. */
+TEST(handbuilt_deep_graphs) {
+    enum { DEPTH = 100000, HALF = BLOBC_MAX_NESTING / 2 };
+    blobc_schema *s = blobc_schema_new("");
+    blobc_type *root;
+    const blobc_type *chain, *fixed;
+    if (deep_graph(s, HALF, HALF, &root, &chain, &fixed) != BLOBC_OK) FAILF("%s", fmt);
+    CHECK_EQ_U(root->size, 8);
+    CHECK_EQ_U(root->align, 4);
     CHECK_EQ_U(fixed->size, 2);
-    uint64_t h = blobc_type_hash(structs[0]);
+    CHECK(blobc_field_optional(&root->fields[0]) == false); /* S0.f: a struct holding an [u8]... */
+    uint64_t h = blobc_type_hash(root);
     CHECK(h != 0);
-    CHECK_EQ_U(blobc_type_hash(structs[0]), h);
+    CHECK_EQ_U(blobc_type_hash(root), h);
     char buf[64];
     size_t n = blobc_type_spell(chain, buf, sizeof buf);
     CHECK(n > 0 && strlen(buf) == sizeof buf - 1);
     blobc_buffer out = {0};
     CHECK_EQ_U(blobc_schema_report(s, &out, &err), BLOBC_OK);
-    CHECK(out.len > (size_t)DEPTH * 40);
+    CHECK(out.len > (size_t)HALF * 40);
     blobc_buffer_free(&out);
     blobc_schema_free(s);
 
-    /* The same struct chain closed into an inline cycle. */
     s = blobc_schema_new("");
-    prev = NULL;
-    blobc_type *last = NULL;
+    CHECK_EQ_U(deep_graph(s, HALF, HALF + 1, &root, &chain, &fixed), BLOBC_EINPUT);
+    CHECK_CONTAINS(fmt, "nests more than 10000 levels deep inline (structs and fixed arrays held "
+                        "in place); a value of it could not be written as text");
+    blobc_schema_free(s);
+
+    /* A struct chain closed into an inline cycle. */
+    s = blobc_schema_new("");
+    blobc_type *prev = NULL, *last = NULL;
     for (int i = DEPTH - 1; i >= 0; i--) {
         blobc_type *t = mk(s, BLOBC_KIND_STRUCT, "S");
         blobc_field *f = mkfields(s, t, 1);
@@ -1173,7 +1195,6 @@ TEST(handbuilt_deep_graphs) {
     CHECK_EQ_U(lay(s), BLOBC_EINPUT);
     CHECK_CONTAINS(fmt, "error: struct S contains itself inline: S.f -> S.f -> ");
     blobc_schema_free(s);
-    free(structs);
 }
 
 /* ---- the check report ---- */

@@ -64,10 +64,9 @@ typedef struct blobc_diag_sink {
     void (*warning)(void *ctx, const blobc_error *w);
 } blobc_diag_sink;
 
-/* The deepest nesting of mappings and sequences (objects and arrays) a
- * bake reads: the YAML front end, and the JSON one (cJSON's limit). `blobc
- * dump` writes nothing deeper than the format it writes is read back with. */
-#define BLOBC_MAX_NESTING 10000u
+/* The deepest nesting the JSON front end reads (cJSON's limit); YAML's is
+ * BLOBC_MAX_NESTING (schema.h). `blobc dump` writes nothing deeper than the
+ * format it writes is read back with. */
 #define BLOBC_JSON_MAX_NESTING 1000u
 
 typedef struct blobc_bake_options {

@@ -60,6 +60,13 @@ typedef enum blobc_kind {
 /* Largest struct or fixed-array size; keeps every inline size in 31 bits. */
 #define BLOBC_MAX_TYPE_SIZE 0x7fffffffu
 
+/* The deepest nesting of mappings and sequences (objects and arrays) a
+ * YAML bake reads, and so the deepest a type may nest inline: a struct
+ * holding a struct or a fixed array, each one level. A type nested deeper
+ * could not be written as text, and every walk over a type's fields stays
+ * within a stack known in advance. */
+#define BLOBC_MAX_NESTING 10000u
+
 typedef struct blobc_type blobc_type;
 
 /* 1-based line and column in the schema source; 0:0 for decoded schemas.
