@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "common/hashtab.h"
-#include "common/quote.h"
+#include "common/json_doc.h"
 #include "blobc/dump.h"
 #include "read/listing.h"
 
@@ -180,26 +180,32 @@ static void put_pct(blobc_buffer *b, bool *ok, uint64_t part, uint64_t total) {
     blobc_emit(b, ok, "%5" PRIu64 ".%" PRIu64 "%%", pm / 10, pm % 10);
 }
 
-/* One row: name (or path), then numbers; text or a JSON object. */
-static void put_row(blobc_buffer *b, bool *ok, const sizer *s, const srow *r, uint64_t total,
-                    bool json, bool first, const char *key, bool counts) {
-    if (json) {
-        blobc_emit(b, ok, "%s\n    {\"%s\": ", first ? "" : ",", key);
-        if (r->name) blobc_buf_quoted(b, (const uint8_t *)r->name, strlen(r->name), true);
-        else {
-            blobc_buffer p = {0};
-            put_path(&p, ok, s, r->node);
-            if (!blobc_buf_quoted(b, p.data ? p.data : (const uint8_t *)"", p.len, true)) *ok = false;
-            blobc_buffer_free(&p);
-        }
-        blobc_emit(b, ok, ", \"bytes\": %" PRIu64, r->bytes);
-        if (counts) blobc_emit(b, ok, ", \"payloads\": %" PRIu64 ", \"items\": %" PRIu64, r->payloads, r->items);
-        if (!r->name && s->nodes[r->node].shared)
-            blobc_emit(b, ok, ", \"shared_payloads\": %" PRIu32 ", \"shared_bytes\": %" PRIu64 ", \"references\": %" PRIu64,
-                       s->nodes[r->node].shared, s->nodes[r->node].shared_bytes, s->nodes[r->node].refs);
-        blobc_emit_bytes(b, ok, "}", 1);
-        return;
+/* One row as a JSON object in array a: name (or path), then numbers. */
+static void json_row(cJSON *a, bool *ok, const sizer *s, const srow *r, const char *key, bool counts) {
+    cJSON *o = blobc_json_add_object(a, NULL);
+    bool good = o != NULL;
+    if (r->name) {
+        good = good && blobc_json_add(o, key, blobc_json_text(r->name, strlen(r->name)));
+    } else {
+        blobc_buffer p = {0};
+        put_path(&p, ok, s, r->node);
+        good = good && blobc_json_add(o, key, blobc_json_text(p.data ? (const char *)p.data : "", p.len));
+        blobc_buffer_free(&p);
     }
+    good = good && blobc_json_add(o, "bytes", blobc_json_u64(r->bytes));
+    if (counts)
+        good = good && blobc_json_add(o, "payloads", blobc_json_u64(r->payloads)) &&
+               blobc_json_add(o, "items", blobc_json_u64(r->items));
+    const snode *n = r->name ? NULL : &s->nodes[r->node];
+    if (n && n->shared)
+        good = good && blobc_json_add(o, "shared_payloads", blobc_json_u64(n->shared)) &&
+               blobc_json_add(o, "shared_bytes", blobc_json_u64(n->shared_bytes)) &&
+               blobc_json_add(o, "references", blobc_json_u64(n->refs));
+    if (!good) *ok = false;
+}
+
+/* One row of the text report: numbers, then name (or path). */
+static void text_row(blobc_buffer *b, bool *ok, const sizer *s, const srow *r, uint64_t total, bool counts) {
     blobc_emit(b, ok, "%10" PRIu64 " ", r->bytes);
     put_pct(b, ok, r->bytes, total);
     if (counts && r->payloads) blobc_emit(b, ok, " %9" PRIu64 " %10" PRIu64, r->payloads, r->items);
@@ -214,19 +220,22 @@ static void put_row(blobc_buffer *b, bool *ok, const sizer *s, const srow *r, ui
     blobc_emit_bytes(b, ok, "\n", 1);
 }
 
-static void put_table(blobc_buffer *b, bool *ok, const sizer *s, srow *rows, size_t n, uint64_t total,
-                      bool json, const char *key, const char *title, bool counts) {
+/* A table, largest rows first: into the text report b, or (doc not NULL)
+ * as doc's array "<key>s". */
+static void put_table(blobc_buffer *b, cJSON *doc, bool *ok, const sizer *s, srow *rows, size_t n,
+                      uint64_t total, const char *key, const char *title, bool counts) {
     qsort(rows, n, sizeof *rows, by_bytes);
-    if (json) blobc_emit(b, ok, ",\n  \"%ss\": [", key);
-    else blobc_emit(b, ok, "\n     bytes       %%%s  %s\n", counts ? "  payloads      items" : "", title);
-    bool first = true;
-    for (size_t i = 0; i < n; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "%ss", key);
+    cJSON *a = doc ? blobc_json_add_array(doc, name) : NULL;
+    if (doc && !a) *ok = false;
+    if (!doc) blobc_emit(b, ok, "\n     bytes       %%%s  %s\n", counts ? "  payloads      items" : "", title);
+    for (size_t i = 0; i < n && *ok; i++) {
         if (!rows[i].bytes) continue;
-        put_row(b, ok, s, &rows[i], total, json, first, key, counts);
-        first = false;
+        if (doc) json_row(a, ok, s, &rows[i], key, counts);
+        else text_row(b, ok, s, &rows[i], total, counts);
     }
-    if (json) blobc_emit(b, ok, "\n  ]");
-    else blobc_emit(b, ok, "%10" PRIu64 "   100.0%%%s  total\n", total, counts ? "                    " : "");
+    if (!doc) blobc_emit(b, ok, "%10" PRIu64 "   100.0%%%s  total\n", total, counts ? "                    " : "");
 }
 
 /* Bytes of the file outside the data: header, type section, and what
@@ -259,15 +268,22 @@ static void shared_counts(sizer *s) {
     }
 }
 
-static void put_report(sizer *s, const blobc_source *src, size_t len, bool json, blobc_buffer *b) {
+/* The report as text, or (doc not NULL) as doc's members. */
+static void put_report(sizer *s, const blobc_source *src, size_t len, cJSON *doc, blobc_buffer *b) {
     bool *ok = &s->ok;
     char root[128];
     blobc_type_spell(src->root, root, sizeof root);
     srow kinds[K_COUNT];
     for (int i = 0; i < K_COUNT; i++) kinds[i] = (srow){kind_names[i], 0, (uint64_t)i, s->kinds[i], 0, 0};
-    if (json) blobc_emit(b, ok, "{\n  \"file_size\": %zu,\n  \"root\": \"%s\",\n  \"depth\": %" PRIu32, len, root, s->depth);
-    else blobc_emit(b, ok, "%zu bytes, root %s\n", len, root);
-    put_table(b, ok, s, kinds, K_COUNT, len, json, "kind", "what", false);
+    if (doc) {
+        if (!blobc_json_add(doc, "file_size", blobc_json_u64(len)) ||
+            !blobc_json_add(doc, "root", blobc_json_text(root, strlen(root))) ||
+            !blobc_json_add(doc, "depth", blobc_json_u64(s->depth)))
+            *ok = false;
+    } else {
+        blobc_emit(b, ok, "%zu bytes, root %s\n", len, root);
+    }
+    put_table(b, doc, ok, s, kinds, K_COUNT, len, "kind", "what", false);
 
     /* by the payloads' types (tids), and the container's parts */
     size_t ntid = s->w->ninfos, nt = ntid + 3;
@@ -295,7 +311,7 @@ static void put_report(sizer *s, const blobc_source *src, size_t len, bool json,
     rows[ntid] = (srow){"(header)", 0, 0, s->kinds[K_HEADER], 0, 0};
     rows[ntid + 1] = (srow){"(type section)", 0, 1, s->kinds[K_TYPES], 0, 0};
     rows[ntid + 2] = (srow){"(alignment)", 0, 2, s->kinds[K_ALIGN], 0, 0};
-    if (names) put_table(b, ok, s, rows, nt, len, json, "type", "type", true);
+    if (names) put_table(b, doc, ok, s, rows, nt, len, "type", "type", true);
     free(names);
 
     size_t nr = 0;
@@ -306,9 +322,8 @@ static void put_report(sizer *s, const blobc_source *src, size_t len, bool json,
             rows[nr++] = (srow){NULL, (uint32_t)i, 2 + (uint64_t)i, s->nodes[i].bytes, 0, 0};
     char title[64];
     snprintf(title, sizeof title, "path (depth %" PRIu32 ")", s->depth);
-    put_table(b, ok, s, rows, nr, len, json, "path", title, false);
+    put_table(b, doc, ok, s, rows, nr, len, "path", title, false);
     free(rows);
-    if (json) blobc_emit(b, ok, "\n}\n");
 }
 
 blobc_status blobc_size_report(const blobc_source *src, const blobc_walk *w, size_t len,
@@ -328,11 +343,14 @@ blobc_status blobc_size_report(const blobc_source *src, const blobc_walk *w, siz
     if (!s.pnode || !s.refs || !blobc_grow((void **)&s.stack, &s.stack_cap, 4, sizeof *s.stack) ||
         !blobc_layout_list(w, src->data, src->size, false, &ops, &s))
         s.ok = false;
+    cJSON *doc = json && s.ok ? cJSON_CreateObject() : NULL;
+    if (json && !doc) s.ok = false;
     if (s.ok) {
         container_bytes(&s, src, len);
         shared_counts(&s);
-        put_report(&s, src, len, json, out);
+        put_report(&s, src, len, doc, out);
     }
+    if (doc) s.ok = blobc_json_print(doc, s.ok, true, out, err) == BLOBC_OK;
     free(s.pnode);
     free(s.refs);
     free(s.stack);

@@ -6,8 +6,8 @@
  */
 #include "read/source.h"
 #include "read/walk.h"
+#include "common/json_doc.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -106,24 +106,16 @@ blobc_status blobc_rt_open_checked(const void *buf, size_t len, const char *sche
 /* A string member whose text may hold any bytes (a file name, a message
  * quoting one). */
 static bool add_text(cJSON *o, const char *name, const char *s) {
-    char *t = blobc_utf8_repaired(s);
-    bool ok = t && cJSON_AddStringToObject(o, name, t);
-    free(t);
-    return ok;
+    return blobc_json_add(o, name, blobc_json_text(s, strlen(s)));
 }
 
 /* The error of a file that failed: its code's name, offset, path, message. */
 static bool add_error(cJSON *errors, const blobc_error *r) {
-    cJSON *e = cJSON_CreateObject();
-    if (!e || !cJSON_AddItemToArray(errors, e)) {
-        cJSON_Delete(e);
-        return false;
-    }
+    cJSON *e = blobc_json_add_object(errors, NULL);
     const char *code = r->code ? blobc_verify_code_name(r->code)
                                : r->status == BLOBC_EINPUT ? "invalid" : "io";
-    return cJSON_AddStringToObject(e, "code", code) &&
-           (r->has_offset ? cJSON_AddNumberToObject(e, "offset", (double)r->offset)
-                          : cJSON_AddNullToObject(e, "offset")) &&
+    return e && cJSON_AddStringToObject(e, "code", code) &&
+           blobc_json_add(e, "offset", r->has_offset ? blobc_json_u64(r->offset) : cJSON_CreateNull()) &&
            add_text(e, "path", r->path) && add_text(e, "message", r->message);
 }
 
@@ -136,12 +128,5 @@ blobc_status blobc_verify_report_json(const char *file, const blobc_error *resul
     cJSON *doc = cJSON_CreateObject(), *errors;
     bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", !failed) &&
               (errors = cJSON_AddArrayToObject(doc, "errors")) && (!failed || add_error(errors, result));
-    char *text = ok ? cJSON_PrintUnformatted(doc) : NULL;
-    cJSON_Delete(doc);
-    size_t mark = out->len;
-    ok = text && blobc_buf_puts(out, text) && blobc_buf_putc(out, '\n');
-    cJSON_free(text);
-    if (ok) return BLOBC_OK;
-    out->len = mark;
-    return blobc_err_nomem(err);
+    return blobc_json_print(doc, ok, false, out, err);
 }

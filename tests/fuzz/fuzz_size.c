@@ -9,36 +9,38 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The sum of the "bytes" of the JSON array `key`; UINT64_MAX when absent. */
-static uint64_t table_sum(const char *json, const char *key) {
-    char pat[32];
-    snprintf(pat, sizeof pat, "\"%s\": [", key);
-    const char *p = strstr(json, pat), *end = p ? strstr(p, "\n  ]") : NULL;
-    if (!p || !end) return UINT64_MAX;
+/* The sum of the "bytes" of the JSON array `key`; UINT64_MAX when absent.
+ * Sizes here stay far below 2^53, where cJSON's doubles are exact. */
+static uint64_t table_sum(const cJSON *doc, const char *key) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(doc, key), *row;
+    if (!cJSON_IsArray(a)) return UINT64_MAX;
     uint64_t sum = 0;
-    for (const char *q = strstr(p, "\"bytes\": "); q && q < end; q = strstr(q + 1, "\"bytes\": "))
-        sum += strtoull(q + 9, NULL, 10);
+    cJSON_ArrayForEach(row, a) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, "bytes");
+        if (!cJSON_IsNumber(b)) return UINT64_MAX;
+        sum += (uint64_t)b->valuedouble;
+    }
     return sum;
 }
 
 static void check_sums(const blobc_buffer *out, size_t len) {
-    char *text = malloc(out->len + 1);
-    if (!text) return;
-    memcpy(text, out->data, out->len);
-    text[out->len] = 0;
+    cJSON *doc = cJSON_ParseWithLength((const char *)out->data, out->len);
     static const char *const keys[] = {"kinds", "types", "paths"};
     for (int i = 0; i < 3; i++) {
-        uint64_t sum = table_sum(text, keys[i]);
+        uint64_t sum = table_sum(doc, keys[i]);
         if (sum != len) {
-            fprintf(stderr, "size: the %s add up to %" PRIu64 " of %zu bytes\n%s", keys[i], sum, len, text);
+            fprintf(stderr, "size: the %s add up to %" PRIu64 " of %zu bytes\n%.*s", keys[i], sum, len,
+                    (int)out->len, (const char *)out->data);
             abort();
         }
     }
-    free(text);
+    cJSON_Delete(doc);
 }
 
 /* The text and JSON reports of `bytes` at each depth. */

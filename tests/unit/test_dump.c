@@ -749,7 +749,7 @@ TEST(size_report) {
     o.size_depth = 1000;
     out.len = 0;
     CHECK_EQ_I(blobc_dump(blob.data, blob.len, &o, &out, &err), BLOBC_OK);
-    CHECK_CONTAINS(text(&out), "\"depth\": 64,");
+    CHECK_CONTAINS(text(&out), "\"depth\":\t64,");
     blobc_buffer_free(&blob);
     chain(200000, &blob);
     CHECK_EQ_I(dump_as(&blob, BLOBC_DUMP_SIZE, NULL, false, &out, &err), BLOBC_OK);
