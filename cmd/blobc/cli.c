@@ -358,7 +358,7 @@ int load_schema(const char *path, blobc_schema **out) {
 int read_blob_input(const char *path, bool blob, uint8_t **bytes, size_t *len) {
     blobc_error err;
     blobc_error_clear(&err);
-    blobc_read_options ro = {cli_max_input, blob, NULL, 0};
+    blobc_read_options ro = {cli_max_input, blob, NULL, 0, false};
     if (blobc_read_file_ex(path, &ro, bytes, len, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);
@@ -375,7 +375,7 @@ int load_schema_or_blob(const char *path, blobc_schema **out, bool *is_blob) {
     blobc_error_clear(&err);
     /* From a pipe or a device: a blob up to its recorded size, or else
      * schema text up to the first binary byte and a schema's size. */
-    blobc_read_options ro = {cli_max_input, true, "schema text or a blob", BLOBC_MAX_SCHEMA_SIZE};
+    blobc_read_options ro = {cli_max_input, true, "schema text or a blob", BLOBC_MAX_SCHEMA_SIZE, false};
     if (blobc_read_file_ex(path, &ro, &bytes, &len, &err) != BLOBC_OK) {
         report(&err);
         return exit_code(err.status);

@@ -208,7 +208,8 @@ static void publish(watch_run *w, size_t job) {
     uint8_t *data;
     size_t len;
     blobc_error err;
-    if (blobc_read_file(path, &data, &len, &err) != BLOBC_OK) {
+    blobc_read_options ro = {0, false, NULL, 0, true}; /* an output that is a FIFO: never waited on */
+    if (blobc_read_file_ex(path, &ro, &data, &len, &err) != BLOBC_OK) {
         report(&err);
         return;
     }

@@ -87,6 +87,7 @@ static blobc_status import_failed(bk *k, const blobc_error *at_import) {
 
 static blobc_status find_schema(bk *k, const bk_pos *pos) {
     const blobc_bake_options *o = k->opts;
+    blobc_schema_load_options lo = {o->max_input, o->regular_files};
     if (o->schema) {
         k->schema = o->schema;
         return BLOBC_OK;
@@ -94,8 +95,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     if (o->schema_path) {
         if (blobc_writes_over(o->output_path, o->schema_path))
             return blobc_err_refuse_input(k->err, o->schema_path, o->output_path);
-        blobc_status st = blobc_schema_load_limited(o->schema_path, o->max_input, &k->owned_schema,
-                                                    k->err);
+        blobc_status st = blobc_schema_load_ex(o->schema_path, &lo, &k->owned_schema, k->err);
         if (st) return st;
         k->schema = k->owned_schema;
         return BLOBC_OK;
@@ -108,7 +108,7 @@ static blobc_status find_schema(bk *k, const bk_pos *pos) {
     if (blobc_writes_over(o->output_path, path)) return blobc_err_refuse_input(k->err, path, o->output_path);
     blobc_error tmp;
     blobc_error_clear(&tmp);
-    blobc_status st = blobc_schema_load_limited(path, o->max_input, &k->owned_schema, &tmp);
+    blobc_status st = blobc_schema_load_ex(path, &lo, &k->owned_schema, &tmp);
     if (st == BLOBC_EIO && tmp.line) return import_failed(k, &tmp);
     if (st == BLOBC_EIO) {
         /* Say which line of the data named the file. */
@@ -448,15 +448,17 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     blobc_input_format fmt = opts->input;
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 
-    if (fmt == BLOBC_INPUT_JSON) {
+    /* Only a regular file: opened without waiting, and mapped (a stream
+     * would be opened as it is). */
+    if (fmt == BLOBC_INPUT_JSON || opts->regular_files) {
         /* A regular file is mapped: no copy of the text and no page
          * clearing for it (the text check is then a pass of its own). */
         blobc_file_view v;
-        blobc_read_options ro = {max, false, TEXT_EXPECTED, 0};
+        blobc_read_options ro = {max, false, TEXT_EXPECTED, 0, opts->regular_files};
         blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
         if (st) return st;
         source src = {(const char *)v.data, v.len, NULL, NULL, 0, NULL, !v.mapped};
-        st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
+        st = bake(&src, name, bk_detect(src.text, src.len, name, fmt), opts, out, err);
         blobc_file_unmap(&v);
         return st;
     }

@@ -160,14 +160,13 @@ static const char *source_text(ys *y, size_t *len) {
     if (!y->file_tried) {
         y->file_tried = true;
         const char *f = y->k->filename;
-        blobc_os_info st;
         /* Only a regular file reads the same again: a pipe or device (a
          * FIFO, /dev/zero) would block or read on without end. */
-        if (f && strcmp(f, "-") != 0 && strcmp(f, "<stdin>") != 0 && blobc_os_stat(f, &st) == 0 &&
-            st.kind == BLOBC_OS_REGULAR) {
+        blobc_read_options ro = {0, false, NULL, 0, true};
+        if (f && strcmp(f, "-") != 0 && strcmp(f, "<stdin>") != 0) {
             blobc_error tmp;
             blobc_error_clear(&tmp);
-            if (blobc_read_file(f, &y->filetext, &y->filelen, &tmp) != BLOBC_OK) {
+            if (blobc_read_file_ex(f, &ro, &y->filetext, &y->filelen, &tmp) != BLOBC_OK) {
                 y->filetext = NULL;
                 y->filelen = 0;
             }

@@ -92,7 +92,8 @@ bool blobc_cache_asks_server(const blobc_cache_options *opts, const char *path) 
     char head[4096];
     size_t got = 0;
     blobc_os_fd fd;
-    if (blobc_os_open_read(path, &fd) != 0) return true;
+    blobc_os_kind kind; /* a FIFO put there since the stat: never waited on */
+    if (blobc_os_open_regular(path, &fd, &kind) != 0 || fd == BLOBC_OS_NO_FD) return true;
     blobc_os_read(fd, head, sizeof head, &got);
     blobc_os_close(fd);
     return worth_a_server(&o, blobc_input_format_of(head, got, path), st.size);

@@ -30,6 +30,7 @@
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
 #include "cache/cache_internal.h"
+#include "common/fileio.h"
 #include "platform/platform.h"
 
 /* Entries are named by their key, and refused with one message, in this
@@ -105,18 +106,6 @@ static char *path_of(const char *root, const char *sub, const char *name) {
     return p;
 }
 
-/* What a file that is not a regular file is, for messages. */
-static const char *kind_of(blobc_os_kind k) {
-    switch (k) {
-    case BLOBC_OS_LINK: return "it is a symbolic link, never followed";
-    case BLOBC_OS_DIRECTORY: return "it is a directory";
-    case BLOBC_OS_FIFO: return "it is a FIFO";
-    case BLOBC_OS_SOCKET: return "it is a socket";
-    case BLOBC_OS_DEVICE: return "it is a device";
-    default: return "it is not a regular file";
-    }
-}
-
 /* Reads n bytes of fd from offset `at`: whether all of them came. */
 static bool read_all_at(blobc_os_fd fd, void *buf, size_t n, uint64_t at) {
     size_t got;
@@ -160,7 +149,7 @@ static blobc_os_fd open_regular(const blobc_os_tree *dir, const char *name, blob
     *why = NULL;
     if (e == EAGAIN) *why = "it was replaced while being opened";
     else if (e && e != ENOENT) *why = "it cannot be opened";
-    else if (!e && fd == BLOBC_OS_NO_FD) *why = kind_of(st->kind);
+    else if (!e && fd == BLOBC_OS_NO_FD) *why = blobc_kind_text(st->kind);
     return e ? BLOBC_OS_NO_FD : fd;
 }
 

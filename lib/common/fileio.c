@@ -37,6 +37,17 @@ blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, 
     return blobc_err(err, BLOBC_EIO, "cannot %s '%s': %s", what, path, why);
 }
 
+const char *blobc_kind_text(blobc_os_kind k) {
+    switch (k) {
+    case BLOBC_OS_LINK: return "it is a symbolic link, never followed";
+    case BLOBC_OS_DIRECTORY: return "it is a directory";
+    case BLOBC_OS_FIFO: return "it is a FIFO";
+    case BLOBC_OS_SOCKET: return "it is a socket";
+    case BLOBC_OS_DEVICE: return "it is a device";
+    default: return "it is not a regular file";
+    }
+}
+
 /* Reads from fd into a 16-byte aligned buffer until end of file or `max`
  * bytes; `hint` is the expected size (0 when unknown). *more is set when
  * the input still had bytes at `max`. `blob`: after the header, stop at
@@ -174,6 +185,18 @@ blobc_status blobc_text_too_large(blobc_error *err, const char *name, const char
                      what, size);
 }
 
+/* opts->regular refused the file, without waiting on it. */
+static blobc_status not_regular(blobc_error *err, const char *path, blobc_os_kind kind) {
+    if (strcmp(path, "-") == 0) {
+        blobc_err_file(err, "<stdin>");
+        return blobc_err(err, BLOBC_EIO, "cannot read standard input: it is not a regular "
+                         "file; expected a regular file");
+    }
+    blobc_err_file(err, path);
+    return blobc_err(err, BLOBC_EIO, "cannot read '%s': %s; expected a regular file", path,
+                     blobc_kind_text(kind));
+}
+
 blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts, uint8_t **data,
                                 size_t *len, blobc_error *err) {
     blobc_error scratch;
@@ -183,15 +206,21 @@ blobc_status blobc_read_file_ex(const char *path, const blobc_read_options *opts
     *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
     blobc_os_fd fd = blobc_os_stdin();
-    int oe = is_stdin ? 0 : blobc_os_open_read(path, &fd);
+    blobc_os_kind kind = BLOBC_OS_REGULAR;
+    bool only_regular = opts && opts->regular;
+    int oe = is_stdin       ? 0
+             : only_regular ? blobc_os_open_regular(path, &fd, &kind)
+                            : blobc_os_open_read(path, &fd);
     /* Windows cannot open a directory to read it; POSIX fails the read. */
     if (oe) return blobc_err_io(err, oe == EISDIR ? "read" : "open", path, oe);
+    if (kind != BLOBC_OS_REGULAR) return not_regular(err, path, kind);
     reader r = {fd,   opts && opts->max_input ? opts->max_input : BLOBC_DEFAULT_MAX_INPUT,
                 opts && opts->blob, opts ? opts->text : NULL, opts ? opts->max_text : 0,
                 false, false, false, {0}, 0, 0};
     size_t hint = 0;
     blobc_os_info st;
     bool regular = blobc_os_fstat(fd, &st) == 0 && st.kind == BLOBC_OS_REGULAR;
+    if (only_regular && is_stdin && !regular) return not_regular(err, path, BLOBC_OS_OTHER);
     if (regular) {
         /* Bounded by its size; read all of it, even if it grew meanwhile.
          * (Blob or text: the text's own checks come after the read.) */

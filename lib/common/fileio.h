@@ -13,12 +13,15 @@
 
 #include "blobc/blobfile.h"
 #include "blobc/error.h"
+#include "platform/platform.h"
 
 /* BLOBC_EIO "cannot <what> '<path>': <errno text>", file set to path
  * ("-" is standard input). */
 blobc_status blobc_err_io(blobc_error *err, const char *what, const char *path, int e);
 /* strerror_r into buf (thread-safe); "error N" when it has no text. */
 const char *blobc_errno_text(int e, char *buf, size_t cap);
+/* What a file that is not a regular file is, for messages: "it is a FIFO". */
+const char *blobc_kind_text(blobc_os_kind k);
 /* The error for a non-regular input that went past the maximum input size. */
 blobc_status blobc_input_too_large(blobc_error *err, const char *path, uint64_t max);
 /* The error for text (`what`: "schema text") longer than its own limit. */

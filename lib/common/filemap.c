@@ -5,6 +5,7 @@
  * files, a failed mmap) is read into memory as blobc_read_file_ex does,
  * within its limits.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,11 @@ blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
     if (!path || !view) return blobc_err_arg(err, __func__, "path or view is NULL");
     memset(view, 0, sizeof *view);
     blobc_os_fd fd = BLOBC_OS_NO_FD;
-    bool opened = strcmp(path, "-") != 0 && blobc_os_open_read(path, &fd) == 0;
+    blobc_os_kind kind;
+    int oe = strcmp(path, "-") == 0 ? ENOENT
+             : opts && opts->regular ? blobc_os_open_regular(path, &fd, &kind)
+                                     : blobc_os_open_read(path, &fd);
+    bool opened = oe == 0 && fd != BLOBC_OS_NO_FD; /* else the read below says why */
     blobc_os_info sb;
     if (opened && blobc_os_fstat(fd, &sb) == 0 && sb.kind == BLOBC_OS_REGULAR && sb.size > 0 &&
         sb.size < SIZE_MAX) {

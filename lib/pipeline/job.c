@@ -62,14 +62,16 @@ static blobc_status bake_planned(const blobc_batch_options *o, const char *text,
     return st;
 }
 
-/* The input's text: mapped, or with copy_inputs read into memory. */
+/* The input's text: mapped, or with copy_inputs read into memory, and
+ * then only from a regular file (standard input aside). */
 static blobc_status read_input(const blobc_batch_options *o, const char *in, blobc_file_view *v,
                                blobc_error *err) {
     if (!o->copy_inputs) return blobc_file_map(in, v, err);
     memset(v, 0, sizeof *v);
     uint8_t *data;
     size_t len;
-    blobc_status st = blobc_read_file(in, &data, &len, err);
+    blobc_read_options ro = {o->bake.max_input, false, NULL, 0, strcmp(in, "-") != 0};
+    blobc_status st = blobc_read_file_ex(in, &ro, &data, &len, err);
     if (st == BLOBC_OK) *v = (blobc_file_view){data, len, false};
     return st;
 }
@@ -143,6 +145,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     }
     blobc_bake_options bo = o->bake;
     bo.output_path = job->output;
+    bo.regular_files |= o->copy_inputs;
     size_t kept = s->nmsgs;
     blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning};
     bo.diag = &sink;

@@ -66,6 +66,13 @@ static inline bool blobc_os_same_file(const blobc_os_info *a, const blobc_os_inf
 
 blobc_os_fd blobc_os_stdin(void);
 int blobc_os_open_read(const char *path, blobc_os_fd *fd);
+/* Opens path for reading only when it is a regular file, never waiting
+ * (a FIFO opens at once, writer or not): 0 and a descriptor; 0 and
+ * BLOBC_OS_NO_FD when it is something else, *kind saying what
+ * (BLOBC_OS_FIFO, BLOBC_OS_SOCKET, BLOBC_OS_DEVICE; on Windows
+ * BLOBC_OS_OTHER for pipes and consoles); EISDIR for a directory, as
+ * blobc_os_open_read's read says. */
+int blobc_os_open_regular(const char *path, blobc_os_fd *fd, blobc_os_kind *kind);
 /* Reads up to n bytes (*got 0 at end of file); retries interrupted calls. */
 int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got);
 int blobc_os_close(blobc_os_fd fd);

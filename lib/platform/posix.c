@@ -78,6 +78,38 @@ int blobc_os_open_read(const char *path, blobc_os_fd *fd) {
     return 0;
 }
 
+/* The kinds blobc_os_stat folds into BLOBC_OS_OTHER, told apart. */
+static blobc_os_kind other_kind(mode_t m) {
+    return S_ISFIFO(m) ? BLOBC_OS_FIFO : S_ISSOCK(m) ? BLOBC_OS_SOCKET : BLOBC_OS_DEVICE;
+}
+
+/* Looked at first, so that a FIFO is not even opened (a writer waiting
+ * to open it would be let go, to write to no one). Opened with
+ * O_NONBLOCK, so that what took the file's place since is not waited on
+ * either; the flag is taken off again for the reads. */
+int blobc_os_open_regular(const char *path, blobc_os_fd *fd, blobc_os_kind *kind) {
+    struct stat st;
+    *fd = BLOBC_OS_NO_FD;
+    if (stat(path, &st) != 0) return errno;
+    int f = -1, e = 0;
+    if (S_ISREG(st.st_mode)) {
+        f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (f < 0) return errno;
+        if (fstat(f, &st) != 0) e = errno;
+    }
+    if (!e && S_ISDIR(st.st_mode)) e = EISDIR;
+    if (!e && S_ISREG(st.st_mode) && fcntl(f, F_SETFL, fcntl(f, F_GETFL) & ~O_NONBLOCK) != 0)
+        e = errno;
+    if (e || !S_ISREG(st.st_mode)) {
+        if (f >= 0) close(f);
+        if (!e) *kind = other_kind(st.st_mode);
+        return e;
+    }
+    *kind = BLOBC_OS_REGULAR;
+    *fd = f;
+    return 0;
+}
+
 int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
     for (;;) {
         ssize_t m = read((int)fd, buf, n);
@@ -235,9 +267,7 @@ static int stat_at(int dir, const char *name, blobc_os_info *info) {
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
     info_of(&st, info);
     if (S_ISLNK(st.st_mode)) info->kind = BLOBC_OS_LINK;
-    else if (S_ISFIFO(st.st_mode)) info->kind = BLOBC_OS_FIFO;
-    else if (S_ISSOCK(st.st_mode)) info->kind = BLOBC_OS_SOCKET;
-    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) info->kind = BLOBC_OS_DEVICE;
+    else if (info->kind == BLOBC_OS_OTHER) info->kind = other_kind(st.st_mode);
     return 0;
 }
 

@@ -222,6 +222,21 @@ int blobc_os_open_read(const char *path, blobc_os_fd *fd) {
     return 0;
 }
 
+/* Opening a pipe's name does not wait for its server on Windows: what
+ * is opened is only looked at. */
+int blobc_os_open_regular(const char *path, blobc_os_fd *fd, blobc_os_kind *kind) {
+    blobc_os_info info;
+    *fd = BLOBC_OS_NO_FD;
+    int e = blobc_os_open_read(path, fd);
+    if (!e) e = blobc_os_fstat(*fd, &info);
+    if (!e) *kind = info.kind;
+    if (e || info.kind != BLOBC_OS_REGULAR) {
+        if (*fd != BLOBC_OS_NO_FD) CloseHandle((HANDLE)*fd);
+        *fd = BLOBC_OS_NO_FD;
+    }
+    return e;
+}
+
 int blobc_os_read(blobc_os_fd fd, void *buf, size_t n, size_t *got) {
     DWORD m = 0, want = n > 0x40000000u ? 0x40000000u : (DWORD)n;
     if (!ReadFile((HANDLE)fd, buf, want, &m, NULL)) {

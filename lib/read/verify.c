@@ -60,7 +60,7 @@ blobc_status blobc_verify_file(const char *path, const blobc_verify_options *opt
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     blobc_file_view v;
     /* From a pipe: up to the size the header records, within --max-input. */
-    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL, 0};
+    blobc_read_options ro = {opts ? opts->max_input : 0, true, NULL, 0, false};
     blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
     if (st == BLOBC_OK) st = blobc_verify_blob(v.data, v.len, opts, err);
     blobc_file_unmap(&v);

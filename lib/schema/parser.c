@@ -62,6 +62,7 @@ typedef struct parser {
     blobc_lexer lx;
     blobc_token tok;
     blobc_error *err;
+    const blobc_schema_load_options *lo; /* how imports are read */
     pending_field *pf;
     size_t npf, pfcap;
     blobc_field *fv;      /* fields of the struct being parsed */
@@ -820,8 +821,7 @@ static blobc_status open_import(parser *p, const blobc_token *at, const char *pa
     size_t len = 0;
     blobc_error rerr;
     blobc_error_clear(&rerr);
-    blobc_read_options ro = {0, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
-    blobc_status rs = blobc_read_file_ex(path, &ro, &data, &len, &rerr);
+    blobc_status rs = blobc_schema_read(path, p->lo, &data, &len, &rerr);
     if (rs != BLOBC_OK) {
         blobc_schema_err(p->s, at->pos, p->err, "cannot import \"%s\": %s", at->str,
                          rerr.message);
@@ -883,6 +883,12 @@ static blobc_status parse_file(parser *p, uint32_t file) {
 
 blobc_status blobc_schema_parse(const char *text, size_t len, const char *filename,
                                 blobc_schema **out, blobc_error *err) {
+    return blobc_schema_parse_with(text, len, filename, NULL, out, err);
+}
+
+blobc_status blobc_schema_parse_with(const char *text, size_t len, const char *filename,
+                                     const blobc_schema_load_options *lo, blobc_schema **out,
+                                     blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     blobc_error_clear(err);
@@ -907,6 +913,7 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     memset(&p, 0, sizeof p);
     p.s = s;
     p.err = err;
+    p.lo = lo;
     /* The first file's identity, when it is a file, so importing it back is a cycle. */
     blobc_os_info fst;
     bool known = s->filename[0] && strcmp(s->filename, "-") != 0 && blobc_os_stat(s->filename, &fst) == 0;
@@ -927,24 +934,4 @@ blobc_status blobc_schema_parse(const char *text, size_t len, const char *filena
     }
     *out = s;
     return BLOBC_OK;
-}
-
-blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error *err) {
-    return blobc_schema_load_limited(path, 0, out, err);
-}
-
-blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
-                                       blobc_error *err) {
-    uint8_t *data = NULL;
-    size_t len = 0;
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!path || !out) return blobc_err_arg(err, __func__, "path or out is NULL");
-    *out = NULL;
-    blobc_read_options ro = {max_input, false, "schema text", BLOBC_MAX_SCHEMA_SIZE};
-    blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
-    if (st != BLOBC_OK) return st;
-    st = blobc_schema_parse((const char *)data, len, path, out, err);
-    free(data);
-    return st;
 }

@@ -1,10 +1,12 @@
 /*
- * schema.c - the schema object: creating and freeing one, its named
+ * schema.c - the schema object: creating and freeing one, reading a
+ * schema file (load.c the one loaded, the parser its imports), its named
  * types, its positioned errors, and the spelling of a type for messages.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "blobc/blobfile.h"
 #include "common/kind.h"
 #include "schema/schema_internal.h"
 
@@ -50,6 +52,15 @@ const blobc_type *blobc_schema_root(const blobc_schema *s) { return s ? s->root 
 size_t blobc_schema_count(const blobc_schema *s) { return s ? s->nnamed : 0; }
 const blobc_type *blobc_schema_at(const blobc_schema *s, size_t i) {
     return s && i < s->nnamed ? s->named[i] : NULL;
+}
+
+/* ---- loading ---- */
+
+blobc_status blobc_schema_read(const char *path, const blobc_schema_load_options *lo,
+                               uint8_t **data, size_t *len, blobc_error *err) {
+    blobc_read_options ro = {lo ? lo->max_input : 0, false, "schema text", BLOBC_MAX_SCHEMA_SIZE,
+                             lo && lo->regular};
+    return blobc_read_file_ex(path, &ro, data, len, err);
 }
 
 /* ---- spelling ---- */

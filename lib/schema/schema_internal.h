@@ -48,6 +48,13 @@ enum {
 
 /* An empty schema; NULL when out of memory. */
 blobc_schema *blobc_schema_new(const char *filename);
+/* blobc_schema_parse, its imports read as lo says (NULL: the defaults). */
+blobc_status blobc_schema_parse_with(const char *text, size_t len, const char *filename,
+                                     const blobc_schema_load_options *lo, blobc_schema **out,
+                                     blobc_error *err);
+/* Reads a schema file (the one loaded, or an import) as lo says. */
+blobc_status blobc_schema_read(const char *path, const blobc_schema_load_options *lo,
+                               uint8_t **data, size_t *len, blobc_error *err);
 
 /* Registers a named type (allocated in s->arena). */
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err);

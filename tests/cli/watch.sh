@@ -497,6 +497,69 @@ else
 fi
 stop_watch
 
+# A FIFO put in the place of an input, then of an import: that job fails
+# at once, naming the file, never waiting for a writer; the other input
+# is still baked on its saves, and the job bakes again once its file is a
+# regular file again.
+if mkfifo fifo_probe 2>/dev/null; then
+    rm -f fifo_probe
+    mkdir -p ff/d ff/s ff/s2
+    cp s/*.schema ff/s/
+    cp s/*.schema ff/s2/
+    sed 's|^\$schema: .*|$schema: ../s/level.schema|' a.good >ff/d/p.yaml
+    sed 's|^\$schema: .*|$schema: ../s2/level.schema|' a.good >ff/d/q.yaml
+    start_watch ff/d/p.yaml ff/d/q.yaml -o ff/o/
+    # fifo_step NAME ERROR : after the change just made, the error for p
+    # comes, q still bakes on a save, and the watch runs on
+    fifo_step() {
+        if until_ok 20 sh -c "tail -n +$((lines + 1)) '$T/w.err' | grep -qF \"$2\""; then
+            pass "$1"
+        else
+            fail "$1" "$(tail -n +$((lines + 1)) "$T/w.err" | head -5)"
+        fi
+        k=$(bakes ff/d/q.yaml)
+        sed "s/^name: .*/name: \"$1\"/" a.good | sed 's|^\$schema: .*|$schema: ../s2/level.schema|' >ff/d/q.yaml
+        if until_ok 20 baked_more ff/d/q.yaml "$k"; then
+            fresh ffq ff/d/q.yaml
+            same_file "${1}_others_baked" ff/o/q.blob ref/ffq.blob
+        else
+            fail "${1}_others_baked" "$(tail -3 "$T/w.err")"
+        fi
+    }
+    # back NAME : p made a regular file again is baked again
+    back() {
+        if until_ok 20 baked_more ff/d/p.yaml "$n"; then
+            fresh ffp ff/d/p.yaml
+            same_file "$1" ff/o/p.blob ref/ffp.blob
+        else
+            fail "$1" "$(tail -3 "$T/w.err")"
+        fi
+    }
+    if until_ok 30 sh -c '[ "$(grep -c "^ff/d/.\.yaml: baked" "$0")" -ge 2 ]' "$T/w.err"; then
+        n=$(bakes ff/d/p.yaml)
+        lines=$(wc -l <"$T/w.err")
+        rm ff/d/p.yaml
+        mkfifo ff/d/p.yaml
+        fifo_step fifo_input_refused "ff/d/p.yaml: error: cannot read 'ff/d/p.yaml': it is a FIFO; expected a regular file"
+        rm ff/d/p.yaml
+        sed 's/^name: .*/name: "Regular again"/' a.good | sed 's|^\$schema: .*|$schema: ../s/level.schema|' >ff/d/p.yaml
+        back fifo_input_regular_again
+        n=$(bakes ff/d/p.yaml)
+        lines=$(wc -l <"$T/w.err")
+        mv ff/s/rooms.schema ff/rooms.keep
+        mkfifo ff/s/rooms.schema
+        fifo_step fifo_import_refused "cannot read 'ff/d/../s/rooms.schema': it is a FIFO; expected a regular file"
+        rm ff/s/rooms.schema
+        mv ff/rooms.keep ff/s/rooms.schema
+        back fifo_import_regular_again
+    else
+        fail fifo_first_bake "$(cat "$T/w.err")"
+    fi
+    stop_watch
+else
+    skip fifo_in_place "mkfifo is not allowed here"
+fi
+
 # Outputs written into watched directories (the input's, and the
 # schema's, which is below it): no bake sets off another, with system
 # events or polling.

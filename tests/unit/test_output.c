@@ -422,7 +422,7 @@ TEST(bounded_read) {
     CHECK(p != NULL);
     char dev[64];
     snprintf(dev, sizeof dev, "/dev/fd/%d", fileno(p));
-    blobc_read_options ro = {4096, false, NULL, 0};
+    blobc_read_options ro = {4096, false, NULL, 0, false};
     uint8_t *data = NULL;
     size_t len = 0;
     blobc_error err;
@@ -435,7 +435,7 @@ TEST(bounded_read) {
     /* As text: the first NUL ends it at once. */
     p = zero_pipe();
     snprintf(dev, sizeof dev, "/dev/fd/%d", fileno(p));
-    blobc_read_options rt = {0, false, "schema text", 0};
+    blobc_read_options rt = {0, false, "schema text", 0, false};
     blobc_error_clear(&err);
     st = blobc_read_file_ex(dev, &rt, &data, &len, &err);
     pclose(p);
@@ -465,7 +465,7 @@ TEST(blob_read_stops_at_file_size) {
     FILE *p = popen(cmd, "r");
     char dev[64];
     snprintf(dev, sizeof dev, "/dev/fd/%d", fileno(p));
-    blobc_read_options ro = {0, true, NULL, 0};
+    blobc_read_options ro = {0, true, NULL, 0, false};
     uint8_t *data = NULL;
     size_t len = 0;
     blobc_status st = blobc_read_file_ex(dev, &ro, &data, &len, &err);

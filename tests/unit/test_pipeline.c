@@ -246,6 +246,56 @@ TEST(done_names_the_files_read) {
     free(out2);
 }
 
+#ifndef _WIN32
+/* With copy_inputs (blobc watch), a FIFO in the place of an input or of
+ * an import fails its job at once (a blocked open would hang the run: the
+ * alarm ends the test then), and the other job is baked. */
+TEST(copy_inputs_refuse_fifos) {
+    put_file("f.schema", "import \"fifo.schema\";\nstruct F { y: u32; }\nroot F;\n");
+    put_file("ok.yaml", "$schema: t.schema\nx: 1\nname: n\ntags: []\n");
+    put_file("g.yaml", "$schema: f.schema\ny: 1\n");
+    char *fifo = path_of("fifo.yaml%.0d", 0), *fifo_schema = path_of("fifo.schema%.0d", 0);
+    CHECK(mkfifo(fifo, 0600) == 0 && mkfifo(fifo_schema, 0600) == 0);
+    char *ok = path_of("ok.yaml%.0d", 0), *g = path_of("g.yaml%.0d", 0);
+    char *o1 = path_of("f1.blob%.0d", 0), *o2 = path_of("f2.blob%.0d", 0), *o3 = path_of("f3.blob%.0d", 0);
+    blobc_job jobs[3] = {{fifo, o1, NULL}, {ok, o2, NULL}, {g, o3, NULL}};
+    seen s;
+    memset(&s, 0, sizeof s);
+    on_caller = 1;
+    blobc_batch_options o;
+    memset(&o, 0, sizeof o);
+    o.copy_inputs = true;
+    o.on_event = on_event;
+    o.ctx = &s;
+    blobc_error err;
+    alarm(30);
+    CHECK_EQ_I(blobc_bake_batch(jobs, 3, &o, &err), BLOBC_EIO);
+    alarm(0);
+    CHECK_EQ_I(s.status[0], BLOBC_EIO);
+    CHECK_EQ_I(s.status[1], BLOBC_OK);
+    CHECK_EQ_I(s.status[2], BLOBC_EIO);
+    char want[400];
+    snprintf(want, sizeof want, "cannot read '%s': it is a FIFO; expected a regular file", fifo);
+    CHECK_STR(s.first_error, want);
+    CHECK_CONTAINS(err.message, "cannot read '");
+    /* the schema's import, read by the bake */
+    memset(&s, 0, sizeof s);
+    alarm(30);
+    CHECK_EQ_I(blobc_bake_batch(&jobs[2], 1, &o, &err), BLOBC_EIO);
+    alarm(0);
+    CHECK_CONTAINS(s.first_error, "fifo.schema': it is a FIFO; expected a regular file");
+    unlink(fifo);
+    unlink(fifo_schema);
+    free(fifo);
+    free(fifo_schema);
+    free(ok);
+    free(g);
+    free(o1);
+    free(o2);
+    free(o3);
+}
+#endif
+
 /* An output that is one of the run's inputs is refused before the bake. */
 TEST(input_never_written) {
     char *in = path_of("in%d.yaml", 1), *schema = path_of("t.schema%.0d", 0);
@@ -320,5 +370,8 @@ TEST_MAIN_BEGIN("pipeline")
 RUN(batch_in_order_cached_with_depfiles);
 RUN(clash_refused_before_baking);
 RUN(done_names_the_files_read);
+#ifndef _WIN32
+RUN(copy_inputs_refuse_fifos);
+#endif
 RUN(input_never_written);
 TEST_MAIN_END

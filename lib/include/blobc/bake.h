@@ -89,6 +89,14 @@ typedef struct blobc_bake_options {
     uint64_t max_input;           /* inputs that are not regular files (the data,
                                      the schema) are read up to this many bytes,
                                      then refused; 0: BLOBC_DEFAULT_MAX_INPUT */
+    bool regular_files;           /* every file the bake opens by name (the
+                                     schema, its imports; the data in
+                                     blobc_bake_file) must be a regular file:
+                                     a FIFO, device or socket there is refused
+                                     (BLOBC_EIO, "expected a regular file")
+                                     without waiting for a writer. For a
+                                     program that watches files, where a FIFO
+                                     may take a file's place. */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

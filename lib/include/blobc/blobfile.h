@@ -139,6 +139,13 @@ typedef struct blobc_read_options {
                             files included (refused before they are read):
                             BLOBC_MAX_SCHEMA_SIZE for schemas. The error
                             says "text of more than N; expected <text>". */
+    bool regular;        /* only a regular file is read: anything else (a
+                            FIFO, a device, a socket, standard input that is
+                            not a file) is refused, BLOBC_EIO "cannot read
+                            'PATH': expected a regular file, found a FIFO",
+                            without waiting for a writer or reading from it
+                            (a program that watches files, where a FIFO may
+                            take a file's place) */
 } blobc_read_options;
 
 /* Whole-file read into a malloc'd buffer (16-byte aligned) that the caller

@@ -67,7 +67,12 @@ typedef struct blobc_batch_options {
     bool copy_inputs;            /* inputs are read into memory, never mapped: another
                                     program may rewrite one in place while it is baked
                                     (a mapped file cut short ends the process with
-                                    SIGBUS), as an editor does to blobc watch's */
+                                    SIGBUS), as an editor does to blobc watch's. And
+                                    every file a job reads by name (its input, its
+                                    schema, the schema's imports) must be a regular
+                                    file (bake.regular_files): a FIFO or device put in
+                                    a file's place fails that job, "expected a regular
+                                    file", never waited on */
     /* Every event, on the calling thread: a job's ERROR, WARNING and DONE
      * events after every event of the jobs before it; START as jobs are
      * taken up. May be NULL. */

@@ -166,6 +166,19 @@ BLOBC_API blobc_status blobc_schema_load(const char *path, blobc_schema **out, b
 BLOBC_API blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input,
                                                  blobc_schema **out, blobc_error *err);
 
+/* How blobc_schema_load_ex reads the schema file and every file it imports. */
+typedef struct blobc_schema_load_options {
+    uint64_t max_input;  /* a non-regular file is read up to this many bytes
+                            (0: BLOBC_DEFAULT_MAX_INPUT) */
+    bool regular;        /* only regular files are read: a FIFO, device or
+                            socket is refused without being waited on
+                            (blobc_read_options' `regular`) */
+} blobc_schema_load_options;
+
+/* blobc_schema_load with options (NULL: the defaults). */
+BLOBC_API blobc_status blobc_schema_load_ex(const char *path, const blobc_schema_load_options *opts,
+                                            blobc_schema **out, blobc_error *err);
+
 BLOBC_API void blobc_schema_free(blobc_schema *schema);
 
 /* The files the schema was read from: 0 is the one given to the parser,
