@@ -82,19 +82,6 @@ static char *output_name(const char *input, const char *outdir, const char *ext)
 /* ---- the run ---- */
 
 
-/* "20" -> 20; false for anything but a decimal number that fits. */
-static bool parse_count(const char *s, unsigned *out) {
-    if (!*s) return false;
-    unsigned long v = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p < '0' || *p > '9') return false;
-        v = v * 10 + (unsigned long)(*p - '0');
-        if (v > 1000000000ul) return false;
-    }
-    *out = (unsigned)v;
-    return true;
-}
-
 static void progress(const bake_run *r) {
     if (!r->show) return;
     fprintf(stderr, "\r\033[K[%zu/%zu] %s", r->ndone, r->n, r->current ? r->current : "");
@@ -229,14 +216,19 @@ static int open_cache(bake_run *r, const char *cmd, const char *spec, blobc_cach
     return 0;
 }
 
-static bool parse_jobs(const char *s, int *jobs) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < 1 || v > 1024) return false;
-    *jobs = (int)v;
+static bool parse_count(const char *s, unsigned *out) {
+    unsigned long v;
+    if (!cli_parse_uint(s, 1000000000ul, &v)) return false;
+    *out = (unsigned)v;
     return true;
 }
 
+static bool parse_jobs(const char *s, int *jobs) {
+    unsigned long v;
+    if (!cli_parse_uint(s, 1024, &v) || v < 1) return false;
+    *jobs = (int)v;
+    return true;
+}
 /* Reads the options every batch command takes (bake's, and the command's
  * own `extra` rows), and sets up the run: its jobs, their outputs, the
  * cache. 0 or an exit code; r->help after --help was shown. */

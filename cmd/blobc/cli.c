@@ -43,6 +43,20 @@ static bool use_color(void) {
     return blobc_os_stderr_colours();
 }
 
+/* "20" -> 20: decimal digits only (no sign, space or base prefix, which
+ * strtoul would take), at most max. */
+bool cli_parse_uint(const char *s, unsigned long max, unsigned long *out) {
+    if (!s || !*s) return false;
+    unsigned long v = 0;
+    for (const char *p = s; *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9 || v > (max - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
 /* "1048576", "64K", "512M", "1G" (binary multiples; "KiB" etc. too). */
 bool cli_parse_size(const char *s, uint64_t *out) {
     char *end;

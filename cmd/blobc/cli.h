@@ -101,6 +101,8 @@ bool parse_read_format(const char *cmd, bool allow_raw, read_format *rf);
 /* "1048576", "64K", "512M", "1G", "0" -> bytes (K, M, G, T: binary
  * multiples, "KiB" or "KB" too); false for anything else. */
 bool cli_parse_size(const char *s, uint64_t *out);
+/* A count, port or time: decimal digits only, at most max. */
+bool cli_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* --max-input (every command that reads): the limit for inputs that are
  * not regular files. */
 extern uint64_t cli_max_input;

@@ -55,9 +55,8 @@ static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
         return EXIT_USAGE;
     }
     if (q->depth) {
-        char *end;
-        unsigned long v = strtoul(q->depth, &end, 10);
-        if (*end || end == q->depth || v < 1 || v > BLOBC_SIZE_DEPTH_MAX) {
+        unsigned long v;
+        if (!cli_parse_uint(q->depth, BLOBC_SIZE_DEPTH_MAX, &v) || v < 1) {
             usage_error(q->cmd, "--depth wants a number of field steps from 1 to %d, got '%s'",
                         BLOBC_SIZE_DEPTH_MAX, q->depth);
             return EXIT_USAGE;

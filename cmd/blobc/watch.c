@@ -95,10 +95,9 @@ static bool add_dep(deps *d, const char *file) {
  * usage error. Only loopback: the lines name files on this machine. */
 static bool parse_notify(const char *spec, char *addr, size_t cap, unsigned *port) {
     const char *colon = strrchr(spec, ':');
-    char *end;
-    unsigned long p = colon ? strtoul(colon + 1, &end, 10) : 0;
+    unsigned long p = 0;
     size_t hl = colon ? (size_t)(colon - spec) : 0;
-    if (!colon || !colon[1] || *end || p > 65535 || hl == 0 || hl >= cap) {
+    if (!colon || !cli_parse_uint(colon + 1, 65535, &p) || hl == 0 || hl >= cap) {
         usage_error("watch", "--notify needs HOST:PORT, got '%s'", spec);
         return false;
     }
@@ -418,9 +417,8 @@ static int watch_loop(watch_run *w) {
 }
 
 static bool parse_ms(const char *s, unsigned *out) {
-    char *end;
-    unsigned long v = s ? strtoul(s, &end, 10) : 0;
-    if (!s || !*s || *end || v > 60000) return false;
+    unsigned long v;
+    if (!cli_parse_uint(s, 60000, &v)) return false;
     *out = (unsigned)v;
     return true;
 }

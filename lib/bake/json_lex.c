@@ -310,6 +310,16 @@ static bool scalar_ok(jsyn *s, size_t i, size_t *end, const char *after) {
         *end = num.end;
         return true;
     }
+    /* What JavaScript and Python's json module write for a float JSON has
+     * no number for; AUTHORING.md spells these as strings. */
+    static const char *const nonjson[][2] = {
+        {"NaN", "\"nan\""}, {"Infinity", "\"inf\""}, {"-Infinity", "\"-inf\""}};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = strlen(nonjson[k][0]);
+        if (s->len - i >= n && memcmp(t + i, nonjson[k][0], n) == 0)
+            return fail(s, i, "%s is not JSON; a float that is not a number is written as the "
+                              "string %s", nonjson[k][0], nonjson[k][1]);
+    }
     return fail(s, i, "unexpected %s%s", what_at(s, i, buf, sizeof buf), after);
 }
 

@@ -44,6 +44,10 @@ run "$BLOBC" bake --max-errors 0 "$bad/several_errors.yaml" -o "$T/out.blob"
 same_file max_errors_0_stderr "$T/err" tests/data/diag/several_errors.stderr
 expect_err max_errors_not_a_number 2 "--max-errors needs a count (0 for no limit), got 'x'" \
     "$BLOBC" bake --max-errors x "$bad/several_errors.yaml" -o "$T/out.blob"
+expect_err max_errors_signed 2 "--max-errors needs a count (0 for no limit), got '+3'" \
+    "$BLOBC" bake --max-errors +3 "$bad/several_errors.yaml" -o "$T/out.blob"
+expect_err jobs_signed 2 "-j needs a number from 1 to 1024, got '+2'" \
+    "$BLOBC" bake -j +2 "$bad/several_errors.yaml" -o "$T/out.blob"
 # JSON too: all six errors, one line each.
 run "$BLOBC" bake "$bad/json_several_errors.json" -o "$T/out.blob"
 n=$(grep -c ': error: ' "$T/err")

@@ -55,6 +55,20 @@ $PY "$CHECK" values $args
 $PY "$CHECK" bad tests/bad/blob "$BLOBC"
 $PY "$CHECK" api "$T/level.blob"
 
+# files without a type description: a stripped blob, a Unity blob asset
+"$BLOBC" bake --strip -o "$T/strip.blob" samples/level.yaml &&
+    "$BLOBC" bake --format unity --unity-version 1 -o "$T/level.bytes" samples/level.yaml ||
+    fail untyped-setup "cannot bake"
+for f in strip.blob level.bytes; do
+    got=$($PY -c 'import blobc, sys
+try:
+    blobc.open(sys.argv[1])
+    print("opened")
+except blobc.Error as e:
+    print(e.code_name)' "$T/$f" 2>&1)
+    if [ "$got" = no-types ]; then pass "untyped_refused.$f"; else fail "untyped_refused.$f" "$got"; fi
+done
+
 # BLOBC_LIBRARY names the one file to load: a wrong one is an ImportError
 # saying what was tried, not a silent fallback
 run env BLOBC_LIBRARY="$T/nope.so" PYTHONPATH="$TOP/python" python3 -B -c 'import blobc'

@@ -27,6 +27,10 @@ expect output_file 0 "$BLOBC" size -o "$T/o.txt" "$TOP/samples/level.blob" && sa
 expect_err depth_zero 2 "--depth wants a number of field steps from 1 to 64, got '0'" "$BLOBC" size --depth 0 "$TOP/samples/level.blob"
 expect_err depth_big 2 "got '65'" "$BLOBC" size --depth 65 "$TOP/samples/level.blob"
 expect_err depth_text 2 "got 'x'" "$BLOBC" size --depth x "$TOP/samples/level.blob"
+# digits only, as every count a command takes: no sign or space strtoul would skip
+expect_err depth_plus 2 "got '+3'" "$BLOBC" size --depth +3 "$TOP/samples/level.blob"
+expect_err depth_space 2 "got ' 3'" "$BLOBC" size --depth " 3" "$TOP/samples/level.blob"
+expect_err depth_minus 2 "got '-1'" "$BLOBC" size --depth -1 "$TOP/samples/level.blob"
 expect_err no_blob 2 "no blob given" "$BLOBC" size
 expect_err no_map 2 "map" "$BLOBC" size --map "$TOP/samples/level.blob"
 expect help 0 "$BLOBC" size --help

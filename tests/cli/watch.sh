@@ -74,6 +74,8 @@ expect_err notify_loopback_only 2 "loopback only" "$BLOBC" watch --notify 10.0.0
 expect_err notify_needs_port 2 "HOST:PORT" "$BLOBC" watch --notify localhost d/a.yaml -o o/
 expect_err debounce_needs_ms 2 "--debounce needs milliseconds" "$BLOBC" watch --debounce soon d/a.yaml -o o/
 expect_err poll_needs_ms 2 "--poll needs milliseconds" "$BLOBC" watch --poll 0 d/a.yaml -o o/
+expect_err debounce_digits_only 2 "--debounce needs milliseconds" "$BLOBC" watch --debounce " 5" d/a.yaml -o o/
+expect_err notify_port_digits_only 2 "HOST:PORT" "$BLOBC" watch --notify localhost:+7777 d/a.yaml -o o/
 expect_err no_stdin 2 "not standard input" "$BLOBC" watch - -o o/x.blob
 expect_err no_input 2 "no input file" "$BLOBC" watch -o o/
 expect_err missing_input 2 "cannot watch 'd/none.yaml'" "$BLOBC" watch d/none.yaml -o o/
