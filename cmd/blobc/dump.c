@@ -44,6 +44,34 @@ static void to_stdout(void *ctx, const void *bytes, size_t len) {
     write_stdout(bytes, len);
 }
 
+/* A YAML or JSON dump to a file, made as the file is written: its text is
+ * never whole in memory, and a failure leaves no file. */
+typedef struct to_file {
+    const uint8_t *bytes;
+    size_t len;
+    blobc_dump_options opts;
+    bool (*put)(void *to, const void *bytes, size_t len);
+    void *to;
+} to_file;
+
+static void piece(void *ctx, const void *bytes, size_t len) {
+    to_file *f = ctx;
+    f->put(f->to, bytes, len); /* a failed write is the output rules' to report */
+}
+
+static blobc_status produce_dump(void *ctx, bool (*put)(void *to, const void *bytes, size_t len),
+                                 void *to, blobc_error *err) {
+    to_file *f = ctx;
+    f->put = put;
+    f->to = to;
+    f->opts.write = piece;
+    f->opts.write_ctx = f;
+    blobc_buffer rest = {0}; /* holds a piece at a time */
+    blobc_status st = blobc_dump(f->bytes, f->len, &f->opts, &rest, err);
+    blobc_buffer_free(&rest);
+    return st;
+}
+
 /* The checks both commands share; 0 or an exit code. */
 static int check_req(dump_req *q, args *a, blobc_dump_options *d) {
     if (a->noperands != 1) {
@@ -108,6 +136,16 @@ int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv) {
     blobc_error err;
     blobc_error_clear(&err);
     dopt.schema = sch;
+    if (q->output && (dopt.format == BLOBC_DUMP_YAML || dopt.format == BLOBC_DUMP_JSON)) {
+        to_file f = {bytes, len, dopt, NULL, NULL};
+        blobc_output_options o = cli_output_options();
+        if (blobc_write_output_from(q->output, produce_dump, &f, &o, &err) != BLOBC_OK) {
+            if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);
+            report(&err);
+            rc = exit_code(err.status);
+        }
+        goto done;
+    }
     blobc_status st = blobc_dump(bytes, len, &dopt, &buf, &err);
     if (st != BLOBC_OK) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", a.operands[0]);

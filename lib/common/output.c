@@ -19,6 +19,10 @@
  *  - An output that is one of the run's inputs (same device and inode,
  *    through any link) is refused before anything is written.
  *
+ *  - The content is bytes in memory, or what a producer makes as it is
+ *    written (blobc_write_output_from: a dump's text, never whole in
+ *    memory); a producer that fails leaves no file, like a failed write.
+ *
  * The file is not fsync'ed: outputs are build artifacts that can be
  * regenerated, and the rename already makes the write atomic with respect
  * to every other process.
@@ -248,13 +252,20 @@ static blobc_status make_parents(const out_ctx *c, blobc_error *err) {
     return s;
 }
 
-static blobc_status stdout_write(const void *data, size_t len, blobc_error *err) {
-    int e = blobc_os_write_stdout(data, len);
-    if (!e) return BLOBC_OK;
+static blobc_status stdout_error(int e, blobc_error *err) {
     char why[128];
     blobc_err_file(err, "<stdout>");
     return blobc_err(err, BLOBC_EIO, "cannot write to standard output: %s",
                      blobc_errno_text(e, why, sizeof why));
+}
+
+static int put_stdout(void *to, const void *p, size_t n) {
+    (void)to;
+    return blobc_os_write_stdout(p, n);
+}
+
+static int write_stdout(const blobc_os_content *c) {
+    return c->produce ? c->produce(c->ctx, put_stdout, NULL) : blobc_os_write_stdout(c->data, c->len);
 }
 
 blobc_status blobc_err_refuse_input(blobc_error *err, const char *in, const char *path) {
@@ -266,10 +277,28 @@ blobc_status blobc_err_refuse_input(blobc_error *err, const char *in, const char
                      strcmp(in, "-") == 0 ? "<stdin>" : in, path);
 }
 
+/* A producer's run: its status beside the write's errno, which the
+ * platform layer carries (ECANCELED: the producer failed). */
+typedef struct producer {
+    blobc_produce_fn produce;
+    void *ctx;
+    blobc_error *err;
+    blobc_status st;
+} producer;
+
+/* A write that failed at `stage` with errno e: the producer's own failure
+ * (already in err), or an I/O error. */
+static blobc_status write_failed(const producer *p, const char *stage, const char *path, int e,
+                                 blobc_error *err) {
+    if (e == ECANCELED && p) return p->st;
+    if (e == ENOMEM) return blobc_err_nomem(err);
+    return out_error(err, stage, path, e);
+}
+
 /* What is at the target decides the route: 1 when the write is done (or
  * refused; *st says), 0 when a regular file is to be written. */
-static int classify(out_ctx *c, const void *data, size_t len, blobc_status *st,
-                    blobc_error *err) {
+static int classify(out_ctx *c, const blobc_os_content *content, const producer *p,
+                    blobc_status *st, blobc_error *err) {
     blobc_os_info sb;
     if (blobc_os_stat(c->target, &sb) != 0) {
         *st = make_parents(c, err);
@@ -283,8 +312,8 @@ static int classify(out_ctx *c, const void *data, size_t len, blobc_status *st,
     } else if (sb.kind == BLOBC_OS_OTHER) {
         /* Devices, FIFOs and sockets are written where they are. */
         const char *stage = "open";
-        int e = blobc_os_write_in_place(c->target, data, len, &stage);
-        *st = e ? out_error(err, stage, c->path, e) : BLOBC_OK;
+        int e = blobc_os_write_in_place(c->target, content, &stage);
+        *st = e ? write_failed(p, stage, c->path, e, err) : BLOBC_OK;
     } else {
         c->exists = true;
         c->old = sb;
@@ -293,13 +322,33 @@ static int classify(out_ctx *c, const void *data, size_t len, blobc_status *st,
     return 1;
 }
 
-blobc_status blobc_write_output(const char *path, const void *data, size_t len,
-                                const blobc_output_options *opts, blobc_error *err) {
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
-    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
-    if (strcmp(path, "-") == 0) return stdout_write(data, len, err);
+typedef struct sink {
+    int (*put)(void *to, const void *p, size_t n);
+    void *to;
+    int e; /* the first write error */
+} sink;
+
+static bool put_piece(void *to, const void *bytes, size_t len) {
+    sink *k = to;
+    if (!k->e && len) k->e = k->put(k->to, bytes, len);
+    return !k->e;
+}
+
+static int run_producer(void *ctx, int (*put)(void *to, const void *p, size_t n), void *to) {
+    producer *p = ctx;
+    sink k = {put, to, 0};
+    blobc_error_clear(p->err);
+    p->st = p->produce(p->ctx, put_piece, &k, p->err);
+    return k.e ? k.e : p->st != BLOBC_OK ? ECANCELED : 0;
+}
+
+/* The output rules for content; p is its producer, if any. */
+static blobc_status write_content(const char *path, const blobc_os_content *content, const producer *p,
+                                  const blobc_output_options *opts, blobc_error *err) {
+    if (strcmp(path, "-") == 0) {
+        int e = write_stdout(content);
+        return !e ? BLOBC_OK : e == ECANCELED && p ? p->st : stdout_error(e, err);
+    }
     out_ctx c = {path, NULL, opts, false, {0}};
     char *target = NULL;
     int e = blobc_os_resolve_links(path, &target);
@@ -307,17 +356,36 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
     if (e) return out_error(err, "open", path, e);
     c.target = target;
     blobc_status st = BLOBC_OK;
-    if (!classify(&c, data, len, &st, err)) {
+    if (!classify(&c, content, p, &st, err)) {
         blobc_os_temp_hooks hooks = {opts ? opts->temp_created : NULL,
                                      opts ? opts->temp_gone : NULL, opts ? opts->hook_ctx : NULL};
         const char *stage = "replace";
-        e = blobc_os_replace(target, data, len, c.exists ? &c.old : NULL, opts && opts->named_temp,
+        e = blobc_os_replace(target, content, c.exists ? &c.old : NULL, opts && opts->named_temp,
                              &hooks, &stage);
-        if (e == ENOMEM) st = blobc_err_nomem(err);
-        else if (e) st = out_error(err, stage, path, e);
+        if (e) st = write_failed(p, stage, path, e, err);
     }
     free(target);
     return st;
+}
+
+blobc_status blobc_write_output(const char *path, const void *data, size_t len,
+                                const blobc_output_options *opts, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path) return blobc_err_arg(err, __func__, "path is NULL");
+    if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
+    blobc_os_content content = {data, len, NULL, NULL};
+    return write_content(path, &content, NULL, opts, err);
+}
+
+blobc_status blobc_write_output_from(const char *path, blobc_produce_fn produce, void *ctx,
+                                     const blobc_output_options *opts, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || !produce) return blobc_err_arg(err, __func__, "path or produce is NULL");
+    producer p = {produce, ctx, err, BLOBC_OK};
+    blobc_os_content content = {NULL, 0, run_producer, &p};
+    return write_content(path, &content, &p, opts, err);
 }
 
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,

@@ -176,7 +176,20 @@ typedef struct blobc_os_temp_hooks {
 /* The file `path` finally names after following symbolic links (a new
  * string the caller frees): the file a replacement must replace. */
 int blobc_os_resolve_links(const char *path, char **target);
-/* Writes data to a new file in target's directory and then gives it
+/* What a written file is to hold: len bytes at data, or, when produce is
+ * set, what produce hands to put piece by piece (a text made as it is
+ * written, never whole in memory). produce returns 0, the first error put
+ * returned, or a code of its own (ECANCELED: it failed, and says why
+ * elsewhere). It may be called again when a way of writing fails before
+ * anything is in place, and hands over the whole content each time. */
+typedef struct blobc_os_content {
+    const void *data;
+    size_t len;
+    int (*produce)(void *ctx, int (*put)(void *to, const void *p, size_t n), void *to);
+    void *ctx;
+} blobc_os_content;
+
+/* Writes content to a new file in target's directory and then gives it
  * target's name in one step, so every other process sees the old file or
  * the whole new one. `old` is the file being replaced (its permissions
  * are kept), NULL when there is none. Linux writes an unnamed file
@@ -186,10 +199,10 @@ int blobc_os_resolve_links(const char *path, char **target);
  * cannot be replaced (Windows); the old file is then left as it was. */
 /* On failure *stage says which step failed, for the message: "create",
  * "write" or "replace" (and "open" for blobc_os_write_in_place). */
-int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+int blobc_os_replace(const char *target, const blobc_os_content *content, const blobc_os_info *old,
                      bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage);
-/* Writes data to an existing device, FIFO or console in place. */
-int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage);
+/* Writes content to an existing device, FIFO or console in place. */
+int blobc_os_write_in_place(const char *path, const blobc_os_content *content, const char **stage);
 
 /* ---- threads ---- */
 

@@ -150,6 +150,12 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
 
 int blobc_os_write_stdout(const void *data, size_t len) { return write_all(STDOUT_FILENO, data, len); }
 
+static int put_fd(void *to, const void *p, size_t n) { return write_all(*(const int *)to, p, n); }
+
+static int write_content(int fd, const blobc_os_content *c) {
+    return c->produce ? c->produce(c->ctx, put_fd, &fd) : write_all(fd, c->data, c->len);
+}
+
 FILE *blobc_os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
 
 int blobc_os_mkdir(const char *path) { return mkdir(path, 0777) == 0 ? 0 : errno; }
@@ -472,7 +478,7 @@ static int put_in_place(const out_ctx *c, const char *tmp) {
 
 /* A hidden named temporary file, for file systems without O_TMPFILE. The
  * hooks hear of it before it can appear and after it is gone. */
-static int write_named_temp(const out_ctx *c, const void *data, size_t len) {
+static int write_named_temp(const out_ctx *c, const blobc_os_content *content) {
     char *tmp = NULL;
     int fd = -1;
     for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
@@ -488,7 +494,7 @@ static int write_named_temp(const out_ctx *c, const void *data, size_t len) {
     if (fd < 0) {
         res = fail_at(c, "create", errno);
     } else {
-        int e = write_all(fd, data, len);
+        int e = write_content(fd, content);
         /* Best effort: some file systems have no permission bits to set. */
         if (!e && c->old) (void)fchmod(fd, (mode_t)c->old->mode);
         if (close(fd) != 0 && !e) e = errno;
@@ -585,7 +591,7 @@ static int publish(const out_ctx *c, const unnamed *u, int *res) {
 
 /* 1 when the unnamed-file route was taken (*res is its result), 0 when the
  * file system cannot do it. */
-static int write_tmpfile(const out_ctx *c, const void *data, size_t len, int *res) {
+static int write_tmpfile(const out_ctx *c, const blobc_os_content *content, int *res) {
     char *dir = dir_of(c->target);
     if (!dir) {
         *res = fail_at(c, "create", ENOMEM);
@@ -598,7 +604,7 @@ static int write_tmpfile(const out_ctx *c, const void *data, size_t len, int *re
     int taken = u.fd >= 0;
     if (taken) {
         snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);
-        int e = write_all(u.fd, data, len);
+        int e = write_content(u.fd, content);
         if (e) {
             *res = fail_at(c, "write", e);
         } else {
@@ -614,25 +620,25 @@ static int write_tmpfile(const out_ctx *c, const void *data, size_t len, int *re
 }
 #endif
 
-int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+int blobc_os_replace(const char *target, const blobc_os_content *content, const blobc_os_info *old,
                      bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
     out_ctx c = {target, old, hooks, stage};
     *stage = "replace";
 #ifdef O_TMPFILE
     int res = 0;
-    if (!named_temp && write_tmpfile(&c, data, len, &res)) return res;
+    if (!named_temp && write_tmpfile(&c, content, &res)) return res;
 #else
     (void)named_temp;
 #endif
-    return write_named_temp(&c, data, len);
+    return write_named_temp(&c, content);
 }
 
-int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+int blobc_os_write_in_place(const char *path, const blobc_os_content *content, const char **stage) {
     *stage = "open";
     int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return errno;
     *stage = "write";
-    int e = write_all(fd, data, len);
+    int e = write_content(fd, content);
     if (close(fd) != 0 && !e) e = errno;
     return e;
 }

@@ -284,6 +284,12 @@ int blobc_os_write_stdout(const void *data, size_t len) {
     return write_all(GetStdHandle(STD_OUTPUT_HANDLE), data, len);
 }
 
+static int put_handle(void *to, const void *p, size_t n) { return write_all(*(HANDLE *)to, p, n); }
+
+static int write_content(HANDLE h, const blobc_os_content *c) {
+    return c->produce ? c->produce(c->ctx, put_handle, &h) : write_all(h, c->data, c->len);
+}
+
 FILE *blobc_os_fopen(const char *path, const char *mode) {
     wchar_t *w = blobc_win_wide(path), *m = blobc_win_wide(mode);
     FILE *f = w && m ? _wfopen(w, m) : NULL;
@@ -549,7 +555,7 @@ static bool holds(const char *path, const uint8_t *data, size_t len) {
     return same;
 }
 
-int blobc_os_replace(const char *target, const void *data, size_t len, const blobc_os_info *old,
+int blobc_os_replace(const char *target, const blobc_os_content *content, const blobc_os_info *old,
                      bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
     (void)old;
     (void)named_temp;
@@ -558,14 +564,15 @@ int blobc_os_replace(const char *target, const void *data, size_t len, const blo
     HANDLE h = create_temp(target, &tmp, hooks);
     if (h == INVALID_HANDLE_VALUE) return path_errno(target);
     *stage = "write";
-    int e = write_all(h, data, len);
+    int e = write_content(h, content);
     if (!CloseHandle(h) && !e) e = last_errno();
     bool moved = false;
     if (!e) {
         *stage = "replace";
         e = move_over(tmp, target);
         moved = !e;
-        if (e == EBUSY && holds(target, data, len)) e = 0;
+        /* a reader holds the target open: done if it holds these bytes */
+        if (e == EBUSY && !content->produce && holds(target, content->data, content->len)) e = 0;
     }
     if (!moved) blobc_os_remove(tmp);
     hook(hooks, false, tmp);
@@ -573,12 +580,12 @@ int blobc_os_replace(const char *target, const void *data, size_t len, const blo
     return e;
 }
 
-int blobc_os_write_in_place(const char *path, const void *data, size_t len, const char **stage) {
+int blobc_os_write_in_place(const char *path, const blobc_os_content *content, const char **stage) {
     *stage = "open";
     HANDLE h = open_w(path, GENERIC_WRITE, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL);
     if (h == INVALID_HANDLE_VALUE) return last_errno();
     *stage = "write";
-    int e = write_all(h, data, len);
+    int e = write_content(h, content);
     if (!CloseHandle(h) && !e) e = last_errno();
     return e;
 }

@@ -84,6 +84,38 @@ expect_err dump_json_dag_stdout 1 "JSON cannot share" sh -c "exec '$BLOBC' dump 
     pass dump_json_dag_nothing
 expect_err dump_json_dag_file 1 "JSON cannot share" "$BLOBC" dump --json -o "$T/dag_file.json" "$C/dag_shared_40_ok.blob"
 absent dump_json_dag_no_file "$T/dag_file.json"
+# a failed dump leaves a file that was there as it was
+printf 'keep\n' >"$T/dag_keep.json"
+expect_err dump_json_dag_existing 1 "JSON cannot share" "$BLOBC" dump --json -o "$T/dag_keep.json" "$C/dag_shared_40_ok.blob"
+[ "$(cat "$T/dag_keep.json")" = keep ] && pass dump_json_dag_existing_kept ||
+    fail dump_json_dag_existing_kept "$(head -c 100 "$T/dag_keep.json")"
+# -o FILE streams as standard output does: a dump's text never whole in
+# memory (peak resident size below the blob plus half its text; building
+# the text first took the blob plus all of it)
+awk 'BEGIN {
+    print "name: \"Huge\""; print "rooms:"
+    for (i = 0; i < 100000; i++)
+        printf "  - {name: \"Room %d\", kind: door, center: {x: %d.25, y: 1, z: 2}, radius: 1.5, lit: true, neighbors: [%d, %d], tags: [a, b%d]}\n", i, i, i, i * 7, i
+}' >"$T/huge.yaml"
+if ! "$BLOBC" bake -s "$TOP/bench/level.schema" -o "$T/huge.blob" "$T/huge.yaml" 2>"$T/err"; then
+    fail huge_setup "$(head -c 300 "$T/err")"
+elif windows_build || nm "$BLOBC" 2>/dev/null | grep -q '__asan_init'; then
+    skip dump_file_streams "resident size is measured for Linux builds without sanitizers"
+elif ! command -v python3 >/dev/null 2>&1; then
+    skip dump_file_streams "python3 not found (it measures the resident size)"
+else
+    for f in yaml json; do
+        flag=$([ $f = json ] && echo --json)
+        python3 "$TOP/tests/tools/maxrss.py" "$T/rss" "$BLOBC" dump $flag -o "$T/huge.$f" "$T/huge.blob" ||
+            fail "dump_file_streams.$f" "dump failed"
+        rss=$(cat "$T/rss") blob=$(($(wc -c <"$T/huge.blob") / 1024)) text=$(($(wc -c <"$T/huge.$f") / 1024))
+        if [ "$rss" -lt $((blob + text / 2)) ]; then pass "dump_file_streams.$f"; else
+            fail "dump_file_streams.$f" "peak $rss KiB for a $blob KiB blob and $text KiB of text"
+        fi
+    done
+    "$BLOBC" dump --json "$T/huge.blob" >"$T/huge_stdout.json"
+    same_file dump_file_streams_same "$T/huge.json" "$T/huge_stdout.json"
+fi
 if windows_build; then
     skip big_dump_to_dev_full "/dev/full is a Linux device"
 elif [ -c /dev/full ]; then

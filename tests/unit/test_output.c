@@ -95,6 +95,65 @@ TEST(new_file) {
     blobc_os_remove(out);
 }
 
+/* A producer of `pieces` pieces of 1000 bytes ("0123456789" repeated),
+ * failing before the last when `fail` is set. It checks that the target
+ * holds its old bytes (or nothing) while it writes. */
+typedef struct pieces_src {
+    const char *target;
+    const char *old;
+    int pieces, fail, calls;
+    bool seen_early;
+} pieces_src;
+
+static blobc_status produce_pieces(void *ctx, bool (*emit)(void *to, const void *b, size_t n), void *to,
+                                   blobc_error *err) {
+    pieces_src *p = ctx;
+    p->calls++;
+    char piece[1000];
+    for (size_t i = 0; i < sizeof piece; i++) piece[i] = (char)('0' + i % 10);
+    for (int i = 0; i < p->pieces; i++) {
+        if (p->fail && i == p->pieces - 1) return blobc_err(err, BLOBC_EINPUT, "made up failure at piece %d", i);
+        if (!emit(to, piece, sizeof piece)) return BLOBC_EIO;
+        const char *now = slurp(p->target);
+        if (p->old ? !now || strcmp(now, p->old) != 0 : now != NULL) p->seen_early = true;
+    }
+    return BLOBC_OK;
+}
+
+TEST(write_from_producer) {
+    const char *out = path_in("made.txt");
+    blobc_error err;
+    blobc_error_clear(&err);
+    pieces_src p = {out, NULL, 50, 0, 0, false};
+    CHECK_EQ_U(blobc_write_output_from(out, produce_pieces, &p, NULL, &err), BLOBC_OK);
+    CHECK(!p.seen_early);
+    CHECK_EQ_I(p.calls, 1);
+    uint8_t *got = NULL;
+    size_t len = 0;
+    CHECK_EQ_U(blobc_read_file(out, &got, &len, &err), BLOBC_OK);
+    CHECK_EQ_U(len, 50000);
+    bool pattern = true;
+    for (size_t i = 0; i < len; i++) pattern &= got[i] == (uint8_t)('0' + i % 1000 % 10);
+    CHECK(pattern);
+    free(got);
+    CHECK_EQ_I(stray_files(1), 0);
+    /* a producer that fails: the file that was there is left as it was,
+     * nothing else stays, and the error is the producer's */
+    put(out, "old text");
+    pieces_src f = {out, "old text", 50, 1, 0, false};
+    CHECK_EQ_U(blobc_write_output_from(out, produce_pieces, &f, NULL, &err), BLOBC_EINPUT);
+    CHECK_STR(err.message, "made up failure at piece 49");
+    CHECK(!f.seen_early);
+    CHECK_STR(slurp(out), "old text");
+    CHECK_EQ_I(stray_files(1), 0);
+    blobc_os_remove(out);
+    /* a new file that fails is never made */
+    pieces_src g = {out, NULL, 3, 1, 0, false};
+    CHECK_EQ_U(blobc_write_output_from(out, produce_pieces, &g, NULL, &err), BLOBC_EINPUT);
+    CHECK(slurp(out) == NULL);
+    CHECK_EQ_I(stray_files(0), 0);
+}
+
 #ifndef _WIN32
 TEST(symlink_is_followed) {
     const char *target = path_in("target.yaml"), *link = path_in("link.yaml");
@@ -158,6 +217,17 @@ TEST(device_written_in_place) {
         CHECK_STR(err.message, "cannot write '/dev/full': No space left on device");
         CHECK(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode));
     }
+}
+
+/* A write that fails (a full device): put says so, the producer stops,
+ * and the error is the write's. */
+TEST(producer_to_full_device) {
+    if (access("/dev/full", W_OK) != 0) return;
+    blobc_error err;
+    blobc_error_clear(&err);
+    pieces_src p = {"/dev/full", NULL, 5, 0, 0, false};
+    CHECK_EQ_U(blobc_write_output_from("/dev/full", produce_pieces, &p, NULL, &err), BLOBC_EIO);
+    CHECK_CONTAINS(err.message, "No space left on device");
 }
 
 TEST(inputs_are_refused) {
@@ -687,6 +757,7 @@ RUN(symlink_is_followed);
 RUN(fifo_written_in_place);
 RUN(device_written_in_place);
 RUN(inputs_are_refused);
+RUN(producer_to_full_device);
 RUN(bounded_read);
 RUN(blob_read_stops_at_file_size);
 #else
@@ -695,10 +766,12 @@ SKIP_TEST(symlink_is_followed, "symbolic links (POSIX)");
 SKIP_TEST(fifo_written_in_place, "FIFOs and fork (POSIX)");
 SKIP_TEST(device_written_in_place, "/dev/null and /dev/full (POSIX)");
 SKIP_TEST(inputs_are_refused, "hard and symbolic links (POSIX)");
+SKIP_TEST(producer_to_full_device, "/dev/full (POSIX)");
 SKIP_TEST(bounded_read, "a pipe read as /dev/fd/N (POSIX)");
 SKIP_TEST(blob_read_stops_at_file_size, "a pipe read as /dev/fd/N (POSIX)");
 #endif
 RUN(new_file);
+RUN(write_from_producer);
 RUN(many_inputs);
 RUN(hooks_pair_up);
 RUN(directory_is_refused);

@@ -76,7 +76,8 @@ static void changes_seen(unsigned poll_ms) {
     blobc_os_info old;
     CHECK_EQ_I(blobc_os_stat(in_dir("a.yaml"), &old), 0);
     /* an editor's save: a new file renamed over the name */
-    CHECK_EQ_I(blobc_os_replace(in_dir("a.yaml"), "x: 333\n", 7, &old, true, NULL, &stage), 0);
+    blobc_os_content text = {"x: 333\n", 7, NULL, NULL};
+    CHECK_EQ_I(blobc_os_replace(in_dir("a.yaml"), &text, &old, true, NULL, &stage), 0);
     CHECK(wait_for(w, &s, "a.yaml"));
     memset(&s, 0, sizeof s);
     CHECK_EQ_I(blobc_os_remove(in_dir("b.yaml")), 0); /* removed */

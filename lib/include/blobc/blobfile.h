@@ -234,6 +234,19 @@ typedef struct blobc_output_options {
  * file (after a power loss, rebake). opts may be NULL. */
 BLOBC_API blobc_status blobc_write_output(const char *path, const void *data, size_t len,
                                           const blobc_output_options *opts, blobc_error *err);
+/* A text made as it is written (a dump of a big blob, never whole in
+ * memory): produce hands it to put piece by piece and returns BLOBC_OK,
+ * or a failure with its detail in err. put returns false once a write
+ * failed (produce may stop early then). produce may be called more than
+ * once for one output (a way of writing that fails before anything is in
+ * place is followed by another) and hands over the whole text each time. */
+typedef blobc_status (*blobc_produce_fn)(void *ctx, bool (*put)(void *to, const void *bytes, size_t len),
+                                        void *to, blobc_error *err);
+/* blobc_write_output of what produce makes: a failed produce, like a failed
+ * write, leaves no file behind and a replaced one unchanged (a device, FIFO
+ * or standard output may have had pieces). */
+BLOBC_API blobc_status blobc_write_output_from(const char *path, blobc_produce_fn produce, void *ctx,
+                                               const blobc_output_options *opts, blobc_error *err);
 /* blobc_write_output without inputs or hooks. */
 BLOBC_API blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,
                                      blobc_error *err);
