@@ -232,20 +232,6 @@ static void publish(watch_run *w, size_t job) {
 
 /* ---- baking ---- */
 
-/* The file a bake could not read (the schema $schema names, an import,
- * not there yet): the library's I/O errors end "cannot open 'PATH': WHY"
- * or "cannot read 'PATH': WHY" (after what led there); NULL for any other
- * error. */
-static char *unread_file(const blobc_error *e) {
-    if (e->status != BLOBC_EIO) return NULL;
-    const char *m = e->message, *start = NULL;
-    for (const char *v = m; (v = strstr(v, "cannot ")); v++)
-        if (strncmp(v + 7, "open '", 6) == 0 || strncmp(v + 7, "read '", 6) == 0) start = v + 13;
-    const char *end = NULL;
-    for (const char *v = start; v && (v = strstr(v, "': ")); v++) end = v;
-    return end > start ? cli_strndup(start, (size_t)(end - start)) : NULL;
-}
-
 /* Each event as blobc bake prints it; a job done learns its files. */
 static void on_event(void *ctx, const blobc_event *ev) {
     watch_run *w = ctx;
@@ -257,15 +243,14 @@ static void on_event(void *ctx, const blobc_event *ev) {
                 w->r.jobs[e.job].output);
     if (ev->kind == BLOBC_EVENT_ERROR && ev->error->file[0])
         add_dep(&w->deps[e.job], ev->error->file); /* a broken import is watched too */
-    char *missing = ev->kind == BLOBC_EVENT_ERROR ? unread_file(ev->error) : NULL;
-    if (missing) add_dep(&w->deps[e.job], missing); /* and one not made yet */
-    free(missing);
     if (ev->kind != BLOBC_EVENT_DONE) return;
     w->failed[e.job] = ev->status != BLOBC_OK;
     if (ev->nfiles) { /* what this bake read; else what the last one did */
         free_deps(&w->deps[e.job]);
         for (size_t i = 0; i < ev->nfiles; i++) add_dep(&w->deps[e.job], ev->files[i]);
     }
+    /* and what it could not: a schema or import not made yet, a FIFO */
+    for (size_t i = 0; i < ev->nunread; i++) add_dep(&w->deps[e.job], ev->unread[i]);
     add_dep(&w->deps[e.job], w->r.jobs[e.job].input);
     if (ev->status == BLOBC_OK) publish(w, e.job);
 }

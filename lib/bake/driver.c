@@ -87,7 +87,7 @@ static blobc_status import_failed(bk *k, const blobc_error *at_import) {
 
 static blobc_status find_schema(bk *k, const bk_pos *pos) {
     const blobc_bake_options *o = k->opts;
-    blobc_schema_load_options lo = {o->max_input, o->regular_files};
+    blobc_schema_load_options lo = {o->max_input, o->regular_files, o->unread, o->unread_ctx};
     if (o->schema) {
         k->schema = o->schema;
         return BLOBC_OK;
@@ -456,6 +456,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
         blobc_file_view v;
         blobc_read_options ro = {max, false, TEXT_EXPECTED, 0, opts->regular_files};
         blobc_status st = blobc_file_map_ex(path, &ro, &v, err);
+        if (st && st != BLOBC_ENOMEM && !is_stdin && opts->unread) opts->unread(opts->unread_ctx, path);
         if (st) return st;
         source src = {(const char *)v.data, v.len, NULL, NULL, 0, NULL, !v.mapped};
         st = bake(&src, name, bk_detect(src.text, src.len, name, fmt), opts, out, err);
@@ -464,7 +465,11 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     }
 
     FILE *f = is_stdin ? stdin : blobc_os_fopen(path, "rb");
-    if (!f) return io_error(err, "open", path, errno);
+    if (!f) {
+        int e = errno; /* before the caller's hook */
+        if (opts->unread) opts->unread(opts->unread_ctx, path);
+        return io_error(err, "open", path, e);
+    }
     blobc_os_info sb;
     bool regular = blobc_os_fstat_stream(f, &sb) == 0 && sb.kind == BLOBC_OS_REGULAR;
     if (regular) max = UINT64_MAX;

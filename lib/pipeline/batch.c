@@ -57,9 +57,11 @@ static void worker(void *arg) {
 static void deliver(const pool *p, size_t i) {
     const blobc_pl_slot *s = &p->slots[i];
     for (size_t k = 0; k < s->nmsgs; k++)
-        event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0, NULL, 0});
+        event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0, NULL, 0,
+                                  NULL, 0});
     event(p->o, (blobc_event){BLOBC_EVENT_DONE, i, &s->error, s->status, s->cached, s->suppressed, 0,
-                              (const char *const *)s->files, s->nfiles});
+                              (const char *const *)s->files, s->nfiles,
+                              (const char *const *)s->unread, s->nunread});
 }
 
 /* Delivers what is ready: START for the jobs taken up since *started, the
@@ -71,7 +73,8 @@ static void deliver_ready(pool *p, size_t *started, size_t *shown) {
         size_t i = start ? (*started)++ : (*shown)++;
         size_t done = p->ndone;
         blobc_os_mutex_unlock(&p->mu);
-        if (start) event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done, NULL, 0});
+        if (start)
+            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done, NULL, 0, NULL, 0});
         else deliver(p, i);
         blobc_os_mutex_lock(&p->mu);
     }
@@ -86,7 +89,8 @@ static void run_all(pool *p, unsigned threads) {
     if (running == 0) {
         /* no pool (one thread asked for, or none could start): this one works */
         while (take(p, &i)) {
-            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone, NULL, 0});
+            event(p->o,
+                  (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone, NULL, 0, NULL, 0});
             run(p, i);
             deliver(p, i);
         }
@@ -138,7 +142,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
         if (blobc_outputs_add(seen, file_of(jobs, k), &first, &e) != BLOBC_OK) {
             *err = e;
             st = e.status;
-            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0, NULL, 0});
+            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0, NULL, 0, NULL, 0});
             break;
         }
         file[nfiles++] = k; /* the number blobc_outputs_add gave it */
@@ -146,7 +150,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
         clash(jobs, file[first], k, &e);
         if (st == BLOBC_OK) *err = e;
         st = BLOBC_EARG;
-        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0, NULL, 0});
+        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0, NULL, 0, NULL, 0});
     }
     free(file);
     blobc_outputs_free(seen);
@@ -207,6 +211,8 @@ blobc_status blobc_bake_batch(const blobc_job *jobs, size_t n, const blobc_batch
         free(p.slots[i].msgs);
         for (size_t k = 0; k < p.slots[i].nfiles; k++) free(p.slots[i].files[k]);
         free(p.slots[i].files);
+        for (size_t k = 0; k < p.slots[i].nunread; k++) free(p.slots[i].unread[k]);
+        free(p.slots[i].unread);
     }
     free(p.slots);
     blobc_os_cond_destroy(&p.cv);

@@ -23,6 +23,21 @@ static void blobc_pl_keep(blobc_pl_slot *s, blobc_event_kind kind, const blobc_e
     s->msgs[s->nmsgs++].error = *e;
 }
 
+/* A file the job could not read, kept once (a plan that failed on it is
+ * followed by a bake that fails on it again). */
+static void keep_unread(void *ctx, const char *path) {
+    blobc_pl_slot *s = ctx;
+    for (size_t i = 0; i < s->nunread; i++)
+        if (strcmp(s->unread[i], path) == 0) return;
+    char **bigger = realloc(s->unread, (s->nunread + 1) * sizeof *bigger);
+    if (bigger) s->unread = bigger;
+    if (!bigger || !(s->unread[s->nunread] = strdup(path))) {
+        s->status = BLOBC_ENOMEM;
+        return;
+    }
+    s->nunread++;
+}
+
 static void keep_error(void *ctx, const blobc_error *e) { blobc_pl_keep(ctx, BLOBC_EVENT_ERROR, e); }
 static void keep_warning(void *ctx, const blobc_error *w) { blobc_pl_keep(ctx, BLOBC_EVENT_WARNING, w); }
 
@@ -85,6 +100,7 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
     const char *in = job->input;
     blobc_file_view v;
     blobc_status st = read_input(o, in, &v, err);
+    if (st && st != BLOBC_ENOMEM && strcmp(in, "-") != 0) keep_unread(s, in);
     if (st) return st;
     const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
     /* An input no store of the cache is asked for (a small one, with
@@ -146,6 +162,8 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     blobc_bake_options bo = o->bake;
     bo.output_path = job->output;
     bo.regular_files |= o->copy_inputs;
+    bo.unread = keep_unread;
+    bo.unread_ctx = s;
     size_t kept = s->nmsgs;
     blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning};
     bo.diag = &sink;

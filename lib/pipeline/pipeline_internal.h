@@ -23,6 +23,8 @@ typedef struct blobc_pl_slot {
     bool done;
     char **files;          /* with opts->deps: what the job read */
     size_t nfiles;
+    char **unread;         /* what it could not read, each once */
+    size_t nunread;
 } blobc_pl_slot;
 
 /* Runs one job into its slot (status, cached, messages); any thread. */

@@ -12,7 +12,7 @@ blobc_status blobc_schema_load(const char *path, blobc_schema **out, blobc_error
 
 blobc_status blobc_schema_load_limited(const char *path, uint64_t max_input, blobc_schema **out,
                                        blobc_error *err) {
-    blobc_schema_load_options lo = {max_input, false};
+    blobc_schema_load_options lo = {max_input, false, NULL, NULL};
     return blobc_schema_load_ex(path, &lo, out, err);
 }
 

@@ -60,7 +60,9 @@ blobc_status blobc_schema_read(const char *path, const blobc_schema_load_options
                                uint8_t **data, size_t *len, blobc_error *err) {
     blobc_read_options ro = {lo ? lo->max_input : 0, false, "schema text", BLOBC_MAX_SCHEMA_SIZE,
                              lo && lo->regular};
-    return blobc_read_file_ex(path, &ro, data, len, err);
+    blobc_status st = blobc_read_file_ex(path, &ro, data, len, err);
+    if (st && st != BLOBC_ENOMEM && lo && lo->unread) lo->unread(lo->unread_ctx, path);
+    return st;
 }
 
 /* ---- spelling ---- */

@@ -203,10 +203,14 @@ TEST(clash_refused_before_baking) {
 
 /* With opts.deps, DONE names what the job read: the input, the schema and
  * its import, in that order; a job that failed before its schema was known
- * names nothing. */
+ * names nothing. And every DONE names the files the job could not read:
+ * the schema $schema names, an import, the input itself, each once. */
+#define FSEEN 4
 typedef struct files_seen {
-    char names[2][4][256];
-    size_t n[2];
+    char names[FSEEN][4][256];
+    size_t n[FSEEN];
+    char unread[FSEEN][2][256];
+    size_t nunread[FSEEN];
 } files_seen;
 
 static void keep_files(void *ctx, const blobc_event *ev) {
@@ -215,35 +219,60 @@ static void keep_files(void *ctx, const blobc_event *ev) {
     f->n[ev->job] = ev->nfiles;
     for (size_t i = 0; i < ev->nfiles && i < 4; i++)
         snprintf(f->names[ev->job][i], 256, "%s", ev->files[i]);
+    f->nunread[ev->job] = ev->nunread;
+    for (size_t i = 0; i < ev->nunread && i < 2; i++)
+        snprintf(f->unread[ev->job][i], 256, "%s", ev->unread[i]);
 }
 
 TEST(done_names_the_files_read) {
     put_file("base.schema", "struct Q { y: u32; }\n");
     put_file("m.schema", "import \"base.schema\";\nstruct M { q: Q; }\nroot M;\n");
+    put_file("g.schema", "import \"gone.schema\";\nstruct G { q: Q; }\nroot G;\n");
     put_file("d.yaml", "$schema: m.schema\nq: {y: 1}\n");
     put_file("e.yaml", "$schema: none.schema\nq: {y: 1}\n");
+    put_file("h.yaml", "$schema: g.schema\nq: {y: 1}\n");
     char *in = path_of("d.yaml%.0d", 0), *bad = path_of("e.yaml%.0d", 0);
+    char *imp = path_of("h.yaml%.0d", 0), *gone = path_of("gone.yaml%.0d", 0);
     char *out = path_of("d.blob%.0d", 0), *out2 = path_of("e.blob%.0d", 0);
-    blobc_job jobs[2] = {{in, out, NULL}, {bad, out2, NULL}};
-    files_seen f;
-    memset(&f, 0, sizeof f);
-    blobc_batch_options o;
-    memset(&o, 0, sizeof o);
-    o.deps = true;
-    o.threads = 2;
-    o.on_event = keep_files;
-    o.ctx = &f;
-    blobc_error err;
-    CHECK(blobc_bake_batch(jobs, 2, &o, &err) != BLOBC_OK); /* the second: no schema */
-    CHECK_EQ_U(f.n[0], 3);
-    CHECK_STR(f.names[0][0], in);
-    CHECK_CONTAINS(f.names[0][1], "m.schema");
-    CHECK_CONTAINS(f.names[0][2], "base.schema");
-    CHECK_EQ_U(f.n[1], 0);
+    char *out3 = path_of("h.blob%.0d", 0), *out4 = path_of("gone.blob%.0d", 0);
+    blobc_job jobs[FSEEN] = {{in, out, NULL}, {bad, out2, NULL}, {imp, out3, NULL}, {gone, out4, NULL}};
+    for (int deps = 1; deps >= 0; deps--) {
+        files_seen f;
+        memset(&f, 0, sizeof f);
+        blobc_batch_options o;
+        memset(&o, 0, sizeof o);
+        o.deps = deps;
+        o.threads = 2;
+        o.on_event = keep_files;
+        o.ctx = &f;
+        blobc_error err;
+        CHECK(blobc_bake_batch(jobs, FSEEN, &o, &err) != BLOBC_OK); /* the last three fail */
+        CHECK_EQ_U(f.n[0], deps ? 3 : 0);
+        if (deps) {
+            CHECK_STR(f.names[0][0], in);
+            CHECK_CONTAINS(f.names[0][1], "m.schema");
+            CHECK_CONTAINS(f.names[0][2], "base.schema");
+        }
+        CHECK_EQ_U(f.nunread[0], 0);
+        CHECK_EQ_U(f.n[1], 0);
+        CHECK_EQ_U(f.nunread[1], 1);
+        char want[300];
+        snprintf(want, sizeof want, "%s/none.schema", dir);
+        CHECK_STR(f.unread[1][0], want);
+        CHECK_EQ_U(f.nunread[2], 1);
+        snprintf(want, sizeof want, "%s/gone.schema", dir);
+        CHECK_STR(f.unread[2][0], want);
+        CHECK_EQ_U(f.nunread[3], 1);
+        CHECK_STR(f.unread[3][0], gone);
+    }
     free(in);
     free(bad);
+    free(imp);
+    free(gone);
     free(out);
     free(out2);
+    free(out3);
+    free(out4);
 }
 
 #ifndef _WIN32

@@ -97,6 +97,14 @@ typedef struct blobc_bake_options {
                                      without waiting for a writer. For a
                                      program that watches files, where a FIFO
                                      may take a file's place. */
+    /* Told, on the bake's thread, of each file the bake tried to read by
+     * name and could not (not there yet, not a regular file, unreadable,
+     * not text): the data blobc_bake_file opens, the schema -s or
+     * $schema names, a file it imports. A
+     * program that watches files waits for these to change. NULL: not
+     * told. */
+    void (*unread)(void *ctx, const char *path);
+    void *unread_ctx;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

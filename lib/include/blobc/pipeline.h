@@ -54,6 +54,13 @@ typedef struct blobc_event {
      * none when the bake stopped before its schema was known. */
     const char *const *files;
     size_t nfiles;
+    /* DONE: the files the job tried to read and could not (not there
+     * yet, not a regular file, unreadable, not text): its input, the
+     * schema -s or $schema names, a file the schema imports, each once;
+     * valid during the call. What a program that watches the files waits
+     * for: making one may make the job succeed. */
+    const char *const *unread;
+    size_t nunread;
 } blobc_event;
 
 typedef struct blobc_batch_options {

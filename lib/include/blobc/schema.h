@@ -173,6 +173,10 @@ typedef struct blobc_schema_load_options {
     bool regular;        /* only regular files are read: a FIFO, device or
                             socket is refused without being waited on
                             (blobc_read_options' `regular`) */
+    /* Told of each file that could not be read (the one loaded, an
+     * import), as it was to be opened; NULL: not told. */
+    void (*unread)(void *ctx, const char *path);
+    void *unread_ctx;
 } blobc_schema_load_options;
 
 /* blobc_schema_load with options (NULL: the defaults). */
