@@ -232,6 +232,19 @@ static void publish(watch_run *w, size_t job) {
 
 /* ---- baking ---- */
 
+/* A file named through a symbolic link changes where the link points:
+ * the file the link finally names is a dependency too (its directory is
+ * watched), looked up again after every bake of the job. */
+static void add_link_targets(deps *d) {
+    size_t n = d->n;
+    for (size_t i = 0; i < n; i++) {
+        char *target;
+        if (blobc_os_resolve_links(d->files[i], &target) != 0) continue;
+        if (strcmp(target, d->files[i]) != 0) add_dep(d, target);
+        free(target);
+    }
+}
+
 /* Each event as blobc bake prints it; a job done learns its files. */
 static void on_event(void *ctx, const blobc_event *ev) {
     watch_run *w = ctx;
@@ -252,6 +265,7 @@ static void on_event(void *ctx, const blobc_event *ev) {
     /* and what it could not: a schema or import not made yet, a FIFO */
     for (size_t i = 0; i < ev->nunread; i++) add_dep(&w->deps[e.job], ev->unread[i]);
     add_dep(&w->deps[e.job], w->r.jobs[e.job].input);
+    add_link_targets(&w->deps[e.job]);
     if (ev->status == BLOBC_OK) publish(w, e.job);
 }
 

@@ -499,6 +499,39 @@ else
 fi
 stop_watch
 
+# An input and an import that are symbolic links to files in other
+# directories: a save of either target (in place, or renamed over it)
+# bakes again, though no watched directory of the links changed.
+mkdir -p sl/a sl/b sl/s sl/t
+cp s/*.schema sl/s/
+mv sl/s/rooms.schema sl/t/rooms.schema
+ln -s ../t/rooms.schema sl/s/rooms.schema
+sed 's|^\$schema: .*|$schema: ../s/level.schema|' a.good >sl/b/real.yaml
+ln -s ../b/real.yaml sl/a/in.yaml
+start_watch sl/a/in.yaml -o sl/o/
+if until_ok 30 grep -q '^sl/a/in.yaml: baked' "$T/w.err"; then
+    n=$(bakes sl/a/in.yaml)
+    sed -i 's/^name: .*/name: "Through the link"/' sl/b/real.yaml
+    if until_ok 20 baked_more sl/a/in.yaml "$n"; then
+        fresh sl sl/a/in.yaml
+        same_file link_target_input_edit sl/o/in.blob ref/sl.blob
+    else
+        fail link_target_input_edit "$(tail -3 "$T/w.err")"
+    fi
+    n=$(bakes sl/a/in.yaml)
+    sed 's/author: string = "[a-z]*";/author: string = "linked";/' sl/t/rooms.schema >sl/t/rooms.new
+    mv sl/t/rooms.new sl/t/rooms.schema
+    if until_ok 20 baked_more sl/a/in.yaml "$n" && until_ok 20 sh -c "'$BLOBC' dump sl/o/in.blob | grep -q linked"; then
+        fresh sl sl/a/in.yaml
+        same_file link_target_import_edit sl/o/in.blob ref/sl.blob
+    else
+        fail link_target_import_edit "$(tail -3 "$T/w.err")"
+    fi
+else
+    fail link_target "$(cat "$T/w.err")"
+fi
+stop_watch
+
 # A FIFO put in the place of an input, then of an import: that job fails
 # at once, naming the file, never waiting for a writer; the other input
 # is still baked on its saves, and the job bakes again once its file is a
