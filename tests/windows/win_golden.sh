@@ -42,7 +42,7 @@ for f in "$S"/*.yaml "$S"/*.json "$TOP"/tests/data/*/*.yaml "$TOP"/tests/data/*/
         wrc=$?
         n=$((n + 1))
         if [ $lrc -ne $wrc ]; then
-            bad="$bad $base/$mode(exit $lrc vs $wrc)"
+            bad="$bad $base/$mode(exit $lrc vs $wrc: $(head -c 300 "$T/$base.$mode.we" | tr '\n' ' '))"
         elif [ $lrc -eq 0 ] && ! cmp -s "$T/$base.$mode.l" "$T/$base.$mode.w"; then
             bad="$bad $base/$mode(bytes)"
         elif [ $lrc -ne 0 ] && ! cmp -s "$T/$base.$mode.le" "$T/$base.$mode.we"; then
