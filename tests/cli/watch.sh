@@ -4,8 +4,9 @@
 # editor's rename-over-save, SIGINT while idle and during a bake (no
 # temporary file left), the notify line read by the C sample and the C#
 # client (its hash the file's), no CPU spent while idle, an input
-# rewritten in place during its bake, and a schema or import made after
-# the first bake that failed for want of it.
+# rewritten in place during its bake, a schema or import made after
+# the first bake that failed for want of it, the target of a linked input
+# or import saved in its own directory, and a FIFO put in a file's place.
 # Every wait polls for a condition and gives up after a bound: nothing
 # here measures time (bench/watch.sh does).
 . "$(dirname "$0")/lib.sh"
