@@ -121,6 +121,16 @@ void blobc_os_socket_close(blobc_os_socket s) {
     (FILE_NOTIFY_CHANGE_FILE_NAME | FILE_NOTIFY_CHANGE_DIR_NAME | FILE_NOTIFY_CHANGE_SIZE |        \
      FILE_NOTIFY_CHANGE_LAST_WRITE | FILE_NOTIFY_CHANGE_CREATION | FILE_NOTIFY_CHANGE_ATTRIBUTES)
 
+/* A directory's own handle is told nothing when the directory is
+ * renamed away (the handle follows it), nor when it is removed (Windows
+ * keeps a directory pending deletion until its last handle, the watch's,
+ * is closed; only newer systems take its name away at once). So every
+ * LOOK_MS while waiting, each watched directory's name is looked up: one
+ * that no longer names the watched directory (gone, pending deletion,
+ * another one made there) is reported whole (name NULL) and let go, as
+ * inotify reports a directory's own removal. */
+#define LOOK_MS 1000
+
 typedef struct watched {
     char *dir;
     HANDLE h;
@@ -133,6 +143,7 @@ struct blobc_os_watch {
     blobc_poll *poll;
     watched *dirs[MAX_DIRS];
     size_t n;
+    double look_at; /* the next look at the watched directories' names */
 };
 
 int blobc_os_watch_open(unsigned poll_ms, blobc_os_watch **out) {
@@ -208,6 +219,7 @@ int blobc_os_watch_add(blobc_os_watch *w, const char *dir) {
 /* The records of a finished read, then the next read started. */
 static void deliver(watched *d, blobc_os_watch_fn fn, void *ctx) {
     DWORD got = 0;
+    if (d->h == INVALID_HANDLE_VALUE) return; /* let go by a look meanwhile */
     if (!GetOverlappedResult(d->h, &d->ov, &got, FALSE) || got == 0) {
         fn(ctx, d->dir, NULL); /* the buffer overflowed, or the directory went */
     } else {
@@ -230,6 +242,23 @@ static void deliver(watched *d, blobc_os_watch_fn fn, void *ctx) {
         }
     }
     if (arm(d) != 0) unwatch(d);
+}
+
+/* The look of LOOK_MS: a watched directory whose name is gone (or, pending
+ * deletion, cannot be opened) or names another directory is reported whole
+ * and let go. */
+static void look(blobc_os_watch *w, blobc_os_watch_fn fn, void *ctx) {
+    for (size_t i = 0; i < w->n; i++) {
+        watched *d = w->dirs[i];
+        blobc_os_info named, held;
+        if (d->h == INVALID_HANDLE_VALUE) continue;
+        if (blobc_os_stat(d->dir, &named) == 0 && blobc_os_fstat((blobc_os_fd)d->h, &held) == 0 &&
+            blobc_os_same_file(&named, &held))
+            continue;
+        unwatch(d); /* a directory pending deletion goes now */
+        fn(ctx, d->dir, NULL);
+    }
+    w->look_at = blobc_os_monotonic() + LOOK_MS / 1000.0;
 }
 
 /* Polling: sleep (or wait for the listener) a period at a time. */
@@ -267,8 +296,14 @@ int blobc_os_watch_wait(blobc_os_watch *w, int timeout_ms, blobc_os_socket liste
                 of[n] = w->dirs[i];
                 hs[n++] = w->dirs[i]->ov.hEvent;
             }
+        bool dirs = n > 0;
         if (sock_ev) hs[n++] = sock_ev;
         DWORD ms = timeout_ms < 0 ? INFINITE : (DWORD)timeout_ms;
+        if (dirs) { /* woken in time for the next look (a shorter wait: allowed) */
+            double left = (w->look_at - blobc_os_monotonic()) * 1000;
+            DWORD until = left <= 0 ? 0 : (DWORD)left + 1;
+            if (until < ms) ms = until;
+        }
         DWORD r = n ? WaitForMultipleObjects(n, hs, FALSE, ms) : (Sleep(ms), WAIT_TIMEOUT);
         if (r == WAIT_FAILED) e = blobc_win_errno(GetLastError());
         /* every handle that is signalled, not only the first */
@@ -277,6 +312,7 @@ int blobc_os_watch_wait(blobc_os_watch *w, int timeout_ms, blobc_os_socket liste
             if (hs[i] == sock_ev) *incoming = true;
             else deliver(of[i], fn, ctx);
         }
+        if (!e && dirs && blobc_os_monotonic() >= w->look_at) look(w, fn, ctx);
     }
     if (sock_ev) {
         WSAEventSelect((SOCKET)listener, NULL, 0);
