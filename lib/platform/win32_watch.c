@@ -179,7 +179,9 @@ static void unwatch(watched *d) {
 static int open_dir(watched *d) {
     wchar_t *w = blobc_win_wide(d->dir);
     if (!w) return ENOMEM;
-    d->h = CreateFileW(w, FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+    /* FILE_READ_ATTRIBUTES: the look asks the handle which directory it holds */
+    d->h = CreateFileW(w, FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES,
+                       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                        NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OVERLAPPED, NULL);
     free(w);
     if (d->h == INVALID_HANDLE_VALUE) return blobc_win_errno(GetLastError());
@@ -251,10 +253,9 @@ static void look(blobc_os_watch *w, blobc_os_watch_fn fn, void *ctx) {
     for (size_t i = 0; i < w->n; i++) {
         watched *d = w->dirs[i];
         blobc_os_info named, held;
-        if (d->h == INVALID_HANDLE_VALUE) continue;
-        if (blobc_os_stat(d->dir, &named) == 0 && blobc_os_fstat((blobc_os_fd)d->h, &held) == 0 &&
-            blobc_os_same_file(&named, &held))
-            continue;
+        /* a handle that cannot say what it holds: nothing can be told */
+        if (d->h == INVALID_HANDLE_VALUE || blobc_os_fstat((blobc_os_fd)d->h, &held) != 0) continue;
+        if (blobc_os_stat(d->dir, &named) == 0 && blobc_os_same_file(&named, &held)) continue;
         unwatch(d); /* a directory pending deletion goes now */
         fn(ctx, d->dir, NULL);
     }
