@@ -25,6 +25,10 @@ cp schemas/level.schema "$W/small.schema"
 "$B/gen_level" yaml 10000 "$W/big.yaml"
 cp bench/level.schema "$W/big.schema"
 
+# The watch of the row being timed; ended however the script ends.
+pid=""
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
+
 # case_row INPUT DEBOUNCE : one row of the table (INPUT.yaml, INPUT.schema)
 case_row() {
     input=$1 debounce=$2
@@ -48,6 +52,7 @@ case_row() {
     fi
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
+    pid=""
     cd - >/dev/null
 }
 
