@@ -14,6 +14,8 @@ B=$(mkdir -p "$BUILD/bench" && cd "$BUILD/bench" && pwd)
 BLOBC=$(cd "$(dirname "${BLOBC:-$BUILD/blobc}")" && pwd)/$(basename "${BLOBC:-$BUILD/blobc}")
 ROUNDS=${BENCH_WATCH_ROUNDS:-30}
 REPORT=${REPORT:-$B/watch.md}
+# absolute: each row is timed from inside its work directory
+case $REPORT in /*) ;; *) REPORT=$(pwd)/$REPORT ;; esac
 W=$B/watch
 say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
 [ -x "$B/watch_react" ] && [ -x "$B/gen_level" ] || { echo "bench: run 'make bench' first" >&2; exit 2; }
