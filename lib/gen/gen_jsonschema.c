@@ -46,13 +46,16 @@ static void text(js *w, cJSON *o, const char *name, const char *s) {
     put(w, o, name, blobc_json_text(s, strlen(s)));
 }
 
-/* {"$ref": "#/$defs/NAME"} */
-static cJSON *ref_to(js *w, cJSON *o, const char *name, const char *type_name) {
+/* "$ref": "#/$defs/NAME", into object o. */
+static void ref(js *w, cJSON *o, const char *type_name) {
     char buf[1100];
     snprintf(buf, sizeof buf, "#/$defs/%s", type_name);
-    cJSON *r = obj(w, o, name);
-    text(w, r, "$ref", buf);
-    return r;
+    text(w, o, "$ref", buf);
+}
+
+/* {"$ref": "#/$defs/NAME"} under name (NULL: into array o). */
+static void ref_to(js *w, cJSON *o, const char *name, const char *type_name) {
+    ref(w, obj(w, o, name), type_name);
 }
 
 /* {"type": "null"} */
@@ -122,9 +125,7 @@ static void type_body(js *w, cJSON *o, const blobc_type *t, int chain) {
     } else if (k == BLOBC_KIND_STRING) {
         text(w, o, "type", "string");
     } else if (k == BLOBC_KIND_ENUM || k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_UNION) {
-        char buf[1100];
-        snprintf(buf, sizeof buf, "#/$defs/%s", t->name);
-        text(w, o, "$ref", buf);
+        ref(w, o, t->name);
     } else if (k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED) {
         static const char *const nullable[] = {"array", "null"};
         put(w, o, "type", k == BLOBC_KIND_ARRAY ? cJSON_CreateStringArray(nullable, 2)
