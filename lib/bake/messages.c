@@ -169,10 +169,27 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
     case BLOBC_KIND_UNION: {
         char names[300];
         bk_list_names(names, sizeof names, t);
-        snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
-                 k->json ? "an object" : "a mapping", t->name, names);
+        if (t->by == BLOBC_UNION_BY_FIELD)
+            snprintf(buf, cap, "%s whose field \"%s\" names a member of union %s (%s)",
+                     k->json ? "an object" : "a mapping", t->tag_field, t->name, names);
+        else if (t->by == BLOBC_UNION_BY_TAG && !k->json)
+            snprintf(buf, cap, "a mapping whose tag names a member of union %s (%s)", t->name,
+                     names);
+        else
+            snprintf(buf, cap, "%s with one key naming a member of union %s (%s)",
+                     k->json ? "an object" : "a mapping", t->name, names);
         break;
     }
+    case BLOBC_KIND_MAP:
+        snprintf(buf, cap, "%s (%s)", k->json ? "an object" : "a mapping", sp);
+        break;
+    case BLOBC_KIND_OPTIONAL: {
+        char inner[200];
+        bk_describe_type(k, t->elem, inner, sizeof inner);
+        snprintf(buf, cap, "%s or null", inner);
+        break;
+    }
+    case BLOBC_KIND_ANY: snprintf(buf, cap, "any value"); break;
     }
 }
 
@@ -185,6 +202,8 @@ void bk_list_names(char *buf, size_t cap, const blobc_type *t) {
     buf[0] = '\0';
     for (uint32_t i = 0; i < n && i < 12; i++) {
         const char *name = fields ? t->fields[i].name : t->values[i].name;
+        if (t->kind == BLOBC_KIND_UNION && t->by != BLOBC_UNION_BY_KEY && !t->int_tags)
+            name = t->fields[i].tag;
         int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", name);
         if (w < 0 || (size_t)w >= cap - o) return;
         o += (size_t)w;

@@ -16,10 +16,40 @@ static const blobc_type builtins[BLOBC_KIND_COUNT + 1] = {
     BUILTIN(BLOBC_KIND_I64, "i64", 8),   BUILTIN(BLOBC_KIND_U64, "u64", 8),
     BUILTIN(BLOBC_KIND_F64, "f64", 8),
     [BLOBC_KIND_STRING] = {.kind = BLOBC_KIND_STRING, .size = 8, .align = 4, .name = "string"},
+    [BLOBC_KIND_ANY] = {.kind = BLOBC_KIND_ANY, .size = BLOBC_ANY_SIZE, .align = BLOBC_ANY_ALIGN,
+                        .name = "any"},
 };
 
+/* What an `any` holds at BLOBC_ANY_BODY as a list or a mapping: an
+ * [any], and a [string: any] over its entry {key: string; value: any}.
+ * Every schema's [any] and [string: any] are these objects (the parser
+ * and the type section's decoder intern them here), so payloads of a
+ * field and of an any compare as one type. Laid out already: `internal`
+ * is layout's "done". */
+enum { LAID_OUT = 2 };
+static const blobc_field any_entry_fields[2] = {
+    {.name = "key", .type = &builtins[BLOBC_KIND_STRING], .offset = 0},
+    {.name = "value", .type = &builtins[BLOBC_KIND_ANY], .offset = 8},
+};
+static const blobc_type any_entry = {.kind = BLOBC_KIND_STRUCT, .size = 20, .align = 4,
+                                     .nfields = 2, .fields = any_entry_fields, .key = 1,
+                                     .flags = BLOBC_STRUCT_ENTRY, .internal = LAID_OUT};
+static const blobc_type any_list = {.kind = BLOBC_KIND_ARRAY, .size = 8, .align = 4,
+                                    .elem = &builtins[BLOBC_KIND_ANY], .internal = LAID_OUT};
+static const blobc_type any_map = {.kind = BLOBC_KIND_MAP, .size = 8, .align = 4,
+                                   .elem = &any_entry, .internal = LAID_OUT};
+
+const blobc_type *blobc_any_list_type(void) { return &any_list; }
+const blobc_type *blobc_any_map_type(void) { return &any_map; }
+
+bool blobc_is_builtin(const blobc_type *t) {
+    if (t == &any_list || t == &any_map || t == &any_entry) return true;
+    return blobc_kind_valid((int)t->kind) && blobc_builtin_type(t->kind) == t;
+}
+
 const blobc_type *blobc_builtin_type(blobc_kind kind) {
-    if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING) return &builtins[kind];
+    if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING || kind == BLOBC_KIND_ANY)
+        return &builtins[kind];
     return NULL;
 }
 
@@ -31,6 +61,9 @@ const char *blobc_kind_name(blobc_kind kind) {
     case BLOBC_KIND_FIXED: return "fixed array";
     case BLOBC_KIND_PTR: return "pointer";
     case BLOBC_KIND_UNION: return "union";
+    case BLOBC_KIND_MAP: return "map";
+    case BLOBC_KIND_OPTIONAL: return "optional";
+    case BLOBC_KIND_ANY: return "any";
     default:
         if (blobc_kind_is_scalar(kind) || kind == BLOBC_KIND_STRING) return builtins[kind].name;
         return "invalid kind";

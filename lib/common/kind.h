@@ -10,21 +10,43 @@
 #include "blobc/schema.h"
 
 /* Whether k is a kind at all (a decoded type section may hold anything). */
-static inline bool blobc_kind_valid(int k) { return k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_UNION; }
+static inline bool blobc_kind_valid(int k) {
+    return (k >= BLOBC_KIND_BOOL && k <= BLOBC_KIND_UNION) ||
+           (k >= BLOBC_KIND_MAP && k <= BLOBC_KIND_ANY);
+}
 
 /* Whether types of kind k are declared with a name: struct, enum, union. */
 static inline bool blobc_kind_is_named(blobc_kind k) {
     return k == BLOBC_KIND_STRUCT || k == BLOBC_KIND_ENUM || k == BLOBC_KIND_UNION;
 }
 
-/* Whether values of kind k are anonymous composites: [T], [T; N], *T. */
+/* Whether values of kind k are anonymous composites: [T], [T; N], *T,
+ * ?T and [K: V]. Each has one element chain to follow (blobc_type_next):
+ * a map's key is always a leaf (an integer, an enum or a string). */
 static inline bool blobc_kind_is_anonymous(blobc_kind k) {
-    return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED || k == BLOBC_KIND_PTR;
+    return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_FIXED || k == BLOBC_KIND_PTR ||
+           k == BLOBC_KIND_OPTIONAL || k == BLOBC_KIND_MAP;
 }
 
-/* Whether t is one of the builtin singletons. */
-static inline bool blobc_is_builtin(const blobc_type *t) {
-    return blobc_kind_valid((int)t->kind) && blobc_builtin_type(t->kind) == t;
+/* The next type of an anonymous composite's chain: the element, or a
+ * map's value type. */
+static inline const blobc_type *blobc_type_next(const blobc_type *t) {
+    if (t->kind != BLOBC_KIND_MAP) return t->elem;
+    return t->elem && t->elem->nfields == 2 ? t->elem->fields[1].type : NULL;
 }
+
+/* Whether t is one of the shared, read-only singletons: scalars, string,
+ * any, and the [any] and [string: any] an any-value is made of. */
+bool blobc_is_builtin(const blobc_type *t);
+
+/* Whether the builtins are all the kind has: scalars, string, any. */
+static inline bool blobc_kind_is_leaf(blobc_kind k) {
+    return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING || k == BLOBC_KIND_ANY;
+}
+
+/* The [any] and [string: any] every schema shares (what an any holds as
+ * a list and a mapping), laid out already. */
+const blobc_type *blobc_any_list_type(void);
+const blobc_type *blobc_any_map_type(void);
 
 #endif

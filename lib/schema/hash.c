@@ -72,8 +72,7 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         h_u8(h, 0);
         return false;
     }
-    bool leaf = blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_STRING ||
-                !blobc_kind_valid((int)t->kind);
+    bool leaf = blobc_kind_is_leaf(t->kind) || !blobc_kind_valid((int)t->kind);
     if (!leaf) {
         uint32_t n;
         int added = blobc_ptrset_add(&h->seen, t, &n);
@@ -118,7 +117,9 @@ static bool h_ref(hash_ctx *h, const blobc_type *t) {
         return true;
     case BLOBC_KIND_FIXED: h_u32(h, t->count); return true;
     case BLOBC_KIND_ARRAY:
-    case BLOBC_KIND_PTR: return true;
+    case BLOBC_KIND_PTR:
+    case BLOBC_KIND_OPTIONAL:
+    case BLOBC_KIND_MAP: return true;
     default: return false;
     }
 }
@@ -160,6 +161,13 @@ static uint64_t type_hash(const blobc_type *type, blobc_hash_rec *rec) {
             const blobc_field *f = &t->fields[fr->next++];
             h_u32(&h, f->offset);
             child = f->type;
+        } else if (t->kind == BLOBC_KIND_MAP) {
+            /* ref(key), then ref(value) */
+            if (fr->next >= 2) {
+                h_pop(&h, &n);
+                continue;
+            }
+            child = fr->next++ ? blobc_map_value(t) : blobc_map_key(t);
         } else {
             if (fr->next) {
                 h_pop(&h, &n);

@@ -164,6 +164,55 @@ static blobc_status lay_enum(layout_ctx *L, blobc_type *t) {
     return BLOBC_OK;
 }
 
+/* A tagged union's member i: tagged once (its tag unlike the others'),
+ * and, tagged by a field, with no field of that name in its struct (the
+ * tag is the union's, not the member's). */
+static blobc_status check_member_tag(layout_ctx *L, const blobc_type *t, uint32_t i) {
+    const char *nm = t->name ? t->name : "(unnamed)";
+    const blobc_field *f = &t->fields[i];
+    if (t->by == BLOBC_UNION_BY_KEY) {
+        if (f->tag || t->int_tags || t->tag_field || t->default_member)
+            return blobc_schema_err(L->s, f->pos, L->err, "union %s is not tagged, but member "
+                                    "'%s' has a tag", nm, f->name);
+        return BLOBC_OK;
+    }
+    if (t->by == BLOBC_UNION_BY_FIELD ? !t->tag_field || !t->tag_field[0] : t->tag_field != NULL)
+        return blobc_schema_err(L->s, t->pos, L->err, "union %s: a tag field is named exactly "
+                                "when it is tagged by a field", nm);
+    if (t->by != BLOBC_UNION_BY_FIELD && t->by != BLOBC_UNION_BY_TAG)
+        return blobc_schema_err(L->s, t->pos, L->err, "union %s: unknown tagging %u", nm,
+                                (unsigned)t->by);
+    if (t->default_member > t->nfields)
+        return blobc_schema_err(L->s, t->pos, L->err, "union %s: its default is member %u of %u",
+                                nm, (unsigned)t->default_member, (unsigned)t->nfields);
+    if (t->int_tags ? f->tag != NULL || t->by != BLOBC_UNION_BY_FIELD : !f->tag || !f->tag[0])
+        return blobc_schema_err(L->s, f->pos, L->err, "union %s: member '%s' has no tag of the "
+                                "union's sort", nm, f->name);
+    for (uint32_t k = 0; k < i; k++) {
+        const blobc_field *g = &t->fields[k];
+        if (t->int_tags ? g->tag_value == f->tag_value : strcmp(g->tag, f->tag) == 0) {
+            char place[BLOBC_PLACE_BUF];
+            if (t->int_tags)
+                return blobc_schema_err(L->s, f->pos, L->err, "union %s: members '%s' and '%s' "
+                                        "have the same tag %lld (the first at %s)", nm, g->name,
+                                        f->name, (long long)g->tag_value,
+                                        blobc_schema_place(L->s, g->pos, place, sizeof place));
+            return blobc_schema_err(L->s, f->pos, L->err, "union %s: members '%s' and '%s' have "
+                                    "the same tag \"%s\" (the first at %s)", nm, g->name,
+                                    f->name, f->tag,
+                                    blobc_schema_place(L->s, g->pos, place, sizeof place));
+        }
+    }
+    const blobc_type *m = f->type->elem;
+    if (t->by == BLOBC_UNION_BY_FIELD &&
+        blobc_struct_find_field(m, t->tag_field, strlen(t->tag_field)))
+        return blobc_schema_err(L->s, f->pos, L->err, "union %s is tagged by the field \"%s\", "
+                                "and member struct %s has a field of that name; the tag is the "
+                                "union's (rename the field, or tag the union by another)",
+                                nm, t->tag_field, m->name ? m->name : "(unnamed)");
+    return BLOBC_OK;
+}
+
 /* A union is an 8-byte value whatever its members: it is done at once,
  * and its members' payloads (out of line, like *T targets) are laid out
  * later, which allows recursion through unions. Each member is a *Struct
@@ -186,6 +235,7 @@ static blobc_status lay_union(layout_ctx *L, blobc_type *t) {
         if (f->def.present)
             return blobc_schema_err(L->s, f->pos, L->err, "union %s: member '%s' has a default",
                                     nm, f->name);
+        if (check_member_tag(L, t, i)) return BLOBC_EINPUT;
         f->offset = BLOBC_UNION_REF;
         if (!vec_push((void **)&L->work, &L->nwork, &L->workcap, sizeof m, &m))
             return blobc_err_nomem(L->err);
@@ -205,7 +255,8 @@ static blobc_status lay_union(layout_ctx *L, blobc_type *t) {
 static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
     L->nchain = 0;
     blobc_type *x = top;
-    while (x && blobc_kind_is_anonymous(x->kind) && !(x->internal & CHAIN_OK)) {
+    while (x && !blobc_is_builtin(x) && blobc_kind_is_anonymous(x->kind) &&
+           !(x->internal & CHAIN_OK)) {
         if (x->internal & CHAIN_WALK)
             return blobc_schema_err(L->s, (blobc_pos){0, 0, 0}, L->err,
                                     "%s type contains itself without a struct in between",
@@ -213,7 +264,7 @@ static blobc_status check_chain(layout_ctx *L, blobc_type *top) {
         x->internal |= CHAIN_WALK;
         if (!vec_push((void **)&L->chain, &L->nchain, &L->chaincap, sizeof x, &x))
             return blobc_err_nomem(L->err);
-        x = (blobc_type *)x->elem;
+        x = (blobc_type *)blobc_type_next(x);
     }
     for (size_t i = 0; i < L->nchain; i++)
         L->chain[i]->internal = (L->chain[i]->internal & ~(uint32_t)CHAIN_WALK) | CHAIN_OK;
@@ -240,6 +291,34 @@ static blobc_status check_key(layout_ctx *L, const blobc_type *t) {
                             t->name ? t->name : "(unnamed)", f->name, sp);
 }
 
+/* @stream, @anchor and a map's entry: what they ask of the struct. */
+static blobc_status check_struct_flags(layout_ctx *L, const blobc_type *t) {
+    const char *nm = t->name ? t->name : "(unnamed)";
+    if (t->flags & ~(BLOBC_STRUCT_OPEN | BLOBC_STRUCT_STREAM | BLOBC_STRUCT_ENTRY))
+        return blobc_schema_err(L->s, t->pos, L->err, "struct %s: unknown flags", nm);
+    if ((t->flags & BLOBC_STRUCT_STREAM) &&
+        (t->nfields != 1 || t->fields[0].type->kind != BLOBC_KIND_ARRAY))
+        return blobc_schema_err(L->s, t->pos, L->err, "@stream struct %s has one field, a list "
+                                "([T]) of the stream's documents", nm);
+    if ((t->flags & BLOBC_STRUCT_ENTRY) && (t->nfields != 2 || t->key != 1 || t->name))
+        return blobc_schema_err(L->s, t->pos, L->err, "a map's entry is {key, value}");
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_field *f = &t->fields[i];
+        blobc_kind k = f->type->kind;
+        if (f->flags & ~BLOBC_FIELD_ANCHOR)
+            return blobc_schema_err(L->s, f->pos, L->err, "struct %s: field '%s' has unknown "
+                                    "flags", nm, f->name);
+        if ((f->flags & BLOBC_FIELD_ANCHOR) && !blobc_kind_is_integer(k) &&
+            k != BLOBC_KIND_STRING)
+            return blobc_schema_err(L->s, f->pos, L->err, "struct %s: @anchor field '%s' is an "
+                                    "integer or a string (a YAML anchor's text)", nm, f->name);
+        if (f->tag || f->tag_value)
+            return blobc_schema_err(L->s, f->pos, L->err, "struct %s: field '%s' has a tag", nm,
+                                    f->name);
+    }
+    return BLOBC_OK;
+}
+
 /* Starts laying out t: leaves and out-of-line composites finish at once;
  * structs and fixed arrays go on the stack until their inline parts are done. */
 static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
@@ -257,17 +336,21 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
         return BLOBC_OK;
     case BLOBC_KIND_ENUM: return lay_enum(L, t);
     case BLOBC_KIND_UNION: return lay_union(L, t);
+    case BLOBC_KIND_MAP: /* the bytes of [entry] */
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
         if (!t->elem)
             return blobc_schema_err(s, t->pos, L->err, "%s type has no element type",
                                     blobc_kind_name(t->kind));
+        if (t->kind == BLOBC_KIND_MAP &&
+            (t->elem->kind != BLOBC_KIND_STRUCT || !(t->elem->flags & BLOBC_STRUCT_ENTRY)))
+            return blobc_schema_err(s, t->pos, L->err, "map type has no entry struct");
         if (check_chain(L, t)) return BLOBC_EINPUT;
         if (t->kind == BLOBC_KIND_PTR && t->ref &&
             (t->elem->kind != BLOBC_KIND_STRUCT || !t->elem->key))
             return blobc_schema_err(s, t->pos, L->err,
                                     "a reference's target must be a struct with a @key field");
-        t->size = t->kind == BLOBC_KIND_ARRAY ? 8 : 4;
+        t->size = t->kind == BLOBC_KIND_PTR ? 4 : 8;
         t->align = 4;
         set_state(t, ST_DONE);
         /* The element's size does not matter here; it is laid out later,
@@ -275,6 +358,12 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
         if (!vec_push((void **)&L->work, &L->nwork, &L->workcap, sizeof t->elem, &t->elem))
             return blobc_err_nomem(L->err);
         return BLOBC_OK;
+    case BLOBC_KIND_OPTIONAL:
+        if (!t->elem || t->elem->kind == BLOBC_KIND_OPTIONAL)
+            return blobc_schema_err(s, t->pos, L->err, "optional type without an element, or of "
+                                    "an optional");
+        if (check_chain(L, t)) return BLOBC_EINPUT;
+        break;
     case BLOBC_KIND_FIXED:
         if (!t->elem)
             return blobc_schema_err(s, t->pos, L->err, "fixed array type has no element type");
@@ -307,7 +396,7 @@ static blobc_status enter(layout_ctx *L, const blobc_type *ct) {
                                         "struct %s: field '%s' cannot have a default", nm,
                                         f->name);
         }
-        if (check_key(L, t)) return BLOBC_EINPUT;
+        if (check_key(L, t) || check_struct_flags(L, t)) return BLOBC_EINPUT;
         type_lookup *lk;
         if (blobc_schema_index_items(L->s, t, L->err, &lk)) return BLOBC_EINPUT;
         t->lookup = lk;
@@ -365,12 +454,22 @@ static blobc_status too_large(layout_ctx *L, const blobc_type *t) {
         if (L->stack[i].t->kind == BLOBC_KIND_STRUCT)
             pos = L->stack[i].t->fields[L->stack[i].next - 1].pos;
     return blobc_schema_err(L->s, pos, L->err, "%s%s is too large (over %u bytes)",
-                            t->kind == BLOBC_KIND_FIXED ? "fixed array " : "",
+                            t->kind == BLOBC_KIND_FIXED ? "fixed array " :
+                            t->kind == BLOBC_KIND_OPTIONAL ? "optional " : "",
                             label(t, lb, sizeof lb), BLOBC_MAX_TYPE_SIZE);
 }
 
 /* All inline parts of t are laid out: compute its size and alignment. */
 static blobc_status finish(layout_ctx *L, blobc_type *t) {
+    if (t->kind == BLOBC_KIND_OPTIONAL) {
+        /* T, its presence byte, padding to T's alignment. */
+        uint32_t a = t->elem->align;
+        uint64_t size = ((uint64_t)t->elem->size + 1 + a - 1) & ~(uint64_t)(a - 1);
+        if (size > BLOBC_MAX_TYPE_SIZE) return too_large(L, t);
+        t->size = (uint32_t)size;
+        t->align = a;
+        return set_depth(L, t, inline_depth(t->elem));
+    }
     if (t->kind == BLOBC_KIND_FIXED) {
         uint64_t size = (uint64_t)t->count * t->elem->size;
         if (size > BLOBC_MAX_TYPE_SIZE) return too_large(L, t);
@@ -420,7 +519,8 @@ static blobc_status visit(layout_ctx *L, const blobc_type *t) {
         const blobc_type *child = NULL;
         if (cur->kind == BLOBC_KIND_STRUCT && fr->next < cur->nfields)
             child = cur->fields[fr->next].type;
-        else if (cur->kind == BLOBC_KIND_FIXED && fr->next == 0)
+        else if ((cur->kind == BLOBC_KIND_FIXED || cur->kind == BLOBC_KIND_OPTIONAL) &&
+                 fr->next == 0)
             child = cur->elem;
         if (child) {
             fr->next++;

@@ -317,6 +317,7 @@ blobc_status blobc_lex_next(blobc_lexer *lx, blobc_token *tok, blobc_error *err)
     case '*': k = BLOBC_TOK_STAR; break;
     case '@': k = BLOBC_TOK_AT; break;
     case '&': k = BLOBC_TOK_AMP; break;
+    case '?': k = BLOBC_TOK_QUESTION; break;
     default: return lex_err(lx, tok->pos, err, "unexpected character %s", (unsigned char)c);
     }
     adv(lx);

@@ -24,7 +24,8 @@ typedef enum blobc_tok_kind {
     BLOBC_TOK_EQ,
     BLOBC_TOK_STAR,
     BLOBC_TOK_AT,
-    BLOBC_TOK_AMP
+    BLOBC_TOK_AMP,
+    BLOBC_TOK_QUESTION
 } blobc_tok_kind;
 
 typedef struct blobc_token {

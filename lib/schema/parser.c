@@ -1,6 +1,6 @@
 /*
  * parser.c - the *.schema front end: a recursive-descent parser
- * over lexer.h tokens that builds blobc_type nodes, then resolves
+ * over lexer.h tokens that builds blobc_type nodes; resolve.c then resolves
  * names (declarations may come in any order), interns anonymous
  * composites ([T], [T; N], *T) so that equal types are one object, checks
  * field defaults against their types, and hands the graph to the layout
@@ -8,95 +8,10 @@
  * first (each file once, cycles refused), into the same set of types. The
  * language is specified in docs/SCHEMA.md; the first error stops parsing.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "blobc/blobfile.h"
-#include "common/hashtab.h"
-#include "common/scalar.h"
-#include "common/suggest.h"
-#include "schema/lexer.h"
-#include "schema/names.h"
-#include "common/arena.h"
-#include "common/buffer.h"
-#include "common/checked.h"
-#include "common/err.h"
-#include "common/fileio.h"
-#include "common/utf8.h"
-#include "platform/platform.h"
-
-/* Deepest nesting of [ ] and * in one type expression. */
-#define MAX_TYPE_NESTING 64
-/* Longest chain of imports, and most files in one schema. */
-#define MAX_IMPORT_DEPTH 32
-#define MAX_FILES 1024
-
-/* A file's identity, to read each file once however it is spelt. */
-typedef struct file_id {
-    bool known;
-    blobc_os_info id;
-} file_id;
-
-typedef struct ty_op {
-    blobc_kind kind;   /* ARRAY, FIXED or PTR */
-    uint32_t count;
-} ty_op;
-
-/* A field (or a union member) whose type and default wait for name
- * resolution. */
-typedef struct pending_field {
-    blobc_type *st;
-    uint32_t index;
-    blobc_token leaf;      /* the type name at the core of the expression */
-    bool member;           /* a union member: leaf must name a struct */
-    bool ref;              /* &leaf: a reference to a keyed struct */
-    ty_op *ops;            /* outermost first */
-    uint32_t nops;
-    bool has_def;
-    blobc_token def;
-} pending_field;
-
-typedef struct parser {
-    blobc_schema *s;
-    blobc_lexer lx;
-    blobc_token tok;
-    blobc_error *err;
-    const blobc_schema_load_options *lo; /* how imports are read */
-    pending_field *pf;
-    size_t npf, pfcap;
-    blobc_field *fv;      /* fields of the struct being parsed */
-    size_t nfv, fvcap;
-    blobc_enum_value *ev; /* members of the enum being parsed */
-    size_t nev, evcap;
-    const char *doc;      /* doc comment of the declaration being parsed */
-    file_id *ids;         /* ids[i] is s->files[i]'s */
-    size_t idcap;
-    uint32_t stack[MAX_IMPORT_DEPTH]; /* files being parsed, outermost first */
-    uint32_t depth;
-    bool has_root;
-    blobc_token root_tok;
-    const char *was;      /* @was(old) read, for the next field or member */
-    blobc_pos root_at; /* the 'root' keyword */
-    /* interned composites, indexed by (kind, elem, count) */
-    blobc_hashtab itab;
-    const blobc_type **interned;
-    size_t ninterned, icap;
-} parser;
-
-/* Grows a malloc'd vector so that one more element fits. */
-static bool grow(void **v, size_t *cap, size_t n, size_t elem) {
-    return n < SIZE_MAX && blobc_grow(v, cap, n + 1, elem);
-}
+#include "schema/parser_internal.h"
 
 static blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->err); }
 
-static bool tok_is(const parser *p, const blobc_token *t, const char *word) {
-    size_t n = strlen(word);
-    return t->kind == BLOBC_TOK_IDENT && t->len == n && memcmp(t->text + t->off, word, n) == 0;
-}
-
-static const char *tok_text(const parser *p, const blobc_token *t) { return t->text + t->off; }
 
 static blobc_status unexpected(parser *p, const char *want) {
     char got[64];
@@ -147,45 +62,58 @@ static blobc_status parse_count(parser *p, uint32_t *count) {
     return next(p);
 }
 
-static blobc_status parse_type(parser *p, pending_field *pf) {
-    ty_op ops[MAX_TYPE_NESTING];
-    uint32_t nops = 0;
-    while (p->tok.kind == BLOBC_TOK_LBRACKET || p->tok.kind == BLOBC_TOK_STAR) {
-        if (nops == MAX_TYPE_NESTING)
-            return blobc_schema_err(p->s, p->tok.pos, p->err, "type nested too deeply (more than "
-                                    "%d levels of [ ] and *)", MAX_TYPE_NESTING);
-        ops[nops].kind = p->tok.kind == BLOBC_TOK_STAR ? BLOBC_KIND_PTR : BLOBC_KIND_ARRAY;
-        ops[nops].count = 0;
-        nops++;
-        if (next(p)) return BLOBC_EINPUT;
-    }
-    if (p->tok.kind == BLOBC_TOK_AMP) {
-        pf->ref = true;
+static texpr *new_texpr(parser *p, tx_op op, const blobc_token *tok) {
+    texpr *x = blobc_arena_alloc(&p->s->arena, sizeof *x);
+    if (!x) return NULL;
+    memset(x, 0, sizeof *x);
+    x->op = op;
+    x->tok = *tok;
+    return x;
+}
+
+/* type = NAME | "&" NAME | "?" type | "*" type
+ *      | "[" type ( "]" | ";" N "]" | ":" type "]" ) ;
+ * Recursion is bounded by MAX_TYPE_NESTING levels in all. */
+static blobc_status parse_type_at(parser *p, uint32_t *depth, texpr **out) {
+    blobc_token open = p->tok;
+    tx_op op;
+    switch (p->tok.kind) {
+    case BLOBC_TOK_IDENT:
+        if (!(*out = new_texpr(p, TX_NAME, &p->tok))) return blobc_err_nomem(p->err);
+        return next(p);
+    case BLOBC_TOK_AMP:
         if (next(p)) return BLOBC_EINPUT;
         if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name after '&'");
+        if (!(*out = new_texpr(p, TX_REF, &p->tok))) return blobc_err_nomem(p->err);
+        return next(p);
+    case BLOBC_TOK_QUESTION: op = TX_OPT; break;
+    case BLOBC_TOK_STAR: op = TX_PTR; break;
+    case BLOBC_TOK_LBRACKET: op = TX_ARRAY; break;
+    default: return unexpected(p, "a type");
     }
-    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a type");
-    pf->leaf = p->tok;
-    if (next(p)) return BLOBC_EINPUT;
-    /* Close the brackets innermost first: "]" makes [T], "; N ]" makes [T; N]. */
-    for (uint32_t i = nops; i-- > 0;) {
-        if (ops[i].kind == BLOBC_KIND_PTR) continue;
-        if (p->tok.kind == BLOBC_TOK_SEMI) {
-            if (next(p)) return BLOBC_EINPUT;
-            if (parse_count(p, &ops[i].count)) return BLOBC_EINPUT;
-            ops[i].kind = BLOBC_KIND_FIXED;
-        }
-        if (expect(p, BLOBC_TOK_RBRACKET, "']' or '; N]' to close the array type"))
-            return BLOBC_EINPUT;
+    if (++*depth > MAX_TYPE_NESTING)
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "type nested too deeply (more than "
+                                "%d levels of [ ], ?, * and maps)", MAX_TYPE_NESTING);
+    texpr *x = new_texpr(p, op, &open);
+    if (!x) return blobc_err_nomem(p->err);
+    *out = x;
+    if (next(p) || parse_type_at(p, depth, &x->a)) return BLOBC_EINPUT;
+    if (op != TX_ARRAY) return BLOBC_OK;
+    if (p->tok.kind == BLOBC_TOK_SEMI) {
+        x->op = TX_FIXED;
+        if (next(p) || parse_count(p, &x->count)) return BLOBC_EINPUT;
+    } else if (p->tok.kind == BLOBC_TOK_COLON) {
+        x->op = TX_MAP;
+        if (next(p) || parse_type_at(p, depth, &x->b)) return BLOBC_EINPUT;
     }
-    pf->nops = nops;
-    pf->ops = NULL;
-    if (nops) {
-        pf->ops = blobc_arena_array(&p->s->arena, nops, sizeof *ops);
-        if (!pf->ops) return blobc_err_nomem(p->err);
-        memcpy(pf->ops, ops, nops * sizeof *ops);
-    }
-    return BLOBC_OK;
+    return expect(p, BLOBC_TOK_RBRACKET,
+                  x->op == TX_MAP ? "']' to close the map type" : "']', '; N]' or ': V]' to "
+                                                                   "close the array or map type");
+}
+
+static blobc_status parse_type(parser *p, pending_field *pf) {
+    uint32_t depth = 0;
+    return parse_type_at(p, &depth, &pf->tx);
 }
 
 /* ---- declarations ---- */
@@ -239,6 +167,8 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     f->doc = doc;
     f->was = p->was;
     p->was = NULL;
+    f->flags = p->anchor_next ? BLOBC_FIELD_ANCHOR : 0;
+    p->anchor_next = false;
     pending_field *pf = &p->pf[p->npf];
     memset(pf, 0, sizeof *pf);
     pf->st = st;
@@ -253,10 +183,11 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
         pf->def = p->tok;
         if (next(p)) return BLOBC_EINPUT;
     }
-    if (p->tok.kind == BLOBC_TOK_COLON && !pf->nops && !pf->has_def &&
-        p->tok.off == pf->leaf.off + pf->leaf.len && p->tok.off + 1 < p->s->text_len &&
+    const blobc_token *leaf = &pf->tx->tok;
+    if (p->tok.kind == BLOBC_TOK_COLON && pf->tx->op == TX_NAME && !pf->has_def &&
+        p->tok.off == leaf->off + leaf->len && p->tok.off + 1 < p->s->text_len &&
         p->s->text[p->tok.off + 1] == ':')
-        return qualified_type(p, &pf->leaf);
+        return qualified_type(p, leaf);
     if (p->tok.kind != BLOBC_TOK_SEMI) {
         char want[80];
         snprintf(want, sizeof want, "';' after field '%s'", f->name);
@@ -292,16 +223,23 @@ static blobc_status parse_was(parser *p) {
     return expect(p, BLOBC_TOK_RPAREN, "')' after the old name");
 }
 
-/* `@key` or `@was(old)` before a field: the struct's key (at most one),
- * the name the field had before. */
+/* `@key`, `@anchor` or `@was(old)` before a field: the struct's key (at
+ * most one), the field taking its node's YAML anchor, the name the field
+ * had before. */
 static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     blobc_pos at = p->tok.pos;
     if (next(p)) return BLOBC_EINPUT; /* '@' */
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
     if (tok_is(p, &p->tok, "was")) return parse_was(p);
+    if (tok_is(p, &p->tok, "anchor")) {
+        if (p->anchor_next) return blobc_schema_err(p->s, at, p->err, "@anchor is given twice");
+        p->anchor_next = true;
+        return next(p);
+    }
     if (!tok_is(p, &p->tok, "key"))
         return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "unknown field attribute '@%.*s' (a field takes @key and @was)",
+                                "unknown field attribute '@%.*s' (a field takes @key, @anchor "
+                                "and @was)",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (st->key)
         return blobc_schema_err(p->s, at, p->err, "struct %s has two @key fields; a struct has at "
@@ -310,11 +248,20 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     return next(p);
 }
 
-static blobc_status parse_struct(parser *p, uint32_t align_attr) {
+/* What attributes before a declaration said. */
+typedef struct decl_attrs {
+    uint32_t align;      /* @align(N), 0 when absent */
+    uint32_t flags;      /* BLOBC_STRUCT_OPEN, BLOBC_STRUCT_STREAM */
+    bool any;            /* some attribute was given */
+    blobc_pos at;        /* the first one's '@' */
+} decl_attrs;
+
+static blobc_status parse_struct(parser *p, const decl_attrs *da) {
     blobc_token name;
     blobc_type *t;
     if (begin_named(p, BLOBC_KIND_STRUCT, &name, &t)) return BLOBC_EINPUT;
-    t->align_attr = align_attr;
+    t->align_attr = da->align;
+    t->flags = da->flags;
     if (expect(p, BLOBC_TOK_LBRACE, "'{' after the struct name")) return BLOBC_EINPUT;
     p->nfv = 0;
     while (p->tok.kind != BLOBC_TOK_RBRACE) {
@@ -327,8 +274,9 @@ static blobc_status parse_struct(parser *p, uint32_t align_attr) {
         }
         if (parse_field(p, t)) return BLOBC_EINPUT;
     }
-    if (t->key > p->nfv || p->was)
-        return unexpected(p, p->was ? "a field after @was" : "a field after @key");
+    if (t->key > p->nfv || p->was || p->anchor_next)
+        return unexpected(p, p->was ? "a field after @was" : p->anchor_next ? "a field after @anchor"
+                                                                             : "a field after @key");
     if (p->nfv == 0)
         return blobc_schema_err(p->s, name.pos, p->err,
                                 "struct %s has no fields (a struct needs at least one)", t->name);
@@ -360,12 +308,105 @@ static blobc_status member_was(parser *p, const char *what) {
     return tok_is(p, &p->tok, "was") ? parse_was(p) : unexpected(p, what);
 }
 
+/* A union member's tag as written ("tilelayer": or 1:), into f. */
+static blobc_status member_tag(parser *p, blobc_type *t, blobc_field *f, bool *seen_int,
+                               bool *seen_str) {
+    if (p->tok.kind == BLOBC_TOK_STRING) {
+        if (t->by == BLOBC_UNION_BY_KEY)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s: a member tag (\"...\": "
+                                    "Member) needs the union to be tagged `by \"field\"` or `by "
+                                    "tag`", t->name);
+        if (p->tok.str_len == 0)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s: a tag cannot be empty",
+                                    t->name);
+        f->tag = p->tok.str;
+        *seen_str = true;
+    } else {
+        if (t->by != BLOBC_UNION_BY_FIELD)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s: integer tags need the "
+                                    "union to be tagged `by \"field\"`", t->name);
+        char msg[160];
+        if (!blobc_parse_int(tok_text(p, &p->tok), p->tok.len, BLOBC_KIND_I64, BLOBC_SYNTAX_SCHEMA,
+                             &f->tag_value, msg, sizeof msg))
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s: tag: %s", t->name, msg);
+        *seen_int = true;
+    }
+    if (*seen_int && *seen_str)
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s mixes integer and string "
+                                "tags; a union's tags are all of one sort", t->name);
+    if (next(p)) return BLOBC_EINPUT;
+    return expect(p, BLOBC_TOK_COLON, "':' and the member's struct after its tag");
+}
+
+/* `by "field"` or `by tag`, then `default TAG`, after the union's name. */
+static blobc_status union_by(parser *p, blobc_type *t, blobc_token *def, bool *has_def) {
+    if (!tok_is(p, &p->tok, "by")) return BLOBC_OK;
+    if (next(p)) return BLOBC_EINPUT;
+    if (p->tok.kind == BLOBC_TOK_STRING) {
+        if (p->tok.str_len == 0 || p->tok.str_len > BLOBC_MAX_NAME)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "union %s: the tag field's name "
+                                    "must be 1 to %u bytes", t->name, BLOBC_MAX_NAME);
+        t->by = BLOBC_UNION_BY_FIELD;
+        t->tag_field = p->tok.str;
+    } else if (tok_is(p, &p->tok, "tag")) {
+        t->by = BLOBC_UNION_BY_TAG;
+    } else {
+        return unexpected(p, "a field name in quotes (by \"type\") or 'tag' after 'by'");
+    }
+    if (next(p)) return BLOBC_EINPUT;
+    if (!tok_is(p, &p->tok, "default")) return BLOBC_OK;
+    if (next(p)) return BLOBC_EINPUT;
+    if (p->tok.kind != BLOBC_TOK_STRING && p->tok.kind != BLOBC_TOK_NUMBER)
+        return unexpected(p, "a member's tag after 'default'");
+    *def = p->tok;
+    *has_def = true;
+    return next(p);
+}
+
+/* The member whose tag `def` names becomes the default. */
+static blobc_status union_default(parser *p, blobc_type *t, const blobc_token *def) {
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        const blobc_field *f = &t->fields[i];
+        bool hit;
+        if (def->kind == BLOBC_TOK_STRING) {
+            hit = !t->int_tags && strlen(f->tag) == def->str_len &&
+                  memcmp(f->tag, def->str, def->str_len) == 0;
+        } else {
+            uint64_t v;
+            char msg[8];
+            hit = t->int_tags && blobc_parse_int(tok_text(p, def), def->len, BLOBC_KIND_I64,
+                                                 BLOBC_SYNTAX_SCHEMA, &v, msg, sizeof msg) &&
+                  v == f->tag_value;
+        }
+        if (hit) {
+            t->default_member = i + 1;
+            return BLOBC_OK;
+        }
+    }
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, def->kind == BLOBC_TOK_STRING ? def->str : tok_text(p, def),
+                       def->kind == BLOBC_TOK_STRING ? def->str_len : def->len);
+    for (uint32_t i = 0; i < t->nfields && !t->int_tags; i++) blobc_suggest_offer(&sg, t->fields[i].tag);
+    char got[64], hint[96];
+    blobc_tok_describe(p->s, def, got, sizeof got);
+    return blobc_schema_err(p->s, def->pos, p->err, "union %s: the default %s is no member's "
+                            "tag%s", t->name, def->kind == BLOBC_TOK_STRING ? def->str : got,
+                            blobc_suggest_text(&sg, hint, sizeof hint));
+}
+
+/* union Name [by "field" | by tag] [default TAG] { [TAG:] A, B, } : each
+ * member names a struct and is stored as a *A at BLOBC_UNION_REF (see
+ * blobc_type), resolved with the fields. A member of a tagged union
+ * without a tag is tagged by its struct's name (`!Name` by tag). */
 static blobc_status parse_union(parser *p) {
-    static const ty_op ptr_op = {BLOBC_KIND_PTR, 0};
-    blobc_token name;
+    blobc_token name, def;
+    bool has_def = false, seen_int = false, seen_str = false;
     blobc_type *t;
     if (begin_named(p, BLOBC_KIND_UNION, &name, &t)) return BLOBC_EINPUT;
-    if (expect(p, BLOBC_TOK_LBRACE, "'{' after the union name")) return BLOBC_EINPUT;
+    if (union_by(p, t, &def, &has_def)) return BLOBC_EINPUT;
+    if (expect(p, BLOBC_TOK_LBRACE, t->by ? "'{' after the union's tagging" :
+                                            "'{' (or 'by') after the union name"))
+        return BLOBC_EINPUT;
     p->nfv = 0;
     while (p->tok.kind != BLOBC_TOK_RBRACE) {
         if (p->tok.kind == BLOBC_TOK_EOF)
@@ -375,7 +416,6 @@ static blobc_status parse_union(parser *p) {
             if (member_was(p, "'was' after '@' (a union member takes @was(Old))")) return BLOBC_EINPUT;
             continue;
         }
-        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name (a union member)");
         if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
             !grow((void **)&p->pf, &p->pfcap, p->npf, sizeof *p->pf))
             return blobc_err_nomem(p->err);
@@ -383,27 +423,44 @@ static blobc_status parse_union(parser *p) {
             return blobc_schema_err(p->s, p->tok.pos, p->err, "too many union members");
         blobc_field *f = &p->fv[p->nfv];
         memset(f, 0, sizeof *f);
+        f->doc = p->tok.doc;
+        bool tagged = p->tok.kind == BLOBC_TOK_STRING || p->tok.kind == BLOBC_TOK_NUMBER;
+        if (tagged && member_tag(p, t, f, &seen_int, &seen_str)) return BLOBC_EINPUT;
+        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name (a union member)");
         if (!(f->name = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
         f->pos = p->tok.pos;
-        f->doc = p->tok.doc;
         f->was = p->was;
         p->was = NULL;
         pending_field *pf = &p->pf[p->npf];
         memset(pf, 0, sizeof *pf);
         pf->st = t;
         pf->index = (uint32_t)p->nfv;
-        pf->leaf = p->tok;
         pf->member = true;
-        pf->ops = (ty_op *)&ptr_op;
-        pf->nops = 1;
+        pf->tagged = tagged;
+        if (!(pf->tx = new_texpr(p, TX_NAME, &p->tok))) return blobc_err_nomem(p->err);
         p->nfv++;
         p->npf++;
         if (next(p) || member_sep(p, "a union member")) return BLOBC_EINPUT;
     }
     if (p->was) return unexpected(p, "a member after @was");
     if (p->nfv == 0) return no_members(p, t, &name);
+    t->int_tags = seen_int;
+    for (size_t i = 0; i < p->nfv && t->by; i++) {
+        blobc_field *f = &p->fv[i];
+        if (seen_int && !p->pf[p->npf - p->nfv + i].tagged)
+            return blobc_schema_err(p->s, f->pos, p->err, "union %s has integer tags: member %s "
+                                    "needs one too (N: %s)", t->name, f->name, f->name);
+        if (f->tag || seen_int) continue;
+        const char *prefix = t->by == BLOBC_UNION_BY_TAG ? "!" : "";
+        size_t n = strlen(prefix) + strlen(f->name);
+        char *tg = blobc_arena_alloc(&p->s->arena, n + 1);
+        if (!tg) return blobc_err_nomem(p->err);
+        snprintf(tg, n + 1, "%s%s", prefix, f->name);
+        f->tag = tg;
+    }
     t->fields = arena_copy(p, p->fv, p->nfv, sizeof *p->fv);
     t->nfields = (uint32_t)p->nfv;
+    if (t->fields && has_def && union_default(p, t, &def)) return BLOBC_EINPUT;
     return finish_decl(p, t, t->fields);
 }
 
@@ -497,16 +554,8 @@ static blobc_status parse_enum(parser *p) {
     return finish_decl(p, t, t->values);
 }
 
-static blobc_status parse_attribute(parser *p, uint32_t *align_attr, blobc_pos *attr_pos) {
-    blobc_pos at = p->tok.pos;
-    if (next(p)) return BLOBC_EINPUT; /* '@' */
-    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
-    if (!tok_is(p, &p->tok, "align"))
-        return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "unknown attribute '@%.*s' (the only attribute is @align(N))",
-                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
-    if (*align_attr)
-        return blobc_schema_err(p->s, at, p->err, "@align is given twice");
+static blobc_status parse_align(parser *p, decl_attrs *da, blobc_pos at) {
+    if (da->align) return blobc_schema_err(p->s, at, p->err, "@align is given twice");
     if (next(p)) return BLOBC_EINPUT;
     if (expect(p, BLOBC_TOK_LPAREN, "'(' after @align")) return BLOBC_EINPUT;
     if (p->tok.kind != BLOBC_TOK_NUMBER) return unexpected(p, "an alignment (1, 2, 4, 8 or 16)");
@@ -519,25 +568,46 @@ static blobc_status parse_attribute(parser *p, uint32_t *align_attr, blobc_pos *
                                 "@align takes a power of two from 1 to %u, got '%.*s'",
                                 BLOBC_MAX_ALIGN, (int)(p->tok.len > 40 ? 40 : p->tok.len),
                                 tok_text(p, &p->tok));
-    *align_attr = (uint32_t)v;
-    *attr_pos = at;
+    da->align = (uint32_t)v;
     if (next(p)) return BLOBC_EINPUT;
     return expect(p, BLOBC_TOK_RPAREN, "')' after the alignment");
 }
 
+/* @align(N), @open or @stream before a struct. */
+static blobc_status parse_attribute(parser *p, decl_attrs *da) {
+    blobc_pos at = p->tok.pos;
+    if (next(p)) return BLOBC_EINPUT; /* '@' */
+    if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
+    if (!da->any) da->at = at;
+    da->any = true;
+    if (tok_is(p, &p->tok, "align")) return parse_align(p, da, at);
+    uint32_t flag = tok_is(p, &p->tok, "open") ? BLOBC_STRUCT_OPEN
+                    : tok_is(p, &p->tok, "stream") ? BLOBC_STRUCT_STREAM : 0;
+    if (!flag)
+        return blobc_schema_err(p->s, p->tok.pos, p->err,
+                                "unknown attribute '@%.*s' (a struct takes @align(N), @open and "
+                                "@stream)",
+                                (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
+    if (da->flags & flag)
+        return blobc_schema_err(p->s, at, p->err, "@%s is given twice",
+                                flag == BLOBC_STRUCT_OPEN ? "open" : "stream");
+    da->flags |= flag;
+    return next(p);
+}
+
 static blobc_status parse_decl(parser *p) {
-    uint32_t align_attr = 0;
-    blobc_pos attr_pos = {0, 0, 0};
+    decl_attrs da = {0, 0, false, {0, 0, 0}};
     p->doc = p->tok.doc;
     while (p->tok.kind == BLOBC_TOK_AT)
-        if (parse_attribute(p, &align_attr, &attr_pos)) return BLOBC_EINPUT;
+        if (parse_attribute(p, &da)) return BLOBC_EINPUT;
     if (tok_is(p, &p->tok, "struct")) {
-        if (parse_struct(p, align_attr)) return BLOBC_EINPUT;
-    } else if (align_attr && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "union") ||
-                              tok_is(p, &p->tok, "root"))) {
-        return blobc_schema_err(p->s, attr_pos, p->err, "@align applies to structs only");
-    } else if (align_attr) {
-        return unexpected(p, "'struct' after @align(...)");
+        if (parse_struct(p, &da)) return BLOBC_EINPUT;
+    } else if (da.any && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "union") ||
+                          tok_is(p, &p->tok, "root"))) {
+        return blobc_schema_err(p->s, da.at, p->err, "@%s applies to structs only",
+                                da.align ? "align" : da.flags & BLOBC_STRUCT_OPEN ? "open" : "stream");
+    } else if (da.any) {
+        return unexpected(p, "'struct' after the attribute");
     } else if (tok_is(p, &p->tok, "enum")) {
         if (parse_enum(p)) return BLOBC_EINPUT;
     } else if (tok_is(p, &p->tok, "union")) {
@@ -545,6 +615,10 @@ static blobc_status parse_decl(parser *p) {
     } else if (tok_is(p, &p->tok, "root")) {
         blobc_pos at = p->tok.pos;
         if (next(p)) return BLOBC_EINPUT;
+        if (p->tok.kind == BLOBC_TOK_LBRACKET)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "the root is a struct; for a file of "
+                                    "many documents (a YAML stream) declare `@stream struct "
+                                    "Docs { items: [T]; }` and `root Docs;`");
         if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a struct name after 'root'");
         /* An imported file's root is its own (for its own bakes), not the
          * importer's: two imported files may each have one. */
@@ -570,191 +644,6 @@ static blobc_status parse_decl(parser *p) {
     }
     /* C habit: "struct X { ... };" */
     if (p->tok.kind == BLOBC_TOK_SEMI) return next(p);
-    return BLOBC_OK;
-}
-
-/* ---- resolution ---- */
-
-/* The one object for [elem], [elem; count] or *elem in this schema. */
-static const blobc_type *intern(parser *p, blobc_kind kind, const blobc_type *elem,
-                                uint32_t count, bool ref) {
-    uint64_t h = blobc_hash_u64(blobc_hash_ptr(elem) ^ ((uint64_t)kind << 32) ^ count ^
-                                ((uint64_t)ref << 40));
-    blobc_hprobe pr;
-    for (uint32_t k = blobc_hashtab_first(&p->itab, h, &pr); k; k = blobc_hashtab_next(&p->itab, &pr)) {
-        const blobc_type *t = p->interned[k - 1];
-        if (t->kind == kind && t->elem == elem && t->count == count && t->ref == ref) return t;
-    }
-    if (p->ninterned >= UINT32_MAX - 1 ||
-        !grow((void **)&p->interned, &p->icap, p->ninterned, sizeof *p->interned))
-        return NULL;
-    blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
-    if (!t) return NULL;
-    t->kind = kind;
-    t->elem = elem;
-    t->count = count;
-    t->ref = ref;
-    if (!blobc_hashtab_add(&p->itab, h, (uint32_t)p->ninterned + 1)) return NULL;
-    p->interned[p->ninterned++] = t;
-    return t;
-}
-
-static const blobc_type *builtin_by_name(const char *s, size_t n) {
-    for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_F64; k++) {
-        const char *kw = blobc_kind_name((blobc_kind)k);
-        if (strlen(kw) == n && memcmp(kw, s, n) == 0) return blobc_builtin_type((blobc_kind)k);
-    }
-    if (n == 6 && memcmp(s, "string", 6) == 0) return blobc_builtin_type(BLOBC_KIND_STRING);
-    return NULL;
-}
-
-static blobc_status resolve_name(parser *p, const blobc_token *t, const blobc_type **out) {
-    const char *txt = tok_text(p, t);
-    const blobc_type *ty = builtin_by_name(txt, t->len);
-    if (!ty) ty = blobc_schema_find_len(p->s, txt, t->len);
-    if (ty) {
-        *out = ty;
-        return BLOBC_OK;
-    }
-    blobc_suggest sg;
-    blobc_suggest_init(&sg, txt, t->len);
-    for (size_t i = 0; i < p->s->nnamed; i++) blobc_suggest_offer(&sg, p->s->named[i]->name);
-    for (int k = BLOBC_KIND_BOOL; k <= BLOBC_KIND_STRING; k++)
-        if (k != BLOBC_KIND_ENUM && k != BLOBC_KIND_STRUCT)
-            blobc_suggest_offer(&sg, blobc_kind_name((blobc_kind)k));
-    blobc_suggest_builtin_spellings(&sg);
-    char hint[96];
-    return blobc_schema_err(p->s, t->pos, p->err, "unknown type '%.*s'%s",
-                            (int)(t->len > 64 ? 64 : t->len), txt,
-                            blobc_suggest_text(&sg, hint, sizeof hint));
-}
-
-static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc_type **out) {
-    const blobc_type *t;
-    if (resolve_name(p, &pf->leaf, &t)) return BLOBC_EINPUT;
-    if (pf->member && t->kind != BLOBC_KIND_STRUCT)
-        return blobc_schema_err(p->s, pf->leaf.pos, p->err,
-                                "union %s: member '%s' is %s %s; union members are structs",
-                                pf->st->name, t->name, t->kind == BLOBC_KIND_ENUM ? "an" : "a",
-                                blobc_kind_name(t->kind));
-    if (pf->ref) {
-        const char *n = t->name ? t->name : blobc_kind_name(t->kind);
-        if (t->kind != BLOBC_KIND_STRUCT || !t->key)
-            return blobc_schema_err(p->s, pf->leaf.pos, p->err, "&%s refers to an element of a "
-                                    "keyed array, so %s must be a struct with a @key field", n, n);
-        t = intern(p, BLOBC_KIND_PTR, t, 0, true);
-        if (!t) return blobc_err_nomem(p->err);
-    }
-    for (uint32_t i = pf->nops; i-- > 0;) {
-        t = intern(p, pf->ops[i].kind, t, pf->ops[i].count, false);
-        if (!t) return blobc_err_nomem(p->err);
-    }
-    *out = t;
-    return BLOBC_OK;
-}
-
-static blobc_status check_default(parser *p, const pending_field *pf, blobc_field *f) {
-    const blobc_token *d = &pf->def;
-    const blobc_type *t = f->type;
-    const char *txt = tok_text(p, d);
-    char got[64], msg[160];
-    blobc_tok_describe(p->s, d, got, sizeof got);
-    blobc_kind k = t->kind;
-    if (k == BLOBC_KIND_BOOL) {
-        bool b;
-        if (d->kind != BLOBC_TOK_IDENT || !blobc_parse_bool(txt, d->len, &b, msg, sizeof msg))
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "default of bool field '%s' must be true or false, got %s",
-                                    f->name, got);
-        f->def.bits = b;
-    } else if (blobc_kind_is_integer(k)) {
-        if (d->kind != BLOBC_TOK_NUMBER)
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "default of %s field '%s' must be an integer, got %s",
-                                    blobc_kind_name(k), f->name, got);
-        if (!blobc_parse_int(txt, d->len, k, BLOBC_SYNTAX_SCHEMA, &f->def.bits, msg, sizeof msg))
-            return blobc_schema_err(p->s, d->pos, p->err, "default of field '%s': %s", f->name,
-                                    msg);
-    } else if (k == BLOBC_KIND_F32 || k == BLOBC_KIND_F64) {
-        if (d->kind != BLOBC_TOK_NUMBER)
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "default of %s field '%s' must be a number, got %s",
-                                    blobc_kind_name(k), f->name, got);
-        if (!blobc_parse_float(txt, d->len, k, BLOBC_SYNTAX_SCHEMA, &f->def.f, msg, sizeof msg))
-            return blobc_schema_err(p->s, d->pos, p->err, "default of field '%s': %s", f->name,
-                                    msg);
-    } else if (k == BLOBC_KIND_ENUM) {
-        if (d->kind != BLOBC_TOK_IDENT)
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "default of field '%s' must name a member of enum %s, got %s",
-                                    f->name, t->name, got);
-        const blobc_enum_value *v = NULL;
-        for (uint32_t i = 0; i < t->nvalues && !v; i++)
-            if (strlen(t->values[i].name) == d->len && memcmp(t->values[i].name, txt, d->len) == 0)
-                v = &t->values[i];
-        if (!v) {
-            blobc_suggest sg;
-            blobc_suggest_init(&sg, txt, d->len);
-            for (uint32_t i = 0; i < t->nvalues; i++) blobc_suggest_offer(&sg, t->values[i].name);
-            char hint[96];
-            return blobc_schema_err(p->s, d->pos, p->err, "enum %s has no member %s%s", t->name,
-                                    got, blobc_suggest_text(&sg, hint, sizeof hint));
-        }
-        f->def.bits = v->value;
-    } else if (k == BLOBC_KIND_UNION) {
-        if (!tok_is(p, d, "null"))
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "the default of union field '%s' can only be null (no "
-                                    "member), got %s",
-                                    f->name, got);
-    } else if (k == BLOBC_KIND_PTR && t->ref) {
-        if (!tok_is(p, d, "null"))
-            return blobc_schema_err(p->s, d->pos, p->err, "the default of reference field '%s' can "
-                                    "only be null (no element), got %s", f->name, got);
-    } else if (k == BLOBC_KIND_STRING) {
-        if (d->kind != BLOBC_TOK_STRING)
-            return blobc_schema_err(p->s, d->pos, p->err,
-                                    "default of string field '%s' must be a string literal "
-                                    "(\"...\"), got %s",
-                                    f->name, got);
-        f->def.str = d->str;
-        f->def.str_len = d->str_len;
-    } else {
-        char spelled[128];
-        blobc_type_spell(t, spelled, sizeof spelled);
-        return blobc_schema_err(p->s, d->pos, p->err,
-                                "field '%s' of type %s cannot have a default (only scalars, "
-                                "bool, enums, string, unions and references can)",
-                                f->name, spelled);
-    }
-    f->def.present = true;
-    return BLOBC_OK;
-}
-
-static blobc_status resolve(parser *p) {
-    if (blobc_schema_index_names(p->s, p->err)) return p->err->status;
-    for (size_t i = 0; i < p->npf; i++) {
-        pending_field *pf = &p->pf[i];
-        blobc_field *f = (blobc_field *)&pf->st->fields[pf->index];
-        if (resolve_type(p, pf, &f->type)) return p->err->status;
-    }
-    if (p->has_root) {
-        const blobc_type *r;
-        if (resolve_name(p, &p->root_tok, &r)) return p->err->status;
-        if (r->kind != BLOBC_KIND_STRUCT)
-            return blobc_schema_err(p->s, p->root_tok.pos, p->err,
-                                    "the root must be a struct, but '%.*s' is %s",
-                                    (int)p->root_tok.len, tok_text(p, &p->root_tok),
-                                    r->kind == BLOBC_KIND_ENUM    ? "an enum"
-                                    : r->kind == BLOBC_KIND_UNION ? "a union"
-                                                                  : "a builtin type");
-        p->s->root = r;
-    }
-    for (size_t i = 0; i < p->npf; i++) {
-        pending_field *pf = &p->pf[i];
-        if (!pf->has_def) continue;
-        if (check_default(p, pf, (blobc_field *)&pf->st->fields[pf->index])) return BLOBC_EINPUT;
-    }
     return BLOBC_OK;
 }
 
@@ -920,7 +809,7 @@ blobc_status blobc_schema_parse_with(const char *text, size_t len, const char *f
     uint32_t first;
     blobc_status st = add_file(&p, s->filename, s->text, s->text_len, known ? &fst : NULL, &first);
     if (st == BLOBC_OK) st = parse_file(&p, first);
-    if (st == BLOBC_OK) st = resolve(&p);
+    if (st == BLOBC_OK) st = blobc_parser_resolve(&p);
     if (st == BLOBC_OK) st = blobc_schema_layout(s, err);
     free(p.pf);
     free(p.fv);

@@ -122,6 +122,8 @@ static void put_doc(report *r, int indent, const char *doc) {
 static void report_struct(report *r, const blobc_type *t) {
     put_doc(r, 0, t->doc);
     if (t->align_attr) put(r, "@align(%u) ", (unsigned)t->align_attr);
+    if (t->flags & BLOBC_STRUCT_OPEN) put(r, "@open ");
+    if (t->flags & BLOBC_STRUCT_STREAM) put(r, "@stream ");
     put(r, "struct %s  (size %u, align %u)\n", t->name, (unsigned)t->size, (unsigned)t->align);
     int ow = digits(t->size);
     if (ow < 6) ow = 6;
@@ -140,8 +142,9 @@ static void report_struct(report *r, const blobc_type *t) {
         char sp[256];
         blobc_type_spell(f->type, sp, sizeof sp);
         put_doc(r, 4 + ow + 2 + sw + 2, f->doc);
-        put(r, "    %*u  %*u  %s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
-            t->key == i + 1 ? "@key " : "", f->name, sp);
+        put(r, "    %*u  %*u  %s%s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
+            t->key == i + 1 ? "@key " : "", f->flags & BLOBC_FIELD_ANCHOR ? "@anchor " : "",
+            f->name, sp);
         put_default(r, f);
         if (f->was) put(r, "  (@was %s)", f->was);
         put(r, "\n");
@@ -171,11 +174,30 @@ static void report_enum(report *r, const blobc_type *t) {
     }
 }
 
+/* How data tags a member: ` by "type"`, ` by tag`, and its default. */
+static void put_by(report *r, const blobc_type *t) {
+    if (t->by == BLOBC_UNION_BY_FIELD) put(r, " by \"%s\"", t->tag_field);
+    else if (t->by == BLOBC_UNION_BY_TAG) put(r, " by tag");
+    if (!t->default_member) return;
+    const blobc_field *d = &t->fields[t->default_member - 1];
+    if (t->int_tags) put(r, " default %lld", (long long)d->tag_value);
+    else put(r, " default \"%s\"", d->tag);
+}
+
+/* A member's tag as data writes it. */
+static void put_tag(report *r, const blobc_type *t, const blobc_field *m) {
+    if (t->by == BLOBC_UNION_BY_KEY) return;
+    if (t->int_tags) put(r, "  (tag %lld)", (long long)m->tag_value);
+    else put(r, "  (tag \"%s\")", m->tag);
+}
+
 /* A union: its value's layout, then each member's tag and payload size. */
 static void report_union(report *r, const blobc_type *t) {
     put_doc(r, 0, t->doc);
-    put(r, "union %s  (size %u, align %u: u32 tag at 0, i32 offset at %u)\n", t->name,
-        (unsigned)t->size, (unsigned)t->align, (unsigned)BLOBC_UNION_REF);
+    put(r, "union %s", t->name);
+    put_by(r, t);
+    put(r, "  (size %u, align %u: u32 tag at 0, i32 offset at %u)\n", (unsigned)t->size,
+        (unsigned)t->align, (unsigned)BLOBC_UNION_REF);
     int tw = digits(t->nfields) < 3 ? 3 : digits(t->nfields);
     int w = 6;
     for (uint32_t i = 0; i < t->nfields; i++) {
@@ -189,6 +211,7 @@ static void report_union(report *r, const blobc_type *t) {
         put_doc(r, 4 + tw + 2, t->fields[i].doc);
         put(r, "    %*u  %-*s  (size %u, align %u)", tw, (unsigned)i + 1, w, t->fields[i].name,
             (unsigned)m->size, (unsigned)m->align);
+        put_tag(r, t, &t->fields[i]);
         if (t->fields[i].was) put(r, "  (@was %s)", t->fields[i].was);
         put(r, "\n");
     }

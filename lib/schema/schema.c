@@ -80,34 +80,81 @@ static void sp_puts(spell_out *o, const char *s) {
     }
 }
 
-size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
-    /* Composites form a chain ending at a named or builtin type; a chain
-     * deeper than this (only a hostile type section builds one) is cut. */
-    enum { MAX_LEVELS = 128 };
+/* Composites form chains ending at a named or builtin type (a map's key
+ * is a leaf); spelling recurses only into a map's value, and a chain
+ * deeper than MAX_LEVELS in all (only a hostile type section builds one)
+ * is cut. */
+enum { MAX_LEVELS = 128 };
+
+static void spell(spell_out *o, const blobc_type *t, size_t budget) {
     const blobc_type *levels[MAX_LEVELS];
     size_t nl = 0;
-    spell_out o = {buf, cap, 0};
-    while (t && blobc_kind_is_anonymous(t->kind) && nl < MAX_LEVELS) {
+    while (t && blobc_kind_is_anonymous(t->kind) && t->kind != BLOBC_KIND_MAP && nl < budget) {
         levels[nl++] = t;
         t = t->elem;
     }
-    for (size_t i = 0; i < nl; i++)
-        sp_puts(&o, levels[i]->kind != BLOBC_KIND_PTR ? "[" : levels[i]->ref ? "&" : "*");
-    if (!t) sp_puts(&o, "?");
-    else if (blobc_kind_is_anonymous(t->kind)) sp_puts(&o, "...");
-    else if (t->name) sp_puts(&o, t->name);
-    else sp_puts(&o, blobc_kind_name(t->kind));
+    for (size_t i = 0; i < nl; i++) {
+        blobc_kind k = levels[i]->kind;
+        sp_puts(o, k == BLOBC_KIND_OPTIONAL ? "?"
+                   : k != BLOBC_KIND_PTR    ? "["
+                   : levels[i]->ref         ? "&"
+                                            : "*");
+    }
+    if (!t) sp_puts(o, "?");
+    else if (t->kind == BLOBC_KIND_MAP && nl < budget && t->elem && t->elem->nfields == 2) {
+        sp_puts(o, "[");
+        spell(o, blobc_map_key(t), 1);
+        sp_puts(o, ": ");
+        spell(o, blobc_map_value(t), budget - nl - 1);
+        sp_puts(o, "]");
+    } else if (blobc_kind_is_anonymous(t->kind)) sp_puts(o, "...");
+    else if (t->name) sp_puts(o, t->name);
+    else sp_puts(o, blobc_kind_name(t->kind));
     for (size_t i = nl; i-- > 0;) {
         if (levels[i]->kind == BLOBC_KIND_ARRAY) {
-            sp_puts(&o, "]");
+            sp_puts(o, "]");
         } else if (levels[i]->kind == BLOBC_KIND_FIXED) {
             char num[24];
             snprintf(num, sizeof num, "; %u]", (unsigned)levels[i]->count);
-            sp_puts(&o, num);
+            sp_puts(o, num);
         }
     }
+}
+
+size_t blobc_type_spell(const blobc_type *t, char *buf, size_t cap) {
+    spell_out o = {buf, cap, 0};
+    spell(&o, t, MAX_LEVELS);
     if (cap) buf[o.n < cap ? o.n : cap - 1] = '\0';
     return o.n;
+}
+
+/* ---- maps ---- */
+
+const blobc_type *blobc_schema_new_map(blobc_schema *s, const blobc_type *key,
+                                       const blobc_type *value) {
+    if (key == blobc_builtin_type(BLOBC_KIND_STRING) && value == blobc_builtin_type(BLOBC_KIND_ANY))
+        return blobc_any_map_type();
+    blobc_type *m = blobc_arena_alloc(&s->arena, sizeof *m);
+    return m && blobc_schema_init_map(s, m, key, value) ? m : NULL;
+}
+
+bool blobc_schema_init_map(blobc_schema *s, blobc_type *m, const blobc_type *key,
+                           const blobc_type *value) {
+    blobc_type *e = blobc_arena_alloc(&s->arena, sizeof *e);
+    blobc_field *f = blobc_arena_array(&s->arena, 2, sizeof *f);
+    if (!e || !f) return false;
+    f[0].name = "key";
+    f[0].type = key;
+    f[1].name = "value";
+    f[1].type = value;
+    e->kind = BLOBC_KIND_STRUCT;
+    e->nfields = 2;
+    e->fields = f;
+    e->key = 1;
+    e->flags = BLOBC_STRUCT_ENTRY;
+    m->kind = BLOBC_KIND_MAP;
+    m->elem = e;
+    return true;
 }
 
 /* ---- positioned errors ---- */
@@ -155,7 +202,9 @@ bool blobc_field_may_be_none(const blobc_field *f) {
 
 bool blobc_field_optional(const blobc_field *f) {
     blobc_kind kind = f->type->kind;
-    if (f->def.present || kind == BLOBC_KIND_ARRAY || (kind == BLOBC_KIND_PTR && !f->type->ref))
+    if (f->def.present || kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_MAP ||
+        kind == BLOBC_KIND_OPTIONAL || kind == BLOBC_KIND_ANY ||
+        (kind == BLOBC_KIND_PTR && !f->type->ref))
         return true;
     /* A struct: layout noted whether all its fields are, deepest first. */
     return kind == BLOBC_KIND_STRUCT && (f->type->internal & BLOBC_TI_ALL_OPTIONAL);

@@ -56,6 +56,15 @@ blobc_status blobc_schema_parse_with(const char *text, size_t len, const char *f
 blobc_status blobc_schema_read(const char *path, const blobc_schema_load_options *lo,
                                uint8_t **data, size_t *len, blobc_error *err);
 
+/* The map [key: value]: its type and its entry struct {key; value}, in
+ * s->arena, not laid out (blobc_any_map_type for [string: any]); NULL
+ * when out of memory. The caller interns it. */
+const blobc_type *blobc_schema_new_map(blobc_schema *s, const blobc_type *key,
+                                       const blobc_type *value);
+/* Makes m that map (its entry in s->arena); false when out of memory. */
+bool blobc_schema_init_map(blobc_schema *s, blobc_type *m, const blobc_type *key,
+                           const blobc_type *value);
+
 /* Registers a named type (allocated in s->arena). */
 blobc_status blobc_schema_add_named(blobc_schema *s, blobc_type *t, blobc_error *err);
 

@@ -15,118 +15,7 @@
  * The same encoder, with the fields' defaults after the section, is the
  * canonical description of a schema as a bake uses it (the cache key).
  */
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "blobc/blobfile.h"
-#include "blobc/verify.h"
-#include "schema/schema_internal.h"
-#include "common/hashtab.h"
-#include "common/kind.h"
-#include "common/arena.h"
-#include "common/buffer.h"
-#include "common/checked.h"
-#include "common/compiler.h"
-#include "common/endian.h"
-#include "common/err.h"
-#include "common/utf8.h"
-
-/* Section header: string_count, string_bytes, type_count, root, schema_name. */
-#define TS_HEADER 20u
-#define TS_NONE UINT32_MAX
-/* On a struct field's type word: the field is a union or a reference
- * declared without `= null`, so it always holds a member or leads to an
- * item (docs/FORMAT.md, "Type section"). */
-#define TS_MEMBER_ALWAYS 0x80000000u
-/* Longest schema name (names of types, fields and members: BLOBC_MAX_NAME). */
-#define TS_MAX_SCHEMA_NAME 4096u
-
-static bool is_ident(const char *s, size_t n) {
-    if (n == 0 || n > BLOBC_MAX_NAME) return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
-    }
-    return true;
-}
-
-/* Record kinds past blobc_kind's numbering: a reference &T (an element's
- * record, like *T's) and a struct with a @key (a struct's record with the
- * key's field index after the count). Added without a version change: a
- * blob without them encodes as before, and an older reader refuses them
- * as unknown kinds rather than misreading them. */
-#define TS_REF 19u
-#define TS_KEYED 20u
-
-/* The record kind that encodes t. */
-static uint32_t ts_code(const blobc_type *t) {
-    if (t->kind == BLOBC_KIND_PTR && t->ref) return TS_REF;
-    if (t->kind == BLOBC_KIND_STRUCT && t->key) return TS_KEYED;
-    return (uint32_t)t->kind;
-}
-
-/* The blobc_kind of a record kind. */
-static blobc_kind ts_kind(uint32_t code) {
-    return code == TS_REF ? BLOBC_KIND_PTR : code == TS_KEYED ? BLOBC_KIND_STRUCT : (blobc_kind)code;
-}
-
-static bool is_builtin(blobc_kind k) {
-    return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING;
-}
-
-/* ---- a map from two 64-bit words to a u32, on the common hash table ---- */
-
-typedef struct map_entry {
-    uint64_t a, b;
-    uint32_t value;
-} map_entry;
-
-typedef struct map {
-    blobc_hashtab tab;  /* (a, b) -> entries[item - 1] */
-    map_entry *entries;
-    size_t count, cap;
-} map;
-
-static uint64_t map_hash(uint64_t a, uint64_t b) { return blobc_hash_u64(a ^ blobc_hash_u64(b)); }
-
-static bool map_init(map *m, size_t expect) {
-    memset(m, 0, sizeof *m);
-    return blobc_hashtab_reserve(&m->tab, expect);
-}
-
-static void map_free(map *m) {
-    blobc_hashtab_free(&m->tab);
-    free(m->entries);
-    memset(m, 0, sizeof *m);
-}
-
-/* The value of (a, b) plus one, or 0 when the key is absent. */
-static uint32_t map_get(const map *m, uint64_t a, uint64_t b) {
-    blobc_hprobe p;
-    for (uint32_t k = blobc_hashtab_first(&m->tab, map_hash(a, b), &p); k;
-         k = blobc_hashtab_next(&m->tab, &p))
-        if (m->entries[k - 1].a == a && m->entries[k - 1].b == b) return m->entries[k - 1].value + 1;
-    return 0;
-}
-
-/* Inserts (a, b) -> value; the key must be absent. False when out of memory. */
-static bool map_put(map *m, uint64_t a, uint64_t b, uint32_t value) {
-    if (m->count >= UINT32_MAX - 1 ||
-        !blobc_grow((void **)&m->entries, &m->cap, m->count + 1, sizeof *m->entries) ||
-        !blobc_hashtab_add(&m->tab, map_hash(a, b), (uint32_t)m->count + 1))
-        return false;
-    m->entries[m->count++] = (map_entry){a, b, value};
-    return true;
-}
-
-/* Key of an anonymous composite: kind, element record, count. */
-static uint64_t anon_key(blobc_kind kind, uint32_t elem) {
-    return ((uint64_t)elem << 8) | (uint64_t)kind;
-}
-
-
-/* ================= encoding ================= */
+#include "schema/typesec_internal.h"
 
 typedef struct enc_str {
     const char *s;
@@ -169,12 +58,6 @@ static bool push_str(encoder *e, const char *s) {
     if (!ensure((void **)&e->strs, &e->strs_cap, e->nstrs, sizeof *e->strs)) return false;
     e->strs[e->nstrs++] = (enc_str){s, strlen(s)};
     return true;
-}
-
-static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn) {
-    int c = memcmp(a, b, an < bn ? an : bn);
-    if (c) return c;
-    return (an > bn) - (an < bn);
 }
 
 static int cmp_enc_str(const void *x, const void *y) {
@@ -227,17 +110,24 @@ static blobc_status assign_leaf(encoder *e, const blobc_type *t, uint32_t *idx, 
 static blobc_status assign(encoder *e, const blobc_type *t, uint32_t *idx, blobc_error *err) {
     size_t depth = 0;
     while (blobc_kind_is_anonymous(t->kind)) {
-        if (!t->elem) return blobc_err(err, BLOBC_EINPUT, "composite type without an element");
+        if (!blobc_type_next(t)) return blobc_err(err, BLOBC_EINPUT, "composite type without an element");
         if (!ensure((void **)&e->chain, &e->chain_cap, depth, sizeof *e->chain))
             return blobc_err_nomem(err);
         e->chain[depth++] = t;
-        t = t->elem;
+        t = blobc_type_next(t);
     }
     blobc_status st = assign_leaf(e, t, idx, err);
     if (st) return st;
     while (depth) {
         const blobc_type *c = e->chain[--depth];
         uint32_t count = c->kind == BLOBC_KIND_FIXED ? c->count : 0;
+        if (c->kind == BLOBC_KIND_MAP) {
+            /* A map is numbered after its key (a leaf) and its value;
+             * (value, key) is what tells two maps apart. */
+            uint32_t value = *idx;
+            if ((st = assign_leaf(e, blobc_map_key(c), &count, err))) return st;
+            *idx = value;
+        }
         uint64_t key = anon_key((blobc_kind)ts_code(c), *idx);
         uint32_t found = map_get(&e->by_key, key, count);
         if (found) {
@@ -257,6 +147,34 @@ static blobc_status bad_name(blobc_error *err, const char *what, const char *nam
                      name ? name : "", owner);
 }
 
+/* The record of a leaf numbered already (a map's key). */
+static uint32_t leaf_index(const encoder *e, const blobc_type *t) {
+    if (is_builtin(t->kind)) return e->builtin[t->kind] - 1;
+    return map_get(&e->by_ptr, (uintptr_t)t, 0) - 1;
+}
+
+/* The strings a tagged union's record names: its tag field, its tags. */
+static bool push_tags(encoder *e, const blobc_type *t) {
+    if (t->tag_field && !push_str(e, t->tag_field)) return false;
+    for (uint32_t f = 0; f < t->nfields && !t->int_tags; f++)
+        if (t->fields[f].tag && !push_str(e, t->fields[f].tag)) return false;
+    return true;
+}
+
+/* Whether the string table can hold a tag or tag field (NULL: none). */
+static bool tag_fits(const char *s) {
+    size_t n = s ? strlen(s) : 0;
+    return n <= TS_MAX_SCHEMA_NAME && blobc_utf8_valid((const uint8_t *)(s ? s : ""), n);
+}
+
+static blobc_status check_tags(const blobc_type *t, blobc_error *err) {
+    bool ok = tag_fits(t->tag_field);
+    for (uint32_t f = 0; f < t->nfields; f++) ok = ok && tag_fits(t->fields[f].tag);
+    if (ok) return BLOBC_OK;
+    return blobc_err(err, BLOBC_EINPUT, "a tag of union %s cannot be embedded: it must be valid "
+                     "UTF-8 of at most %u bytes", t->name, TS_MAX_SCHEMA_NAME);
+}
+
 /* Numbers every type reachable from the root (named types in the order a
  * breadth-first walk meets them) and collects every name. */
 static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error *err) {
@@ -266,6 +184,10 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
         const blobc_type *t = e->types[i];
         if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_UNION) {
             if (!push_str(e, t->name)) return blobc_err_nomem(err);
+            if (t->kind == BLOBC_KIND_UNION && t->by != BLOBC_UNION_BY_KEY) {
+                if ((st = check_tags(t, err))) return st;
+                if (!push_tags(e, t)) return blobc_err_nomem(err);
+            }
             for (uint32_t f = 0; !st && f < t->nfields; f++) {
                 const blobc_field *fd = &t->fields[f];
                 if (!fd->name || !is_ident(fd->name, strlen(fd->name)))
@@ -281,6 +203,8 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
                                 (fd->type->kind == BLOBC_KIND_PTR && fd->type->ref);
                 if (!st && t->kind == BLOBC_KIND_STRUCT && may_mark && !blobc_field_may_be_none(fd))
                     idx |= TS_MEMBER_ALWAYS;
+                if (!st && t->kind == BLOBC_KIND_STRUCT && (fd->flags & BLOBC_FIELD_ANCHOR))
+                    idx |= TS_ANCHOR;
                 if (!st) e->fields[e->nfields++] = idx;
             }
         } else if (t->kind == BLOBC_KIND_ENUM) {
@@ -305,6 +229,22 @@ static bool put32(blobc_buffer *b, uint32_t v) {
     return blobc_buf_append(b, w, 4);
 }
 
+/* A tagged union's record after its kind: name, by, tag field, flags,
+ * default, count, then (name, *Struct, tag_lo, tag_hi) per member. */
+static bool write_tagged(const encoder *e, const blobc_type *t, blobc_buffer *out, size_t *fi) {
+    bool ok = put32(out, str_index(e, t->name)) && put32(out, (uint32_t)t->by) &&
+              put32(out, t->tag_field ? str_index(e, t->tag_field) : TS_NONE) &&
+              put32(out, t->int_tags ? TS_INT_TAGS : 0) && put32(out, t->default_member) &&
+              put32(out, t->nfields);
+    for (uint32_t f = 0; ok && f < t->nfields; f++) {
+        const blobc_field *m = &t->fields[f];
+        uint64_t tag = t->int_tags ? m->tag_value : str_index(e, m->tag);
+        ok = put32(out, str_index(e, m->name)) && put32(out, e->fields[(*fi)++]) &&
+             put32(out, (uint32_t)tag) && put32(out, (uint32_t)(tag >> 32));
+    }
+    return ok;
+}
+
 static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *out) {
     size_t sbytes = 0;
     for (size_t i = 0; i < e->nstrs; i++) sbytes += e->strs[i].n + 1;
@@ -320,7 +260,11 @@ static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *
         ok = put32(out, ts_code(t));
         switch (t->kind) {
         case BLOBC_KIND_ARRAY:
-        case BLOBC_KIND_PTR: ok = ok && put32(out, e->elem[i]); break;
+        case BLOBC_KIND_PTR:
+        case BLOBC_KIND_OPTIONAL: ok = ok && put32(out, e->elem[i]); break;
+        case BLOBC_KIND_MAP:
+            ok = ok && put32(out, leaf_index(e, blobc_map_key(t))) && put32(out, e->elem[i]);
+            break;
         case BLOBC_KIND_FIXED: ok = ok && put32(out, e->elem[i]) && put32(out, t->count); break;
         case BLOBC_KIND_ENUM:
             ok = ok && put32(out, str_index(e, t->name)) && put32(out, e->elem[i]) &&
@@ -331,9 +275,14 @@ static bool write_section(const encoder *e, uint32_t schema_name, blobc_buffer *
                      put32(out, (uint32_t)(ev->value >> 32));
             }
             break;
+        case BLOBC_KIND_UNION: /* a one-key union's members: (its struct's name, *Struct) */
         case BLOBC_KIND_STRUCT:
-        case BLOBC_KIND_UNION: /* a union's members: (its struct's name, *Struct) */
-            ok = ok && put32(out, str_index(e, t->name)) && put32(out, t->align_attr) &&
+            if (t->kind == BLOBC_KIND_UNION && t->by != BLOBC_UNION_BY_KEY) {
+                ok = ok && write_tagged(e, t, out, &fi);
+                break;
+            }
+            ok = ok && put32(out, str_index(e, t->name)) &&
+                 put32(out, t->align_attr | (t->flags & TS_STRUCT_FLAGS) << TS_FLAGS_SHIFT) &&
                  put32(out, t->nfields);
             if (t->key) ok = ok && put32(out, t->key - 1);
             for (uint32_t f = 0; ok && f < t->nfields; f++)
@@ -454,384 +403,3 @@ blobc_status blobc_types_describe(const blobc_type *root, const char *schema_nam
 
 /* ================= decoding ================= */
 
-typedef struct decoder {
-    const uint8_t *p;
-    size_t len;
-    uint32_t nstrs, ntypes;
-    char **names;          /* decoded strings, in the schema's arena */
-    uint8_t *ident;        /* per string: a valid identifier */
-    uint32_t *stamp;       /* per string: last record whose members used it, + 1 */
-    uint8_t *named_used;   /* per string: names a struct or enum already */
-    uint32_t *rec;         /* per record: byte offset in the section */
-    blobc_type **obj;      /* per record: the object (NULL for builtins) */
-    const blobc_type **type; /* per record: what references resolve to */
-    map anon;
-    blobc_schema *s;
-} decoder;
-
-static blobc_status bad(blobc_error *err, size_t off, const char *fmt, ...) BLOBC_PRINTF(3, 4);
-
-static blobc_status bad(blobc_error *err, size_t off, const char *fmt, ...) {
-    char msg[BLOBC_ERROR_MSG_MAX - 32];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (err) {
-        err->code = BLOBC_V_BAD_TYPES;
-        blobc_err_offset(err, off);
-    }
-    return blobc_err(err, BLOBC_EINPUT, "type section: %s", msg);
-}
-
-static uint32_t word(const decoder *d, size_t off) { return blobc_ld32(d->p + off); }
-
-/* Number of 32-bit words a record of `kind` has, reading its counts; 0
- * when the kind is unknown or the record does not fit in `avail` words. */
-static size_t record_words(const decoder *d, size_t off, size_t avail) {
-    uint32_t kind = word(d, off);
-    size_t head, per = 0, count = 0;
-    if (kind >= BLOBC_KIND_BOOL && kind <= BLOBC_KIND_F64) head = 1;
-    else if (kind == BLOBC_KIND_STRING) head = 1;
-    else if (kind == BLOBC_KIND_ARRAY || kind == BLOBC_KIND_PTR || kind == TS_REF) head = 2;
-    else if (kind == TS_KEYED) {
-        head = 5;
-        per = 2;
-    }
-    else if (kind == BLOBC_KIND_FIXED) head = 3;
-    else if (kind == BLOBC_KIND_ENUM || kind == BLOBC_KIND_STRUCT || kind == BLOBC_KIND_UNION) {
-        head = 4;
-        per = kind == BLOBC_KIND_ENUM ? 3 : 2;
-    } else return 0;
-    if (head > avail) return 0;
-    if (per) {
-        count = word(d, off + 12);
-        if (count > (avail - head) / per) return 0;
-    }
-    return head + count * per;
-}
-
-/* Walks the string table: NUL-terminated UTF-8, strictly increasing. */
-static blobc_status read_strings(decoder *d, size_t sbytes, blobc_error *err) {
-    size_t off = TS_HEADER, end = TS_HEADER + sbytes;
-    const char *prev = NULL;
-    size_t prev_n = 0;
-    for (uint32_t i = 0; i < d->nstrs; i++) {
-        const uint8_t *z = memchr(d->p + off, 0, end - off);
-        if (!z) return bad(err, off, "string %u runs past the end of the string table", i);
-        size_t n = (size_t)(z - (d->p + off));
-        const char *str = (const char *)d->p + off;
-        if (n > TS_MAX_SCHEMA_NAME)
-            return bad(err, off, "string %u is %zu bytes, more than %u", i, n,
-                       TS_MAX_SCHEMA_NAME);
-        if (!blobc_utf8_valid(d->p + off, n))
-            return bad(err, off, "string %u is not valid UTF-8", i);
-        if (prev && cmp_bytes(prev, prev_n, str, n) >= 0)
-            return bad(err, off, "string %u does not sort after string %u", i, i - 1);
-        d->names[i] = blobc_arena_strndup(&d->s->arena, str, n);
-        if (!d->names[i]) return blobc_err_nomem(err);
-        d->ident[i] = is_ident(str, n);
-        prev = str;
-        prev_n = n;
-        off += n + 1;
-    }
-    if (off != end)
-        return bad(err, off, "%zu bytes after the last string of the string table", end - off);
-    return BLOBC_OK;
-}
-
-/* A name reference: a string index that is an identifier. */
-static blobc_status name_at(decoder *d, size_t off, uint32_t rec, const char **name,
-                            blobc_error *err) {
-    uint32_t i = word(d, off);
-    if (i >= d->nstrs)
-        return bad(err, off, "type %u: name %u is not a string index (%u strings)", rec, i,
-                   d->nstrs);
-    if (!d->ident[i])
-        return bad(err, off, "type %u: name \"%.64s\" is not an identifier", rec, d->names[i]);
-    *name = d->names[i];
-    return BLOBC_OK;
-}
-
-/* A member (field or enum value) name, unique within record `rec`. */
-static blobc_status member_name_at(decoder *d, size_t off, uint32_t rec, const char **name,
-                                   blobc_error *err) {
-    blobc_status st = name_at(d, off, rec, name, err);
-    if (st) return st;
-    uint32_t i = word(d, off);
-    if (d->stamp[i] == rec + 1)
-        return bad(err, off, "type %u: \"%s\" is declared twice", rec, *name);
-    d->stamp[i] = rec + 1;
-    return BLOBC_OK;
-}
-
-static blobc_status type_ok(decoder *d, size_t off, uint32_t rec, uint32_t idx, blobc_error *err);
-
-static blobc_status type_at(decoder *d, size_t off, uint32_t rec, uint32_t *idx,
-                            blobc_error *err) {
-    *idx = word(d, off);
-    return type_ok(d, off, rec, *idx, err);
-}
-
-static blobc_status type_ok(decoder *d, size_t off, uint32_t rec, uint32_t idx, blobc_error *err) {
-    if (idx >= d->ntypes)
-        return bad(err, off, "type %u refers to type %u; there are %u", rec, idx, d->ntypes);
-    return BLOBC_OK;
-}
-
-static blobc_kind kind_of(const decoder *d, uint32_t idx) {
-    return ts_kind(word(d, d->rec[idx]));
-}
-
-/* Whether `v` (bits sign-extended for signed kinds) is in range of `kind`. */
-static bool fits_int(uint64_t v, blobc_kind kind) {
-    unsigned bits = 0;
-    switch (kind) {
-    case BLOBC_KIND_I8: case BLOBC_KIND_U8: bits = 8; break;
-    case BLOBC_KIND_I16: case BLOBC_KIND_U16: bits = 16; break;
-    case BLOBC_KIND_I32: case BLOBC_KIND_U32: bits = 32; break;
-    default: return true;
-    }
-    if (!blobc_kind_is_signed(kind)) return v >> bits == 0;
-    uint64_t sign = (uint64_t)1 << (bits - 1);
-    uint64_t low = v & ((sign << 1) - 1);
-    uint64_t ext = (low ^ sign) - sign; /* sign-extend the low bits */
-    return ext == v;
-}
-
-static blobc_status fill_enum(decoder *d, uint32_t i, blobc_type *t, blobc_error *err) {
-    size_t off = d->rec[i];
-    uint32_t base;
-    blobc_status st = type_at(d, off + 8, i, &base, err);
-    if (st) return st;
-    blobc_kind bk = kind_of(d, base);
-    if (!blobc_kind_is_integer(bk))
-        return bad(err, off + 8, "enum %s has base %s, not an integer type", t->name,
-                   blobc_kind_name(bk));
-    t->elem = blobc_builtin_type(bk);
-    t->nvalues = word(d, off + 12);
-    if (t->nvalues == 0) return bad(err, off + 12, "enum %s has no members", t->name);
-    blobc_enum_value *vals = blobc_arena_array(&d->s->arena, t->nvalues, sizeof *vals);
-    if (!vals) return blobc_err_nomem(err);
-    for (uint32_t v = 0; v < t->nvalues; v++) {
-        size_t m = off + 16 + (size_t)v * 12;
-        if ((st = member_name_at(d, m, i, &vals[v].name, err))) return st;
-        vals[v].value = (uint64_t)word(d, m + 4) | ((uint64_t)word(d, m + 8) << 32);
-        if (!fits_int(vals[v].value, bk))
-            return bad(err, m + 4, "enum %s: value of %s is out of range for %s", t->name,
-                       vals[v].name, blobc_kind_name(bk));
-    }
-    t->values = vals;
-    return BLOBC_OK;
-}
-
-static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_error *err) {
-    size_t off = d->rec[i];
-    uint32_t al = word(d, off + 8);
-    if (al != 0 && t->kind == BLOBC_KIND_UNION)
-        return bad(err, off + 8, "union %s has an alignment attribute", t->name);
-    if (al != 0 && (al > BLOBC_MAX_ALIGN || !blobc_is_pow2(al)))
-        return bad(err, off + 8, "struct %s: @align(%u) is not a power of two <= %u", t->name,
-                   al, BLOBC_MAX_ALIGN);
-    t->align_attr = al;
-    t->nfields = word(d, off + 12);
-    if (t->nfields == 0)
-        return bad(err, off + 12, "%s %s has no %s", blobc_kind_name(t->kind), t->name,
-                   t->kind == BLOBC_KIND_UNION ? "members" : "fields");
-    blobc_field *fs = blobc_arena_array(&d->s->arena, t->nfields, sizeof *fs);
-    if (!fs) return blobc_err_nomem(err);
-    blobc_status st;
-    size_t first = off + (word(d, off) == TS_KEYED ? 20 : 16);
-    for (uint32_t f = 0; f < t->nfields; f++) {
-        size_t m = first + (size_t)f * 8;
-        uint32_t ft;
-        if ((st = member_name_at(d, m, i, &fs[f].name, err))) return st;
-        uint32_t w = word(d, m + 4);
-        bool always = t->kind == BLOBC_KIND_STRUCT && (w & TS_MEMBER_ALWAYS);
-        ft = always ? w & ~TS_MEMBER_ALWAYS : w;
-        if ((st = type_ok(d, m + 4, i, ft, err))) return st;
-        fs[f].type = d->type[ft];
-        uint32_t code = word(d, d->rec[ft]);
-        bool may_mark = code == BLOBC_KIND_UNION || code == TS_REF;
-        if (always && !may_mark)
-            return bad(err, m + 4,
-                       "struct %s: field %s is marked as a union or reference but is not one",
-                       t->name, fs[f].name);
-        /* A union or reference field not marked is declared `= null` (and
-         * every union field of a section written before the mark existed). */
-        if (t->kind == BLOBC_KIND_STRUCT && may_mark && !always) fs[f].def.present = true;
-    }
-    t->fields = fs;
-    if (word(d, off) == TS_KEYED) {
-        uint32_t key = word(d, off + 16);
-        if (key >= t->nfields)
-            return bad(err, off + 16, "struct %s: key field %u of %u", t->name, key, t->nfields);
-        t->key = key + 1;
-    }
-    return BLOBC_OK;
-}
-
-static blobc_status fill_anon(decoder *d, uint32_t i, blobc_type *t, blobc_error *err) {
-    size_t off = d->rec[i];
-    uint32_t elem;
-    blobc_status st = type_at(d, off + 4, i, &elem, err);
-    if (st) return st;
-    /* Forward references between anonymous types could close a cycle
-     * ([[[...]]] forever); the encoder numbers elements first. */
-    if (blobc_kind_is_anonymous(kind_of(d, elem)) && elem >= i)
-        return bad(err, off + 4, "type %u refers forward to anonymous type %u", i, elem);
-    uint32_t count = 0;
-    if (t->kind == BLOBC_KIND_FIXED) {
-        count = word(d, off + 8);
-        if (count == 0 || count > BLOBC_MAX_FIXED_COUNT)
-            return bad(err, off + 8, "type %u: fixed array count %u out of range", i, count);
-    }
-    uint32_t code = word(d, off);
-    if (code == TS_REF && word(d, d->rec[elem]) != TS_KEYED)
-        return bad(err, off + 4, "type %u is a reference to type %u, which is not a keyed struct",
-                   i, elem);
-    t->ref = code == TS_REF;
-    uint32_t found = map_get(&d->anon, anon_key((blobc_kind)code, elem), count);
-    if (found) return bad(err, off, "type %u repeats type %u", i, found - 1);
-    if (!map_put(&d->anon, anon_key((blobc_kind)code, elem), count, i)) return blobc_err_nomem(err);
-    t->elem = d->type[elem];
-    t->count = count;
-    return BLOBC_OK;
-}
-
-static blobc_status decode(decoder *d, const char **schema_name, blobc_error *err) {
-    if (d->len < TS_HEADER)
-        return bad(err, 0, "%zu bytes, shorter than its %u-byte header", d->len, TS_HEADER);
-    d->nstrs = word(d, 0);
-    uint32_t sbytes = word(d, 4);
-    d->ntypes = word(d, 8);
-    uint32_t root = word(d, 12), sname = word(d, 16);
-    if (sbytes > d->len - TS_HEADER)
-        return bad(err, 4, "string table of %u bytes does not fit in %zu bytes", sbytes,
-                   d->len - TS_HEADER);
-    if (d->nstrs > sbytes)
-        return bad(err, 0, "%u strings cannot fit in %u bytes", d->nstrs, sbytes);
-    blobc_arena *a = &d->s->arena;
-    d->names = blobc_arena_array(a, d->nstrs, sizeof *d->names);
-    d->ident = blobc_arena_array(a, d->nstrs, 1);
-    d->stamp = blobc_arena_array(a, d->nstrs, sizeof *d->stamp);
-    d->named_used = blobc_arena_array(a, d->nstrs, 1);
-    if (!d->names || !d->ident || !d->stamp || !d->named_used) return blobc_err_nomem(err);
-    blobc_status st = read_strings(d, sbytes, err);
-    if (st) return st;
-
-    size_t tstart = TS_HEADER + (size_t)sbytes;
-    size_t pad = (4 - tstart % 4) % 4;
-    if (pad > d->len - tstart) return bad(err, tstart, "section ends inside padding");
-    for (size_t k = 0; k < pad; k++)
-        if (d->p[tstart + k]) return bad(err, tstart + k, "nonzero padding byte");
-    tstart += pad;
-    size_t nwords = (d->len - tstart) / 4;
-    if ((d->len - tstart) % 4)
-        return bad(err, d->len, "type records end in a partial word");
-    if (d->ntypes == 0 || d->ntypes > nwords)
-        return bad(err, 8, "%u types cannot fit in %zu words", d->ntypes, nwords);
-    /* Sized by the section: ntypes <= nwords. */
-    d->rec = blobc_arena_array(a, d->ntypes, sizeof *d->rec);
-    d->obj = blobc_arena_array(a, d->ntypes, sizeof *d->obj);
-    d->type = blobc_arena_array(a, d->ntypes, sizeof *d->type);
-    if (!d->rec || !d->obj || !d->type || !map_init(&d->anon, d->ntypes))
-        return blobc_err_nomem(err);
-
-    /* Pass 1: where each record starts; every record fits. */
-    size_t off = tstart;
-    for (uint32_t i = 0; i < d->ntypes; i++) {
-        size_t left = (d->len - off) / 4;
-        size_t n = left ? record_words(d, off, left) : 0;
-        if (n == 0) {
-            if (!left) return bad(err, off, "type %u is missing (%u declared)", i, d->ntypes);
-            uint32_t k = word(d, off);
-            if (k < BLOBC_KIND_BOOL || k > TS_KEYED)
-                return bad(err, off, "type %u has unknown kind %u", i, k);
-            return bad(err, off, "type %u runs past the end of the section", i);
-        }
-        d->rec[i] = (uint32_t)off;
-        off += n * 4;
-    }
-    if (off != d->len) return bad(err, off, "%zu bytes after the last type", d->len - off);
-
-    /* Pass 2: an object for every record, so references can point anywhere. */
-    bool builtin_seen[BLOBC_KIND_COUNT + 1] = {false};
-    for (uint32_t i = 0; i < d->ntypes; i++) {
-        blobc_kind k = kind_of(d, i);
-        if (is_builtin(k)) {
-            if (builtin_seen[k]) return bad(err, d->rec[i], "type %u repeats %s", i,
-                                            blobc_kind_name(k));
-            builtin_seen[k] = true;
-            d->type[i] = blobc_builtin_type(k);
-            if (!d->type[i]) return bad(err, d->rec[i], "type %u: no builtin %s", i,
-                                        blobc_kind_name(k));
-            continue;
-        }
-        d->obj[i] = blobc_arena_alloc(a, sizeof(blobc_type));
-        if (!d->obj[i]) return blobc_err_nomem(err);
-        d->obj[i]->kind = k;
-        d->type[i] = d->obj[i];
-    }
-
-    /* Pass 3: fill them in, checking every name, index and count. */
-    for (uint32_t i = 0; i < d->ntypes && !st; i++) {
-        blobc_type *t = d->obj[i];
-        if (!t) continue;
-        if (blobc_kind_is_anonymous(t->kind)) {
-            st = fill_anon(d, i, t, err);
-            continue;
-        }
-        size_t noff = d->rec[i] + 4;
-        if ((st = name_at(d, noff, i, &t->name, err))) break;
-        uint32_t si = word(d, noff);
-        if (d->named_used[si]) return bad(err, noff, "type %s is declared twice", t->name);
-        d->named_used[si] = 1;
-        st = t->kind == BLOBC_KIND_ENUM ? fill_enum(d, i, t, err) : fill_struct(d, i, t, err);
-        if (!st) st = blobc_schema_add_named(d->s, t, err);
-    }
-    if (st) return st;
-
-    if (root >= d->ntypes) return bad(err, 12, "root type %u does not exist", root);
-    blobc_kind rk = kind_of(d, root);
-    if (rk != BLOBC_KIND_STRUCT)
-        return bad(err, 12, "root type %u is a %s, not a struct", root, blobc_kind_name(rk));
-    d->s->root = d->type[root];
-    if (sname != TS_NONE && sname >= d->nstrs)
-        return bad(err, 16, "schema name %u is not a string index", sname);
-    *schema_name = sname == TS_NONE ? NULL : d->names[sname];
-
-    if ((st = blobc_schema_layout(d->s, err)) != BLOBC_OK) {
-        if (st != BLOBC_EINPUT) return st;
-        char msg[BLOBC_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
-        return bad(err, 0, "%s", msg);
-    }
-    return BLOBC_OK;
-}
-
-blobc_status blobc_types_decode(const void *bytes, size_t len, blobc_schema **schema,
-                                const char **schema_name, blobc_error *err) {
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!schema) return blobc_err_arg(err, __func__, "schema is NULL");
-    *schema = NULL;
-    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
-    const char *name = NULL;
-    if (schema_name) *schema_name = NULL;
-    decoder d;
-    memset(&d, 0, sizeof d);
-    d.p = bytes;
-    d.len = len;
-    d.s = blobc_schema_new("");
-    if (!d.s) return blobc_err_nomem(err);
-    blobc_status st = decode(&d, &name, err);
-    map_free(&d.anon);
-    if (st) {
-        blobc_schema_free(d.s);
-        return st;
-    }
-    *schema = d.s;
-    if (schema_name) *schema_name = name;
-    return BLOBC_OK;
-}

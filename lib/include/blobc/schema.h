@@ -41,10 +41,16 @@ typedef enum blobc_kind {
     BLOBC_KIND_ARRAY,   /* [T]: {i32 offset, i32 length} out of line */
     BLOBC_KIND_FIXED,   /* [T; N]: N consecutive T inline */
     BLOBC_KIND_PTR,     /* *T: {i32 offset}, 0 = null; also &T (see blobc_type.ref) */
-    BLOBC_KIND_UNION    /* named union of structs: {u32 tag, i32 offset}, tag 0 = none */
+    BLOBC_KIND_UNION,   /* named union of structs: {u32 tag, i32 offset}, tag 0 = none */
+    /* 19 and 20 are no kinds: the type section's codes of &T and of a
+     * struct with a @key. The kinds after them are numbered as their
+     * type-section codes. */
+    BLOBC_KIND_MAP = 21,  /* [K: V]: the bytes of [E], E = {key: K; value: V}, sorted by key */
+    BLOBC_KIND_OPTIONAL,  /* ?T: T's bytes, then a presence byte (0 absent, 1 present) */
+    BLOBC_KIND_ANY        /* any: a free-form value, {u32 kind; 8 bytes} (BLOBC_ANY_*) */
 } blobc_kind;
 
-#define BLOBC_KIND_COUNT 18
+#define BLOBC_KIND_COUNT 23
 
 /* A union value (docs/FORMAT.md, "Unions"): a u32 tag (0 = none, i = the
  * i-th member in declaration order) at byte 0, then at byte
@@ -53,6 +59,43 @@ typedef enum blobc_kind {
 #define BLOBC_UNION_SIZE 8u
 #define BLOBC_UNION_ALIGN 4u
 #define BLOBC_UNION_REF 4u
+
+/* An `any` value (docs/FORMAT.md, "Free-form values"): 12 bytes, aligned
+ * to 4. A u32 kind at byte 0, then 8 bytes at BLOBC_ANY_BODY: a bool as
+ * u32 0 or 1; an integer as i64 (BLOBC_ANY_UINT only for values of 2^63
+ * and up); a float as f64 bits; a string as a `string`, a list as an
+ * `[any]`, a mapping as a `[string: any]` (its entries sorted by key). */
+#define BLOBC_ANY_SIZE 12u
+#define BLOBC_ANY_ALIGN 4u
+#define BLOBC_ANY_BODY 4u
+typedef enum blobc_any_kind {
+    BLOBC_ANY_NULL = 0,
+    BLOBC_ANY_BOOL,
+    BLOBC_ANY_INT,
+    BLOBC_ANY_UINT,
+    BLOBC_ANY_FLOAT,
+    BLOBC_ANY_STRING,
+    BLOBC_ANY_LIST,
+    BLOBC_ANY_MAP
+} blobc_any_kind;
+#define BLOBC_ANY_KIND_COUNT 8u
+/* How deep lists and mappings nest inside one `any` value. */
+#define BLOBC_MAX_ANY_DEPTH 256u
+
+/* Struct flags (blobc_type.flags). */
+#define BLOBC_STRUCT_OPEN 1u    /* @open: data may hold keys it does not name */
+#define BLOBC_STRUCT_STREAM 2u  /* @stream: its one [T] field takes a YAML stream's documents */
+#define BLOBC_STRUCT_ENTRY 4u   /* the entry {key, value} of a map (no name, not declared) */
+
+/* Field flags (blobc_field.flags). */
+#define BLOBC_FIELD_ANCHOR 1u   /* @anchor: takes the YAML anchor of its node when not given */
+
+/* How a union's data says which member it holds (blobc_type.by). */
+typedef enum blobc_union_by {
+    BLOBC_UNION_BY_KEY = 0,   /* a one-key mapping {Member: {...}} */
+    BLOBC_UNION_BY_FIELD,     /* a field of the member's own mapping (blobc_type.tag_field) */
+    BLOBC_UNION_BY_TAG        /* the YAML tag of the node (`!circle {...}`) */
+} blobc_union_by;
 
 /* Largest @align value and largest [T; N] count the language accepts. */
 #define BLOBC_MAX_ALIGN 16u
@@ -111,6 +154,9 @@ typedef struct blobc_field {
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
     const char *was;        /* @was(old): the name it had before, or NULL */
+    uint32_t flags;         /* BLOBC_FIELD_* */
+    const char *tag;        /* a union member's string tag (BY_FIELD, BY_TAG), else NULL */
+    uint64_t tag_value;     /* a union member's integer tag (BY_FIELD with int_tags): i64 bits */
 } blobc_field;
 
 struct blobc_type {
@@ -119,8 +165,10 @@ struct blobc_type {
     uint32_t align;
     const char *name;       /* ENUM, STRUCT, UNION: declared name; scalars
                                and string: their keyword; others: NULL */
-    const blobc_type *elem; /* ARRAY, FIXED, PTR: element type;
-                               ENUM: its base (a scalar integer type) */
+    const blobc_type *elem; /* ARRAY, FIXED, PTR, OPTIONAL: element type;
+                               ENUM: its base (a scalar integer type);
+                               MAP: its entry struct {key: K; value: V}
+                               (blobc_map_key, blobc_map_value) */
     uint32_t count;         /* FIXED: N */
     uint32_t nfields;       /* STRUCT; UNION: its members, in declaration
                                order (tag i is fields[i - 1]), each named
@@ -142,7 +190,23 @@ struct blobc_type {
     bool ref;               /* PTR: a reference &T, stored as *T, whose target
                                is an element of a keyed [T] of the same blob
                                (T has a key); written as the key in data */
+    uint32_t flags;         /* STRUCT: BLOBC_STRUCT_* */
+    blobc_union_by by;      /* UNION: how data names the member */
+    const char *tag_field;  /* UNION BY_FIELD: the name of the field holding the tag */
+    bool int_tags;          /* UNION BY_FIELD: the tags are integers (tag_value) */
+    uint32_t default_member; /* UNION BY_FIELD: 1 + the member data without the
+                               tag field holds, 0 when such data is an error */
 };
+
+/* A map's key and value types. */
+static inline const blobc_type *blobc_map_key(const blobc_type *map) {
+    return map->elem->fields[0].type;
+}
+static inline const blobc_type *blobc_map_value(const blobc_type *map) {
+    return map->elem->fields[1].type;
+}
+/* Where an optional's presence byte is. */
+static inline uint32_t blobc_optional_flag(const blobc_type *opt) { return opt->elem->size; }
 
 typedef struct blobc_schema blobc_schema;
 
@@ -254,8 +318,10 @@ BLOBC_API const blobc_field *blobc_struct_find_field(const blobc_type *st, const
                                                      size_t len);
 
 /* Whether data may leave the field out (docs/SCHEMA.md, "Defaults"): it
- * has a default, it is a [T] (empty) or a *T (null), or it is a struct
- * whose every field may be left out (it then holds their defaults). */
+ * has a default, it is a [T] or a map (empty), a *T (null), a ?T
+ * (absent), an any (null), or a struct whose every field may be left
+ * out (it then holds their defaults). Data may write such a field as
+ * `null`, which means the same as leaving it out. */
 BLOBC_API bool blobc_field_optional(const blobc_field *field);
 
 /* Whether a struct field may hold nothing: a union (no member) or a
