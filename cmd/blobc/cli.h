@@ -180,6 +180,7 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "      --unity-length R  padded (default: Entities 0.50 and later), exact\n" \
     "                        (0.17 and earlier), or a release number (0.17, 1.3)\n" \
     "      --strip           leave the embedded type description out\n" \
+    "      --warn-unknown    warn of each key an @open struct skips\n" \
     "      --one-thread      never parse on a second thread (by default YAML of\n" \
     "                        1 MiB or more is parsed on one while the other bakes)\n" \
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \

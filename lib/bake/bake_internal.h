@@ -97,7 +97,9 @@ typedef struct bk_keyplan {
 
 /* BK_UNION: the single-key mapping of a union value ({Member: {...}});
  * its key is filled like a struct's field. */
-typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION } bk_frame_kind;
+/* BK_MAP: a map's mapping ([K: V]), filled like an array of its entries,
+ * one per key. */
+typedef enum bk_frame_kind { BK_STRUCT = 1, BK_FIXED, BK_ARRAY, BK_UNION, BK_MAP } bk_frame_kind;
 
 typedef struct bk_frame {
     const blobc_type *type;   /* the container's type */
@@ -117,6 +119,8 @@ typedef struct bk_frame {
                                  positions start in the key state (keys.c); else 0 */
     size_t key_errs;          /* STRUCT with a @key: 1 + the errors counted when its key
                                  field's value began, until the value ends; else 0 */
+    const blobc_type *tag_of; /* STRUCT: the tagged union it is a member of, whose tag
+                                 key it skips; else NULL */
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
     bool key_bad;             /* STRUCT with a @key: its key's value had an error */
@@ -139,7 +143,11 @@ typedef enum bk_outcome {
     BK_OUT_PROBED,
     /* The JSON front end found a $type after the data it baked as another
      * root type: the bake starts over with the meta keys read ahead. */
-    BK_OUT_RESTART
+    BK_OUT_RESTART,
+    /* A key the struct does not read (an @open struct's unknown key, a
+     * tagged union's tag): the front end skips its value, as after a kept
+     * error, with no error. */
+    BK_OUT_SKIP
 } bk_outcome;
 
 typedef struct bk bk;
@@ -175,6 +183,20 @@ struct bk {
     blobc_schema *owned_schema;
     const blobc_type *root;
 
+    /* The front end's look ahead for a union tagged by a field: the
+     * scalar of key `name` in the mapping about to open (*found false when
+     * it has none), with its place. NULL: the front end cannot. */
+    blobc_status (*find_tag)(bk *k, const char *name, bk_scalar *tag, bk_pos *tagpos,
+                             bool *found);
+    /* The YAML tag of the node about to be filled (a union by tag), or NULL. */
+    const char *node_tag;
+    size_t node_tag_len;
+    /* Bytes (JSON) or events (YAML) stepped over looking ahead for tags:
+     * nested tagged unions look through one another, so it is bounded
+     * (BK_AHEAD_FACTOR times the input, plus BK_AHEAD_FLOOR). */
+    uint64_t ahead_work;
+    /* Keys of @open structs skipped so far. */
+    size_t skipped;
     /* Sets err's line/column/source line for a position. */
     void (*locate)(bk *k, const bk_pos *pos);
     void *fe;
@@ -281,7 +303,7 @@ static inline bool bk_stopped(const bk *k, blobc_status st, bk_outcome why) {
 /* Whether st carries a kept error (BK_OUT_KEPT); if so, takes it: the
  * caller skips the value and goes on. */
 static inline bool bk_kept(bk *k, blobc_status st) {
-    if (!bk_stopped(k, st, BK_OUT_KEPT)) return false;
+    if (!bk_stopped(k, st, BK_OUT_KEPT) && !bk_stopped(k, st, BK_OUT_SKIP)) return false;
     k->outcome = BK_OUT_NONE;
     return true;
 }
@@ -294,7 +316,9 @@ static inline bool bk_input_failed(const bk *k, blobc_status st) {
 static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }
 
 /* Whether a frame is filled from a mapping (keys) rather than a sequence. */
-static inline bool bk_is_map(const bk_frame *f) { return f->kind == BK_STRUCT || f->kind == BK_UNION; }
+static inline bool bk_is_map(const bk_frame *f) {
+    return f->kind == BK_STRUCT || f->kind == BK_UNION || f->kind == BK_MAP;
+}
 
 /* Address of a slot's bytes right now (re-fetch after any array grows). */
 static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
@@ -445,6 +469,22 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 void bk_list_names(char *buf, size_t cap, const blobc_type *t);
 
 
+/* ---- maps, optionals, any, tagged unions (fill_forms.c) ---- */
+
+#define BK_AHEAD_FACTOR 16u
+#define BK_AHEAD_FLOOR ((uint64_t)1 << 20)
+/* The error when the look ahead for tags passes its bound. */
+blobc_status bk_ahead_over(bk *k, const bk_pos *pos, uint64_t limit);
+
+/* The plain frames (fill.c) under the entry points above (fill_forms.c),
+ * for a slot that holds the container itself: a struct or one-key union,
+ * a [T] or [T; N]; a struct's or union's key. */
+blobc_status bk_open_struct(bk *k, const bk_slot *s, const bk_pos *pos);
+blobc_status bk_open_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *pos);
+blobc_status bk_struct_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out);
+blobc_status bk_close_struct(bk *k);
+/* A frame on top of the stack, cleared, at pos (fill.c). */
+blobc_status bk_push_frame(bk *k, const bk_pos *pos, bk_frame **out);
 /* ---- keys and references (keys.c) ---- */
 
 /* Is t a [S] of a struct S with a @key? Its items are sorted by key when

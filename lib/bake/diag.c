@@ -84,6 +84,7 @@ static void unpack(const bk *k, size_t off, blobc_error *e) {
 
 blobc_status bk_diag_finish(bk *k, blobc_status st) {
     blobc_diag_sink *sink = k->sink;
+    if (sink) sink->skipped = k->skipped;
     if (!sink || !k->err || (st == BLOBC_OK && k->nerrors == 0)) return st;
     sink->suppressed = 0;
     if (k->syntax || st == BLOBC_ENOMEM || (st != BLOBC_OK && k->hard)) {

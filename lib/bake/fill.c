@@ -129,7 +129,7 @@ static const char *suggest_field(const blobc_type *st, const char *key, size_t l
 
 /* ---- frames ---- */
 
-static blobc_status push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
+blobc_status bk_push_frame(bk *k, const bk_pos *pos, bk_frame **out) {
     if (k->depth >= BK_MAX_DEPTH)
         return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                        "nesting is deeper than %u levels", (unsigned)BK_MAX_DEPTH);
@@ -185,7 +185,7 @@ static const bk_keyplan *key_plan(bk *k, const blobc_type *t) {
     return p;
 }
 
-blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
+blobc_status bk_open_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bool is_union = s->type->kind == BLOBC_KIND_UNION;
     if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
@@ -196,7 +196,7 @@ blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
         !blobc_grow((void **)&k->bits, &k->bits_cap, k->nbits + words, sizeof *k->bits))
         return blobc_err_nomem(k->err);
     bk_frame *f;
-    blobc_status st = push_frame(k, pos, &f);
+    blobc_status st = bk_push_frame(k, pos, &f);
     if (st) return st;
     f->kind = is_union ? BK_UNION : BK_STRUCT;
     f->keys = keys;
@@ -266,6 +266,19 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
     return BLOBC_OK;
 }
 
+/* A key an @open struct does not name: counted, listed when asked, and
+ * its value skipped. */
+static blobc_status open_skip(bk *k, const blobc_type *t, const char *key, size_t len,
+                              const bk_pos *pos) {
+    k->skipped++;
+    if (k->opts && k->opts->warn_unknown) {
+        char q[200];
+        bk_quote(q, sizeof q, key, len);
+        bk_warn(k, pos, key, len, "key %s is not read (struct %s is @open)", q, t->name);
+    }
+    return bk_stop(k, BK_OUT_SKIP);
+}
+
 bool bk_field_seen(const bk *k, const char *key, size_t len) {
     const bk_frame *f = bk_top((bk *)k);
     if (!f || f->kind != BK_STRUCT || memchr(key, 0, len)) return false;
@@ -275,7 +288,7 @@ bool bk_field_seen(const bk *k, const char *key, size_t len) {
     return (k->bits[f->bits + i / 64] >> (i % 64)) & 1;
 }
 
-blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
+blobc_status bk_struct_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_slot *out) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
     if (f->kind == BK_UNION) return union_key(k, f, key, len, pos, out);
@@ -288,6 +301,7 @@ blobc_status bk_key(bk *k, const char *key, size_t len, const bk_pos *pos, bk_sl
     if (!fld && (fld = renamed_field(t, key, len)) != NULL)
         bk_warn(k, pos, key, len, "field \"%s\" of struct %s is now called \"%s\" (@was)", fld->was,
                 t->name, fld->name);
+    if (!fld && (t->flags & BLOBC_STRUCT_OPEN)) return open_skip(k, t, key, len, pos);
     if (!fld) {
         char q[200];
         bk_quote(q, sizeof q, key, len);
@@ -399,7 +413,7 @@ static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *
     return BLOBC_OK;
 }
 
-blobc_status bk_pop_struct(bk *k) {
+blobc_status bk_close_struct(bk *k) {
     bk_frame *f = bk_top(k);
     const blobc_type *t = f->type;
     if (f->kind == BK_UNION && !f->count) {
@@ -475,7 +489,7 @@ blobc_status bk_pop_struct(bk *k) {
 
 /* ---- sequences ---- */
 
-blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *pos) {
+blobc_status bk_open_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *pos) {
     const blobc_type *t = s->type;
     if (t->kind == BLOBC_KIND_FIXED) {
         if (known != UINT32_MAX && known != t->count) {
@@ -501,7 +515,7 @@ blobc_status bk_push_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
             return bk_fail_builder(k, pos);
     }
     bk_frame *f;
-    blobc_status st = push_frame(k, pos, &f);
+    blobc_status st = bk_push_frame(k, pos, &f);
     if (st) return st;
     f->kind = t->kind == BLOBC_KIND_FIXED ? BK_FIXED : BK_ARRAY;
     f->type = t;
@@ -625,6 +639,77 @@ blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t 
     return BLOBC_OK;
 }
 
+/* ---- any: a scalar's kind as YAML's core schema and JSON read it ---- */
+
+static bool yaml_bool(const bk_scalar *v, bool *b) {
+    static const char *const words[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
+    for (size_t i = 0; i < 6; i++)
+        if (strlen(words[i]) == v->n && memcmp(words[i], v->s, v->n) == 0) {
+            *b = i < 3;
+            return true;
+        }
+    return false;
+}
+
+/* A number as an any-value: an integer when it reads as one (i64, or u64
+ * from 2^63), else a float; false when it is neither. */
+static bool any_number(const bk_scalar *v, uint8_t *body, uint32_t *kind) {
+    char msg[160];
+    uint64_t bits;
+    double d;
+    blobc_syntax syn = v->tok == BK_TOK_JNUMBER ? BLOBC_SYNTAX_JSON : BLOBC_SYNTAX_YAML;
+    if (blobc_parse_int(v->s, v->n, BLOBC_KIND_I64, syn, &bits, msg, sizeof msg)) {
+        *kind = BLOBC_ANY_INT;
+    } else if (blobc_parse_int(v->s, v->n, BLOBC_KIND_U64, syn, &bits, msg, sizeof msg)) {
+        *kind = BLOBC_ANY_UINT;
+    } else if (blobc_parse_float(v->s, v->n, BLOBC_KIND_F64, syn, &d, msg, sizeof msg)) {
+        *kind = BLOBC_ANY_FLOAT;
+        memcpy(&bits, &d, sizeof bits);
+    } else {
+        return false;
+    }
+    blobc_st64(body, bits);
+    return true;
+}
+
+static blobc_status bk_store_any(bk *k, const bk_slot *s, const bk_scalar *v,
+                                 const bk_pos *pos) {
+    uint8_t *p = bk_ptr(k, s);
+    uint32_t kind;
+    bool b;
+    if (bk_is_null(v)) return BLOBC_OK; /* kind 0, all zero */
+    if (v->tok == BK_TOK_JBOOL || (v->tok == BK_TOK_PLAIN && yaml_bool(v, &b))) {
+        if (v->tok == BK_TOK_JBOOL) b = v->s[0] == 't';
+        blobc_st32(p, BLOBC_ANY_BOOL);
+        blobc_st32(p + BLOBC_ANY_BODY, b);
+        return BLOBC_OK;
+    }
+    if ((v->tok == BK_TOK_JNUMBER || v->tok == BK_TOK_PLAIN) &&
+        any_number(v, p + BLOBC_ANY_BODY, &kind)) {
+        blobc_st32(p, kind);
+        return BLOBC_OK;
+    }
+    if (v->tok == BK_TOK_JNUMBER)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "a number out of range");
+    if (v->has_nul || (v->tok != BK_TOK_JSTRING && memchr(v->s, 0, v->n)))
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                       "a string cannot contain a NUL character (U+0000)");
+    if (v->check_utf8 && !blobc_utf8_valid((const uint8_t *)v->s, v->n))
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "invalid UTF-8 in a string");
+    if (v->n >= 0x7ffffffeu)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                       "string of %zu bytes is too long (at most 2 GiB)", v->n);
+    blobc_st32(p, BLOBC_ANY_STRING);
+    blobc_st32(p + BLOBC_ANY_BODY + 4, (uint32_t)(v->n + 1));
+    blobc_ref r;
+    void *mem;
+    if (blobc_builder_alloc_linked(k->b, s->ref, s->off + BLOBC_ANY_BODY, v->n + 1, 1, &r, &mem))
+        return bk_fail_builder(k, pos);
+    if (v->n) memcpy(mem, v->s, v->n);
+    return BLOBC_OK;
+}
+
+
 /* JSON float fast path: the reader converted the text exactly already
  * (json_lex.c), so only an infinity (an overflow, which blobc_parse_float
  * reports) or an f32 that double rounding could get wrong needs the slow
@@ -693,9 +778,28 @@ static bool nullable_slot(bk *k, const bk_slot *s) {
            f->field->type == s->type && f->value.ref == s->ref && f->value.off == s->off;
 }
 
+/* Is v a null for the current field of the innermost struct, one that may
+ * be left out (it has a default, or is a struct, a map or an optional)?
+ * Then it means the field is left out. A YAML string takes `null` as its
+ * text, as it always has; references and unions have nulls of their own. */
+static const blobc_field *null_field(bk *k, const bk_slot *s, const bk_scalar *v) {
+    const bk_frame *f = bk_top(k);
+    if (!f || f->kind != BK_STRUCT || !f->field || f->field->type != s->type ||
+        f->value.ref != s->ref || f->value.off != s->off || !bk_is_null(v))
+        return NULL;
+    blobc_kind kind = s->type->kind;
+    if (kind == BLOBC_KIND_PTR || kind == BLOBC_KIND_UNION || kind == BLOBC_KIND_ANY ||
+        (kind == BLOBC_KIND_STRING && v->tok != BK_TOK_JNULL))
+        return NULL;
+    return f->field->def.present || blobc_field_optional(f->field) ? f->field : NULL;
+}
+
 static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                           blobc_ref *payload) {
     char msg[300];
+    const blobc_field *left = null_field(k, s, v);
+    if (left && left->def.present) return apply_default(k, s, &left->def, pos);
+    if (left) return s->type->kind == BLOBC_KIND_STRUCT ? apply_struct_default(k, s, pos) : BLOBC_OK;
     for (;;) {
         const blobc_type *t = s->type;
         blobc_kind kind = t->kind;
@@ -708,8 +812,15 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             continue;
         }
         case BLOBC_KIND_ARRAY:
+        case BLOBC_KIND_MAP:
             if (bk_is_null(v)) return BLOBC_OK;
             return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_OPTIONAL:
+            if (bk_is_null(v)) return BLOBC_OK; /* absent: all zero */
+            bk_ptr(k, s)[blobc_optional_flag(t)] = 1;
+            s->type = t->elem;
+            continue;
+        case BLOBC_KIND_ANY: return bk_store_any(k, s, v, pos);
         case BLOBC_KIND_UNION:
             if (bk_is_null(v) && nullable_slot(k, s)) return BLOBC_OK;
             if (bk_is_null(v))

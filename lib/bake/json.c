@@ -44,6 +44,8 @@ typedef struct jstate {
     uint32_t lc_line;    /* is found from there */
     blobc_buffer key;    /* the last escaped key, decoded */
     blobc_buffer str;    /* the last escaped string value, decoded */
+    size_t obj;          /* the '{' of the object about to open */
+    blobc_buffer tag;    /* a tagged union's tag, decoded */
 } jstate;
 
 static size_t skip_bom(const char *t, size_t len) {
@@ -261,6 +263,7 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
     while (slot->type->kind == BLOBC_KIND_PTR && !slot->type->ref)
         if ((st = bk_deref(k, slot, &vpos, NULL))) return st;
     if (obj) {
+        js->obj = off;
         st = bk_push_struct(k, slot, &vpos);
     } else {
         uint32_t known = UINT32_MAX;
@@ -550,11 +553,99 @@ static blobc_status bake_object(bk *k, jstate *js, size_t open, bool ahead) {
     return BLOBC_OK;
 }
 
+/* A top-level array: the items of a @stream root (a schema and root type
+ * given by the options, as a bare array has no meta keys). */
+static blobc_status bake_stream(bk *k, jstate *js, size_t open) {
+    bk_pos pos = {0, 0, open};
+    blobc_status st = bk_resolve_root(k, &pos);
+    if (st) return st;
+    if (!(k->root->flags & BLOBC_STRUCT_STREAM))
+        return bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_CONTAINER, NULL, 0,
+                       "the top level is an array, which only a @stream root takes; %s is not "
+                       "one (expected an object holding its fields)",
+                       k->root->name);
+    bk_slot slot;
+    if ((st = bk_key_field(k, &k->root->fields[0], &pos, &slot))) return st;
+    if ((st = value(k, js, open, &slot))) return kept(k, st);
+    while (!st && k->depth > 1) st = step(k, js, bk_top(k));
+    if (!st) st = bk_pop_struct(k);
+    if (st) return st;
+    size_t tail = jl_ws(js->text, js->len, js->cur);
+    if (tail < js->len) return syntax_fail(k, tail, "more text after the top-level value");
+    return BLOBC_OK;
+}
+
+/* The tag of a union tagged by a field: the members of the object about
+ * to open are stepped over until the key `name`, whose scalar comes back
+ * (an object or array there comes back as a null, which no tag is). A
+ * syntax error ends the look ahead: the walk reports it when it gets
+ * there. */
+static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
+    jstate *js = k->fe;
+    const char *t = js->text;
+    size_t len = js->len, nlen = strlen(name), i = jl_ws(t, len, js->obj + 1), end;
+    *found = false;
+    memset(tag, 0, sizeof *tag);
+    while (i < len && t[i] == '"') {
+        unsigned fl;
+        end = jl_string(t, len, i, &fl);
+        if (fl & JL_OPEN) return BLOBC_OK;
+        const char *key = t + i + 1;
+        size_t klen = end - i - 2;
+        bool nomem = false;
+        if ((fl & JL_ESC) && jl_unescape(key, klen, &js->tag, &nomem)) {
+            key = (const char *)js->tag.data;
+            klen = js->tag.len;
+        }
+        if (nomem) return blobc_err_nomem(k->err);
+        bool match = klen == nlen && memcmp(key, name, nlen) == 0;
+        i = jl_ws(t, len, end);
+        if (i >= len || t[i] != ':') return BLOBC_OK;
+        i = jl_ws(t, len, i + 1);
+        if (match) {
+            *found = true;
+            *tpos = (bk_pos){0, 0, i};
+            tag->s = t + i;
+            tag->n = 1;
+            tag->tok = BK_TOK_JNULL;
+            if (i < len && t[i] == '"') {
+                end = jl_string(t, len, i, &fl);
+                tag->tok = BK_TOK_JSTRING;
+                tag->s = t + i + 1;
+                tag->n = (fl & JL_OPEN) ? 0 : end - i - 2;
+                if ((fl & JL_ESC) && jl_unescape(tag->s, tag->n, &js->tag, &nomem)) {
+                    tag->s = (const char *)js->tag.data;
+                    tag->n = js->tag.len;
+                }
+                if (nomem) return blobc_err_nomem(k->err);
+            } else if (i < len && (t[i] == '-' || (t[i] >= '0' && t[i] <= '9'))) {
+                jl_num num;
+                if (jl_number(t, len, i, &num)) {
+                    tag->tok = BK_TOK_JNUMBER;
+                    tag->n = num.end - i;
+                }
+            }
+            return BLOBC_OK;
+        }
+        if (!jl_skip(t, len, i, &end)) return BLOBC_OK;
+        uint64_t limit = (uint64_t)BK_AHEAD_FACTOR * len + BK_AHEAD_FLOOR;
+        if ((k->ahead_work += end - i) > limit) {
+            bk_pos at = {0, 0, js->obj};
+            return bk_ahead_over(k, &at, limit);
+        }
+        i = jl_ws(t, len, end);
+        if (i >= len || t[i] != ',') return BLOBC_OK;
+        i = jl_ws(t, len, i + 1);
+    }
+    return BLOBC_OK;
+}
+
 /* The JSON front end on the current bake: the fields it needs set. */
 static void begin(bk *k, jstate *js) {
     k->json = true;
     k->fe = js;
     k->locate = json_locate;
+    k->find_tag = find_tag;
 }
 
 blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
@@ -576,6 +667,9 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
             js.meta_done = js.guessed_root = false;
             st = bake_object(k, &js, i, true);
         }
+    } else if (i < len && text[i] == '[' && (k->opts->schema || k->opts->schema_path) &&
+               jl_check(text, len, &(size_t){0}, NULL, 0)) {
+        st = bake_stream(k, &js, i);
     } else {
         /* Not an object: a syntax error first, if there is one. */
         size_t end;
@@ -598,8 +692,10 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     }
     blobc_buffer_free(&js.key);
     blobc_buffer_free(&js.str);
+    blobc_buffer_free(&js.tag);
     if (st) k->depth = 0;
     k->fe = NULL;
     k->locate = NULL;
+    k->find_tag = NULL;
     return st;
 }

@@ -281,6 +281,36 @@ static blobc_status register_items(bk *k, const bk_frame *f, const sort_rec *v, 
     return kept ? bk_stop(k, BK_OUT_KEPT) : BLOBC_OK;
 }
 
+/* A map's keys are its own: two entries with one key, side by side once
+ * sorted, are an error at the later one naming the first. */
+static blobc_status map_duplicates(bk *k, const bk_frame *f, const sort_rec *v, size_t n,
+                                   const char *map_path, const key_item *ipos) {
+    const blobc_type *st = f->type->elem;
+    bool kept = false;
+    for (size_t i = 1; i < n; i++) {
+        if (ipos[v[i].item].bad || ipos[v[i - 1].item].bad ||
+            key_cmp(v[i].kind, &v[i - 1].key, &v[i].key) != 0)
+            continue;
+        char kt[120], line[BLOBC_PLACE_BUF + 8], path[sizeof k->err->path];
+        key_text(st, &v[i].key, kt, sizeof kt);
+        const char *sep = k->json ? "/" : map_path[0] ? "." : "";
+        const char *ks = v[i].key.s ? v[i].key.s : kt;
+        size_t kn = v[i].key.s ? v[i].key.n : strlen(kt);
+        snprintf(path, sizeof path, "%s%s%.*s", map_path, sep, (int)(kn > 200 ? 200 : kn), ks);
+        line_text(k, &ipos[v[i - 1].item].pos, line, sizeof line);
+        size_t ll = strlen(line);
+        if (ll > 6) line[ll - 1] = '\0'; /* " (at X)" -> "X" */
+        blobc_status s = bk_fail(k, BLOBC_EINPUT, &ipos[v[i].item].pos, BK_AT_VALUE, NULL, 0,
+                                 "duplicate key %s in a map; the first is at %s", kt,
+                                 ll > 6 ? line + 5 : "an earlier entry");
+        if (k->err) snprintf(k->err->path, sizeof k->err->path, "%s", path);
+        s = bk_soft(k, s);
+        if (!bk_kept(k, s)) return s;
+        kept = true;
+    }
+    return kept ? bk_stop(k, BK_OUT_KEPT) : BLOBC_OK;
+}
+
 blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
     bk_keys *ks = k->keys;
     size_t start = f->keyed - 1, n = f->count;
@@ -288,11 +318,15 @@ blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
     blobc_status st = BLOBC_OK;
     if (n == 0) goto done;
     blobc_buffer pb = {0};
+    bool is_map = f->kind == BK_MAP;
+    /* a map's path is its container's: render without its frame */
+    if (is_map) k->depth--;
     bk_render_path(k, &pb);
-    /* render_path names the array's current item; drop that last part */
+    if (is_map) k->depth++;
+    /* render_path names an array's current item; drop that last part */
     size_t plen = pb.data ? pb.len : 0;
-    while (plen && ((const char *)pb.data)[plen - 1] != (k->json ? '/' : '[')) plen--;
-    if (plen) plen--;
+    while (!is_map && plen && ((const char *)pb.data)[plen - 1] != (k->json ? '/' : '[')) plen--;
+    if (!is_map && plen) plen--;
     char *path = blobc_arena_strndup(&k->arena, pb.data ? (const char *)pb.data : "", plen);
     blobc_buffer_free(&pb);
     sort_rec *v = malloc(n * sizeof *v);
@@ -304,6 +338,8 @@ blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
         for (size_t i = 0; i < n; i++) perm[i] = v[i].item;
         if (blobc_builder_permute(k->b, f->items, f->type->elem->size, n, perm))
             st = bk_fail_builder(k, pos);
+        else if (f->type->elem->flags & BLOBC_STRUCT_ENTRY)
+            st = map_duplicates(k, f, v, n, path, ipos);
         else
             st = register_items(k, f, v, n, path, ipos);
     }

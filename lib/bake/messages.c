@@ -8,18 +8,50 @@
 #include "bake/bake_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/scalar.h"
 
 void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
 
+/* Appends the key of a map frame's current entry to b: its text for a
+ * string, its member's name for an enum, else its number. */
+static void map_key_text(const bk *k, const bk_frame *f, blobc_buffer *b) {
+    const blobc_type *e = f->type->elem, *kt = e->fields[0].type;
+    uint32_t i = f->count - 1;
+    if (kt->kind == BLOBC_KIND_STRING) {
+        blobc_ref *t = malloc((size_t)f->count * sizeof *t);
+        if (t && !blobc_builder_item_targets(k->b, f->items, e->size, e->fields[0].offset,
+                                             f->count, t) && t[i] != UINT32_MAX) {
+            const char *str = blobc_builder_ptr(k->b, t[i]);
+            size_t n = blobc_builder_size(k->b, t[i]) - 1;
+            for (size_t j = 0; j < n && j < 200; j++)
+                blobc_buf_putc(b, (unsigned char)str[j] < 0x20 ? '?' : str[j]);
+        }
+        free(t);
+        return;
+    }
+    const uint8_t *mem = (const uint8_t *)blobc_builder_ptr(k->b, f->items) + (size_t)i * e->size;
+    blobc_kind kind = kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+    uint64_t bits = blobc_load_int(mem + e->fields[0].offset, kind);
+    const blobc_enum_value *ev = kt->kind == BLOBC_KIND_ENUM ? blobc_enum_find_value(kt, bits) : NULL;
+    if (ev) blobc_buf_puts(b, ev->name);
+    else if (blobc_kind_is_signed(kind)) blobc_buf_printf(b, "%lld", (long long)(int64_t)bits);
+    else blobc_buf_printf(b, "%llu", (unsigned long long)bits);
+}
+
 /* Appends the path of the value being filled to b. */
 static void render_path(const bk *k, int mode, const char *key, size_t keylen, blobc_buffer *b) {
     for (uint32_t i = 0; i < k->depth; i++) {
         const bk_frame *f = &k->fr[i];
         if (i + 1 == k->depth && mode == BK_AT_CONTAINER) break;
-        if (bk_is_map(f)) {
+        if (f->kind == BK_MAP) {
+            if (!f->count) continue;
+            if (k->json) blobc_buf_putc(b, '/');
+            else if (b->len) blobc_buf_putc(b, '.');
+            map_key_text(k, f, b);
+        } else if (bk_is_map(f)) {
             if (!f->field) continue;
             if (k->json) blobc_buf_putc(b, '/');
             else if (b->len) blobc_buf_putc(b, '.');

@@ -32,123 +32,7 @@
 #include "common/hashtab.h"
 #include "bake/yaml_pipe.h"
 
-enum { YE_SCALAR = 1, YE_SEQ, YE_SEQ_END, YE_MAP, YE_MAP_END, YE_ALIAS };
-
-/* Phases of the stream. */
-enum { P_STREAM, P_DOC, P_ROOTNODE, P_PENDING, P_BODY, P_DOCEND, P_END, P_DONE };
-
-/* Struct frame states (bk_frame.state): the low bits, a key or a value
- * next, the value of a merge key or the aliases of its sequence; then
- * whether keys merged in are being read (a key set before is skipped). */
-enum { ST_KEY = 0, ST_VALUE = 1, ST_MERGE = 2, ST_MERGE_SEQ = 3, ST_PART = 3, ST_MERGING = 4 };
-
-/* Pending-root states: a key, or the value of $schema / $type. */
-enum { PK_KEY = 0, PK_SCHEMA, PK_TYPE };
-
-/* Replayed events allowed: this many times the events parsed, plus a floor. */
-#define REPLAY_FACTOR 16u
-#define REPLAY_FLOOR 1000000u
-
-typedef struct yev {
-    int type;
-    bool quoted;
-    bool replayed;
-    uint32_t anchor;   /* node start: the anchor defined on it, 0 when none */
-    uint32_t alias;    /* YE_ALIAS: the anchor referred to */
-    const char *s;
-    size_t n;
-    const char *tag;   /* an explicit tag (parser events only) */
-    bk_pos pos;
-} yev;
-
-typedef struct logev {
-    uint8_t type;
-    uint8_t quoted;
-    uint32_t anchor;
-    uint32_t alias;
-    size_t text;       /* offset in logtext */
-    size_t n;
-} logev;
-
-typedef struct anchor_rec {
-    const char *name;
-    size_t start, end; /* its events: [start, end) of the log */
-    uint32_t shares;   /* head of its share list (index + 1), 0 when none */
-    bool complete;
-    uint32_t line, col;
-} anchor_rec;
-
-typedef struct share_rec {
-    const blobc_type *type;
-    blobc_ref ref;
-    uint32_t len;
-    uint32_t next;
-} share_rec;
-
-typedef struct rec_entry {
-    uint32_t id;
-    uint32_t depth;
-} rec_entry;
-
-typedef struct replay {
-    size_t cur, end;
-} replay;
-
-/* A merge key's alias, waiting for the end of the mapping at `depth`. */
-typedef struct merge_rec {
-    uint32_t depth;
-    uint32_t anchor;
-    bk_pos pos;
-} merge_rec;
-
-typedef struct ys {
-    bk *k;
-    const char *text;          /* whole input, or NULL when streamed */
-    size_t len;
-    uint8_t *filetext;         /* the file re-read for error lines */
-    size_t filelen;
-    bool file_tried;
-
-    anchor_rec *anchors;       /* id 0 unused */
-    uint32_t nanchors, anchors_cap;
-    blobc_hashtab amap;        /* anchor name -> id */
-    share_rec *shares;
-    uint32_t nshares, shares_cap;
-    logev *log;
-    size_t nlog, log_cap;
-    blobc_buffer logtext;
-    rec_entry *rec;            /* anchored containers being recorded */
-    size_t nrec, rec_cap;
-    replay *rp;                /* replays in progress, innermost last */
-    size_t nrp, rp_cap;
-    merge_rec *merges;         /* merge keys' aliases of open mappings, innermost last */
-    size_t nmerges, merges_cap;
-
-    uint64_t parsed, replayed;
-    uint32_t pdepth;           /* nesting of parser events */
-    uint32_t skip;             /* open containers of a value being skipped */
-    bool skip_next;            /* the next node is skipped (after a bad key) */
-    uint32_t lc_line;          /* a line start found for an earlier error ... */
-    size_t lc_off;             /* ... at this offset (errors come in order) */
-    int phase;
-    int pstate;
-    bk_pos root_pos;
-    bk_pos alias_pos;          /* the alias that started the current replay */
-    char note[BLOBC_PLACE_BUF + 112];
-} ys;
-
-/* Grows an array to hold at least n + 1 elements. */
-static bool reserve(void **p, size_t *cap, size_t n, size_t elem) {
-    return n < SIZE_MAX && blobc_grow(p, cap, n + 1, elem);
-}
-
-static bool reserve32(void **p, uint32_t *cap, uint32_t n, size_t elem) {
-    size_t c = *cap;
-    if (n >= UINT32_MAX - 1) return false;
-    if (!reserve(p, &c, n, elem)) return false;
-    *cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-    return true;
-}
+#include "bake/yaml_internal.h"
 
 /* ---- positions and source lines ---- */
 
@@ -206,14 +90,6 @@ static void yaml_locate(bk *k, const bk_pos *pos) {
     y->lc_off = line_start(t, len, pos->line, y->lc_line, y->lc_off);
     y->lc_line = pos->line;
     blobc_err_source_line(k->err, t, len, y->lc_off);
-}
-
-static bk_pos mark_pos(const yaml_mark_t *m) {
-    bk_pos p;
-    p.line = m->line + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(m->line + 1);
-    p.col = m->column + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(m->column + 1);
-    p.off = m->index;
-    return p;
 }
 
 /* ---- anchors ---- */
@@ -304,22 +180,6 @@ static blobc_status log_event(ys *y, const yev *ev) {
 }
 
 /* ---- errors ---- */
-
-static blobc_status tag_error(ys *y, const yev *ev, int mode) {
-    char q[200];
-    const char *tag = ev->tag;
-    static const char core[] = "tag:yaml.org,2002:";
-    if (strncmp(tag, core, sizeof core - 1) == 0) {
-        /* Show the core schema's tags the way they are written: !!str. */
-        char short_tag[120];
-        snprintf(short_tag, sizeof short_tag, "!!%s", tag + sizeof core - 1);
-        bk_quote(q, sizeof q, short_tag, strlen(short_tag));
-    } else {
-        bk_quote(q, sizeof q, tag, strlen(tag));
-    }
-    return bk_fail(y->k, BLOBC_EINPUT, &ev->pos, mode, NULL, 0,
-                   "YAML tags are not supported (the schema decides each value's type): %s", q);
-}
 
 static const char *node_word(const yev *ev) {
     switch (ev->type) {
@@ -414,7 +274,7 @@ static blobc_status end_container(ys *y, const yev *ev) {
         if (!st && anchor && t->kind == BLOBC_KIND_ARRAY && count)
             st = share_add(y, anchor, t, items, count);
     }
-    if (!st && k->depth == 0) y->phase = P_DOCEND;
+    if (!st && (k->depth == 0 || (y->stream && k->depth == 2))) y->phase = P_DOCEND;
     return st;
 }
 
@@ -448,6 +308,76 @@ static blobc_status skip_event(ys *y, const yev *ev) {
     return BLOBC_OK;
 }
 
+static blobc_status dispatch(ys *y, const yev *ev, bk_slot s);
+
+/* A mapping's anchor, into the fields of its struct marked @anchor. */
+static blobc_status anchor_fields(ys *y, const yev *ev) {
+    bk *k = y->k;
+    const bk_frame *f = bk_top(k);
+    if (f->kind != BK_STRUCT) return BLOBC_OK;
+    const blobc_type *t = f->type;
+    for (uint32_t i = 0; i < t->nfields; i++) {
+        if (!(t->fields[i].flags & BLOBC_FIELD_ANCHOR)) continue;
+        bk_slot slot;
+        bk_scalar v;
+        memset(&v, 0, sizeof v);
+        v.s = ev->anchor_name;
+        v.n = strlen(ev->anchor_name);
+        v.tok = t->fields[i].type->kind == BLOBC_KIND_STRING ? BK_TOK_QUOTED : BK_TOK_PLAIN;
+        blobc_status st = bk_key_field(k, &t->fields[i], &ev->pos, &slot);
+        if (!st) st = bk_store(k, &slot, &v, &ev->pos, NULL);
+        if (st && !bk_kept(k, st)) return st;
+    }
+    return BLOBC_OK;
+}
+
+/* The list of a @stream root opens once its schema is known; the first
+ * document's mapping, unless it held only meta keys, is its first item. */
+static blobc_status open_stream(ys *y, bool first_item) {
+    bk *k = y->k;
+    bk_slot slot;
+    blobc_status st = bk_key_field(k, &k->root->fields[0], &y->root_pos, &slot);
+    if (!st) st = bk_push_seq(k, &slot, UINT32_MAX, &y->root_pos);
+    if (st) return st;
+    y->stream = true;
+    if (!first_item) return BLOBC_OK;
+    if ((st = bk_item(k, &y->root_pos, &slot))) return st;
+    yev m;
+    memset(&m, 0, sizeof m);
+    m.type = YE_MAP;
+    m.pos = y->root_pos;
+    m.tag = y->root_tag;
+    m.anchor_name = y->root_anchor;
+    k->node_tag = m.tag;
+    k->node_tag_len = m.tag ? strlen(m.tag) : 0;
+    st = dispatch(y, &m, slot);
+    k->node_tag = NULL;
+    return st;
+}
+
+/* The first document's mapping has begun. When its first key is no meta
+ * key and the root is a @stream, the mapping is the stream's first item,
+ * and opens now: an item that is a union tagged by a field looks ahead
+ * from its own start. Any other root waits for its first data key. */
+static bool is_meta(const char *s, size_t n, int *which);
+
+static blobc_status stream_start(ys *y) {
+    bk *k = y->k;
+    const ahead_ev *a;
+    if (y->nrp || ya_peek(y, 0, &a) != YPIPE_EVENT) return BLOBC_OK;
+    if (a->type == YAML_MAPPING_END_EVENT) return BLOBC_OK;
+    int which;
+    const char *s = ya_text(y, a->value);
+    if (a->type == YAML_SCALAR_EVENT && s && is_meta(s, a->length, &which)) return BLOBC_OK;
+    blobc_status st = bk_resolve_root(k, &y->root_pos);
+    if (st) return st;
+    y->phase = P_BODY;
+    if (!(k->root->flags & BLOBC_STRUCT_STREAM)) return BLOBC_OK;
+    st = open_stream(y, true);
+    if (st) return skip_node(y, &(yev){.type = YE_MAP}, st);
+    return BLOBC_OK;
+}
+
 /* A value event (not an alias) for slot s. */
 static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     bk *k = y->k;
@@ -457,7 +387,8 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
     if (ev->type == YE_SCALAR) {
         v.s = ev->s;
         v.n = ev->n;
-        v.tok = ev->quoted ? BK_TOK_QUOTED : BK_TOK_PLAIN;
+        v.tok = ev->quoted || (ev->tag && strcmp(ev->tag, YAML_STR_TAG) == 0) ? BK_TOK_QUOTED
+                                                                              : BK_TOK_PLAIN;
     }
     bool null = ev->type == YE_SCALAR && bk_is_null(&v);
     for (;;) {
@@ -480,10 +411,17 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
             return st;
     }
     switch (ev->type) {
-    case YE_MAP:
+    case YE_MAP: {
+        /* A look ahead for a tag (bk_push_struct) moves the parser on,
+         * which frees this event's strings: keep the anchor's name. */
+        yev m = *ev;
+        if (m.anchor_name &&
+            !(m.anchor_name = blobc_arena_strndup(&k->arena, m.anchor_name, strlen(m.anchor_name))))
+            return blobc_err_nomem(k->err);
         if ((st = bk_push_struct(k, &s, &ev->pos))) return skip_node(y, ev, st);
         bk_top(k)->state = ST_KEY;
-        return BLOBC_OK;
+        return m.anchor_name ? anchor_fields(y, &m) : BLOBC_OK;
+    }
     case YE_SEQ:
         if ((st = bk_push_seq(k, &s, UINT32_MAX, &ev->pos))) return skip_node(y, ev, st);
         bk_top(k)->anchor = ev->replayed ? 0 : ev->anchor;
@@ -506,7 +444,6 @@ static blobc_status on_key(ys *y, const yev *ev) {
     bool quoted;
     blobc_status st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted);
     if (st) return st;
-    if (ev->tag) return skip_value(y, bk_soft(k, tag_error(y, ev, BK_AT_CONTAINER)));
     bk_frame *f = bk_top(k);
     if (!quoted && n == 2 && s[0] == '<' && s[1] == '<') {
         if (f->kind != BK_STRUCT)
@@ -561,8 +498,13 @@ static blobc_status on_value(ys *y, const yev *ev) {
         blobc_status st = bk_item(k, &ev->pos, &slot);
         if (st) return skip_node(y, ev, st);
     }
-    if (ev->tag) return skip_node(y, ev, bk_soft(k, tag_error(y, ev, BK_AT_VALUE)));
-    return dispatch(y, ev, slot);
+    /* Tags are read, not obeyed: the schema decides each value's type,
+     * except where a union is tagged by them. */
+    k->node_tag = ev->tag;
+    k->node_tag_len = ev->tag ? strlen(ev->tag) : 0;
+    blobc_status st = dispatch(y, ev, slot);
+    k->node_tag = NULL;
+    return st;
 }
 
 static bool is_meta(const char *s, size_t n, int *which) {
@@ -589,11 +531,13 @@ static blobc_status on_pending(ys *y, const yev *ev) {
         if (ev->type == YE_MAP_END) {
             if ((st = bk_resolve_root(k, &y->root_pos))) return st;
             y->phase = P_BODY;
-            return end_container(y, ev);
+            if (!(k->root->flags & BLOBC_STRUCT_STREAM)) return end_container(y, ev);
+            y->phase = P_DOCEND; /* a document of meta keys alone */
+            return open_stream(y, false);
         }
         if ((st = scalar_text(y, ev, "a mapping key", &s, &n, &quoted))) return st;
         int which;
-        if (ev->tag || !is_meta(s, n, &which)) {
+        if (!is_meta(s, n, &which)) {
             if ((st = bk_resolve_root(k, &y->root_pos))) return st;
             y->phase = P_BODY;
             return on_key(y, ev);
@@ -612,7 +556,6 @@ static blobc_status on_pending(ys *y, const yev *ev) {
                        y->pstate == PK_SCHEMA ? "the schema file's path" : "the root type's name",
                        node_word(ev));
     if ((st = scalar_text(y, ev, what, &s, &n, &quoted))) return st;
-    if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
     if (memchr(s, 0, n))
         return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, key, strlen(key),
                        "%s cannot contain a NUL character", what);
@@ -634,11 +577,14 @@ static blobc_status process(ys *y, const yev *ev) {
     switch (y->phase) {
     case P_ROOTNODE:
         if (ev->type == YE_MAP) {
-            if (ev->tag) return tag_error(y, ev, BK_AT_VALUE);
+            y->root_tag = ev->tag ? blobc_arena_strndup(&k->arena, ev->tag, strlen(ev->tag)) : NULL;
+            y->root_anchor = ev->anchor_name ? blobc_arena_strndup(&k->arena, ev->anchor_name,
+                                                                   strlen(ev->anchor_name))
+                                             : NULL;
             y->root_pos = ev->pos;
             y->phase = P_PENDING;
             y->pstate = PK_KEY;
-            return BLOBC_OK;
+            return stream_start(y);
         }
         if (ev->type == YE_SCALAR && !ev->quoted && ev->n == 0)
             return bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_VALUE, NULL, 0,
@@ -752,7 +698,8 @@ static blobc_status on_parsed_node(ys *y, const ypipe_event *e) {
         if ((st = anchor_define(y, anchor, &ev.pos, &id))) return st;
         /* The document's root can never be aliased (only from inside
          * itself): keep it out of the log. */
-        if (y->phase != P_ROOTNODE) {
+        ev.anchor_name = anchor;
+        if (y->phase != P_ROOTNODE && !y->doc_root) {
             ev.anchor = id;
             if (start) {
                 if (!reserve((void **)&y->rec, &y->rec_cap, y->nrec, sizeof *y->rec))
@@ -761,6 +708,7 @@ static blobc_status on_parsed_node(ys *y, const ypipe_event *e) {
             }
         }
     }
+    y->doc_root = false;
     if (y->nrec > 0 || (ev.type == YE_SCALAR && ev.anchor)) {
         if ((st = log_event(y, &ev))) return st;
     }
@@ -851,7 +799,7 @@ static blobc_status flow_too_deep(ys *y, const ypipe *q) {
 static blobc_status syntax_after(ys *y, yaml_parser_t *p, ypipe *q, blobc_status st) {
     for (;;) {
         const ypipe_event *e;
-        int got = ypipe_next(q, &e);
+        int got = ya_next_event(y, &e);
         if (got == YPIPE_EVENT) continue;
         if (got == YPIPE_ERROR) return syntax_error(y, p);
         if (got == YPIPE_DEEP) return flow_too_deep(y, q);
@@ -872,7 +820,7 @@ static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
         }
         if (y->phase == P_DONE) return BLOBC_OK;
         const ypipe_event *e;
-        int got = ypipe_next(q, &e);
+        int got = ya_next_event(y, &e);
         if (got == YPIPE_NOMEM) return blobc_err_nomem(k->err);
         if (got == YPIPE_ERROR) return syntax_error(y, p);
         if (got == YPIPE_DEEP) return flow_too_deep(y, q);
@@ -884,6 +832,10 @@ static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
         case YAML_STREAM_START_EVENT: y->phase = P_DOC; break;
         case YAML_STREAM_END_EVENT:
             pos = mark_pos(&e->mark);
+            if (y->stream && k->depth == 2) {
+                st = bk_pop_seq(k, &pos, NULL, NULL);
+                if (!st) st = bk_pop_struct(k);
+            }
             if (y->phase == P_DOC)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
                              "no data: expected a mapping holding the root struct's fields");
@@ -891,9 +843,15 @@ static blobc_status run(ys *y, yaml_parser_t *p, ypipe *q) {
             break;
         case YAML_DOCUMENT_START_EVENT:
             pos = mark_pos(&e->mark);
+            if (y->phase == P_END && y->stream) {
+                y->phase = P_BODY; /* its root node is the next item */
+                y->doc_root = true;
+                break;
+            }
             if (y->phase == P_END)
                 st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_VALUE, NULL, 0,
-                             "a second YAML document: a data file holds one document");
+                             "a second YAML document: a data file holds one document (a "
+                             "@stream root takes many)");
             y->phase = P_ROOTNODE;
             break;
         case YAML_DOCUMENT_END_EVENT: y->phase = P_END; break;
@@ -927,6 +885,8 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
         /* A second thread pays for itself from about a megabyte on. */
         bool threaded = !k->opts->one_thread && (text ? len : size) >= BK_YAML_THREAD_MIN;
         ypipe *q = ypipe_start(&p, threaded);
+        y.q = q;
+        k->find_tag = ya_find_tag;
         st = q ? run(&y, &p, q) : blobc_err_nomem(k->err);
         if (bk_input_failed(k, st) && !k->syntax) st = syntax_after(&y, &p, q, st);
         ypipe_stop(q);
@@ -936,6 +896,9 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     k->note = NULL;
     k->fe = NULL;
     k->locate = NULL;
+    k->find_tag = NULL;
+    free(y.ahead);
+    blobc_buffer_free(&y.aheadtext);
     free(y.filetext);
     free(y.anchors);
     blobc_hashtab_free(&y.amap);

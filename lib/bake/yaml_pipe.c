@@ -60,10 +60,84 @@ struct ypipe {
     bool over;    /* the stream ended ... */
     int over_how; /* ... as YPIPE_END, YPIPE_ERROR or YPIPE_DEEP */
     ypipe_event view;
+    /* The %TAG directives of the last document that declared some, for
+     * the documents after it that declare none (see parse_event). */
+    yaml_tag_directive_t *tags;
+    size_t ntags;
     blobc_os_thread thread;
     blobc_os_mutex mu;
     blobc_os_cond cv;
 };
+
+static void free_tags(ypipe *q) {
+    for (size_t i = 0; i < q->ntags; i++) {
+        free(q->tags[i].handle);
+        free(q->tags[i].prefix);
+    }
+    free(q->tags);
+    q->tags = NULL;
+    q->ntags = 0;
+}
+
+static yaml_char_t *dup_text(const yaml_char_t *s) {
+    size_t n = strlen((const char *)s) + 1;
+    yaml_char_t *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Unity writes its `%TAG !u! tag:unity3d.com,2011:` line once, above the
+ * first of many documents, where YAML wants it above each: a later
+ * document that declares no handles gets the last ones declared, pushed
+ * onto the parser's own list right after its start (libyaml resolves a
+ * node's tag when it parses the node, and frees the list, with free, at
+ * the document's end). False when out of memory. */
+static bool carry_tags(ypipe *q, const yaml_event_t *e) {
+    yaml_tag_directive_t *d = e->data.document_start.tag_directives.start;
+    yaml_tag_directive_t *end = e->data.document_start.tag_directives.end;
+    if (d != end) {
+        free_tags(q);
+        size_t n = (size_t)(end - d);
+        q->tags = calloc(n, sizeof *q->tags);
+        if (!q->tags) return false;
+        for (; q->ntags < n; q->ntags++) {
+            q->tags[q->ntags].handle = dup_text(d[q->ntags].handle);
+            q->tags[q->ntags].prefix = dup_text(d[q->ntags].prefix);
+            if (!q->tags[q->ntags].handle || !q->tags[q->ntags].prefix) return false;
+        }
+        return true;
+    }
+    yaml_parser_t *p = q->p;
+    for (size_t i = 0; i < q->ntags; i++) {
+        if (p->tag_directives.top == p->tag_directives.end) {
+            size_t have = (size_t)(p->tag_directives.end - p->tag_directives.start);
+            yaml_tag_directive_t *g = realloc(p->tag_directives.start, 2 * have * sizeof *g);
+            if (!g) return false;
+            p->tag_directives.start = g;
+            p->tag_directives.top = g + have;
+            p->tag_directives.end = g + 2 * have;
+        }
+        yaml_tag_directive_t t = {dup_text(q->tags[i].handle), dup_text(q->tags[i].prefix)};
+        if (!t.handle || !t.prefix) {
+            free(t.handle);
+            free(t.prefix);
+            return false;
+        }
+        *p->tag_directives.top++ = t;
+    }
+    return true;
+}
+
+/* yaml_parser_parse, with the %TAG handles carried to later documents. */
+static int parse_event(ypipe *q, yaml_event_t *e) {
+    if (!yaml_parser_parse(q->p, e)) return 0;
+    if (e->type == YAML_DOCUMENT_START_EVENT && !carry_tags(q, e)) {
+        yaml_event_delete(e);
+        q->p->error = YAML_MEMORY_ERROR;
+        return 0;
+    }
+    return 1;
+}
 
 static void release(batch *b) {
     for (size_t i = 0; i < b->nbig; i++) free(b->big[i]);
@@ -181,12 +255,11 @@ yaml_mark_t ypipe_deep_mark(const ypipe *q, unsigned *depth) {
 
 /* Parses events into b until it is full or the stream ends. */
 static void fill_batch(ypipe *q, batch *b) {
-    yaml_parser_t *p = q->p;
     release(b);
     b->ended = false;
     while (b->n < BATCH_EVENTS && b->tlen < BATCH_TEXT / 2) {
         yaml_event_t e;
-        if (!yaml_parser_parse(p, &e)) {
+        if (!parse_event(q, &e)) {
             b->ended = true;
             b->end = YPIPE_ERROR;
             break;
@@ -267,7 +340,7 @@ static int next_in_place(ypipe *q, const ypipe_event **ev) {
     q->holding = false;
     if (q->over) return q->over_how;
     yaml_event_t *e = &q->held;
-    if (!yaml_parser_parse(q->p, e)) {
+    if (!parse_event(q, e)) {
         q->over = true;
         return q->over_how = YPIPE_ERROR;
     }
@@ -339,6 +412,7 @@ void ypipe_stop(ypipe *q) {
         blobc_os_mutex_destroy(&q->mu);
     }
     if (q->holding) yaml_event_delete(&q->held);
+    free_tags(q);
     for (size_t i = 0; i < NSLOTS; i++) {
         release(&q->slots[i]);
         free(q->slots[i].big);

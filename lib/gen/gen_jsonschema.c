@@ -12,6 +12,7 @@
 #include "blobc/gen.h"
 #include "common/err.h"
 #include "common/json_doc.h"
+#include "gen/gen_internal.h"
 
 #define JS_DIALECT "https://json-schema.org/draft/2020-12/schema"
 /* $defs key of the YAML-only integer spellings; no schema type has a '.'. */
@@ -221,6 +222,7 @@ static void enum_body(js *w, cJSON *o, const blobc_type *t) {
 blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_name,
                                   blobc_buffer *out, blobc_error *err) {
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
+    if (blobc_gen_refuse_forms(schema, "gen jsonschema", err)) return BLOBC_EINPUT;
     const blobc_type *root = type_name ? blobc_schema_find(schema, type_name)
                                        : blobc_schema_root(schema);
     if (!root)

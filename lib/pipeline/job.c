@@ -165,7 +165,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     bo.unread = keep_unread;
     bo.unread_ctx = s;
     size_t kept = s->nmsgs;
-    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning};
+    blobc_diag_sink sink = {keep_error, s, o->max_errors, 0, keep_warning, 0};
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);

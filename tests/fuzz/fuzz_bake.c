@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data + 1;
     blobc_status st = blobc_bake_memory(text, size - 1, "fuzz.data", &o, &out, &err);
     size_t n = 0;
-    blobc_diag_sink sink = {count_diag, &n, limits[(data[0] >> 1) & 3], 0, NULL};
+    blobc_diag_sink sink = {count_diag, &n, limits[(data[0] >> 1) & 3], 0, NULL, 0};
     o.diag = &sink;
     blobc_status st2 = blobc_bake_memory(text, size - 1, "fuzz.data", &o, &out2, &err2);
     if ((st == BLOBC_OK) != (st2 == BLOBC_OK)) abort(); /* the two ways disagree */

@@ -218,7 +218,8 @@ TEST(streamed_punctuation) {
               "t.json:1:11: error: invalid JSON: unexpected byte 0xef after ':'");
     /* A byte-order mark is allowed at the start only. */
     CHECK_STR(bake_str("\xef\xbb\xbf[1]"),
-              "t.json:1:2: error: the top level must be an object holding the root struct's fields");
+              "t.json:1:2: error: the top level is an array, which only a @stream root takes; R is "
+              "not one (expected an object holding its fields)");
     CHECK_STR(bake_str("\xef\xbb\xbf \xef\xbb\xbf{}"), "t.json:1:3: error: invalid JSON: unexpected byte 0xef");
     CHECK_STR(bake_str("\xef\xbb\xbf{\"count\": 1.5}"),
               "t.json:1:12: /count: error: expected an integer in u32 range 0..4294967295, got \"1.5\"");

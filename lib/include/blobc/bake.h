@@ -62,6 +62,9 @@ typedef struct blobc_diag_sink {
      * BLOBC_OK, so blobc_error_format says "warning:"): data that still
      * uses a name the schema renamed (@was). NULL: none are reported. */
     void (*warning)(void *ctx, const blobc_error *w);
+    size_t skipped;               /* set by the bake: keys of @open structs it
+                                     skipped (each one a warning with
+                                     blobc_bake_options.warn_unknown) */
 } blobc_diag_sink;
 
 /* The deepest nesting the JSON front end reads (cJSON's limit); YAML's is
@@ -105,6 +108,8 @@ typedef struct blobc_bake_options {
      * told. */
     void (*unread)(void *ctx, const char *path);
     void *unread_ctx;
+    bool warn_unknown;            /* --warn-unknown: each key an @open struct
+                                     skips is a warning to the sink */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to
