@@ -36,6 +36,8 @@ const char *blobc_verify_code_name(int code) {
         [BLOBC_V_UNION] = "union",
         [BLOBC_V_KEY_ORDER] = "key-order",
         [BLOBC_V_REF] = "ref",
+        [BLOBC_V_OPTIONAL] = "optional",
+        [BLOBC_V_ANY] = "any",
     };
     if (code < 0 || (size_t)code >= sizeof names / sizeof names[0] || !names[code])
         return "unknown";

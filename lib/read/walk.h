@@ -100,6 +100,9 @@ typedef struct blobc_walk {
     uint32_t bcache[1u << BLOBC_WALK_CACHE_BITS]; /* start -> table index + 1 */
     struct blobc_wref *refs; /* references met, checked after the walk */
     size_t nrefs, refs_cap;
+    uint32_t any_eid;       /* the id of [string: any]'s entry struct */
+    struct blobc_wdepth *depths; /* [any] and any-mapping payloads: their depth */
+    size_t ndepths, depths_cap;
 } blobc_walk;
 
 void blobc_walk_init(blobc_walk *w);

@@ -199,8 +199,9 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         if (!emit(s, op)) return -1;
         break;
     case BLOBC_KIND_ARRAY:
+    case BLOBC_KIND_MAP: /* the bytes of [entry] */
     case BLOBC_KIND_PTR:
-        op.code = in->kind == BLOBC_KIND_ARRAY ? OP_ARR : t->ref ? OP_REF : OP_PTR;
+        op.code = in->kind == BLOBC_KIND_PTR ? t->ref ? OP_REF : OP_PTR : OP_ARR;
         op.tid = in->elem;
         if (!emit(s, op)) return -1;
         break;
@@ -226,6 +227,18 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         if (!emit(s, tag) || !emit(s, ref)) return -1;
         break;
     }
+    case BLOBC_KIND_OPTIONAL:
+        /* T's checks cannot run before the presence byte is read: zero
+         * bytes need not be a sound T (a string, a union) */
+        op.code = OP_OPT;
+        op.tid = in->elem;
+        if (!emit(s, op)) return -1;
+        break;
+    case BLOBC_KIND_ANY:
+        op.code = OP_ANY;
+        op.tid = id;
+        if (!emit(s, op)) return -1;
+        break;
     case BLOBC_KIND_FIXED: {
         const blobc_winfo *e = &w->infos[in->elem];
         if (e->nops == 0) break;
@@ -273,6 +286,11 @@ static int compile_one(blobc_walk *w, uint32_t id) {
                 if (!emit(s, call)) return -1;
             }
             at = f->offset + sub->size;
+            /* after the key's own checks, which make it safe to read */
+            if (i == 0 && (t->flags & BLOBC_STRUCT_ENTRY)) {
+                wop mkey = {OP_MKEY, 0, 0, 1, id, 0};
+                if (!emit(s, mkey)) return -1;
+            }
         }
         if (in->size > at) {
             wop pad = {OP_PAD, 1, at, in->size - at, 0, 0};
@@ -385,7 +403,7 @@ blobc_status blobc_walk_compile(blobc_walk *w, uint32_t id, blobc_error *err) {
                     break;
                 }
             }
-        } else if (in->kind == BLOBC_KIND_FIXED && next == 0) {
+        } else if ((in->kind == BLOBC_KIND_FIXED || in->kind == BLOBC_KIND_OPTIONAL) && next == 0) {
             next = 1;
             if (w->infos[in->elem].state != ST_COMPILED) dep = in->elem;
         }

@@ -31,6 +31,7 @@ void blobc_walk_free(blobc_walk *w) {
     blobc_walk_any_release(w);
     free(w->big);
     free(w->refs);
+    free(w->depths);
     free(w->infos);
     blobc_ptrset_free(&w->ptypes);
     free(w->pids);
@@ -84,6 +85,7 @@ static blobc_status walk_all(blobc_walk *w, const uint8_t *data, size_t size, co
     w->ntab = 0;
     w->nframes = 0;
     w->work = 0;
+    w->ndepths = 0;
     memset(w->bcache, 0, sizeof w->bcache);
     if (!blobc_walk_ids_init(w)) return blobc_err_nomem(err);
     if (size > BLOBC_MAX_DATA_SIZE)
@@ -132,6 +134,11 @@ static blobc_status walk_all(blobc_walk *w, const uint8_t *data, size_t size, co
         f = &w->frames[w->nframes - 1];
         if (f->tab != WNONE) w->tinfo[f->tab] |= BLOBC_WP_DONE;
         w->work += (uint64_t)f->n * w->infos[f->tid].nops;
+        if (BLOBC_UNLIKELY(f->tab != WNONE && blobc_walk_is_any_box(w, f->tid))) {
+            st = blobc_walk_any_box_done(w, err);
+            if (st != BLOBC_OK) return st;
+            continue;
+        }
         w->nframes--;
     }
     return BLOBC_OK;

@@ -10,7 +10,9 @@
  *   walk_refs.c     offset fields: new payloads, back references, and the
  *                   fast walk of a frame
  *   walk_driver.c   the driver: the frame stack, op by op
- *   walk_keys.c     references and keyed arrays, checked after the walk
+ *   walk_keys.c     map keys in order; references and keyed arrays,
+ *                   checked after the walk
+ *   walk_values.c   optionals and any-values
  */
 #ifndef BLOBC_WALK_INTERNAL_H
 #define BLOBC_WALK_INTERNAL_H
@@ -86,6 +88,11 @@ enum {
     OP_UNION,    /* a union of tid: its member's payload, as a *member */
     OP_REF,      /* a &tid {offset}: checked once every payload is placed
                     (null only with mask NONE_OK) */
+    OP_OPT,      /* a ?T, T = tid: its presence byte decides whether T's
+                    bytes are walked or must be zero (walk_values.c) */
+    OP_ANY,      /* an any: its kind word decides what the body holds */
+    OP_MKEY,     /* a map entry's key (tid: the entry struct): above the key
+                    of the entry before it (walk_keys.c) */
     OP_COUNT
 };
 
@@ -152,6 +159,9 @@ struct blobc_wframe {
     uint32_t ck;  /* elements below this one passed their checks */
     uint8_t indexed;
     uint8_t fast; /* pc counts rops: the checks are run by chunks */
+    uint8_t from_any; /* the payload is the list or mapping of an any */
+    uint32_t anyh;    /* an [any] or any-mapping payload: the deepest of
+                         its items' lists and mappings so far */
 };
 
 /* Private work stacks, kept in blobc_walk.scratch. */
@@ -281,6 +291,27 @@ blobc_status blobc_walk_ref(blobc_walk *w, const wop *op, size_t p, blobc_error 
  * type. */
 blobc_status blobc_walk_keys_check(blobc_walk *w, blobc_error *err);
 
+/* The map entry's key at p against the key of the entry before it. */
+blobc_status blobc_walk_map_key(blobc_walk *w, const wop *op, size_t p, blobc_error *err);
+
+/* ---- optionals and any-values (walk_values.c) ---- */
+
+/* Whether payloads of tid are lists or mappings an any may hold. */
+static inline bool blobc_walk_is_any_box(const blobc_walk *w, uint32_t tid) {
+    return tid == BLOBC_KIND_ANY || (tid == w->any_eid && tid != 0);
+}
+/* The ?T of `op` at p. */
+blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                 blobc_error *err);
+/* The any of `op` at p. */
+blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                            blobc_error *err);
+/* Table entry k is an [any] or any-mapping: room for its depth. */
+bool blobc_walk_any_box_placed(blobc_walk *w, size_t k);
+/* The top frame, an [any] or any-mapping payload, is done: its depth
+ * recorded, and checked when an any holds it. */
+blobc_status blobc_walk_any_box_done(blobc_walk *w, blobc_error *err);
+
 /* ---- offset fields (walk_refs.c) ---- */
 
 enum { FR_DONE, FR_PUSHED, FR_SLOW };
@@ -312,6 +343,8 @@ static inline bool blobc_walk_push_frame(blobc_walk *w, uint32_t tid, size_t bas
     f->ck = 0;
     f->indexed = indexed;
     f->fast = 0;
+    f->from_any = 0;
+    f->anyh = 0;
     return true;
 }
 

@@ -86,11 +86,42 @@ static void item_key(const blobc_walk *w, const blobc_type *st, size_t p, uint64
     *bits = blobc_load_int(w->data + p, kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind);
 }
 
+/* The key kind that orders items of keyed struct st: an enum's base. */
+static blobc_kind key_kind(const blobc_type *st) {
+    const blobc_type *kt = st->fields[st->key - 1].type;
+    return kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+}
+
+/* Runs after the entry's key is checked (a string's bytes placed or met
+ * before), and the entry before it was: both keys are sound to read. A
+ * frame other than the entries' own (a hostile type section that puts an
+ * entry inline) has no entry before. */
+blobc_status blobc_walk_map_key(blobc_walk *w, const wop *op, size_t p, blobc_error *err) {
+    const blobc_wframe *f = &w->frames[w->nframes - 1];
+    if (f->tid != op->tid || f->i == 0) return BLOBC_OK;
+    const blobc_winfo *in = &w->infos[op->tid];
+    uint64_t a, b;
+    const char *as, *bs;
+    size_t an, bn;
+    item_key(w, in->type, p - in->size, &a, &as, &an);
+    item_key(w, in->type, p, &b, &bs, &bn);
+    int c = blobc_key_cmp(key_kind(in->type), a, as, an, b, bs, bn);
+    if (c < 0) return BLOBC_OK;
+    if (c == 0)
+        return blobc_walk_fail(w, err, BLOBC_V_KEY_ORDER, p, p,
+                               "map entry %" PRIu32 " has the key of the entry before it (a key "
+                               "is given once)",
+                               f->i);
+    return blobc_walk_fail(w, err, BLOBC_V_KEY_ORDER, p, p,
+                           "map entry %" PRIu32 " has a key that sorts before the entry before it "
+                           "(entries are sorted by key)",
+                           f->i);
+}
+
 static blobc_status check_sorted(blobc_walk *w, const blobc_wpayload *pl, blobc_error *err) {
     const blobc_winfo *in = &w->infos[pl->tid];
     const blobc_type *st = in->type;
-    const blobc_type *kt = st->fields[st->key - 1].type;
-    blobc_kind kind = kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+    blobc_kind kind = key_kind(st);
     uint64_t a = 0, b = 0;
     const char *as = NULL, *bs = NULL;
     size_t an = 0, bn = 0;
@@ -137,7 +168,8 @@ static bool keyed_array(const blobc_walk *w, const blobc_wpayload *pl) {
     if (pl->tid == STRBYTES || pl->count == 0) return false;
     if ((pl->flags & BLOBC_WP_PTR) && !(pl->flags & BLOBC_WP_MIXED)) return false;
     const blobc_type *st = w->infos[pl->tid].type;
-    return st && st->kind == BLOBC_KIND_STRUCT && st->key;
+    /* a map's entries: sorted during the walk, each map its own key space */
+    return st && st->kind == BLOBC_KIND_STRUCT && st->key && !(st->flags & BLOBC_STRUCT_ENTRY);
 }
 
 /* All keyed arrays of one type share one key space: with two or more of
@@ -152,8 +184,7 @@ static blobc_status check_key_space(blobc_walk *w, size_t nkeyed, blobc_error *e
         blobc_wpayload pl = blobc_walk_payload(w, i);
         if (!keyed_array(w, &pl)) continue;
         const blobc_type *st = w->infos[pl.tid].type;
-        const blobc_type *kt = st->fields[st->key - 1].type;
-        blobc_kind kind = kt->kind == BLOBC_KIND_ENUM ? kt->elem->kind : kt->kind;
+        blobc_kind kind = key_kind(st);
         uint64_t flip = blobc_kind_is_signed(kind) ? UINT64_C(1) << 63 : 0;
         for (uint32_t j = 0; j < pl.count; j++) {
             key_item *k = &it[n++];

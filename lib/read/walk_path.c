@@ -43,6 +43,9 @@ static void type_path(blobc_walk *w, pbuf *b, const blobc_type *t, uint64_t off,
                 blobc_walk_type_lookup(w, t->elem) == stop->tid)
                 return;
             if (stop->code == OP_CALL && blobc_walk_type_lookup(w, t) == stop->tid) return;
+            if (stop->code == OP_OPT && t->kind == BLOBC_KIND_OPTIONAL &&
+                blobc_walk_type_lookup(w, t->elem) == stop->tid)
+                return;
         }
         size_t n = blobc_path_step(&t, &off, comp, sizeof comp);
         if (!n) return;
@@ -54,6 +57,8 @@ size_t blobc_path_step(const blobc_type **tp, uint64_t *offp, char *buf, size_t 
     const blobc_type *t = *tp;
     uint64_t off = *offp;
     int n = 0;
+    /* an optional's value is its first bytes, and has no name of its own */
+    while (t->kind == BLOBC_KIND_OPTIONAL && t->elem && off < t->elem->size) t = t->elem;
     if (t->kind == BLOBC_KIND_STRUCT) {
         /* fields are in increasing offset order: binary search */
         uint32_t lo = 0, hi = t->nfields;
@@ -102,7 +107,8 @@ void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err) {
             const wop *pops = p->fast ? pi->rops : pi->ops;
             if (p->pc > 0 && p->pc <= (p->fast ? pi->nrops : pi->nops)) {
                 const wop *op = &pops[p->pc - 1];
-                type_path(w, &b, pi->type, op->off, op->code == OP_LOOP || op->code == OP_CALL ? op : NULL);
+                type_path(w, &b, pi->type, op->off,
+                          op->code == OP_LOOP || op->code == OP_CALL || op->code == OP_OPT ? op : NULL);
                 if (op->code == OP_UNION) union_step(w, &b, op, p->base + (size_t)p->i * pi->size);
             }
         }

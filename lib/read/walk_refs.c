@@ -136,7 +136,8 @@ static blobc_status place(blobc_walk *w, const wop *op, size_t p, size_t t, size
     }
     size_t j = w->ntab;
     if ((BLOBC_UNLIKELY(w->ntab == w->tab_cap) && !blobc_walk_tab_grow(w, 1)) ||
-        !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0))
+        !tab_put(w, t, cnt, tid, op->code == OP_PTR ? BLOBC_WP_PTR : 0) ||
+        (BLOBC_UNLIKELY(blobc_walk_is_any_box(w, tid)) && !blobc_walk_any_box_placed(w, j)))
         return blobc_err_nomem(err);
     size_t esz = w->infos[tid].size;
     if (!w->any_order) w->cursor = t + cnt * esz;
@@ -641,7 +642,13 @@ static blobc_status visit_union(blobc_walk *w, const wop *op, size_t p, bool *pu
 
 blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                               blobc_error *err) {
-    if (op->code == OP_UNION) return visit_union(w, op, p, pushed, err);
-    if (op->code == OP_REF) return blobc_walk_ref(w, op, p, err);
+    switch (op->code) {
+    case OP_UNION: return visit_union(w, op, p, pushed, err);
+    case OP_REF: return blobc_walk_ref(w, op, p, err);
+    case OP_OPT: return blobc_walk_optional(w, op, p, pushed, err);
+    case OP_ANY: return blobc_walk_any(w, op, p, pushed, err);
+    case OP_MKEY: return blobc_walk_map_key(w, op, p, err);
+    default: break;
+    }
     return visit_offset(w, op, p, pushed, err);
 }

@@ -13,7 +13,9 @@
 
 #include <stdlib.h>
 
-static bool kind_builtin(blobc_kind k) { return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING; }
+static bool kind_builtin(blobc_kind k) {
+    return blobc_kind_is_scalar(k) || k == BLOBC_KIND_STRING || k == BLOBC_KIND_ANY;
+}
 
 uint32_t blobc_walk_builtin_size(blobc_kind k) {
     switch (k) {
@@ -22,6 +24,7 @@ uint32_t blobc_walk_builtin_size(blobc_kind k) {
     case BLOBC_KIND_I32: case BLOBC_KIND_U32: case BLOBC_KIND_F32: return 4;
     case BLOBC_KIND_I64: case BLOBC_KIND_U64: case BLOBC_KIND_F64: return 8;
     case BLOBC_KIND_STRING: return 8;
+    case BLOBC_KIND_ANY: return BLOBC_ANY_SIZE;
     default: return 0;
     }
 }
@@ -95,7 +98,7 @@ static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
             in->type = t;
             in->kind = t->kind;
             in->size = sz;
-            in->align = t->kind == BLOBC_KIND_STRING ? 4 : sz;
+            in->align = t->kind == BLOBC_KIND_STRING ? 4 : t->kind == BLOBC_KIND_ANY ? BLOBC_ANY_ALIGN : sz;
             in->elem = WNONE;
             /* string items need no program: placed as they are met */
             if (t->kind == BLOBC_KIND_STRING) in->cls = CLS_STRINGS;
@@ -105,6 +108,39 @@ static uint32_t base_id(blobc_walk *w, const blobc_type *t) {
     if (t->kind == BLOBC_KIND_STRUCT || t->kind == BLOBC_KIND_ENUM || t->kind == BLOBC_KIND_UNION)
         return new_info(w, t, t->size, t->align);
     return WNONE;
+}
+
+/* The id of a map's entry struct e whose value has id vid. Entries are
+ * numbered by their key's and value's ids, not by pointer: two spellings
+ * of [string: u32] hold one kind of payload (sharing one is sound), as two
+ * of [u32] do. */
+static uint32_t entry_id(blobc_walk *w, const blobc_type *e, uint32_t vid) {
+    if (!e || e->kind != BLOBC_KIND_STRUCT || !(e->flags & BLOBC_STRUCT_ENTRY) || e->nfields != 2 ||
+        e->key != 1 || e->fields[0].offset != 0)
+        return WNONE;
+    const blobc_type *k = e->fields[0].type;
+    if (!k || !(blobc_kind_is_integer(k->kind) || k->kind == BLOBC_KIND_ENUM ||
+                k->kind == BLOBC_KIND_STRING))
+        return WNONE;
+    uint32_t id = blobc_walk_type_lookup(w, e);
+    if (id != WNONE) return id;
+    /* a leaf: numbered without the chain this call is unwinding */
+    uint32_t kid = blobc_walk_type_id(w, k);
+    if (kid == WNONE) return WNONE;
+    id = smap_find(w, BLOBC_KIND_STRUCT, vid, kid);
+    if (id != WNONE) {
+        /* the first one met is the one compiled: the others must agree */
+        const blobc_type *f = w->infos[id].type;
+        if (f->size != e->size || f->align != e->align || f->fields[1].offset != e->fields[1].offset)
+            return WNONE;
+    } else {
+        id = new_info(w, e, e->size, e->align);
+        if (id == WNONE) return WNONE;
+        w->infos[id].elem = vid;
+        w->infos[id].count = kid;
+        if (!smap_put(w, id)) return WNONE;
+    }
+    return pmap_put(w, e, id) ? id : WNONE;
 }
 
 uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
@@ -118,7 +154,9 @@ uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
     while (blobc_kind_is_anonymous(cur->kind) && blobc_walk_type_lookup(w, cur) == WNONE) {
         if (!blobc_grow((void **)&s->chain, &s->chain_cap, depth + 1, sizeof *s->chain)) return WNONE;
         s->chain[depth++] = cur;
-        cur = cur->elem;
+        /* a map goes on to its value: its entry struct is numbered by
+         * structure below, once the value's id is known */
+        cur = blobc_type_next(cur);
         if (!cur) return WNONE;
     }
     uint32_t cid = blobc_walk_type_lookup(w, cur);
@@ -128,6 +166,7 @@ uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
     }
     while (depth) {
         const blobc_type *a = s->chain[--depth];
+        if (a->kind == BLOBC_KIND_MAP && (cid = entry_id(w, a->elem, cid)) == WNONE) return WNONE;
         /* a reference &T has a program of its own, apart from *T's */
         uint32_t count = a->kind == BLOBC_KIND_FIXED ? a->count : a->ref ? 1 : 0;
         uint32_t sid = smap_find(w, a->kind, cid, count);
@@ -137,6 +176,11 @@ uint32_t blobc_walk_type_id(blobc_walk *w, const blobc_type *t) {
             if (a->kind == BLOBC_KIND_FIXED) {
                 if (count == 0 || (uint64_t)count * e->size > BLOBC_MAX_TYPE_SIZE) return WNONE;
                 size = count * e->size;
+                align = e->align;
+            } else if (a->kind == BLOBC_KIND_OPTIONAL) {
+                /* T, its presence byte, padding to T's alignment */
+                if ((uint64_t)e->size + e->align > BLOBC_MAX_TYPE_SIZE) return WNONE;
+                size = (e->size + e->align) & ~(e->align - 1);
                 align = e->align;
             } else {
                 size = a->kind == BLOBC_KIND_PTR ? 4 : 8;
@@ -166,5 +210,8 @@ bool blobc_walk_ids_init(blobc_walk *w) {
     w->infos[STRBYTES].size = 1;
     w->infos[STRBYTES].align = 1;
     w->infos[STRBYTES].state = ST_COMPILED;
+    uint32_t m = blobc_walk_type_id(w, blobc_any_map_type());
+    if (m == WNONE) return false;
+    w->any_eid = w->infos[m].elem;
     return true;
 }

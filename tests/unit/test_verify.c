@@ -37,29 +37,6 @@ static uint8_t *copy_img(void) {
     return c;
 }
 
-typedef struct outcome {
-    blobc_status st;
-    blobc_error err;
-} outcome;
-
-static outcome verify_as(const uint8_t *d, size_t n, const blobc_type *root) {
-    outcome o;
-    blobc_error_clear(&o.err);
-    o.st = blobc_verify_data(d, n, root, &o.err);
-    return o;
-}
-
-#define CHECK_FAILS(o, code_, off_, path_)                                                  \
-    do {                                                                                    \
-        CHECK_EQ_I((o).st, BLOBC_EINPUT);                                                   \
-        if ((o).err.code != (code_))                                                        \
-            FAILF("code %s, want %s (%s)", blobc_verify_code_name((o).err.code),            \
-                  blobc_verify_code_name(code_), (o).err.message);                          \
-        CHECK_EQ_I((o).err.has_offset, 1);                                                  \
-        CHECK_EQ_U((o).err.offset, (off_));                                                 \
-        CHECK_STR((o).err.path, (path_));                                                   \
-    } while (0)
-
 TEST(valid_level) {
     outcome o = verify_as(IMG.data, IMG.len, LV);
     if (o.st != BLOBC_OK) FAILF("%s at %s", o.err.message, o.err.path);

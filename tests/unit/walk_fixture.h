@@ -209,4 +209,30 @@ static inline void fx_level_blob(const blobc_schema *s, uint32_t nrooms, bool st
     blobc_buffer_free(&img);
 }
 
+/* A verification's status and error. */
+typedef struct outcome {
+    blobc_status st;
+    blobc_error err;
+} outcome;
+
+static inline outcome verify_as(const uint8_t *d, size_t n, const blobc_type *root) {
+    outcome o;
+    blobc_error_clear(&o.err);
+    o.st = blobc_verify_data(d, n, root, &o.err);
+    return o;
+}
+
+/* The verification failed with this code, at this offset and path (the
+ * test's CHECK macros must be in scope). */
+#define CHECK_FAILS(o, code_, off_, path_)                                                  \
+    do {                                                                                    \
+        CHECK_EQ_I((o).st, BLOBC_EINPUT);                                                   \
+        if ((o).err.code != (code_))                                                        \
+            FAILF("code %s, want %s (%s)", blobc_verify_code_name((o).err.code),            \
+                  blobc_verify_code_name(code_), (o).err.message);                          \
+        CHECK_EQ_I((o).err.has_offset, 1);                                                  \
+        CHECK_EQ_U((o).err.offset, (off_));                                                 \
+        CHECK_STR((o).err.path, (path_));                                                   \
+    } while (0)
+
 #endif

@@ -56,7 +56,9 @@ typedef enum blobc_verify_code {
     BLOBC_V_NAN = 25,            /* a NaN other than the canonical quiet NaN */
     BLOBC_V_UNION = 26,          /* union tag out of range, or tag and offset disagree */
     BLOBC_V_KEY_ORDER = 27,      /* a keyed array not sorted by key, or a key twice */
-    BLOBC_V_REF = 28             /* a reference not on an item of a keyed array of its type */
+    BLOBC_V_REF = 28,            /* a reference not on an item of a keyed array of its type */
+    BLOBC_V_OPTIONAL = 29,       /* presence byte not 0 or 1, or an absent value not all zero */
+    BLOBC_V_ANY = 30             /* an any's kind word, unused bytes, uint or depth wrong */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */
