@@ -17,6 +17,11 @@ for fmt in json yaml; do
     if [ -e "$T/bad.blob" ]; then fail "bad_${fmt}_no_output" "bad.blob written"; else pass "bad_${fmt}_no_output"; fi
 done
 
+# verify knows the forms: map keys sorted and unique, presence bytes,
+# any-values well formed.
+expect verify_map 0 "$BLOBC" verify "$T/map.json.blob"
+expect verify_stream 0 "$BLOBC" verify "$T/s.yaml.blob"
+
 # Values read back from the bytes: sorted map keys, presence flags, any.
 if command -v python3 >/dev/null; then
     python3 "$F/read_map.py" "$T/map.json.blob" >"$T/values" 2>&1
@@ -29,6 +34,7 @@ fi
 # member, the anchor fills the @anchor field.
 expect unity 0 "$BLOBC" bake "$F/unity.yaml" -s "$F/in/unity.schema" -o "$T/u.blob"
 same_file unity_golden "$T/u.blob" "$F/unity.blob.expect"
+expect verify_unity 0 "$BLOBC" verify "$T/u.blob"
 
 # @open: unknown keys are skipped, and listed with --warn-unknown.
 printf '{"width": 1, "zzz": [1, {"a": 2}], "props": {}, "byid": {}, "layers": [], "extra": 1}' >"$T/open.json"
