@@ -33,6 +33,7 @@
 #include "blobc/bake.h"
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
+#include "common/kind.h"
 #include "read/dump_emit.h"
 #include "read/dump_map.h"
 #include "read/listing.h"
@@ -78,22 +79,49 @@ static bool level_ok(demit *e) {
     return !e->too_deep;
 }
 
-static void open_coll(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
-                      uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies) {
+/* What a collection's frame is beyond its items: a map's entries, a
+ * union member's tag (by field: the tag entry first; by tag: the YAML tag
+ * on the node). */
+typedef struct cextra {
+    uint8_t map;
+    const blobc_type *tagu;
+    const blobc_field *tagm;
+    const char *ytag;
+} cextra;
+
+static void open_coll_x(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
+                        uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies,
+                        const cextra *x) {
     if (!level_ok(e)) return;
-    dframe f = {type, base, n, 0, esize, c->ind + 2, (uint8_t)seq, 0, 0, copies};
+    dframe f = {type, base, n, 0, esize, c->ind + 2, (uint8_t)seq, 0, 0, copies, 0, 0, 0, NULL, NULL};
     f.flow = c->flow || e->nfr >= BLOCK_DEPTH;
+    const char *ytag = NULL;
+    if (x) {
+        f.map = x->map;
+        f.tagu = x->tagu;
+        f.tagm = x->tagm;
+        if (f.tagm) f.n++;
+        ytag = x->ytag;
+    }
     if (e->json) {
         putc1(e, seq ? '[' : '{');
     } else if (f.flow) {
         inline_open(e, c, anchor);
+        if (ytag) {
+            put(e, ytag, strlen(ytag));
+            putc1(e, ' ');
+        }
         putc1(e, seq ? '[' : '{');
     } else {
         if (anchor) {
             putc1(e, ' ');
             put_anchor(e, '&', anchor);
         }
-        if (c->in_seq && !anchor) {
+        if (ytag) {
+            putc1(e, ' ');
+            put(e, ytag, strlen(ytag));
+        }
+        if (c->in_seq && !anchor && !ytag) {
             /* "- key: v" / "- - v": the first entry stays on the dash's line */
             putc1(e, ' ');
             f.first_inline = 1;
@@ -102,6 +130,11 @@ static void open_coll(demit *e, const vctx *c, bool seq, const blobc_type *type,
         }
     }
     push(e, f);
+}
+
+static void open_coll(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
+                      uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies) {
+    open_coll_x(e, c, seq, type, base, n, esize, anchor, copies, NULL);
 }
 
 /* Items of scalar type (or strings) as one flow sequence "[a, b, c]". */
@@ -149,10 +182,81 @@ static inline bool plain_string(demit *e, const vctx *c, size_t p) {
     return true;
 }
 
+/* An any's null, bool or number (its body at b): a float always reads
+ * as one (blobc_format_float writes "3.0", not "3"), so each bakes back
+ * to its own kind. */
+static void put_any_scalar(demit *e, uint32_t kind, const uint8_t *b) {
+    char *o = room(e, NUMBER_TEXT);
+    if (!o) return;
+    switch (kind) {
+    case BLOBC_ANY_NULL:
+        memcpy(o, "null", 4);
+        o += 4;
+        break;
+    case BLOBC_ANY_BOOL: o = number_text(o, BLOBC_KIND_BOOL, b, e->json); break;
+    case BLOBC_ANY_INT: o = number_text(o, BLOBC_KIND_I64, b, e->json); break;
+    case BLOBC_ANY_UINT: o = number_text(o, BLOBC_KIND_U64, b, e->json); break;
+    default: o = number_text(o, BLOBC_KIND_F64, b, e->json); break;
+    }
+    done(e, o);
+}
+
+/* A map entry's key (its entry at p) and colon: a string's text (its
+ * bytes are the next payload, or one met before), an integer as its
+ * digits (quoted in JSON, whose keys are strings), an enum by name. */
+static void put_map_key(demit *e, const blobc_type *entry, size_t p) {
+    const blobc_type *kt = entry->fields[0].type;
+    if (kt->kind == BLOBC_KIND_STRING) {
+        size_t tg = 0, idx = 0;
+        uint32_t cnt = 0;
+        if (resolve(e, BLOBC_KIND_STRING, p, &tg, &cnt, &idx) != R_NULL)
+            put_string(e, e->d + tg, cnt - 1);
+    } else if (kt->kind == BLOBC_KIND_ENUM) {
+        put_scalar(e, kt, e->d + p);
+    } else {
+        char *o = room(e, NUMBER_TEXT + 2);
+        if (!o) return;
+        if (e->json) *o++ = '"';
+        o = number_text(o, kt->kind, e->d + p, false);
+        if (e->json) *o++ = '"';
+        done(e, o);
+    }
+    putc1(e, ':');
+    if (e->json) putc1(e, ' ');
+}
+
+/* Whether s reads as a plain word in YAML: letters, digits, '_' and '-',
+ * not first a digit or '-', and not a bool or null. */
+static bool plain_word(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || (s[0] >= '0' && s[0] <= '9') || s[0] == '-' || yaml_special(s, n)) return false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* The tag entry's value of a member of a union by field: its integer,
+ * or its string (as a word where YAML reads it as one). */
+static void put_tag_value(demit *e, const blobc_type *u, const blobc_field *m) {
+    if (u->int_tags) {
+        char *o = room(e, NUMBER_TEXT);
+        if (o) done(e, i64_text(o, (int64_t)m->tag_value));
+    } else if (!e->json && plain_word(m->tag)) {
+        put(e, m->tag, strlen(m->tag));
+    } else {
+        put_string(e, (const uint8_t *)m->tag, strlen(m->tag));
+    }
+}
+
 static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
     size_t pend = SIZE_MAX; /* a shared *T target, anchored on the node */
     uint8_t copies = 0;
     if (t->kind == BLOBC_KIND_STRING && plain_string(e, c, p)) return;
+    cextra x = {0, NULL, NULL, NULL};
     for (;;) {
         if (scalar_like(t)) {
             inline_open(e, c, take_anchor(e, pend));
@@ -161,16 +265,55 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
             break;
         }
         if (t->kind == BLOBC_KIND_STRUCT) {
-            open_coll(e, c, false, t, p, t->nfields, 0, take_anchor(e, pend), copies);
+            open_coll_x(e, c, false, t, p, t->nfields, 0, take_anchor(e, pend), copies, &x);
             return;
+        }
+        if (t->kind == BLOBC_KIND_OPTIONAL) {
+            /* present: T's own text; absent (in a list or a map): null */
+            if (e->d[p + blobc_optional_flag(t)]) {
+                t = t->elem;
+                continue;
+            }
+            inline_open(e, c, take_anchor(e, pend));
+            PUTS(e, "null");
+            inline_close(e, c);
+            break;
+        }
+        if (t->kind == BLOBC_KIND_ANY) {
+            uint32_t k = blobc_ld32(e->d + p);
+            if (k < BLOBC_ANY_STRING) {
+                inline_open(e, c, take_anchor(e, pend));
+                put_any_scalar(e, k, e->d + p + BLOBC_ANY_BODY);
+                inline_close(e, c);
+                break;
+            }
+            t = k == BLOBC_ANY_STRING ? blobc_builtin_type(BLOBC_KIND_STRING)
+                : k == BLOBC_ANY_LIST ? blobc_any_list_type()
+                                      : blobc_any_map_type();
+            p += BLOBC_ANY_BODY;
+            continue;
         }
         if (t->kind == BLOBC_KIND_UNION) {
             /* {Member: payload}, or null for none (the walk checked the tag) */
-            if (blobc_ld32(e->d + p) == 0) {
+            uint32_t tag = blobc_ld32(e->d + p);
+            if (tag == 0) {
                 inline_open(e, c, take_anchor(e, pend));
                 PUTS(e, "null");
                 inline_close(e, c);
                 break;
+            }
+            const blobc_field *m = &t->fields[tag - 1];
+            if (t->by == BLOBC_UNION_BY_FIELD || (t->by == BLOBC_UNION_BY_TAG && !e->json)) {
+                /* the member's own mapping, its tag inside or on it */
+                if (t->by == BLOBC_UNION_BY_FIELD) {
+                    x.tagu = t;
+                    x.tagm = m;
+                } else {
+                    x.ytag = m->tag;
+                }
+                t = m->type;
+                p += BLOBC_UNION_REF;
+                continue;
             }
             open_coll(e, c, false, t, p, 1, 0, take_anchor(e, pend), copies);
             return;
@@ -197,6 +340,7 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
         if (r == R_NULL) {
             inline_open(e, c, take_anchor(e, pend));
             if (t->kind == BLOBC_KIND_ARRAY) PUTS(e, "[]");
+            else if (t->kind == BLOBC_KIND_MAP) PUTS(e, "{}");
             else PUTS(e, "null");
             inline_close(e, c);
             break;
@@ -231,6 +375,12 @@ static void value(demit *e, const vctx *c, const blobc_type *t, size_t p) {
                 break;
             }
             open_coll(e, c, true, et, tg, cnt, et->size, take_anchor(e, idx), copies);
+            return;
+        }
+        if (t->kind == BLOBC_KIND_MAP) {
+            x.map = 1;
+            open_coll_x(e, c, false, t->elem, tg, cnt, t->elem->size, take_anchor(e, idx), copies,
+                        &x);
             return;
         }
         /* *T: the pointer's value is its target's */
@@ -318,10 +468,15 @@ static void run(demit *e) {
     while (e->nfr && !e->failed) {
         dframe *f = &e->fr[e->nfr - 1];
         if (f->i == f->n) {
-            bool flow = f->flow, seq = f->seq;
+            bool flow = f->flow, seq = f->seq, empty = f->out == 0;
             uint8_t copies = f->copies;
             uint32_t ind = f->ind;
             e->nfr--;
+            if (empty && !seq && !flow && !e->json) {
+                /* every field left out: an empty mapping, not a null */
+                if (!f->first_inline) indent(e, ind);
+                PUTS(e, "{}\n");
+            }
             bool parent_flow = e->nfr && e->fr[e->nfr - 1].flow;
             if (e->json) {
                 char *o = room(e, (size_t)ind + 16);
@@ -341,38 +496,69 @@ static void run(demit *e) {
         }
         uint32_t i = f->i++;
         const char *key = NULL;
-        const blobc_type *t;
-        size_t p;
+        const blobc_type *t = NULL;
+        size_t p = 0, kp = SIZE_MAX; /* kp: a map entry's key */
+        bool tag_entry = false;
         if (f->seq) {
             t = f->type;
             p = f->base + (size_t)i * f->esize;
+            if (f->docs) {
+                /* "---", then the item as a document's top node */
+                vctx dc = {false, false, (uint32_t)-2};
+                PUTS(e, "---");
+                e->doc_anchor = e->anchors;
+                value(e, &dc, t, p);
+                continue;
+            }
+        } else if (f->map) {
+            const blobc_field *vf = &f->type->fields[1];
+            kp = f->base + (size_t)i * f->esize;
+            t = vf->type;
+            p = kp + vf->offset;
+        } else if (f->tagm && i == 0) {
+            key = f->tagu->tag_field;
+            tag_entry = true;
         } else {
-            /* a union's one entry is the member its tag names */
+            /* a union's one entry is the member its tag names (by tag, in
+             * JSON, under the tag) */
             const blobc_field *fd = f->type->kind == BLOBC_KIND_UNION
                                         ? &f->type->fields[blobc_ld32(e->d + f->base) - 1]
-                                        : &f->type->fields[i];
-            key = fd->name;
+                                        : &f->type->fields[i - (f->tagm != NULL)];
+            key = f->type->kind == BLOBC_KIND_UNION && f->type->by == BLOBC_UNION_BY_TAG ? fd->tag
+                                                                                      : fd->name;
             t = fd->type;
             p = f->base + fd->offset;
+            /* an absent optional is left out, as bake leaves it */
+            if (t->kind == BLOBC_KIND_OPTIONAL && !e->d[p + blobc_optional_flag(t)]) continue;
         }
-        if (e->json && !f->flow && json_number_entry(e, i != 0, f->ind, key, t, p)) continue;
+        bool first = f->out++ == 0;
+        if (e->json && !f->flow && !f->map && !tag_entry &&
+            json_number_entry(e, !first, f->ind, key, t, p))
+            continue;
         /* the entry's lead-in */
         if (f->flow) {
-            if (i) PUTS(e, ", ");
+            if (!first) PUTS(e, ", ");
         } else if (e->json) {
-            json_lead_in(e, i != 0, f->ind, key);
+            json_lead_in(e, !first, f->ind, key);
             key = NULL;
-        } else if (!(i == 0 && f->first_inline)) {
+        } else if (!(first && f->first_inline)) {
             indent(e, f->ind);
         }
-        if (key) {
+        if (kp != SIZE_MAX) {
+            put_map_key(e, f->type, kp);
+            if (!e->json && f->flow) putc1(e, ' ');
+        } else if (key) {
             put_key(e, key);
             if (!e->json && f->flow) putc1(e, ' ');
-        } else if (!e->json && !f->flow) {
+        } else if (!e->json && !f->flow && !tag_entry) {
             putc1(e, '-');
         }
         vctx c = {f->flow != 0, f->seq != 0, f->ind};
-        if (scalar_like(t)) {
+        if (tag_entry) {
+            inline_open(e, &c, 0);
+            put_tag_value(e, f->tagu, f->tagm);
+            inline_close(e, &c);
+        } else if (scalar_like(t)) {
             /* no frame, and no anchor: only payloads carry one */
             inline_open(e, &c, 0);
             put_scalar(e, t, e->d + p);
@@ -400,7 +586,13 @@ static blobc_status emit_text(demit *ep, const blobc_source *src, blobc_walk *w,
     if (!schema_name && o->schema && blobc_schema_filename(o->schema)[0])
         schema_name = blobc_schema_filename(o->schema);
     const char *tname = src->root->name ? src->root->name : "?";
-    if (e.json) {
+    const blobc_type *rt = src->root;
+    bool stream = (rt->flags & BLOBC_STRUCT_STREAM) && rt->nfields == 1 &&
+                  rt->fields[0].type->kind == BLOBC_KIND_ARRAY;
+    if (e.json && stream) {
+        /* a @stream root is the array of its items: JSON has no stream */
+        putc1(&e, '[');
+    } else if (e.json) {
         PUTS(&e, "{\n  \"$type\": \"");
         put(&e, tname, strlen(tname));
         putc1(&e, '"');
@@ -418,12 +610,25 @@ static blobc_status emit_text(demit *ep, const blobc_source *src, blobc_walk *w,
             putc1(&e, '\n');
         }
     }
-    /* the root's fields continue the top-level mapping */
-    dframe root = {src->root, 0, src->root->nfields, 0, 0, e.json ? 2 : 0, 0, 0, 0, 0};
-    push(&e, root);
-    /* in JSON every entry but the first is preceded by a comma; here the
-     * meta keys came first */
-    if (e.json) putc1(&e, ',');
+    if (stream) {
+        /* the meta keys are the stream's first document, each item one
+         * after it (YAML); the items of the JSON array */
+        const blobc_type *it = rt->fields[0].type->elem;
+        size_t tg = 0, idx = 0;
+        uint32_t cnt = 0;
+        if (resolve(&e, BLOBC_KIND_ARRAY, rt->fields[0].offset, &tg, &cnt, &idx) == R_NEW) {
+            dframe items = {.type = it, .base = tg, .n = cnt, .esize = it->size,
+                            .ind = e.json ? 2 : 0, .seq = 1, .docs = !e.json, .out = 0};
+            push(&e, items);
+        } else if (e.json) {
+            putc1(&e, ']');
+        }
+    } else {
+        /* the root's fields continue the top-level mapping, after the
+         * meta keys (so in JSON each entry follows a comma) */
+        dframe root = {.type = rt, .n = rt->nfields, .ind = e.json ? 2 : 0, .out = 1};
+        push(&e, root);
+    }
     e.keys = calloc(KEY_SLOTS, sizeof *e.keys); /* none: each key is made as it goes */
     run(&e);
     if (e.json) putc1(&e, '\n');
@@ -485,6 +690,10 @@ static uint32_t type_levels(const blobc_type *t, uint32_t cap, uint32_t *steps) 
     case BLOBC_KIND_ARRAY:
         return 1 + (inline_items(t->elem) ? 0 : type_levels(t->elem, cap - 1, steps));
     case BLOBC_KIND_PTR: return t->ref ? 0 : type_levels(t->elem, cap, steps);
+    case BLOBC_KIND_MAP: return 1 + type_levels(blobc_map_value(t), cap - 1, steps);
+    case BLOBC_KIND_OPTIONAL: return type_levels(t->elem, cap, steps);
+    /* lists and mappings up to BLOBC_MAX_ANY_DEPTH deep */
+    case BLOBC_KIND_ANY: return BLOBC_MAX_ANY_DEPTH > cap ? cap + 1 : BLOBC_MAX_ANY_DEPTH;
     default: return 0;
     }
 }

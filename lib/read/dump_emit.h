@@ -39,6 +39,11 @@ typedef struct dframe {
     uint32_t ind;           /* indentation of the entries (block style) */
     uint8_t seq, flow, first_inline;
     uint8_t copies;         /* copies of shared payloads that end with this frame */
+    uint8_t map;            /* the entries of a map: type is its entry struct */
+    uint8_t docs;           /* the items of a @stream root, one YAML document each */
+    uint32_t out;           /* entries written (an absent optional is left out) */
+    const blobc_type *tagu; /* a union by field: the member's mapping starts with */
+    const blobc_field *tagm; /* the tag entry of this member */
 } dframe;
 
 typedef struct demit {
@@ -63,6 +68,8 @@ typedef struct demit {
     blobc_walk *w;
     size_t next;            /* next new payload (table index) */
     uint32_t anchors;       /* anchors written so far */
+    uint32_t doc_anchor;    /* anchors before the current YAML document: an
+                               alias reaches no further back */
     uint32_t *anchor;       /* per payload: its anchor id, 0 none (made on first use) */
     dframe *fr;
     size_t nfr, frcap;
@@ -337,7 +344,7 @@ static inline int resolve(demit *e, blobc_kind kind, size_t p, size_t *t, uint32
     /* no anchor was written for it (JSON, or a **T whose inner payload's
      * anchor took the node): a copy. A *T target that is also a [T] of
      * one item is an alias either way round: the bake links it back. */
-    if (e->json || !e->anchor || e->anchor[k] == 0) return R_COPY;
+    if (e->json || !e->anchor || e->anchor[k] <= e->doc_anchor) return R_COPY;
     *idx = e->anchor[k];
     return R_ALIAS;
 }

@@ -259,13 +259,17 @@ static void offset_line(mapper *m, const blobc_lpart *e) {
     put_path(m);
     mprintf(m, ": %s", ty);
     if (off == 0) {
-        mputs(m, t->kind == BLOBC_KIND_PTR ? " = null" : t->kind == BLOBC_KIND_ARRAY ? " = []" : " = (null)");
+        mputs(m, t->kind == BLOBC_KIND_PTR     ? " = null"
+                 : t->kind == BLOBC_KIND_ARRAY ? " = []"
+                 : t->kind == BLOBC_KIND_MAP   ? " = {}"
+                                               : " = (null)");
         line_end(m, m->base + p, e->size);
         return;
     }
     int64_t tg = (int64_t)p + off;
     mprintf(m, " -> 0x%08" PRIx64, (uint64_t)((int64_t)m->base + tg));
     if (t->kind == BLOBC_KIND_ARRAY) mprintf(m, ", %" PRId32 " items", len);
+    else if (t->kind == BLOBC_KIND_MAP) mprintf(m, ", %" PRId32 " entries", len);
     else if (t->kind == BLOBC_KIND_STRING) mprintf(m, ", %" PRId32 " bytes", len);
     if (tg < 0 || (uint64_t)tg >= m->size) mputs(m, " (outside the data)");
     else if (t->kind == BLOBC_KIND_PTR && t->ref) {
@@ -302,6 +306,28 @@ static void union_line(mapper *m, const blobc_lpart *e) {
     line_end(m, m->base + e->at, 4);
 }
 
+/* An optional's presence byte, an absent one's zero value, an any's kind
+ * word and the bytes its body leaves unused. */
+static void kind_line(mapper *m, const blobc_lpart *e) {
+    static const char *const any_names[BLOBC_ANY_KIND_COUNT] = {
+        "null", "bool", "int", "uint", "float", "string", "list", "mapping"};
+    line_head(m, m->base + e->at, e->size, m->d + e->at);
+    put_path(m);
+    uint32_t k = e->kind == BLOBC_L_ANYKIND ? blobc_ld32(m->d + e->at) : 0;
+    switch (e->kind) {
+    case BLOBC_L_PRESENCE:
+        mprintf(m, ": presence = %u (%s)%s", m->d[e->at], m->d[e->at] ? "present" : "absent",
+                e->zero ? "" : " NONZERO padding");
+        break;
+    case BLOBC_L_ABSENT: mprintf(m, ": (absent)%s", e->zero ? "" : " NONZERO"); break;
+    case BLOBC_L_ANYKIND:
+        mprintf(m, ": any kind = %" PRIu32 " (%s)", k, k < BLOBC_ANY_KIND_COUNT ? any_names[k] : "?");
+        break;
+    default: mprintf(m, ": (unused)%s", e->zero ? "" : " NONZERO"); break;
+    }
+    line_end(m, m->base + e->at, e->size);
+}
+
 /* Bytes between payloads or after the last; padding inside a struct. */
 static void filler_line(mapper *m, const blobc_lpart *e) {
     line_head(m, m->base + e->at, e->size, m->d + e->at);
@@ -331,7 +357,8 @@ static void payload_line(mapper *m, const blobc_lpart *e) {
     char ty[128];
     spell(e->type, ty, sizeof ty);
     blobc_wpayload pv = blobc_walk_payload(m->w, e->payload);
-    if (!(pv.flags & BLOBC_WP_PTR)) mprintf(m, ": [%s] items, %" PRIu32, ty, pv.count);
+    if (e->type->flags & BLOBC_STRUCT_ENTRY) mprintf(m, ": map entries, %" PRIu32, pv.count);
+    else if (!(pv.flags & BLOBC_WP_PTR)) mprintf(m, ": [%s] items, %" PRIu32, ty, pv.count);
     else mprintf(m, ": *%s target", ty);
     if (e->again) mputs(m, " (shared)");
     line_end(m, m->base + e->at, 0);
@@ -396,6 +423,10 @@ static bool on_part(void *ctx, const blobc_lpart *e) {
         break;
     case BLOBC_L_TAG:
     case BLOBC_L_UOFFSET: union_line(m, e); break;
+    case BLOBC_L_PRESENCE:
+    case BLOBC_L_ABSENT:
+    case BLOBC_L_ANYKIND:
+    case BLOBC_L_UNUSED: kind_line(m, e); break;
     default: filler_line(m, e); break;
     }
     return m->ok;

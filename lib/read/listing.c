@@ -18,6 +18,7 @@
  */
 #include <stdlib.h>
 
+#include "common/kind.h"
 #include "read/listing.h"
 
 typedef struct lister {
@@ -33,7 +34,7 @@ typedef struct lister {
 } lister;
 
 typedef struct lframe {
-    const blobc_type *t; /* STRUCT or FIXED being listed */
+    const blobc_type *t; /* STRUCT, FIXED or OPTIONAL being listed */
     size_t base;
     uint32_t i;          /* next field / item */
     uint32_t at;         /* STRUCT: end of the last field (for padding) */
@@ -96,6 +97,47 @@ static void union_parts(lister *l, const blobc_type *t, size_t p, uint32_t depth
     emit(l, &e);
 }
 
+/* An any's kind word, then its body: a value, an offset field, and the
+ * bytes its kind leaves unused. */
+static void any_parts(lister *l, size_t p, uint32_t depth) {
+    static const blobc_kind body[BLOBC_ANY_KIND_COUNT] = {
+        0, BLOBC_KIND_BOOL, BLOBC_KIND_I64, BLOBC_KIND_U64, BLOBC_KIND_F64, BLOBC_KIND_STRING};
+    const blobc_type *any = blobc_builtin_type(BLOBC_KIND_ANY);
+    uint32_t kind = blobc_ld32(l->d + p);
+    blobc_lpart e = {BLOBC_L_ANYKIND, depth, p, 4, any, l->cur, false, false, false, false};
+    emit(l, &e);
+    size_t q = p + BLOBC_ANY_BODY, used = 0;
+    if (kind == BLOBC_ANY_LIST || kind == BLOBC_ANY_MAP) {
+        offset_part(l, kind == BLOBC_ANY_LIST ? blobc_any_list_type() : blobc_any_map_type(), q,
+                    depth);
+        return;
+    }
+    if (kind == BLOBC_ANY_STRING) {
+        offset_part(l, blobc_builtin_type(BLOBC_KIND_STRING), q, depth);
+        return;
+    }
+    if (kind > BLOBC_ANY_NULL && kind < BLOBC_ANY_STRING) {
+        const blobc_type *bt = blobc_builtin_type(body[kind]);
+        blobc_lpart v = {BLOBC_L_SCALAR, depth, q, bt->size, bt, l->cur, false, false, false, false};
+        emit(l, &v);
+        used = bt->size;
+    }
+    if (used < 8) {
+        blobc_lpart u = {BLOBC_L_UNUSED, depth, q + used, 8 - used, any, l->cur, false, false,
+                         all_zero(l->d + q + used, 8 - used), false};
+        emit(l, &u);
+    }
+}
+
+/* An optional's parts after its value (or its zero bytes, absent): the
+ * presence byte and the padding after it. */
+static void presence_part(lister *l, const blobc_type *t, size_t base, uint32_t depth) {
+    uint32_t flag = blobc_optional_flag(t);
+    blobc_lpart e = {BLOBC_L_PRESENCE, depth, base + flag, t->size - flag, t, l->cur, false, false,
+                     all_zero(l->d + base + flag + 1, t->size - flag - 1), false};
+    emit(l, &e);
+}
+
 /* The next value of the innermost unfinished aggregate, its padding
  * first; false when the stack is done. */
 static bool next_value(lister *l, lframe *st, size_t *n, const blobc_type **t, size_t *p,
@@ -124,6 +166,26 @@ static bool next_value(lister *l, lframe *st, size_t *n, const blobc_type **t, s
             *depth = f->depth + 1;
             return true;
         }
+        if (f->t->kind == BLOBC_KIND_OPTIONAL) {
+            /* the value (at the optional's own path), then the presence byte */
+            bool present = l->d[f->base + blobc_optional_flag(f->t)] != 0;
+            if (f->i++ == 0 && present) {
+                *t = f->t->elem;
+                *p = f->base;
+                *depth = f->depth;
+                return true;
+            }
+            if (f->i == 1) {
+                blobc_lpart e = {BLOBC_L_ABSENT, f->depth, f->base, f->t->elem->size, f->t,
+                                 l->cur, false, false, all_zero(l->d + f->base, f->t->elem->size),
+                                 false};
+                emit(l, &e);
+                f->i++;
+            }
+            presence_part(l, f->t, f->base, f->depth);
+            (*n)--;
+            continue;
+        }
         /* FIXED */
         if (f->i == f->t->count) {
             (*n)--;
@@ -147,8 +209,10 @@ static void list_value(lister *l, const blobc_type *t, size_t p, uint32_t depth)
         if (blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM) {
             emit(l, &e);
         } else if (t->kind == BLOBC_KIND_STRING || t->kind == BLOBC_KIND_ARRAY ||
-                   t->kind == BLOBC_KIND_PTR) {
+                   t->kind == BLOBC_KIND_PTR || t->kind == BLOBC_KIND_MAP) {
             offset_part(l, t, p, depth);
+        } else if (t->kind == BLOBC_KIND_ANY) {
+            any_parts(l, p, depth);
         } else if (t->kind == BLOBC_KIND_UNION) {
             union_parts(l, t, p, depth);
         } else {

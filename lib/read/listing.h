@@ -4,8 +4,8 @@
  * from. Private to lib/read/.
  *
  * Every byte from the first payload to the end of the data is in exactly
- * one part that has bytes (SCALAR, OFFSET, TAG, UOFFSET, PADDING, STRING,
- * GAP, TAIL); PAYLOAD and AGG parts announce the parts that follow.
+ * one part that has bytes (SCALAR, OFFSET, TAG, UOFFSET, PRESENCE, ABSENT,
+ * ANYKIND, UNUSED, PADDING, STRING, GAP, TAIL); PAYLOAD and AGG parts announce the parts that follow.
  */
 #ifndef BLOBC_READ_LISTING_H
 #define BLOBC_READ_LISTING_H
@@ -24,6 +24,10 @@ typedef enum blobc_lkind {
     BLOBC_L_OFFSET,  /* a string, [T] or *T: offset (and length) */
     BLOBC_L_TAG,     /* a union's tag */
     BLOBC_L_UOFFSET, /* a union's offset when its tag names no member */
+    BLOBC_L_PRESENCE, /* an optional's presence byte and the padding after it */
+    BLOBC_L_ABSENT,  /* an absent optional's value bytes (zero) */
+    BLOBC_L_ANYKIND, /* an any's kind word (BLOBC_ANY_*) */
+    BLOBC_L_UNUSED,  /* the bytes of an any's body its kind leaves unused */
     BLOBC_L_PADDING, /* between a struct's fields, or after the last */
     BLOBC_L_STRING,  /* a string's bytes, NUL included */
     BLOBC_L_GAP,     /* between payloads */
@@ -35,7 +39,11 @@ typedef struct blobc_lpart {
     uint32_t depth;         /* steps below the payload's own path */
     size_t at, size;        /* data offset and bytes (PAYLOAD: all its bytes) */
     const blobc_type *type; /* PAYLOAD: the items' type, NULL for string bytes;
-                               TAG, UOFFSET: the union; else the value's */
+                               TAG, UOFFSET: the union; PRESENCE, ABSENT: the
+                               optional; ANYKIND, UNUSED: any; SCALAR, OFFSET
+                               in an any's body: the type its kind names
+                               (a bool, i64, u64, f64, string, [any] or
+                               [string: any]); else the value's */
     size_t payload;         /* the payload listed; OFFSET: its target's, SIZE_MAX
                                for a null one, one outside the data or a
                                reference (&T, which lands on an item) */

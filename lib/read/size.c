@@ -126,7 +126,14 @@ static bool on_part(void *ctx, const blobc_lpart *e) {
     case BLOBC_L_SCALAR: kind = K_VALUES; break;
     case BLOBC_L_OFFSET:
     case BLOBC_L_TAG:
-    case BLOBC_L_UOFFSET: kind = K_OFFSETS; break;
+    case BLOBC_L_UOFFSET:
+    case BLOBC_L_PRESENCE: /* like a tag: which value there is */
+    case BLOBC_L_ANYKIND: kind = K_OFFSETS; break;
+    case BLOBC_L_ABSENT:
+    case BLOBC_L_UNUSED:
+        kind = K_PADDING;
+        node = child(s, node, " (padding)", items);
+        break;
     case BLOBC_L_STRING: kind = K_STRINGS; break;
     case BLOBC_L_PADDING:
         kind = K_PADDING;
