@@ -51,3 +51,13 @@ expect_err gen_c_refuses 1 'error: gen c: union Obj is tagged by YAML tags' \
     "$BLOBC" gen c "$F/in/unity.schema"
 expect_err gen_cs_refuses 1 'error: gen cs: field ObjectGroup.objects is [string: any]' \
     "$BLOBC" gen cs "$F/in/map.schema"
+
+# dump writes what bakes back to the same bytes, in YAML and in JSON.
+for b in map stream; do
+    for how in yaml json; do
+        flag=; [ "$how" = json ] && flag=--json
+        expect "dump_${b}_$how" 0 "$BLOBC" dump $flag "$F/$b.blob.expect" -o "$T/$b.dump.$how"
+        expect "rebake_${b}_$how" 0 "$BLOBC" bake "$T/$b.dump.$how" -s "$F/in/$b.schema" -o "$T/$b.re.blob"
+        same_file "roundtrip_${b}_$how" "$T/$b.re.blob" "$F/$b.blob.expect"
+    done
+done
