@@ -61,3 +61,13 @@ for b in map stream; do
         same_file "roundtrip_${b}_$how" "$T/$b.re.blob" "$F/$b.blob.expect"
     done
 done
+
+# Real files other tools wrote (tests/data/formats, with their licenses)
+# bake unchanged with the schemas of samples/formats, and verify.
+for pair in tiled/map-with-many-layers.tmj:tiled tiled/title.json:tiled gltf/AnimatedTriangle.gltf:gltf \
+    gltf/DirectionalLight.gltf:gltf ldtk/Test_file_for_API_showing_all_features.ldtk:ldtk \
+    spine/free_form_deformation.json:spine unity/NoiseMotion.unity:unity; do
+    d=tests/data/formats/${pair%:*} s=samples/formats/${pair#*:}.schema n=$(basename "${pair%:*}")
+    expect "real_bake_$n" 0 "$BLOBC" bake "$d" -s "$s" -o "$T/real.blob" &&
+        expect "real_verify_$n" 0 "$BLOBC" verify "$T/real.blob"
+done
