@@ -640,13 +640,28 @@ static blobc_status visit_union(blobc_walk *w, const wop *op, size_t p, bool *pu
     return visit_offset(w, &ref, p + BLOBC_UNION_REF, pushed, err);
 }
 
+/* An optional or an any at p: its own checks (walk_values.c), then what
+ * they say to walk: a present T inline, or the offset field in an any's
+ * body and, for a list or mapping, its depth. */
+static blobc_status visit_value(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                blobc_error *err) {
+    wop then = {0, 0, 0, 0, 0, 0};
+    blobc_status st = op->code == OP_OPT ? blobc_walk_optional(w, op, p, &then, err)
+                                         : blobc_walk_any(w, op, p, &then, err);
+    if (st != BLOBC_OK || then.code == 0) return st;
+    if (then.code == OP_CALL) return blobc_walk_enter_inline(w, &then, p, pushed, err);
+    st = visit_offset(w, &then, p + BLOBC_ANY_BODY, pushed, err);
+    if (st != BLOBC_OK || then.code == OP_STR) return st;
+    return blobc_walk_any_held(w, p, *pushed, err);
+}
+
 blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                               blobc_error *err) {
     switch (op->code) {
     case OP_UNION: return visit_union(w, op, p, pushed, err);
     case OP_REF: return blobc_walk_ref(w, op, p, err);
-    case OP_OPT: return blobc_walk_optional(w, op, p, pushed, err);
-    case OP_ANY: return blobc_walk_any(w, op, p, pushed, err);
+    case OP_OPT:
+    case OP_ANY: return visit_value(w, op, p, pushed, err);
     case OP_MKEY: return blobc_walk_map_key(w, op, p, err);
     default: break;
     }

@@ -28,7 +28,7 @@ typedef struct blobc_wdepth {
 static const char *const any_names[BLOBC_ANY_KIND_COUNT] = {
     "null", "bool", "int", "uint", "float", "string", "list", "mapping"};
 
-blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, wop *then,
                                  blobc_error *err) {
     const blobc_winfo *e = &w->infos[op->tid];
     const uint8_t *d = w->data;
@@ -53,8 +53,8 @@ blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, bool *p
     }
     w->work++;
     if (e->state == ST_COMPILED && e->nops == 0) return BLOBC_OK;
-    const wop call = {OP_CALL, 0, op->off, 1, op->tid, 0};
-    return blobc_walk_enter_inline(w, &call, p, pushed, err);
+    *then = (wop){OP_CALL, 0, op->off, 1, op->tid, 0};
+    return BLOBC_OK;
 }
 
 /* The depth recorded for table entry k (0: none, not walked yet). */
@@ -105,8 +105,7 @@ blobc_status blobc_walk_any_box_done(blobc_walk *w, blobc_error *err) {
     return held(w, pf->base + (size_t)pf->i * pi->size + op->off, depth, err);
 }
 
-blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, bool *pushed,
-                            blobc_error *err) {
+blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, wop *then, blobc_error *err) {
     const uint8_t *q = w->data + p, *body = q + BLOBC_ANY_BODY;
     const uint32_t kind = ld32(q);
     size_t used = 8;
@@ -142,19 +141,20 @@ blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, bool *pushed
                                    "nonzero unused byte 0x%02x in an any holding a %s", body[i],
                                    any_names[kind]);
     if (kind < BLOBC_ANY_STRING) return BLOBC_OK;
-    const size_t at = p + BLOBC_ANY_BODY;
     const uint32_t tid = kind == BLOBC_ANY_STRING ? STRBYTES
                          : kind == BLOBC_ANY_LIST ? BLOBC_KIND_ANY
                                                   : w->any_eid;
-    const wop field = {kind == BLOBC_ANY_STRING ? OP_STR : OP_ARR, 0, op->off + BLOBC_ANY_BODY, 1,
-                       tid, 0};
-    blobc_status st = blobc_walk_visit(w, &field, at, pushed, err);
-    if (st != BLOBC_OK || kind == BLOBC_ANY_STRING) return st;
-    if (*pushed) {
+    *then = (wop){kind == BLOBC_ANY_STRING ? OP_STR : OP_ARR, 0, op->off + BLOBC_ANY_BODY, 1, tid, 0};
+    return BLOBC_OK;
+}
+
+blobc_status blobc_walk_any_held(blobc_walk *w, size_t p, bool pushed, blobc_error *err) {
+    if (pushed) {
         w->frames[w->nframes - 1].from_any = 1;
         return BLOBC_OK;
     }
     /* empty, or a payload walked before */
+    const size_t at = p + BLOBC_ANY_BODY;
     if (ld32(w->data + at) == 0) return held(w, p, 1, err);
     size_t t = at + (size_t)(int64_t)(int32_t)ld32(w->data + at);
     size_t k = w->any_order ? blobc_walk_any_find(w, t) : blobc_walk_find_cached(w, t);
