@@ -307,7 +307,7 @@ static void put_report(sizer *s, const blobc_source *src, size_t len, cJSON *doc
         const blobc_type *t = blobc_walk_tid_type(s->w, pv.tid, &esz);
         srow *r = &rows[pv.tid];
         if (!r->name) {
-            if (t) blobc_type_spell(t, names[pv.tid], sizeof names[pv.tid]);
+            if (t) blobc_walk_spell_items(t, names[pv.tid], sizeof names[pv.tid]);
             else snprintf(names[pv.tid], sizeof names[pv.tid], "string bytes");
             *r = (srow){names[pv.tid], 0, 3 + (uint64_t)pv.tid, 0, 0, 0};
         }

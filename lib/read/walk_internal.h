@@ -300,6 +300,19 @@ blobc_status blobc_walk_map_key(blobc_walk *w, const wop *op, size_t p, blobc_er
 static inline bool blobc_walk_is_any_box(const blobc_walk *w, uint32_t tid) {
     return tid == BLOBC_KIND_ANY || (tid == w->any_eid && tid != 0);
 }
+/* The ?T of `op` at p: its presence byte and zero bytes checked; *then
+ * set to the CALL op that walks a present T (its code 0 when there is
+ * nothing to walk). */
+blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, wop *then,
+                                 blobc_error *err);
+/* The any of `op` at p: its kind word and body checked; *then set to the
+ * offset field a string, list or mapping holds (code 0 for the others),
+ * which the caller visits, then (a list or mapping) tells
+ * blobc_walk_any_held whether that pushed a frame. */
+blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, wop *then, blobc_error *err);
+blobc_status blobc_walk_any_held(blobc_walk *w, size_t p, bool pushed, blobc_error *err);
+/* Table entry k is an [any] or any-mapping: room for its depth. */
+bool blobc_walk_any_box_placed(blobc_walk *w, size_t k);
 /* The top frame, an [any] or any-mapping payload, is done: its depth
  * recorded, and checked when an any holds it. */
 blobc_status blobc_walk_any_box_done(blobc_walk *w, blobc_error *err);

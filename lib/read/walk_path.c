@@ -12,9 +12,21 @@
 /* Keep this many bytes at the end of a path that does not fit. */
 #define PATH_KEEP (BLOBC_ERROR_PATH_MAX - 8)
 
+void blobc_walk_spell_items(const blobc_type *t, char *buf, size_t cap) {
+    if (!(t->flags & BLOBC_STRUCT_ENTRY) || t->kind != BLOBC_KIND_STRUCT) {
+        blobc_type_spell(t, buf, cap);
+        return;
+    }
+    /* a map's entry has no name: say whose it is */
+    char k[64], v[128];
+    blobc_type_spell(t->fields[0].type, k, sizeof k);
+    blobc_type_spell(t->fields[1].type, v, sizeof v);
+    snprintf(buf, cap, "entry of [%s: %s]", k, v);
+}
+
 void blobc_walk_spell_tid(const blobc_walk *w, uint32_t tid, char *buf, size_t cap) {
     if (tid == STRBYTES || !w->infos[tid].type) snprintf(buf, cap, "string byte");
-    else blobc_type_spell(w->infos[tid].type, buf, cap);
+    else blobc_walk_spell_items(w->infos[tid].type, buf, cap);
 }
 
 /* The path being built; an allocation failure leaves the error's path

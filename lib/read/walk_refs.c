@@ -23,12 +23,6 @@
 #include <inttypes.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
-
-static blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, bool *pushed,
-                            blobc_error *err);
-static bool blobc_walk_any_box_placed(blobc_walk *w, size_t k);
-static blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, bool *pushed,
-                                 blobc_error *err);
 #endif
 
 #if defined(__SSE2__)
@@ -646,162 +640,30 @@ static blobc_status visit_union(blobc_walk *w, const wop *op, size_t p, bool *pu
     return visit_offset(w, &ref, p + BLOBC_UNION_REF, pushed, err);
 }
 
+/* An optional or an any at p: its own checks (walk_values.c), then what
+ * they say to walk: a present T inline, or the offset field in an any's
+ * body and, for a list or mapping, its depth. */
+static blobc_status visit_value(blobc_walk *w, const wop *op, size_t p, bool *pushed,
+                                blobc_error *err) {
+    wop then = {0, 0, 0, 0, 0, 0};
+    blobc_status st = op->code == OP_OPT ? blobc_walk_optional(w, op, p, &then, err)
+                                         : blobc_walk_any(w, op, p, &then, err);
+    if (st != BLOBC_OK || then.code == 0) return st;
+    if (then.code == OP_CALL) return blobc_walk_enter_inline(w, &then, p, pushed, err);
+    st = visit_offset(w, &then, p + BLOBC_ANY_BODY, pushed, err);
+    if (st != BLOBC_OK || then.code == OP_STR) return st;
+    return blobc_walk_any_held(w, p, *pushed, err);
+}
+
 blobc_status blobc_walk_visit(blobc_walk *w, const wop *op, size_t p, bool *pushed,
                               blobc_error *err) {
     switch (op->code) {
     case OP_UNION: return visit_union(w, op, p, pushed, err);
     case OP_REF: return blobc_walk_ref(w, op, p, err);
-    case OP_OPT: return blobc_walk_optional(w, op, p, pushed, err);
-    case OP_ANY: return blobc_walk_any(w, op, p, pushed, err);
+    case OP_OPT:
+    case OP_ANY: return visit_value(w, op, p, pushed, err);
     case OP_MKEY: return blobc_walk_map_key(w, op, p, err);
     default: break;
     }
     return visit_offset(w, op, p, pushed, err);
-}
-
-/* ---- optionals and any-values (the walk of their bytes) ---- */
-
-
-/* An [any] or any-mapping payload's depth: 1 + the deepest list or
- * mapping of its items (an empty one, which has no payload, counts 1). */
-typedef struct blobc_wdepth {
-    uint32_t k; /* its table entry */
-    uint32_t depth;
-} blobc_wdepth;
-
-static const char *const any_names[BLOBC_ANY_KIND_COUNT] = {
-    "null", "bool", "int", "uint", "float", "string", "list", "mapping"};
-
-static blobc_status blobc_walk_optional(blobc_walk *w, const wop *op, size_t p, bool *pushed,
-                                 blobc_error *err) {
-    const blobc_winfo *e = &w->infos[op->tid];
-    const uint8_t *d = w->data;
-    const size_t flag = p + e->size, end = (flag + e->align) & ~((size_t)e->align - 1);
-    if (d[flag] > 1)
-        return blobc_walk_fail(w, err, BLOBC_V_OPTIONAL, flag, flag,
-                               "presence byte is %u, not 0 (absent) or 1 (present)", d[flag]);
-    if (end > flag + 1) {
-        const wop pad = {OP_PAD, 1, 0, (uint32_t)(end - flag - 1), 0, 0};
-        size_t bad = 0;
-        if (blobc_walk_run_check(w, &pad, flag + 1, pad.n, &bad))
-            return blobc_walk_check_fail(w, err, &pad, bad, NULL, 0);
-    }
-    if (d[flag] == 0) {
-        for (size_t g = p; g < flag; g++)
-            if (d[g])
-                return blobc_walk_fail(w, err, BLOBC_V_OPTIONAL, g, p,
-                                       "absent optional (presence byte 0) has byte %zu of its "
-                                       "value 0x%02x, not 0",
-                                       g - p, d[g]);
-        return BLOBC_OK;
-    }
-    w->work++;
-    if (e->state == ST_COMPILED && e->nops == 0) return BLOBC_OK;
-    const wop call = {OP_CALL, 0, op->off, 1, op->tid, 0};
-    return blobc_walk_enter_inline(w, &call, p, pushed, err);
-}
-
-/* The depth recorded for table entry k (0: none, not walked yet). */
-static blobc_wdepth *depth_of(blobc_walk *w, size_t k) {
-    size_t lo = 0, hi = w->ndepths;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->depths[mid].k < k) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < w->ndepths && w->depths[lo].k == k ? &w->depths[lo] : NULL;
-}
-
-static bool blobc_walk_any_box_placed(blobc_walk *w, size_t k) {
-    /* placed in table order: the records stay sorted by k */
-    if (!blobc_grow((void **)&w->depths, &w->depths_cap, w->ndepths + 1, sizeof *w->depths))
-        return false;
-    w->depths[w->ndepths++] = (blobc_wdepth){(uint32_t)k, 0};
-    return true;
-}
-
-static blobc_status too_deep(blobc_walk *w, size_t at, uint32_t depth, blobc_error *err) {
-    return blobc_walk_fail(w, err, BLOBC_V_ANY, at, at,
-                           "any value nests lists and mappings %" PRIu32 " deep (at most %u)",
-                           depth, BLOBC_MAX_ANY_DEPTH);
-}
-
-/* An any at p holds a list or mapping `depth` deep: the frame it is in
- * (an [any] or any-mapping, or a struct, which ignores it) keeps the
- * deepest. */
-static blobc_status held(blobc_walk *w, size_t p, uint32_t depth, blobc_error *err) {
-    if (depth > BLOBC_MAX_ANY_DEPTH) return too_deep(w, p, depth, err);
-    blobc_wframe *f = &w->frames[w->nframes - 1];
-    if (f->anyh < depth) f->anyh = depth;
-    return BLOBC_OK;
-}
-
-blobc_status blobc_walk_any_box_done(blobc_walk *w, blobc_error *err) {
-    blobc_wframe f = w->frames[--w->nframes];
-    uint32_t depth = f.anyh + 1;
-    blobc_wdepth *r = depth_of(w, f.tab);
-    if (r) r->depth = depth;
-    if (!f.from_any || !w->nframes) return BLOBC_OK;
-    /* the any holding it: the op its frame stopped at */
-    const blobc_wframe *pf = &w->frames[w->nframes - 1];
-    const blobc_winfo *pi = &w->infos[pf->tid];
-    const wop *op = &(pf->fast ? pi->rops : pi->ops)[pf->pc - 1];
-    return held(w, pf->base + (size_t)pf->i * pi->size + op->off, depth, err);
-}
-
-static blobc_status blobc_walk_any(blobc_walk *w, const wop *op, size_t p, bool *pushed,
-                            blobc_error *err) {
-    const uint8_t *q = w->data + p, *body = q + BLOBC_ANY_BODY;
-    const uint32_t kind = ld32(q);
-    size_t used = 8;
-    switch (kind) {
-    case BLOBC_ANY_NULL: used = 0; break;
-    case BLOBC_ANY_BOOL:
-    case BLOBC_ANY_FLOAT: {
-        const wop chk = kind == BLOBC_ANY_BOOL ? (wop){OP_BOOL, 1, 0, 1, 0, 0}
-                                               : (wop){OP_F64, 8, 0, 1, 0, 0};
-        size_t bad = 0;
-        if (blobc_walk_run_check(w, &chk, p + BLOBC_ANY_BODY, 1, &bad))
-            return blobc_walk_check_fail(w, err, &chk, bad, NULL, 0);
-        used = kind == BLOBC_ANY_BOOL ? 1 : 8;
-        break;
-    }
-    case BLOBC_ANY_INT: break;
-    case BLOBC_ANY_UINT:
-        if (!(ld64(body) >> 63))
-            return blobc_walk_fail(w, err, BLOBC_V_ANY, p + BLOBC_ANY_BODY, p,
-                                   "any uint %" PRIu64 " is below 2^63 (an int holds it)",
-                                   ld64(body));
-        break;
-    case BLOBC_ANY_STRING:
-    case BLOBC_ANY_LIST:
-    case BLOBC_ANY_MAP: break;
-    default:
-        return blobc_walk_fail(w, err, BLOBC_V_ANY, p, p,
-                               "any kind word is %" PRIu32 ", not 0 (null) to 7 (mapping)", kind);
-    }
-    for (size_t i = used; i < 8; i++)
-        if (body[i])
-            return blobc_walk_fail(w, err, BLOBC_V_ANY, p + BLOBC_ANY_BODY + i, p,
-                                   "nonzero unused byte 0x%02x in an any holding a %s", body[i],
-                                   any_names[kind]);
-    if (kind < BLOBC_ANY_STRING) return BLOBC_OK;
-    const size_t at = p + BLOBC_ANY_BODY;
-    const uint32_t tid = kind == BLOBC_ANY_STRING ? STRBYTES
-                         : kind == BLOBC_ANY_LIST ? BLOBC_KIND_ANY
-                                                  : w->any_eid;
-    const wop field = {kind == BLOBC_ANY_STRING ? OP_STR : OP_ARR, 0, op->off + BLOBC_ANY_BODY, 1,
-                       tid, 0};
-    blobc_status st = blobc_walk_visit(w, &field, at, pushed, err);
-    if (st != BLOBC_OK || kind == BLOBC_ANY_STRING) return st;
-    if (*pushed) {
-        w->frames[w->nframes - 1].from_any = 1;
-        return BLOBC_OK;
-    }
-    /* empty, or a payload walked before */
-    if (ld32(w->data + at) == 0) return held(w, p, 1, err);
-    size_t t = at + (size_t)(int64_t)(int32_t)ld32(w->data + at);
-    size_t k = w->any_order ? blobc_walk_any_find(w, t) : blobc_walk_find_cached(w, t);
-    const blobc_wdepth *r = k == SIZE_MAX ? NULL : depth_of(w, k);
-    return held(w, p, r ? r->depth : 1, err);
 }

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "common/kind.h"
 #include "common/stream.h"
 #include "read/source.h"
 #include "read/walk.h"
@@ -167,7 +168,8 @@ static blobc_status payload(blobc_rstream *s, const blobc_type *t, size_t tg, ui
         ev->v.n = cnt - 1;
         return BLOBC_OK;
     }
-    if (t->kind == BLOBC_KIND_ARRAY) {
+    if (t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_MAP) {
+        /* a map: the sequence of its entries, each a {key, value} struct */
         ev->kind = BLOBC_EV_BEGIN_SEQ;
         ev->count = cnt;
         return push(s, t->elem, tg, cnt, t->elem->size, true);
@@ -226,7 +228,31 @@ static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc
         return push(s, t->elem, p, t->count, t->elem->size, true);
     case BLOBC_KIND_STRING:
     case BLOBC_KIND_ARRAY:
+    case BLOBC_KIND_MAP:
     case BLOBC_KIND_PTR: return reference(s, t, p, ev);
+    case BLOBC_KIND_OPTIONAL:
+        /* absent: null, as data leaves it out; present: its value */
+        if (!d[p + blobc_optional_flag(t)]) {
+            ev->kind = BLOBC_EV_NULL;
+            return BLOBC_OK;
+        }
+        return value(s, t->elem, p, ev);
+    case BLOBC_KIND_ANY: {
+        /* the value its kind word names (the walk checked it) */
+        static const blobc_kind body[] = {0, BLOBC_KIND_BOOL, BLOBC_KIND_I64, BLOBC_KIND_U64,
+                                          BLOBC_KIND_F64};
+        uint32_t k = blobc_ld32(d + p);
+        if (k == BLOBC_ANY_NULL) {
+            ev->kind = BLOBC_EV_NULL;
+            return BLOBC_OK;
+        }
+        if (k < BLOBC_ANY_STRING) return value(s, blobc_builtin_type(body[k]), p + BLOBC_ANY_BODY, ev);
+        return value(s,
+                     k == BLOBC_ANY_STRING ? blobc_builtin_type(BLOBC_KIND_STRING)
+                     : k == BLOBC_ANY_LIST ? blobc_any_list_type()
+                                           : blobc_any_map_type(),
+                     p + BLOBC_ANY_BODY, ev);
+    }
     default:
         ev->kind = BLOBC_EV_SCALAR;
         blobc_sval_load(t, d + p, &ev->v);
