@@ -467,6 +467,10 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n);
 /* "id, name, kind, ..." : the first few names of a struct's fields, an
  * enum's or a union's members. */
 void bk_list_names(char *buf, size_t cap, const blobc_type *t);
+/* "\"tilelayer\", \"objectgroup\"" or "1, 2": the tags of a tagged union. */
+void bk_list_tags(const blobc_type *u, char *buf, size_t cap);
+/* An unknown tag s[0..n) of union u at pos, with a did-you-mean. */
+blobc_status bk_unknown_tag(bk *k, const blobc_type *u, const char *s, size_t n, const bk_pos *pos);
 
 
 /* ---- maps, optionals, any, tagged unions (fill_forms.c) ---- */

@@ -225,6 +225,28 @@ static const blobc_field *renamed_field(const blobc_type *t, const char *key, si
 /* The key of a union's mapping names the member it holds. f->count
  * counts the keys, f->field is the member the first one named (NULL when
  * it named none: that error is reported, and so is no "empty" one). */
+/* The one member of a union's mapping is m: its tag stored, its value
+ * the slot to fill. */
+static blobc_status union_member(bk *k, bk_frame *f, const blobc_field *m, bk_slot *out) {
+    f->field = m;
+    blobc_st32(bk_ptr(k, &f->at), (uint32_t)(m - f->type->fields) + 1);
+    out->type = m->type;
+    out->ref = f->at.ref;
+    out->off = f->at.off + m->offset;
+    f->value = *out;
+    return BLOBC_OK;
+}
+
+/* A union by YAML tag written with its tag as the one key (JSON). */
+static blobc_status tag_key(bk *k, bk_frame *f, const char *key, size_t len, const bk_pos *pos,
+                            bk_slot *out) {
+    const blobc_type *t = f->type;
+    for (uint32_t i = 0; i < t->nfields; i++)
+        if (strlen(t->fields[i].tag) == len && memcmp(t->fields[i].tag, key, len) == 0)
+            return union_member(k, f, &t->fields[i], out);
+    return bk_soft(k, bk_unknown_tag(k, t, key, len, pos));
+}
+
 static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, const bk_pos *pos,
                               bk_slot *out) {
     const blobc_type *t = f->type;
@@ -241,6 +263,7 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
                                   "(union %s)",
                                   q, f->field->name, t->name));
     }
+    if (t->by == BLOBC_UNION_BY_TAG) return tag_key(k, f, key, len, pos, out);
     const blobc_field *m = memchr(key, 0, len) ? NULL : blobc_struct_find_field(t, key, len);
     if (!m && (m = renamed_field(t, key, len)) != NULL)
         bk_warn(k, pos, key, len, "member \"%s\" of union %s is now called \"%s\" (@was)", m->was,
@@ -257,13 +280,7 @@ static blobc_status union_key(bk *k, bk_frame *f, const char *key, size_t len, c
                                   "unknown member %s of union %s (members: %s)", q, t->name,
                                   names));
     }
-    f->field = m;
-    blobc_st32(bk_ptr(k, &f->at), (uint32_t)(m - t->fields) + 1);
-    out->type = m->type;
-    out->ref = f->at.ref;
-    out->off = f->at.off + m->offset;
-    f->value = *out;
-    return BLOBC_OK;
+    return union_member(k, f, m, out);
 }
 
 /* A key an @open struct does not name: counted, listed when asked, and

@@ -91,39 +91,6 @@ blobc_status bk_ahead_over(bk *k, const bk_pos *pos, uint64_t limit) {
                    (unsigned long long)BK_AHEAD_FLOOR);
 }
 
-/* "\"tilelayer\", \"objectgroup\", ..." or "1, 2, ...": the tags of u. */
-static void tag_list(const blobc_type *u, char *buf, size_t cap) {
-    size_t o = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < u->nfields && o + 8 < cap; i++) {
-        const blobc_field *m = &u->fields[i];
-        int w = u->int_tags ? snprintf(buf + o, cap - o, "%s%lld", i ? ", " : "",
-                                       (long long)m->tag_value)
-                            : snprintf(buf + o, cap - o, "%s\"%s\"", i ? ", " : "", m->tag);
-        if (w < 0 || (size_t)w >= cap - o) break;
-        o += (size_t)w;
-    }
-}
-
-static blobc_status unknown_tag(bk *k, const blobc_type *u, const char *s, size_t n,
-                                const bk_pos *pos) {
-    char q[200], names[300], how[160];
-    bk_quote(q, sizeof q, s, n);
-    tag_list(u, names, sizeof names);
-    if (u->by == BLOBC_UNION_BY_FIELD) snprintf(how, sizeof how, "field \"%s\"", u->tag_field);
-    else snprintf(how, sizeof how, "the YAML tag");
-    blobc_suggest sg;
-    blobc_suggest_init(&sg, s, n);
-    for (uint32_t i = 0; !u->int_tags && i < u->nfields; i++) blobc_suggest_offer(&sg, u->fields[i].tag);
-    const char *best = u->int_tags ? NULL : blobc_suggest_best(&sg);
-    if (best)
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                       "unknown tag %s of union %s (%s); did you mean \"%s\"?", q, u->name, how,
-                       best);
-    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                   "unknown tag %s of union %s (%s; tags: %s)", q, u->name, how, names);
-}
-
 /* The tag's value as a message shows it. */
 static void tag_word(const bk_scalar *tag, char *q, size_t cap) {
     if (tag->tok == BK_TOK_JNULL && tag->n != 4) snprintf(q, cap, "a mapping or a sequence");
@@ -147,7 +114,7 @@ static blobc_status tag_member(bk *k, const blobc_type *u, const bk_scalar *tag,
         }
         for (uint32_t i = 0; i < u->nfields; i++)
             if (u->fields[i].tag_value == bits) return *out = &u->fields[i], BLOBC_OK;
-        return unknown_tag(k, u, tag->s, tag->n, tpos);
+        return bk_unknown_tag(k, u, tag->s, tag->n, tpos);
     }
     if (tag->tok != BK_TOK_JSTRING && tag->tok != BK_TOK_QUOTED && tag->tok != BK_TOK_PLAIN) {
         char q[200];
@@ -159,7 +126,7 @@ static blobc_status tag_member(bk *k, const blobc_type *u, const bk_scalar *tag,
         const char *t = u->fields[i].tag;
         if (strlen(t) == tag->n && memcmp(t, tag->s, tag->n) == 0) return *out = &u->fields[i], BLOBC_OK;
     }
-    return unknown_tag(k, u, tag->s, tag->n, tpos);
+    return bk_unknown_tag(k, u, tag->s, tag->n, tpos);
 }
 
 /* The member of a union by tag that a node's tag names: the tag as
@@ -195,13 +162,8 @@ static blobc_status pick_member(bk *k, const blobc_type *u, const bk_pos *pos,
                                 const blobc_field **out) {
     char names[300];
     if (u->by == BLOBC_UNION_BY_TAG) {
-        if (k->node_tag) {
-            *out = yaml_tag_member(u, k->node_tag, k->node_tag_len);
-            return *out ? BLOBC_OK : unknown_tag(k, u, k->node_tag, k->node_tag_len, pos);
-        }
-        tag_list(u, names, sizeof names);
-        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
-                       "expected a YAML tag naming a member of union %s (%s)", u->name, names);
+        *out = yaml_tag_member(u, k->node_tag, k->node_tag_len);
+        return *out ? BLOBC_OK : bk_unknown_tag(k, u, k->node_tag, k->node_tag_len, pos);
     }
     if (!k->find_tag)
         return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
@@ -214,7 +176,7 @@ static blobc_status pick_member(bk *k, const blobc_type *u, const bk_pos *pos,
     if (st) return st;
     if (found) return tag_member(k, u, &tag, &tpos, out);
     if (u->default_member) return *out = &u->fields[u->default_member - 1], BLOBC_OK;
-    tag_list(u, names, sizeof names);
+    bk_list_tags(u, names, sizeof names);
     return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                    "missing tag field \"%s\" of union %s (one of %s)", u->tag_field, u->name,
                    names);
@@ -223,6 +185,9 @@ static blobc_status pick_member(bk *k, const blobc_type *u, const bk_pos *pos,
 static blobc_status bk_push_tagged(bk *k, const bk_slot *s, const bk_pos *pos) {
     const blobc_type *u = s->type;
     const blobc_field *m;
+    /* a node without a YAML tag (JSON has none): {"!tag": {...}}, the
+     * one-key form with the tag as the key */
+    if (u->by == BLOBC_UNION_BY_TAG && !k->node_tag) return bk_open_struct(k, s, pos);
     blobc_status st = pick_member(k, u, pos, &m);
     if (st) return bk_soft(k, st);
     blobc_st32(bk_ptr(k, s), (uint32_t)(m - u->fields) + 1);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/scalar.h"
+#include "common/suggest.h"
 
 void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
 
@@ -243,3 +244,35 @@ void bk_list_names(char *buf, size_t cap, const blobc_type *t) {
     if (n > 12) snprintf(buf + o, cap - o, ", ...");
 }
 
+/* "\"tilelayer\", \"objectgroup\", ..." or "1, 2, ...": the tags of u. */
+void bk_list_tags(const blobc_type *u, char *buf, size_t cap) {
+    size_t o = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < u->nfields && o + 8 < cap; i++) {
+        const blobc_field *m = &u->fields[i];
+        int w = u->int_tags ? snprintf(buf + o, cap - o, "%s%lld", i ? ", " : "",
+                                       (long long)m->tag_value)
+                            : snprintf(buf + o, cap - o, "%s\"%s\"", i ? ", " : "", m->tag);
+        if (w < 0 || (size_t)w >= cap - o) break;
+        o += (size_t)w;
+    }
+}
+
+blobc_status bk_unknown_tag(bk *k, const blobc_type *u, const char *s, size_t n,
+                                const bk_pos *pos) {
+    char q[200], names[300], how[160];
+    bk_quote(q, sizeof q, s, n);
+    bk_list_tags(u, names, sizeof names);
+    if (u->by == BLOBC_UNION_BY_FIELD) snprintf(how, sizeof how, "field \"%s\"", u->tag_field);
+    else snprintf(how, sizeof how, "a YAML tag, or the one key of an untagged mapping");
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, s, n);
+    for (uint32_t i = 0; !u->int_tags && i < u->nfields; i++) blobc_suggest_offer(&sg, u->fields[i].tag);
+    const char *best = u->int_tags ? NULL : blobc_suggest_best(&sg);
+    if (best)
+        return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                       "unknown tag %s of union %s (%s); did you mean \"%s\"?", q, u->name, how,
+                       best);
+    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                   "unknown tag %s of union %s (%s; tags: %s)", q, u->name, how, names);
+}

@@ -89,6 +89,19 @@ typedef struct cextra {
     const char *ytag;
 } cextra;
 
+/* A YAML tag as the schema spells it. A named handle (Unity's `!u!1`)
+ * needs a %TAG directive this document does not have, and a full URI
+ * cannot be written short: both go verbatim (`!<!u!1>`), which a reader
+ * resolves to the same tag. */
+static void put_ytag(demit *e, const char *tag) {
+    size_t n = strlen(tag);
+    size_t from = n > 1 && tag[1] == '!' ? 2 : 1;
+    bool shorthand = tag[0] == '!' && n > from && !memchr(tag + from, '!', n - from);
+    if (!shorthand) PUTS(e, "!<");
+    put(e, tag, n);
+    if (!shorthand) putc1(e, '>');
+}
+
 static void open_coll_x(demit *e, const vctx *c, bool seq, const blobc_type *type, size_t base,
                         uint32_t n, uint32_t esize, uint32_t anchor, uint8_t copies,
                         const cextra *x) {
@@ -108,7 +121,7 @@ static void open_coll_x(demit *e, const vctx *c, bool seq, const blobc_type *typ
     } else if (f.flow) {
         inline_open(e, c, anchor);
         if (ytag) {
-            put(e, ytag, strlen(ytag));
+            put_ytag(e, ytag);
             putc1(e, ' ');
         }
         putc1(e, seq ? '[' : '{');
@@ -119,7 +132,7 @@ static void open_coll_x(demit *e, const vctx *c, bool seq, const blobc_type *typ
         }
         if (ytag) {
             putc1(e, ' ');
-            put(e, ytag, strlen(ytag));
+            put_ytag(e, ytag);
         }
         if (c->in_seq && !anchor && !ytag) {
             /* "- key: v" / "- - v": the first entry stays on the dash's line */

@@ -219,7 +219,7 @@ static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_err
         if ((st = type_ok(d, m + 4, i, ft, err))) return st;
         fs[f].type = d->type[ft];
         uint32_t code = word(d, d->rec[ft]);
-        bool may_mark = code == BLOBC_KIND_UNION || code == TS_REF;
+        bool may_mark = code == BLOBC_KIND_UNION || code == TS_TAGGED || code == TS_REF;
         if (always && !may_mark)
             return bad(err, m + 4,
                        "struct %s: field %s is marked as a union or reference but is not one",

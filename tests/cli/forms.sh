@@ -52,8 +52,21 @@ expect_err gen_c_refuses 1 'error: gen c: union Obj is tagged by YAML tags' \
 expect_err gen_cs_refuses 1 'error: gen cs: field ObjectGroup.objects is [string: any]' \
     "$BLOBC" gen cs "$F/in/map.schema"
 
-# dump writes what bakes back to the same bytes, in YAML and in JSON.
-for b in map stream; do
+# A union by YAML tag without a tag on the node: the one-key form, the
+# tag as its key; an unknown tag is named with a did-you-mean.
+printf -- '--- {"!u!5": {m_Name: x}}\n' >"$T/untagged.yaml"
+expect_err untagged_unknown 1 'error: unknown tag "!u!5" of union Obj (a YAML tag, or the one key of an untagged mapping); did you mean "!u!1"?' \
+    "$BLOBC" bake "$T/untagged.yaml" -s "$F/in/unity.schema" -o "$T/untagged.blob"
+# A struct field holding a union tagged by a field (the type section
+# marks it) bakes, verifies and dumps back.
+expect held_bake 0 "$BLOBC" bake "$F/held.json" -s "$F/in/held.schema" -o "$T/held.blob"
+expect held_verify 0 "$BLOBC" verify "$T/held.blob"
+expect held_dump 0 "$BLOBC" dump "$T/held.blob" -o "$T/held.yaml"
+same_file held_dump_golden "$T/held.yaml" "$F/held.dump.expect"
+
+# dump writes what bakes back to the same bytes, in YAML and in JSON (a
+# union by a %TAG-handle tag verbatim in YAML, one-key in JSON).
+for b in map stream unity; do
     for how in yaml json; do
         flag=; [ "$how" = json ] && flag=--json
         expect "dump_${b}_$how" 0 "$BLOBC" dump $flag "$F/$b.blob.expect" -o "$T/$b.dump.$how"
