@@ -110,10 +110,11 @@ static const char *unique_in(gen *g, nameset *set, const nameset *also, char *ba
 
 /* Ends the list of parts of global_name. */
 #define END ((const char *)NULL)
+#define global_name blobc_genc_global_name
 
 /* A file-scope name: the parts (NULL-terminated) joined, escaped and
  * made unique. */
-static const char *global_name(gen *g, const char *first, ...) {
+const char *blobc_genc_global_name(gen *g, const char *first, ...) {
     g->tmp.len = 0;
     bool ok = true;
     va_list ap;
@@ -150,6 +151,10 @@ static blobc_status type_name(gen *g, type_info *ti, const char *prefix, const n
                          "every type needs its own name (rename one of them)",
                          g->lang, ti->type->name, ti->cname, plain);
     return BLOBC_OK;
+}
+
+const char *blobc_genc_member_name(gen *g, blobc_nameset *local, const char *base) {
+    return unique_in(g, local, &g->globals, escaped(g, base));
 }
 
 static const char **name_array(gen *g, uint32_t n) {
@@ -207,19 +212,26 @@ blobc_status blobc_genc_assign_names(gen *g) {
             continue;
         }
         if (t->kind == BLOBC_KIND_UNION) {
+            bool tagged = t->by != BLOBC_UNION_BY_KEY;
             if (!(ti->values = name_array(g, t->nfields + 1)) ||
-                !(ti->acc = name_array(g, t->nfields)) ||
+                !(ti->acc = name_array(g, t->nfields)) || !(ti->tags = name_array(g, t->nfields)) ||
                 !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
                 return nomem(g);
             for (uint32_t m = 0; m < t->nfields; m++)
                 if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
-                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
+                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)) ||
+                    (tagged && !(ti->tags[m] = global_name(g, ti->cname, "_", t->fields[m].name, "_TAG", END))))
                     return nomem(g);
+            if ((t->by == BLOBC_UNION_BY_FIELD &&
+                 !(ti->tag_field_macro = global_name(g, ti->cname, "_TAG_FIELD", END))) ||
+                (tagged && t->default_member &&
+                 !(ti->default_macro = global_name(g, ti->cname, "_DEFAULT", END))))
+                return nomem(g);
             continue;
         }
         if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
-            !(ti->acc_find = name_array(g, t->nfields)) ||
-            !(ti->members = name_array(g, t->nfields)))
+            !(ti->acc_find = name_array(g, t->nfields)) || !(ti->acc_count = name_array(g, t->nfields)) ||
+            !(ti->acc_has = name_array(g, t->nfields)) || !(ti->members = name_array(g, t->nfields)))
             return nomem(g);
         for (uint32_t f = 0; f < t->nfields; f++) {
             const blobc_type *ft = t->fields[f].type;
@@ -234,8 +246,22 @@ blobc_status blobc_genc_assign_names(gen *g) {
                 ft->elem->key &&
                 !(ti->acc_find[f] = global_name(g, ti->cname, "_", fname, "_find", END)))
                 return nomem(g);
+            /* a map: its entries (acc), their count, entry i and a lookup */
+            if (strip_fixed(ft)->kind == BLOBC_KIND_MAP &&
+                (!(ti->acc_count[f] = global_name(g, ti->cname, "_", fname, "_count", END)) ||
+                 !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)) ||
+                 !(ti->acc_find[f] = global_name(g, ti->cname, "_", fname, "_find", END))))
+                return nomem(g);
+            /* an optional: whether it is there, and its value */
+            if (strip_fixed(ft)->kind == BLOBC_KIND_OPTIONAL &&
+                (!(ti->acc_has[f] = global_name(g, ti->cname, "_has_", fname, END)) ||
+                 !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END))))
+                return nomem(g);
         }
     }
+    /* file-scope too, so before the member names that keep off them */
+    st = blobc_genc_name_anon(g);
+    if (st != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
         const blobc_type *t = ti->type;

@@ -16,16 +16,24 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static void emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
-static void emit(gen *g, const char *fmt, ...) {
+void blobc_genc_emit(gen *g, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     blobc_vemit(g->out, &g->ok, fmt, ap);
     va_end(ap);
 }
+#define emit blobc_genc_emit
+#define base_ctype blobc_genc_base_ctype
+#define emit_ptr_type blobc_genc_ptr_type
+#define emit_ptr_decl blobc_genc_ptr_decl
+#define cast_macro blobc_genc_cast_macro
+#define emit_view_head blobc_genc_view_head
+#define emit_view_body blobc_genc_view_body
+#define add_fixed_indices blobc_genc_fixed_indices
 
 static bool map_build(gen *g) {
-    if (g->ninfo >= UINT32_MAX || !blobc_hashtab_reserve(&g->map, g->ninfo)) return false;
+    if (g->ninfo >= UINT32_MAX / 2 || !blobc_hashtab_reserve(&g->map, g->ninfo)) return false;
+    /* the anonymous types come later (blobc_genc_collect_anon) */
     for (size_t i = 0; i < g->ninfo; i++)
         if (!blobc_hashtab_add(&g->map, blobc_hash_ptr(g->info[i].type), (uint32_t)i + 1))
             return false;
@@ -42,12 +50,15 @@ type_info *blobc_genc_info_of(const gen *g, const blobc_type *t) {
 
 /* ---- C spelling of types ---- */
 
-static const char *base_ctype(const gen *g, const blobc_type *t) {
+const char *blobc_genc_base_ctype(const gen *g, const blobc_type *t) {
     switch (t->kind) {
     case BLOBC_KIND_ENUM:
     case BLOBC_KIND_STRUCT:
+    case BLOBC_KIND_OPTIONAL:
     case BLOBC_KIND_UNION: return blobc_genc_info_of(g, t)->cname;
     case BLOBC_KIND_STRING: return "blobc_rt_str";
+    case BLOBC_KIND_ANY: return "blobc_rt_any";
+    case BLOBC_KIND_MAP:
     case BLOBC_KIND_ARRAY: return "blobc_rt_array";
     case BLOBC_KIND_PTR: return "blobc_rt_ptr";
     default: return blobc_genc_scalar_type(t->kind);
@@ -77,7 +88,7 @@ static void emit_dims(gen *g, const blobc_type *t) {
 
 /* The type name "pointer to const t": `const T *`, or `const T (*)[N]`
  * when t is a fixed array. */
-static void emit_ptr_type(gen *g, const blobc_type *t) {
+void emit_ptr_type(gen *g, const blobc_type *t) {
     if (t->kind == BLOBC_KIND_FIXED) {
         emit(g, "const %s (*)", base_ctype(g, strip_fixed(t)));
         emit_dims(g, t);
@@ -88,7 +99,7 @@ static void emit_ptr_type(gen *g, const blobc_type *t) {
 
 /* A declarator of type "pointer to const t" around `inner` (a variable
  * name, or a function name with its parameter list). */
-static void emit_ptr_decl(gen *g, const blobc_type *t, const char *inner) {
+void emit_ptr_decl(gen *g, const blobc_type *t, const char *inner) {
     if (t->kind == BLOBC_KIND_FIXED) {
         emit(g, "const %s (*%s)", base_ctype(g, strip_fixed(t)), inner);
         emit_dims(g, t);
@@ -98,7 +109,7 @@ static void emit_ptr_decl(gen *g, const blobc_type *t, const char *inner) {
 }
 
 /* The cast from `const void *` to "pointer to const t". */
-static const char *cast_macro(const blobc_type *t) {
+const char *cast_macro(const blobc_type *t) {
     return t->kind == BLOBC_KIND_FIXED ? "BLOBC_RT_CAST_ROWS" : "BLOBC_RT_CAST";
 }
 
@@ -243,8 +254,10 @@ static void emit_union(gen *g, const type_info *ti) {
          BLOBC_UNION_SIZE, c, BLOBC_UNION_SIZE);
     emit(g, "BLOBC_RT_STATIC_ASSERT(BLOBC_RT_ALIGNOF(%s) == %u, \"%s: alignment must be %u\");\n",
          c, BLOBC_UNION_ALIGN, c, BLOBC_UNION_ALIGN);
-    emit(g, "BLOBC_RT_STATIC_ASSERT(offsetof(%s, %s) == %u, \"%s.%s: offset must be %u\");\n\n",
+    emit(g, "BLOBC_RT_STATIC_ASSERT(offsetof(%s, %s) == %u, \"%s.%s: offset must be %u\");\n",
          c, ref, BLOBC_UNION_REF, c, ref, BLOBC_UNION_REF);
+    blobc_genc_union_tags(g, ti);
+    emit(g, "\n");
 }
 
 /* <U>_tag, and <U>_as_<Member>: the member's struct, or NULL when the
@@ -296,10 +309,21 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     blobc_status st = blobc_genc_check_struct(g, t);
     if (st != BLOBC_OK || !is_own(g, t)) return st;
+    blobc_genc_anon_defs(g, ti, true);
+    blobc_genc_doc(g, "", t->doc);
+    g->tmp.len = 0;
+    if (!blobc_buf_printf(&g->tmp, "struct %s", t->name) || !blobc_buf_putc(&g->tmp, '\0')) return nomem(g);
+    const char *what = blobc_arena_strndup(&g->arena, (const char *)g->tmp.data, g->tmp.len - 1);
+    if (!what) return nomem(g);
+    blobc_genc_struct_def(g, ti, what);
+    return BLOBC_OK;
+}
+
+void blobc_genc_struct_def(gen *g, const type_info *ti, const char *what) {
+    const blobc_type *t = ti->type;
     bool raise = blobc_genc_raised_align(t);
     uint32_t cur = 0, npad = 0;
-    blobc_genc_doc(g, "", t->doc);
-    emit(g, "/* struct %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", t->name,
+    emit(g, "/* %s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n", what,
          t->size, t->align, ti->cname);
     for (uint32_t f = 0; f < t->nfields; f++) {
         const blobc_field *fd = &t->fields[f];
@@ -328,7 +352,6 @@ static blobc_status emit_struct(gen *g, const type_info *ti) {
              ti->cname, ti->members[f], t->fields[f].offset, ti->cname, ti->members[f],
              t->fields[f].offset);
     emit(g, "\n");
-    return BLOBC_OK;
 }
 
 /* Emits every struct after the structs it contains inline (directly or in
@@ -347,7 +370,7 @@ blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *,
             type_info *ti = &g->info[stack[top - 1]];
             type_info *next = NULL;
             while (ti->cursor < ti->type->nfields && !next) {
-                const blobc_type *ft = strip_fixed(ti->type->fields[ti->cursor++].type);
+                const blobc_type *ft = strip_inline(ti->type->fields[ti->cursor++].type);
                 if (ft->kind != BLOBC_KIND_STRUCT) continue;
                 type_info *dep = blobc_genc_info_of(g, ft);
                 if (dep->visit == VISIT_OPEN) st = bad_layout(g, ti->type, "contains itself inline");
@@ -373,10 +396,10 @@ blobc_status blobc_genc_structs_in_order(gen *g, blobc_status (*emit_one)(gen *,
 /* The head of a function returning the resolved view of a value of
  * ref-kind type r: `const char *` for a string, a pointer to the items
  * (and a length out-parameter) for [T], a pointer to the target for *T. */
-static void emit_view_head(gen *g, const char *fn, const char *params, const blobc_type *r) {
+void emit_view_head(gen *g, const char *fn, const char *params, const blobc_type *r) {
     g->tmp.len = 0;
     if (!blobc_buf_printf(&g->tmp, "%s(%s%s)", fn, params,
-                          r->kind == BLOBC_KIND_ARRAY ? ", size_t *blobc_n" : "") ||
+                          is_list_kind(r->kind) ? ", size_t *blobc_n" : "") ||
         !blobc_buf_putc(&g->tmp, '\0')) {
         g->ok = false;
         return;
@@ -387,20 +410,20 @@ static void emit_view_head(gen *g, const char *fn, const char *params, const blo
     emit(g, " {\n");
 }
 
-static void emit_view_body(gen *g, const blobc_type *r, const char *lvalue) {
+void emit_view_body(gen *g, const blobc_type *r, const char *lvalue) {
     if (r->kind == BLOBC_KIND_STRING) {
         emit(g, "    return blobc_rt_str_cstr(&%s);\n}\n", lvalue);
         return;
     }
     emit(g, "    return %s(", cast_macro(r->elem));
     emit_ptr_type(g, r->elem);
-    if (r->kind == BLOBC_KIND_ARRAY) emit(g, ", blobc_rt_array_data(&%s, blobc_n));\n}\n", lvalue);
+    if (is_list_kind(r->kind)) emit(g, ", blobc_rt_array_data(&%s, blobc_n));\n}\n", lvalue);
     else emit(g, ", blobc_rt_ptr_get(&%s));\n}\n", lvalue);
 }
 
 /* Appends ", size_t blobc_i0, ..." for each fixed level of t to params and
  * "[blobc_i0]..." to lvalue. */
-static bool add_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const blobc_type *t) {
+bool add_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const blobc_type *t) {
     uint32_t depth = fixed_depth(t);
     for (uint32_t k = 0; k < depth; k++)
         if (!blobc_buf_printf(params, ", size_t blobc_i%" PRIu32, k) ||
@@ -450,7 +473,7 @@ static blobc_status emit_accessors(gen *g, const type_info *ti) {
     blobc_buffer params = {0}, lvalue = {0};
     for (uint32_t f = 0; f < t->nfields && g->ok; f++) {
         const blobc_type *ft = t->fields[f].type;
-        if (ti->acc[f]) {
+        if (ti->acc[f] && wants_accessor(ft)) {
             /* The field itself, indexed through any fixed-array levels. */
             params.len = lvalue.len = 0;
             if (!blobc_buf_printf(&params, "const %s *blobc_p", ti->cname) ||
@@ -462,7 +485,7 @@ static blobc_status emit_accessors(gen *g, const type_info *ti) {
             emit_view_head(g, ti->acc[f], (const char *)params.data, strip_fixed(ft));
             emit_view_body(g, strip_fixed(ft), (const char *)lvalue.data);
         }
-        if (ti->acc_at[f]) {
+        if (ti->acc_at[f] && ft->kind == BLOBC_KIND_ARRAY) {
             /* Item i of a [T] whose items hold offsets themselves. */
             const blobc_type *item = ft->elem;
             params.len = lvalue.len = 0;
@@ -480,7 +503,8 @@ static blobc_status emit_accessors(gen *g, const type_info *ti) {
             emit(g, ", blobc_rt_array_data(&blobc_p->%s, BLOBC_RT_NULL));\n", ti->members[f]);
             emit_view_body(g, strip_fixed(item), (const char *)lvalue.data);
         }
-        if (ti->acc_find[f]) emit_find(g, ti, f);
+        if (ti->acc_find[f] && ft->kind == BLOBC_KIND_ARRAY) emit_find(g, ti, f);
+        blobc_genc_new_accessors(g, ti, f);
     }
     blobc_buffer_free(&params);
     blobc_buffer_free(&lvalue);
@@ -677,6 +701,8 @@ blobc_status blobc_genc_includes(gen *g, const char *ext) {
 
 /* ---- driver ---- */
 
+static bool is_known(void *ctx, const blobc_type *t) { return blobc_genc_info_of(ctx, t) != NULL; }
+
 /* Every enum and struct a field refers to must be one of the schema's
  * named types, since that is where its C name comes from. */
 static blobc_status check_references(gen *g) {
@@ -688,13 +714,7 @@ static blobc_status check_references(gen *g) {
             continue;
         }
         for (uint32_t f = 0; f < t->nfields; f++) {
-            const blobc_type *ft = t->fields[f].type;
-            while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY ||
-                   ft->kind == BLOBC_KIND_PTR)
-                ft = ft->elem;
-            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT ||
-                 ft->kind == BLOBC_KIND_UNION) &&
-                !blobc_genc_info_of(g, ft))
+            if (!blobc_gen_chain_named(t->fields[f].type, is_known, g))
                 return blobc_err(g->err, BLOBC_EINPUT,
                                  "%s: field %s.%s refers to a type that is not in the schema",
                                  g->lang, t->name, t->fields[f].name);
@@ -770,12 +790,16 @@ static blobc_status generate(gen *g) {
             emit(g, "typedef struct %s %s;\n", g->info[i].cname, g->info[i].cname);
             any_struct = true;
         }
+    blobc_genc_anon_typedefs(g);
     if (any_struct) emit(g, "\n");
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type)) emit_enum(g, &g->info[i]);
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_UNION && is_own(g, g->info[i].type)) emit_union(g, &g->info[i]);
     if ((st = blobc_genc_structs_in_order(g, emit_struct)) != BLOBC_OK) return st;
+    for (size_t i = 0; i < g->ninfo; i++)
+        if (g->info[i].type->kind == BLOBC_KIND_STRUCT && is_own(g, g->info[i].type))
+            blobc_genc_anon_defs(g, &g->info[i], false);
     for (size_t i = 0; i < g->ninfo; i++)
         if (g->info[i].type->kind == BLOBC_KIND_ENUM && is_own(g, g->info[i].type) &&
             (st = emit_enum_name_fn(g, &g->info[i])) != BLOBC_OK)
@@ -820,6 +844,8 @@ blobc_status blobc_genc_begin(gen *g, const char *lang, const blobc_schema *sche
                              "%s: named type %zu is not an enum, a struct or a union", lang, i);
     }
     if (!map_build(g)) return nomem(g);
+    blobc_status st = blobc_genc_collect_anon(g);
+    if (st != BLOBC_OK) return st;
     g->guard = guard ? guard : derive_guard(g, guard_suffix);
     if (!g->guard) return nomem(g);
     return check_references(g);
