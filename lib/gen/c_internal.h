@@ -175,6 +175,8 @@ void blobc_genc_anon_typedefs(gen *g);
 void blobc_genc_anon_defs(gen *g, const type_info *owner, bool inline_only);
 /* The accessors of a map, optional field f. */
 void blobc_genc_new_accessors(gen *g, const type_info *ti, uint32_t f);
+/* s as a C (and C++) string literal. */
+void blobc_genc_c_string(gen *g, const char *s);
 /* A tagged union's tag macros. */
 void blobc_genc_union_tags(gen *g, const type_info *ti);
 /* Appends ", size_t blobc_i0, ..." for each fixed level of t to params and

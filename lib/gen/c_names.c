@@ -335,6 +335,13 @@ static blobc_status cpp_member_names(gen *g, type_info *ti) {
         for (uint32_t m = 0; ok && m < t->nfields; m++)
             ok = (ti->values[m + 1] = unique_in(g, &tags, &g->globals, escaped(g, t->fields[m].name))) &&
                  (ti->acc[m] = unique_in(g, &local, NULL, cpp_joined(g, "as_", t->fields[m].name)));
+        /* a tagged union's tag constants */
+        if (ok && t->by != BLOBC_UNION_BY_KEY)
+            ok = (ti->name_fn = blobc_nameset_unique(&local, NULL, &g->arena, "tag_of")) &&
+                 (t->by != BLOBC_UNION_BY_FIELD ||
+                  (ti->tag_field_macro = blobc_nameset_unique(&local, NULL, &g->arena, "tag_field"))) &&
+                 (!t->default_member ||
+                  (ti->default_macro = blobc_nameset_unique(&local, NULL, &g->arena, "default_member")));
     } else {
         for (size_t k = 0; ok && k < sizeof cpp_struct_api / sizeof cpp_struct_api[0]; k++)
             ok = blobc_nameset_unique(&local, NULL, &g->arena, cpp_struct_api[k]) != NULL;

@@ -276,7 +276,7 @@ void blobc_genc_new_accessors(gen *g, const type_info *ti, uint32_t f) {
 /* s as a C string literal: only the bytes that stand for themselves in
  * any source character set, the rest as octal escapes (a '?' too, which
  * could start a trigraph). */
-static void emit_c_string(gen *g, const char *s) {
+void blobc_genc_c_string(gen *g, const char *s) {
     emit(g, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
@@ -292,7 +292,7 @@ void blobc_genc_union_tags(gen *g, const type_info *ti) {
     if (t->by == BLOBC_UNION_BY_KEY) return;
     if (t->by == BLOBC_UNION_BY_FIELD) {
         emit(g, "/* The field of a member's data that names the member. */\n#define %s ", ti->tag_field_macro);
-        emit_c_string(g, t->tag_field ? t->tag_field : "");
+        blobc_genc_c_string(g, t->tag_field ? t->tag_field : "");
         emit(g, "\n");
     }
     emit(g, "/* Each member's tag in the data (%s). */\n",
@@ -300,7 +300,7 @@ void blobc_genc_union_tags(gen *g, const type_info *ti) {
     for (uint32_t m = 0; m < t->nfields; m++) {
         emit(g, "#define %s ", ti->tags[m]);
         if (t->int_tags) blobc_genc_enum_literal(g, BLOBC_KIND_I64, t->fields[m].tag_value);
-        else emit_c_string(g, t->fields[m].tag ? t->fields[m].tag : "");
+        else blobc_genc_c_string(g, t->fields[m].tag ? t->fields[m].tag : "");
         emit(g, "\n");
     }
     if (ti->default_macro && t->default_member <= t->nfields)
