@@ -118,6 +118,21 @@ struct item<Ptr<T>> {
 template <typename T>
 struct key_of {};
 
+/* The item of a[0..n), sorted by key_of_item without repeats, whose key
+ * is `key`, or nullptr: a keyed [T]'s search and a map's. */
+template <typename T, typename Key, typename KeyOf>
+const T *sorted_find(const T *a, std::size_t n, Key key, KeyOf key_of_item) noexcept {
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        Key k = key_of_item(a[mid]);
+        if (k < key) lo = mid + 1;
+        else if (key < k) hi = mid;
+        else return &a[mid];
+    }
+    return nullptr;
+}
+
 /* A random-access iterator over stored items, yielding them as item<T>. */
 template <typename T>
 class Iterator {
@@ -177,16 +192,7 @@ public:
      * key, strings by bytes; verify checks it). */
     template <typename U = T>
     const T *find(typename key_of<U>::type key) const noexcept {
-        const T *a = data();
-        std::size_t lo = 0, hi = size();
-        while (lo < hi) {
-            std::size_t mid = lo + (hi - lo) / 2;
-            typename key_of<U>::type k = key_of<U>::get(a[mid]);
-            if (k < key) lo = mid + 1;
-            else if (key < k) hi = mid;
-            else return &a[mid];
-        }
-        return nullptr;
+        return sorted_find(data(), size(), key, [](const T &v) { return key_of<U>::get(v); });
     }
 
 private:
@@ -252,16 +258,7 @@ public:
     iterator end() const noexcept { return iterator(data() + size()); }
     /* The entry whose key is `key`, or nullptr. */
     const entry *find(key_type key) const noexcept {
-        const entry *a = data();
-        std::size_t lo = 0, hi = size();
-        while (lo < hi) {
-            std::size_t mid = lo + (hi - lo) / 2;
-            key_type k = a[mid].key();
-            if (k < key) lo = mid + 1;
-            else if (key < k) hi = mid;
-            else return &a[mid];
-        }
-        return nullptr;
+        return sorted_find(data(), size(), key, [](const entry &e) { return e.key(); });
     }
     bool contains(key_type key) const noexcept { return find(key) != nullptr; }
 
