@@ -119,3 +119,21 @@ PY
 else
     skip jsonschema_new_types "python3 with jsonschema is not installed"
 fi
+
+# --- Python: the same values through the blobc module ---
+so=$(ls "$BUILD"/libblobc.so.0.* 2>/dev/null | head -1)
+if ! command -v python3 >/dev/null 2>&1 || [ -z "$so" ] || nm -D "$so" 2>/dev/null | grep -q '__asan_'; then
+    skip read_newtypes_python "no python3, or no shared library it can load"
+elif [ ! -s "$T/newtypes.blob" ]; then
+    fail read_newtypes_python "no blob from the C program"
+else
+    run env BLOBC_LIBRARY="$so" PYTHONPATH="$TOP/python" python3 -B "$G/read_newtypes.py" "$T/newtypes.blob"
+    if [ "$RC" -eq 3 ]; then
+        # the module opens only what the library verifies
+        skip read_newtypes_python "the library refuses the blob: $(head -c 200 "$T/err")"
+    elif [ "$RC" -eq 0 ]; then
+        same_file read_newtypes_python_values "$T/out" "$G/newtypes.out"
+    else
+        fail read_newtypes_python "exit $RC: $(head -c 400 "$T/err")"
+    fi
+fi
