@@ -120,7 +120,7 @@ static inline bool wants_item_accessor(const blobc_type *t) {
 
 static inline blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
 
-/* ---- the parts gen c and gen cpp share (gen_c.c) ---- */
+/* ---- the parts gen c and gen cpp share (c_shared.c) ---- */
 
 /* Sets g up over the schema's named types (the guard is derived from the
  * file name with guard_suffix when NULL) and checks that every type a
@@ -166,8 +166,6 @@ void blobc_genc_struct_def(gen *g, const type_info *ti, const char *what);
 /* Adds an info (after the named types) for every map entry and optional
  * a struct field's type holds, and indexes them. */
 blobc_status blobc_genc_collect_anon(gen *g);
-/* Gives them their names (after every other global name). */
-blobc_status blobc_genc_name_anon(gen *g);
 /* typedefs of the anonymous types. */
 void blobc_genc_anon_typedefs(gen *g);
 /* The optionals a struct holds inline, before it; everything else after
@@ -190,11 +188,6 @@ const char *blobc_genc_cast_macro(const blobc_type *t);
 
 /* ---- naming (c_names.c) ---- */
 
-/* A file-scope name: the parts (up to a NULL) joined, escaped and made
- * unique; NULL when out of memory. */
-const char *blobc_genc_global_name(gen *g, const char *first, ...);
-/* A member name of one struct: `base` kept off the file-scope names. */
-const char *blobc_genc_member_name(gen *g, blobc_nameset *local, const char *base);
 
 /* Gives every output identifier its name (docs/CODEGEN.md, "Names"). */
 blobc_status blobc_genc_assign_names(gen *g);

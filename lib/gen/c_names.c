@@ -4,6 +4,7 @@
  * "Names").
  */
 #include "gen/c_internal.h"
+#include "common/kind.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -110,11 +111,10 @@ static const char *unique_in(gen *g, nameset *set, const nameset *also, char *ba
 
 /* Ends the list of parts of global_name. */
 #define END ((const char *)NULL)
-#define global_name blobc_genc_global_name
 
 /* A file-scope name: the parts (NULL-terminated) joined, escaped and
  * made unique. */
-const char *blobc_genc_global_name(gen *g, const char *first, ...) {
+static const char *global_name(gen *g, const char *first, ...) {
     g->tmp.len = 0;
     bool ok = true;
     va_list ap;
@@ -153,8 +153,44 @@ static blobc_status type_name(gen *g, type_info *ti, const char *prefix, const n
     return BLOBC_OK;
 }
 
-const char *blobc_genc_member_name(gen *g, blobc_nameset *local, const char *base) {
-    return unique_in(g, local, &g->globals, escaped(g, base));
+/* A map's entry struct <S>_<f>_entry and an optional <S>_<f>_opt, after
+ * the first field that holds it; a map's value adds _value. */
+static blobc_status name_anon(gen *g) {
+    blobc_buffer cur = {0};
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        for (uint32_t f = 0; f < t->nfields && st == BLOBC_OK; f++) {
+            cur.len = 0;
+            if (!blobc_buf_printf(&cur, "%s_%s", g->info[i].cname, t->fields[f].name) ||
+                !blobc_buf_putc(&cur, '\0')) {
+                st = nomem(g);
+                break;
+            }
+            for (const blobc_type *c = t->fields[f].type; c && st == BLOBC_OK;
+                 c = blobc_kind_is_anonymous(c->kind) ? blobc_type_next(c) : NULL) {
+                type_info *ai = needs_anon_type(c->kind) ? blobc_genc_info_of(g, anon_key(c)) : NULL;
+                bool map = c->kind == BLOBC_KIND_MAP;
+                if (ai && ai >= g->info + g->ninfo && !ai->cname) {
+                    nameset local = {0};
+                    ai->members = blobc_arena_array(&g->arena, 2, sizeof *ai->members);
+                    if (!ai->members ||
+                        !(ai->cname = global_name(g, (const char *)cur.data, map ? "_entry" : "_opt", END)) ||
+                        !(ai->members[0] = unique_in(g, &local, &g->globals, escaped(g, map ? "key" : "value"))) ||
+                        !(ai->members[1] = unique_in(g, &local, &g->globals, escaped(g, map ? "value" : "has"))))
+                        st = nomem(g);
+                    blobc_nameset_free(&local);
+                }
+                if (map && st == BLOBC_OK) {
+                    cur.len--;
+                    if (!blobc_buf_puts(&cur, "_value") || !blobc_buf_putc(&cur, '\0')) st = nomem(g);
+                }
+            }
+        }
+    }
+    blobc_buffer_free(&cur);
+    return st;
 }
 
 static const char **name_array(gen *g, uint32_t n) {
@@ -260,7 +296,7 @@ blobc_status blobc_genc_assign_names(gen *g) {
         }
     }
     /* file-scope too, so before the member names that keep off them */
-    st = blobc_genc_name_anon(g);
+    st = name_anon(g);
     if (st != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];

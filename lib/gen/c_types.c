@@ -18,7 +18,6 @@
 #include "common/kind.h"
 
 #define emit blobc_genc_emit
-#define END ((const char *)NULL)
 
 /* The nodes of t's chain of anonymous composites, from t inward, into a
  * malloc'd array; NULL when out of memory (*n is then 0). */
@@ -71,44 +70,6 @@ blobc_status blobc_genc_collect_anon(gen *g) {
             }
     }
     return BLOBC_OK;
-}
-
-blobc_status blobc_genc_name_anon(gen *g) {
-    blobc_buffer cur = {0};
-    blobc_status st = BLOBC_OK;
-    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
-        const blobc_type *t = g->info[i].type;
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        for (uint32_t f = 0; f < t->nfields && st == BLOBC_OK; f++) {
-            cur.len = 0;
-            if (!blobc_buf_printf(&cur, "%s_%s", g->info[i].cname, t->fields[f].name) ||
-                !blobc_buf_putc(&cur, '\0')) {
-                st = nomem(g);
-                break;
-            }
-            for (const blobc_type *c = t->fields[f].type; c && st == BLOBC_OK;
-                 c = blobc_kind_is_anonymous(c->kind) ? blobc_type_next(c) : NULL) {
-                type_info *ai = needs_anon_type(c->kind) ? anon_info(g, c) : NULL;
-                bool map = c->kind == BLOBC_KIND_MAP;
-                if (ai && !ai->cname) {
-                    nameset local = {0};
-                    ai->members = blobc_arena_array(&g->arena, 2, sizeof *ai->members);
-                    if (!ai->members ||
-                        !(ai->cname = blobc_genc_global_name(g, (const char *)cur.data, map ? "_entry" : "_opt", END)) ||
-                        !(ai->members[0] = blobc_genc_member_name(g, &local, map ? "key" : "value")) ||
-                        !(ai->members[1] = blobc_genc_member_name(g, &local, map ? "value" : "has")))
-                        st = nomem(g);
-                    blobc_nameset_free(&local);
-                }
-                if (map && st == BLOBC_OK) {
-                    cur.len--;
-                    if (!blobc_buf_puts(&cur, "_value") || !blobc_buf_putc(&cur, '\0')) st = nomem(g);
-                }
-            }
-        }
-    }
-    blobc_buffer_free(&cur);
-    return st;
 }
 
 void blobc_genc_anon_typedefs(gen *g) {
@@ -218,7 +179,7 @@ static void emit_optional_accessors(gen *g, const type_info *ti, uint32_t f, con
     const char *val = oi->members[0], *has = oi->members[1];
     emit(g, "static inline int %s(%s) { return %s.%s != 0; }\n", ti->acc_has[f], params, lv, has);
     if (blobc_kind_is_scalar(t->kind) || t->kind == BLOBC_KIND_ENUM) {
-        emit(g, "/* The value; 0 when it is not there. */\nstatic inline %s %s(%s) { return %s.%s; }\n",
+        emit(g, "/* The value; 0 when it is not there. */\nstatic inline " "%s %s(%s) { return %s.%s; }\n",
              blobc_genc_base_ctype(g, t), ti->acc[f], params, lv, val);
         return;
     }

@@ -10,7 +10,7 @@
  * padding, an accessor per field, the open functions) each followed by
  * static assertions on its size, alignment and offsets, then the keys of
  * the structs with a @key field (blobc::key_of, for Vector<T>::find). It shares with
- * gen c (gen_c.c) its state, struct order, doc comments, enum literals and
+ * gen c (c_shared.c) its state, struct order, doc comments, enum literals and
  * schema text; c_names.c gives the names. docs/CODEGEN.md describes it.
  */
 #include "gen/c_internal.h"

@@ -195,8 +195,9 @@ static void build(blobc_buffer *data) {
     Num *n = list(0, OFF(Root, nums), 1, sizeof(Num), 4, &r);
     n->tag = Num_Square;
     ((Square *)payload(r, OFF(Num, ref), sizeof(Square), 4, &r2))->side = 1.5f;
-    ((Root *)blobc_builder_ptr(B, 0))->tagged.tag = Tagged_Circle;
-    ((Circle *)payload(0, OFF(Root, tagged) + OFF(Tagged, ref), sizeof(Circle), 4, &r2))->r = 0.5f;
+    Tagged *tg = list(0, OFF(Root, tagged), 1, sizeof(Tagged), 4, &r);
+    tg->tag = Tagged_Circle;
+    ((Circle *)payload(r, OFF(Tagged, ref), sizeof(Circle), 4, &r2))->r = 0.5f;
     Shape *s = list(0, OFF(Root, shapes), 1, sizeof(Shape), 4, &r);
     s->tag = Shape_Circle;
     ((Circle *)payload(r, OFF(Shape, ref), sizeof(Circle), 4, &r2))->r = 2.0f;
@@ -313,7 +314,7 @@ static void read_back(const Root *root) {
     const Num *num = Root_nums(root, &n);
     check(Num_as_Circle(num) == NULL, "num as circle");
     printf("num tag %u side %g kind %lld\n", Num_tag(num), Num_as_Square(num)->side, (long long)Num_Square_TAG);
-    printf("tagged %s r %g\n", Tagged_Circle_TAG, Tagged_as_Circle(&root->tagged)->r);
+    printf("tagged %s r %g\n", Tagged_Circle_TAG, Tagged_as_Circle(Root_tagged(root, &n))->r);
     const Shape *sh = Root_shapes(root, &n);
     printf("shape %s=%s r %g default %u\n", Shape_TAG_FIELD, Shape_Circle_TAG, Shape_as_Circle(sh)->r, Shape_DEFAULT);
     const blobc_rt_any *anys = Root_anys(root, &n);

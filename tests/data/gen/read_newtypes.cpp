@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
     std::printf("num tag %u side %g kind %lld\n", unsigned(num.tag()), double(num.as_Square()->side()),
                 static_cast<long long>(Num::tag_of(Num::Tag::Square_)));
     std::printf("tagged %s r %g\n", s(Tagged::tag_of(Tagged::Tag::Circle_)).c_str(),
-                double(root->tagged().as_Circle()->r()));
+                double(root->tagged()[0].as_Circle()->r()));
     const Shape &sh = root->shapes()[0];
     std::printf("shape %s=%s r %g default %u\n", s(Shape::tag_field).c_str(), s(Shape::tag_of(sh.tag())).c_str(),
                 double(sh.as_Circle()->r()), unsigned(Shape::default_member));

@@ -68,7 +68,7 @@ lo = it.list_of_opts
 print("list_of_opts %d %d %s" % (len(lo), lo[0], "absent" if lo[1] is None else "present"))
 num = root.nums[0]
 print("num tag %d side %g kind %d" % (2 if blobc.tag(num) == "Square" else 0, num.side, 2))
-print("tagged %s r %g" % ("!circle" if blobc.tag(root.tagged) == "Circle" else "?", root.tagged.r))
+print("tagged %s r %g" % ("!circle" if blobc.tag(root.tagged[0]) == "Circle" else "?", root.tagged[0].r))
 print("shape %s=%s r %g default %d" % ("type", "circle", root.shapes[0].r, 1))
 print("anys %s %s" % (show(root.anys[0]), show(root.anys[1])))
 print("lookup one " + show(root.lookup["one"].data))
