@@ -21,7 +21,8 @@ typedef blobc_nameset nameset;
 enum { VISIT_NONE, VISIT_OPEN, VISIT_DONE };
 
 /* Output names of one named type. */
-typedef struct type_info {
+typedef struct type_info type_info;
+struct type_info {
     const blobc_type *type;
     const char *cname;
     /* enum */
@@ -37,10 +38,23 @@ typedef struct type_info {
     /* union: values[0] is <U>_NONE, values[i] member i's tag macro, acc[i - 1]
      * its <U>_as_<Member> accessor; members[0..1] the tag and ref members */
     const char *tag_fn;
+    /* tagged union: per member its _TAG macro; the tag field's and the
+     * default member's macros (NULL when it has none) */
+    const char **tags;
+    const char *tag_field_macro, *default_macro;
+    /* map fields: _count; optional fields: _has_ (acc is the value, acc_at
+     * and acc_find a map's entry i and lookup) */
+    const char **acc_count, **acc_has;
+    /* a map's entry struct or an optional (info[ninfo..]): the struct field
+     * whose type holds it, and whether it is written out already;
+     * members[0..1] are key and value, or value and has */
+    const type_info *owner;
+    uint32_t owner_field;
+    bool emitted;
     int visit;                  /* dependency-order emission state */
     uint32_t cursor;            /* next field to look at while ordering */
     bool offsets;               /* C++: holds offsets (inline), so is never copied */
-} type_info;
+};
 
 typedef struct gen {
     const blobc_schema *schema;
@@ -56,8 +70,8 @@ typedef struct gen {
     const char *text_fn;        /* returns the schema text for the checked opens */
     const char *qual;           /* C++: "::" or "::<namespace>::", before every type name */
     bool own_only;              /* only the types of file 0, including the others' headers */
-    type_info *info;
-    size_t ninfo;
+    type_info *info;            /* the named types, then nanon anonymous ones */
+    size_t ninfo, nanon;
     blobc_hashtab map;          /* type pointer -> info index + 1 */
 } gen;
 
@@ -65,7 +79,25 @@ typedef struct gen {
 static inline bool is_own(const gen *g, const blobc_type *t) { return !g->own_only || t->pos.file == 0; }
 
 static inline bool is_ref_kind(blobc_kind k) {
-    return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR;
+    return k == BLOBC_KIND_STRING || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR || k == BLOBC_KIND_MAP;
+}
+
+/* Whether values of kind k are {offset, length} to items: [T], and a map
+ * (its entries). */
+static inline bool is_list_kind(blobc_kind k) { return k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_MAP; }
+
+/* The C types the output declares for anonymous types: a map's entry
+ * struct and an optional. */
+static inline bool needs_anon_type(blobc_kind k) { return k == BLOBC_KIND_MAP || k == BLOBC_KIND_OPTIONAL; }
+/* The type the output names for such a node (a map's is its entry). */
+static inline const blobc_type *anon_key(const blobc_type *t) {
+    return t->kind == BLOBC_KIND_MAP ? t->elem : t;
+}
+
+/* What a field holds inline: through fixed arrays and optionals. */
+static inline const blobc_type *strip_inline(const blobc_type *t) {
+    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_OPTIONAL) t = t->elem;
+    return t;
 }
 
 static inline const blobc_type *strip_fixed(const blobc_type *t) {
@@ -88,7 +120,7 @@ static inline bool wants_item_accessor(const blobc_type *t) {
 
 static inline blobc_status nomem(gen *g) { return blobc_err_nomem(g->err); }
 
-/* ---- the parts gen c and gen cpp share (gen_c.c) ---- */
+/* ---- the parts gen c and gen cpp share (c_shared.c) ---- */
 
 /* Sets g up over the schema's named types (the guard is derived from the
  * file name with guard_suffix when NULL) and checks that every type a
@@ -123,7 +155,39 @@ blobc_status blobc_genc_includes(gen *g, const char *ext);
  * BLOBC_WITH_LIBRARY; fills every struct's hash. */
 blobc_status blobc_genc_schema_text(gen *g);
 
+/* ---- maps, optionals, any and tagged unions (c_types.c) ---- */
+
+void blobc_genc_emit(gen *g, const char *fmt, ...) BLOBC_PRINTF(2, 3);
+/* The C spelling of a stored type without its fixed dimensions. */
+const char *blobc_genc_base_ctype(const gen *g, const blobc_type *t);
+/* A struct's definition with padding and static assertions; `what` says
+ * what it is in the comment above it. */
+void blobc_genc_struct_def(gen *g, const type_info *ti, const char *what);
+/* Adds an info (after the named types) for every map entry and optional
+ * a struct field's type holds, and indexes them. */
+blobc_status blobc_genc_collect_anon(gen *g);
+/* typedefs of the anonymous types. */
+void blobc_genc_anon_typedefs(gen *g);
+/* The optionals a struct holds inline, before it; everything else after
+ * every struct (inline=false). */
+void blobc_genc_anon_defs(gen *g, const type_info *owner, bool inline_only);
+/* The accessors of a map, optional field f. */
+void blobc_genc_new_accessors(gen *g, const type_info *ti, uint32_t f);
+/* s as a C (and C++) string literal. */
+void blobc_genc_c_string(gen *g, const char *s);
+/* A tagged union's tag macros. */
+void blobc_genc_union_tags(gen *g, const type_info *ti);
+/* Appends ", size_t blobc_i0, ..." for each fixed level of t to params and
+ * "[blobc_i0]..." to lvalue, each NUL-terminated. */
+bool blobc_genc_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const blobc_type *t);
+void blobc_genc_view_head(gen *g, const char *fn, const char *params, const blobc_type *r);
+void blobc_genc_view_body(gen *g, const blobc_type *r, const char *lvalue);
+void blobc_genc_ptr_decl(gen *g, const blobc_type *t, const char *inner);
+void blobc_genc_ptr_type(gen *g, const blobc_type *t);
+const char *blobc_genc_cast_macro(const blobc_type *t);
+
 /* ---- naming (c_names.c) ---- */
+
 
 /* Gives every output identifier its name (docs/CODEGEN.md, "Names"). */
 blobc_status blobc_genc_assign_names(gen *g);

@@ -4,6 +4,7 @@
  * "Names").
  */
 #include "gen/c_internal.h"
+#include "common/kind.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -152,6 +153,46 @@ static blobc_status type_name(gen *g, type_info *ti, const char *prefix, const n
     return BLOBC_OK;
 }
 
+/* A map's entry struct <S>_<f>_entry and an optional <S>_<f>_opt, after
+ * the first field that holds it; a map's value adds _value. */
+static blobc_status name_anon(gen *g) {
+    blobc_buffer cur = {0};
+    blobc_status st = BLOBC_OK;
+    for (size_t i = 0; i < g->ninfo && st == BLOBC_OK; i++) {
+        const blobc_type *t = g->info[i].type;
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        for (uint32_t f = 0; f < t->nfields && st == BLOBC_OK; f++) {
+            cur.len = 0;
+            if (!blobc_buf_printf(&cur, "%s_%s", g->info[i].cname, t->fields[f].name) ||
+                !blobc_buf_putc(&cur, '\0')) {
+                st = nomem(g);
+                break;
+            }
+            for (const blobc_type *c = t->fields[f].type; c && st == BLOBC_OK;
+                 c = blobc_kind_is_anonymous(c->kind) ? blobc_type_next(c) : NULL) {
+                type_info *ai = needs_anon_type(c->kind) ? blobc_genc_info_of(g, anon_key(c)) : NULL;
+                bool map = c->kind == BLOBC_KIND_MAP;
+                if (ai && ai >= g->info + g->ninfo && !ai->cname) {
+                    nameset local = {0};
+                    ai->members = blobc_arena_array(&g->arena, 2, sizeof *ai->members);
+                    if (!ai->members ||
+                        !(ai->cname = global_name(g, (const char *)cur.data, map ? "_entry" : "_opt", END)) ||
+                        !(ai->members[0] = unique_in(g, &local, &g->globals, escaped(g, map ? "key" : "value"))) ||
+                        !(ai->members[1] = unique_in(g, &local, &g->globals, escaped(g, map ? "value" : "has"))))
+                        st = nomem(g);
+                    blobc_nameset_free(&local);
+                }
+                if (map && st == BLOBC_OK) {
+                    cur.len--;
+                    if (!blobc_buf_puts(&cur, "_value") || !blobc_buf_putc(&cur, '\0')) st = nomem(g);
+                }
+            }
+        }
+    }
+    blobc_buffer_free(&cur);
+    return st;
+}
+
 static const char **name_array(gen *g, uint32_t n) {
     return blobc_arena_array(&g->arena, n ? n : 1, sizeof(const char *));
 }
@@ -207,19 +248,26 @@ blobc_status blobc_genc_assign_names(gen *g) {
             continue;
         }
         if (t->kind == BLOBC_KIND_UNION) {
+            bool tagged = t->by != BLOBC_UNION_BY_KEY;
             if (!(ti->values = name_array(g, t->nfields + 1)) ||
-                !(ti->acc = name_array(g, t->nfields)) ||
+                !(ti->acc = name_array(g, t->nfields)) || !(ti->tags = name_array(g, t->nfields)) ||
                 !(ti->values[0] = global_name(g, ti->cname, "_NONE", END)))
                 return nomem(g);
             for (uint32_t m = 0; m < t->nfields; m++)
                 if (!(ti->values[m + 1] = global_name(g, ti->cname, "_", t->fields[m].name, END)) ||
-                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)))
+                    !(ti->acc[m] = global_name(g, ti->cname, "_as_", t->fields[m].name, END)) ||
+                    (tagged && !(ti->tags[m] = global_name(g, ti->cname, "_", t->fields[m].name, "_TAG", END))))
                     return nomem(g);
+            if ((t->by == BLOBC_UNION_BY_FIELD &&
+                 !(ti->tag_field_macro = global_name(g, ti->cname, "_TAG_FIELD", END))) ||
+                (tagged && t->default_member &&
+                 !(ti->default_macro = global_name(g, ti->cname, "_DEFAULT", END))))
+                return nomem(g);
             continue;
         }
         if (!(ti->acc = name_array(g, t->nfields)) || !(ti->acc_at = name_array(g, t->nfields)) ||
-            !(ti->acc_find = name_array(g, t->nfields)) ||
-            !(ti->members = name_array(g, t->nfields)))
+            !(ti->acc_find = name_array(g, t->nfields)) || !(ti->acc_count = name_array(g, t->nfields)) ||
+            !(ti->acc_has = name_array(g, t->nfields)) || !(ti->members = name_array(g, t->nfields)))
             return nomem(g);
         for (uint32_t f = 0; f < t->nfields; f++) {
             const blobc_type *ft = t->fields[f].type;
@@ -234,8 +282,22 @@ blobc_status blobc_genc_assign_names(gen *g) {
                 ft->elem->key &&
                 !(ti->acc_find[f] = global_name(g, ti->cname, "_", fname, "_find", END)))
                 return nomem(g);
+            /* a map: its entries (acc), their count, entry i and a lookup */
+            if (strip_fixed(ft)->kind == BLOBC_KIND_MAP &&
+                (!(ti->acc_count[f] = global_name(g, ti->cname, "_", fname, "_count", END)) ||
+                 !(ti->acc_at[f] = global_name(g, ti->cname, "_", fname, "_at", END)) ||
+                 !(ti->acc_find[f] = global_name(g, ti->cname, "_", fname, "_find", END))))
+                return nomem(g);
+            /* an optional: whether it is there, and its value */
+            if (strip_fixed(ft)->kind == BLOBC_KIND_OPTIONAL &&
+                (!(ti->acc_has[f] = global_name(g, ti->cname, "_has_", fname, END)) ||
+                 !(ti->acc[f] = global_name(g, ti->cname, "_", fname, END))))
+                return nomem(g);
         }
     }
+    /* file-scope too, so before the member names that keep off them */
+    st = name_anon(g);
+    if (st != BLOBC_OK) return st;
     for (size_t i = 0; i < g->ninfo; i++) {
         type_info *ti = &g->info[i];
         const blobc_type *t = ti->type;
@@ -309,6 +371,13 @@ static blobc_status cpp_member_names(gen *g, type_info *ti) {
         for (uint32_t m = 0; ok && m < t->nfields; m++)
             ok = (ti->values[m + 1] = unique_in(g, &tags, &g->globals, escaped(g, t->fields[m].name))) &&
                  (ti->acc[m] = unique_in(g, &local, NULL, cpp_joined(g, "as_", t->fields[m].name)));
+        /* a tagged union's tag constants */
+        if (ok && t->by != BLOBC_UNION_BY_KEY)
+            ok = (ti->name_fn = blobc_nameset_unique(&local, NULL, &g->arena, "tag_of")) &&
+                 (t->by != BLOBC_UNION_BY_FIELD ||
+                  (ti->tag_field_macro = blobc_nameset_unique(&local, NULL, &g->arena, "tag_field"))) &&
+                 (!t->default_member ||
+                  (ti->default_macro = blobc_nameset_unique(&local, NULL, &g->arena, "default_member")));
     } else {
         for (size_t k = 0; ok && k < sizeof cpp_struct_api / sizeof cpp_struct_api[0]; k++)
             ok = blobc_nameset_unique(&local, NULL, &g->arena, cpp_struct_api[k]) != NULL;

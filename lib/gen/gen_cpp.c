@@ -10,7 +10,7 @@
  * padding, an accessor per field, the open functions) each followed by
  * static assertions on its size, alignment and offsets, then the keys of
  * the structs with a @key field (blobc::key_of, for Vector<T>::find). It shares with
- * gen c (gen_c.c) its state, struct order, doc comments, enum literals and
+ * gen c (c_shared.c) its state, struct order, doc comments, enum literals and
  * schema text; c_names.c gives the names. docs/CODEGEN.md describes it.
  */
 #include "gen/c_internal.h"
@@ -51,14 +51,27 @@ static void emit_stored(gen *g, const blobc_type *t) {
         emit_stored(g, t->elem);
         emit(g, ", %" PRIu32 ">", t->count);
         return;
+    case BLOBC_KIND_MAP:
+        emit(g, "::blobc::Map<");
+        emit_stored(g, blobc_map_key(t));
+        emit(g, ", ");
+        emit_stored(g, blobc_map_value(t));
+        emit(g, ">");
+        return;
+    case BLOBC_KIND_OPTIONAL:
+        emit(g, "::blobc::Optional<");
+        emit_stored(g, t->elem);
+        emit(g, ">");
+        return;
+    case BLOBC_KIND_ANY: emit(g, "::blobc::Any"); return;
     default: emit(g, "%s", blobc_genc_scalar_type(t->kind)); return;
     }
 }
 
 /* Whether a value of t holds offsets, so that a copy would read wrong. */
 static bool holds_offsets(const gen *g, const blobc_type *t) {
-    t = strip_fixed(t);
-    if (is_ref_kind(t->kind) || t->kind == BLOBC_KIND_UNION) return true;
+    t = strip_inline(t);
+    if (is_ref_kind(t->kind) || t->kind == BLOBC_KIND_UNION || t->kind == BLOBC_KIND_ANY) return true;
     return t->kind == BLOBC_KIND_STRUCT && blobc_genc_info_of(g, t)->offsets;
 }
 
@@ -129,6 +142,33 @@ static void emit_offset_check(gen *g, const char *c, const char *member, const c
 
 /* ---- unions ---- */
 
+/* A tagged union's data names the member by a field's value or a YAML
+ * tag: tag_of(Tag) gives it, tag_field the field. */
+static void emit_union_tags(gen *g, const type_info *ti) {
+    const blobc_type *t = ti->type;
+    if (t->by == BLOBC_UNION_BY_KEY) return;
+    if (t->by == BLOBC_UNION_BY_FIELD) {
+        emit(g, "    /* The field of a member's data that names the member. */\n"
+                "    static constexpr ::std::string_view %s = ", ti->tag_field_macro);
+        blobc_genc_c_string(g, t->tag_field ? t->tag_field : "");
+        emit(g, ";\n");
+    }
+    if (ti->default_macro && t->default_member <= t->nfields)
+        emit(g, "    /* The member of data without a tag. */\n    static constexpr %s %s = %s::%s;\n",
+             ti->members[1], ti->default_macro, ti->members[1], ti->values[t->default_member]);
+    emit(g, "    /* A member's tag in the data (%s; %s for none). */\n"
+            "    static constexpr %s %s(%s blobc_t) noexcept {\n        switch (blobc_t) {\n",
+         t->by == BLOBC_UNION_BY_TAG ? "its YAML tag" : "the value of that field", t->int_tags ? "0" : "\"\"",
+         t->int_tags ? "::std::int64_t" : "::std::string_view", ti->name_fn, ti->members[1]);
+    for (uint32_t m = 0; m < t->nfields; m++) {
+        emit(g, "        case %s::%s: return ", ti->members[1], ti->values[m + 1]);
+        if (t->int_tags) blobc_genc_enum_literal(g, BLOBC_KIND_I64, t->fields[m].tag_value);
+        else blobc_genc_c_string(g, t->fields[m].tag ? t->fields[m].tag : "");
+        emit(g, ";\n");
+    }
+    emit(g, "        default: break;\n        }\n        return %s;\n    }\n", t->int_tags ? "0" : "\"\"");
+}
+
 static blobc_status emit_union(gen *g, const type_info *ti) {
     const blobc_type *t = ti->type;
     const char *c = ti->cname, *tag_fn = ti->members[0], *tag_type = ti->members[1];
@@ -154,6 +194,7 @@ static blobc_status emit_union(gen *g, const type_info *ti) {
         emit_type_ref(g, mt);
         emit(g, " *>(::blobc::resolve(blobc_ref)) : nullptr;\n    }\n");
     }
+    emit_union_tags(g, ti);
     emit(g, "\nprivate:\n    uint32_t blobc_tag;\n    int32_t blobc_ref;\n"
             "    static void blobc_layout() noexcept;\n};\n");
     emit_layout_check(g, ti, BLOBC_UNION_SIZE, BLOBC_UNION_ALIGN);
@@ -197,8 +238,12 @@ static void emit_accessor(gen *g, const type_info *ti, uint32_t f) {
     case BLOBC_KIND_STRUCT:
     case BLOBC_KIND_UNION:
     case BLOBC_KIND_ARRAY:
+    case BLOBC_KIND_MAP:
+    case BLOBC_KIND_OPTIONAL:
+    case BLOBC_KIND_ANY:
     case BLOBC_KIND_FIXED:
-        emit(g, "%sconst ", ft->kind == BLOBC_KIND_ARRAY ? "" : "constexpr ");
+        emit(g, "%sconst ", ft->kind == BLOBC_KIND_STRUCT || ft->kind == BLOBC_KIND_UNION ||
+                                    ft->kind == BLOBC_KIND_FIXED ? "constexpr " : "");
         emit_stored(g, ft);
         emit(g, " &%s() const noexcept { return blobc_f%" PRIu32 "; }\n", fn, f);
         return;

@@ -13,6 +13,7 @@
  * returns a ref to the typed view at the same address.
  */
 #include "gen/cs_internal.h"
+#include "common/kind.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -358,6 +359,39 @@ static void generate(csgen *c) {
     blobc_buffer_free(&body);
 }
 
+static bool no_new_kind(void *ctx, const blobc_type *t) {
+    (void)ctx;
+    return t->kind != BLOBC_KIND_UNION || t->by == BLOBC_UNION_BY_KEY;
+}
+
+/* The C# structs have no form yet for maps, optionals and any-values
+ * (Unity's BlobArray<T> has no lookup, and a struct of T and a byte must
+ * be generic over T), nor for tagged unions: such a schema is refused,
+ * naming the first use, rather than given structs that misread it. */
+static blobc_status refuse_new_kinds(const blobc_schema *schema, blobc_error *err) {
+    for (size_t i = 0; i < blobc_schema_count(schema); i++) {
+        const blobc_type *t = blobc_schema_at(schema, i);
+        if (!no_new_kind(NULL, t))
+            return blobc_err(err, BLOBC_EINPUT, "gen cs: union %s is tagged by %s; gen cs does not read "
+                             "tagged unions yet", t->name, t->by == BLOBC_UNION_BY_TAG ? "YAML tags" : "a field");
+        if (t->kind != BLOBC_KIND_STRUCT) continue;
+        for (uint32_t f = 0; f < t->nfields; f++) {
+            const blobc_type *ft = t->fields[f].type;
+            for (const blobc_type *c = ft; c; c = blobc_kind_is_anonymous(c->kind) ? blobc_type_next(c) : NULL)
+                if (c->kind == BLOBC_KIND_MAP || c->kind == BLOBC_KIND_OPTIONAL || c->kind == BLOBC_KIND_ANY) {
+                    char sp[160];
+                    blobc_type_spell(ft, sp, sizeof sp);
+                    return blobc_err(err, BLOBC_EINPUT, "gen cs: field %s.%s is %s; gen cs does not read maps, "
+                                     "optionals and any-values yet", t->name, t->fields[f].name, sp);
+                }
+            if (!blobc_gen_chain_named(ft, no_new_kind, NULL))
+                return blobc_err(err, BLOBC_EINPUT, "gen cs: field %s.%s holds a tagged union; gen cs does not "
+                                 "read tagged unions yet", t->name, t->fields[f].name);
+        }
+    }
+    return BLOBC_OK;
+}
+
 blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options *opts,
                           blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
@@ -367,6 +401,8 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     const char *ns = opts && opts->namespace_name && *opts->namespace_name ? opts->namespace_name : NULL;
     if (ns && !blobc_gencs_valid_namespace(ns))
         return blobc_err(err, BLOBC_EARG, "gen cs: namespace '%s' is not a C# namespace name", ns);
+    blobc_status refused = refuse_new_kinds(schema, err);
+    if (refused != BLOBC_OK) return refused;
     csgen c;
     memset(&c, 0, sizeof c);
     c.schema = schema;

@@ -64,10 +64,15 @@ typedef enum blobc_gen_doc_lang {
 bool blobc_gen_doc_line(blobc_buffer *out, const char *s, size_t n, blobc_gen_doc_lang lang);
 
 /* Marks used[k] for every schema file k but the schema's own (file 0)
- * whose named types the fields of file 0's structs and unions name,
- * through [T], *T and [T; N]; `used` has blobc_schema_file_count
+ * whose named types the fields of file 0's structs and unions name
+ * (blobc_gen_chain_named); `used` has blobc_schema_file_count
  * entries, cleared by the caller. */
 void blobc_gen_files_used(const blobc_schema *schema, bool *used);
+
+/* Calls fn on every named type (enum, struct, union) a field of type t
+ * names: where its chain of [T], [T; N], *T, ?T and map values ends, and
+ * each enum a map along it has as key; stops at the first false. */
+bool blobc_gen_chain_named(const blobc_type *t, bool (*fn)(void *ctx, const blobc_type *named), void *ctx);
 
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool blobc_gen_is_identifier(const char *s);

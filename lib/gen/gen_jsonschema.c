@@ -136,6 +136,23 @@ static void type_body(js *w, cJSON *o, const blobc_type *t, int chain) {
             put(w, o, "minItems", blobc_json_u64(t->count));
             put(w, o, "maxItems", blobc_json_u64(t->count));
         }
+    } else if (k == BLOBC_KIND_MAP) {
+        /* a mapping of the keys; integer keys are written as decimal text */
+        static const char *const nullable[] = {"object", "null"};
+        const blobc_type *key = blobc_map_key(t);
+        put(w, o, "type", cJSON_CreateStringArray(nullable, 2));
+        if (key->kind == BLOBC_KIND_ENUM)
+            ref_to(w, o, "propertyNames", key->name);
+        else if (key->kind != BLOBC_KIND_STRING)
+            text(w, obj(w, o, "propertyNames"), "pattern",
+                 blobc_kind_is_signed(key->kind) ? "^(0|-?[1-9][0-9]*)$" : "^(0|[1-9][0-9]*)$");
+        type_body(w, obj(w, o, "additionalProperties"), blobc_map_value(t), chain + 1);
+    } else if (k == BLOBC_KIND_OPTIONAL) {
+        cJSON *any = arr(w, o, "anyOf");
+        null_type(w, any);
+        type_body(w, obj(w, any, NULL), t->elem, chain + 1);
+    } else if (k == BLOBC_KIND_ANY) {
+        /* any value at all: the empty schema */
     } else if (k == BLOBC_KIND_PTR && t->ref) {
         /* a reference is written as its target's key */
         type_body(w, o, t->elem->fields[t->elem->key - 1].type, chain + 1);
@@ -186,16 +203,48 @@ static void struct_body(js *w, cJSON *o, const blobc_type *t, bool top) {
             if (!req) req = arr(w, o, "required");
             text(w, req, NULL, t->fields[i].name);
         }
-    put(w, o, "additionalProperties", cJSON_CreateFalse());
+    put(w, o, "additionalProperties", cJSON_CreateBool((t->flags & BLOBC_STRUCT_OPEN) != 0));
 }
 
-/* A union value is a single-key object naming the member (AUTHORING.md). */
+/* A member of a union tagged by a field: the member's own mapping plus
+ * the tag field, so its keywords inline (a $ref to the member would
+ * refuse the tag key); the tag required unless it names the default. */
+static void tagged_member(js *w, cJSON *alt, const blobc_type *u, uint32_t m) {
+    const blobc_field *mf = &u->fields[m];
+    struct_body(w, alt, mf->type->elem, false);
+    cJSON *props = cJSON_GetObjectItemCaseSensitive(alt, "properties");
+    cJSON *tag = props ? cJSON_CreateObject() : NULL;
+    if (!tag || !blobc_json_add(props, u->tag_field, tag)) {
+        cJSON_Delete(tag);
+        w->ok = false;
+        return;
+    }
+    if (u->int_tags) put(w, tag, "const", blobc_json_i64((int64_t)mf->tag_value));
+    else text(w, tag, "const", mf->tag ? mf->tag : "");
+    if (u->default_member == m + 1) return;
+    cJSON *req = cJSON_GetObjectItemCaseSensitive(alt, "required");
+    if (!req) req = arr(w, alt, "required");
+    if (req) text(w, req, NULL, u->tag_field);
+}
+
+/* A union value is a single-key object naming the member (AUTHORING.md),
+ * or the member's mapping with its tag field, or with its YAML tag. */
 static void union_body(js *w, cJSON *o, const blobc_type *t) {
     cJSON *one = arr(w, o, "oneOf");
     for (uint32_t i = 0; i < t->nfields; i++) {
         const blobc_field *m = &t->fields[i];
         cJSON *alt = obj(w, one, NULL);
         if (m->doc) text(w, alt, "description", m->doc);
+        if (t->by == BLOBC_UNION_BY_FIELD && t->tag_field) {
+            tagged_member(w, alt, t, i);
+            continue;
+        }
+        if (t->by == BLOBC_UNION_BY_TAG) {
+            /* the member is named by the node's YAML tag, which is not
+             * part of the value a JSON Schema sees */
+            ref(w, alt, m->type->elem->name);
+            continue;
+        }
         text(w, alt, "type", "object");
         ref_to(w, obj(w, alt, "properties"), m->name, m->type->elem->name);
         text(w, arr(w, alt, "required"), NULL, m->name);

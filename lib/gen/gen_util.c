@@ -9,6 +9,7 @@
 #include "common/arena.h"
 #include "common/buffer.h"
 #include "common/err.h"
+#include "common/kind.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -184,19 +185,33 @@ blobc_status blobc_gen_file_name_of(const blobc_schema *schema, size_t file, con
 
 /* ---- the files a file's types use ---- */
 
+bool blobc_gen_chain_named(const blobc_type *t, bool (*fn)(void *ctx, const blobc_type *named), void *ctx) {
+    for (; t; t = blobc_kind_is_anonymous(t->kind) ? blobc_type_next(t) : NULL) {
+        if (t->kind == BLOBC_KIND_MAP && blobc_kind_is_named(blobc_map_key(t)->kind) &&
+            !fn(ctx, blobc_map_key(t)))
+            return false;
+        if (blobc_kind_is_named(t->kind) && !fn(ctx, t)) return false;
+    }
+    return true;
+}
+
+typedef struct files_used {
+    bool *used;
+    size_t nfiles;
+} files_used;
+
+static bool mark_file(void *ctx, const blobc_type *t) {
+    files_used *u = ctx;
+    if (t->pos.file != 0 && t->pos.file < u->nfiles) u->used[t->pos.file] = true;
+    return true;
+}
+
 void blobc_gen_files_used(const blobc_schema *schema, bool *used) {
-    size_t nfiles = blobc_schema_file_count(schema);
+    files_used u = {used, blobc_schema_file_count(schema)};
     for (size_t i = 0; i < blobc_schema_count(schema); i++) {
         const blobc_type *t = blobc_schema_at(schema, i);
         if (t->pos.file != 0 || t->kind == BLOBC_KIND_ENUM) continue;
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            const blobc_type *ft = t->fields[f].type;
-            while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_ARRAY || ft->kind == BLOBC_KIND_PTR)
-                ft = ft->elem;
-            if ((ft->kind == BLOBC_KIND_ENUM || ft->kind == BLOBC_KIND_STRUCT || ft->kind == BLOBC_KIND_UNION) &&
-                ft->pos.file != 0 && ft->pos.file < nfiles)
-                used[ft->pos.file] = true;
-        }
+        for (uint32_t f = 0; f < t->nfields; f++) blobc_gen_chain_named(t->fields[f].type, mark_file, &u);
     }
 }
 

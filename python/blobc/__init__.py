@@ -16,10 +16,12 @@ import operator
 import os
 from collections.abc import Sequence
 
-from . import _lib
+from . import _forms, _lib
 from ._lib import lib
 
-__all__ = ["open", "verify", "to_python", "tag", "key", "Error", "Struct", "Array"]
+Map = _forms.Map
+
+__all__ = ["open", "verify", "to_python", "tag", "key", "Error", "Struct", "Array", "Map"]
 
 # BLOBC_KIND_* (blobc/schema.h)
 _BOOL, _F32, _F64, _ENUM, _STRUCT, _STRING, _ARRAY, _FIXED, _PTR, _UNION = \
@@ -162,6 +164,12 @@ def _convert(r, v):
         if t is None:
             return None
         return Struct(r, lib.blobc_value_union_member(v), t.decode("utf-8"))
+    if k == _forms.MAP:
+        return _forms.Map(r, v, _convert)
+    if k == _forms.OPTIONAL:
+        return _forms.optional(r, v, _convert)
+    if k == _forms.ANY:
+        return _forms.any_value(r, v.offset)
     return _scalar(v, k)
 
 
@@ -320,7 +328,7 @@ def to_python(value):
     floats (an f32 exactly widened).
     Scalars pass through. Without recursion, so any depth converts; a
     struct shared by several references is one dict."""
-    if not isinstance(value, (Struct, Array)):
+    if not isinstance(value, (Struct, Array, _forms.Map)):
         return value
     memo = {}
     box = [None]
@@ -345,6 +353,12 @@ def to_python(value):
             for i in range(len(x)):
                 work.append((_plain(x._r, lib.blobc_value_item(x._v, i)), lst, i))
             into[key] = lst
+        elif isinstance(x, _forms.Map):
+            d = {}
+            for k, val in x.items():
+                d[k] = None
+                work.append((val, d, k))
+            into[key] = d
         else:
             into[key] = x
     return box[0]

@@ -288,7 +288,10 @@ one_variant() { # SCHEMA NAME VARIANT DIR GEN-OPTIONS...
     cp "$T/standin.dll" "$T/layout.exe" "$d/"
     # a schema that imports others: one file per schema file, compiled together
     if ! "$BLOBC" gen cs "$s" "$@" -o "$d/gen.cs" 2>"$d/err"; then
-        fail "gen_cs_${variant}_$name" "$(head -3 "$d/err")"
+        # the types gen cs has no C# form for yet, refused by name
+        if grep -q 'gen cs does not read' "$d/err"; then skip "gen_cs_${variant}_$name" "$(head -1 "$d/err")"; else
+            fail "gen_cs_${variant}_$name" "$(head -3 "$d/err")"
+        fi
         return
     fi
     if ! $MCS -target:library -r:"$d/standin.dll" -out:"$d/gen.dll" "$d"/*.cs >"$d/mcs.log" 2>&1; then

@@ -278,4 +278,192 @@ static inline blobc_rt_status blobc_rt_open(const void *buf, size_t len,
     return BLOBC_RT_OK;
 }
 
+/* ---- maps ---- */
+
+/* A map `[K: V]` is stored as a [T] of its entries {key; value}, sorted by
+ * key without repeats (docs/FORMAT.md, "Maps"), so one binary search
+ * finds a key. These take the entry size from the generated code and read
+ * the key at the start of each entry, which keeps the search in one place
+ * for every map type. */
+
+/* The entry whose string key is key[0..len), or NULL. */
+static inline const void *blobc_rt_map_find_str(const blobc_rt_array *m, size_t entry_size,
+                                                const char *key, size_t len) {
+    size_t lo = 0, hi;
+    const char *a = BLOBC_RT_CAST(const char *, blobc_rt_array_data(m, &hi));
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *e = a + mid * entry_size;
+        int c = blobc_rt_str_cmp(BLOBC_RT_CAST(const blobc_rt_str *, BLOBC_RT_CAST(const void *, e)), key, len);
+        if (c < 0) lo = mid + 1;
+        else if (c > 0) hi = mid;
+        else return e;
+    }
+    return BLOBC_RT_NULL;
+}
+
+/* An integer key of key_size bytes (1, 2, 4 or 8) at p, as the bits of a
+ * u64, sign-extended when is_signed. Read byte by byte, so any entry
+ * layout will do. */
+static inline uint64_t blobc_rt_key_bits(const void *p, size_t key_size, int is_signed) {
+    const unsigned char *b = BLOBC_RT_CAST(const unsigned char *, p);
+    uint64_t v = 0;
+    size_t i;
+    for (i = 0; i < key_size; i++) v |= BLOBC_RT_CAST(uint64_t, b[i]) << (8 * i);
+    if (is_signed && key_size < 8 && (v >> (8 * key_size - 1)) & 1u)
+        v |= ~UINT64_C(0) << (8 * key_size);
+    return v;
+}
+
+/* The entry whose integer key (key_size bytes, signed or not: the two
+ * orders differ) equals key's bits, or NULL. */
+static inline const void *blobc_rt_map_find_int(const blobc_rt_array *m, size_t entry_size,
+                                                size_t key_size, int is_signed, uint64_t key) {
+    size_t lo = 0, hi;
+    const char *a = BLOBC_RT_CAST(const char *, blobc_rt_array_data(m, &hi));
+    uint64_t flip = is_signed ? UINT64_C(1) << 63 : 0;  /* signed order as unsigned */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *e = a + mid * entry_size;
+        uint64_t k = blobc_rt_key_bits(e, key_size, is_signed) ^ flip;
+        if (k < (key ^ flip)) lo = mid + 1;
+        else if (k > (key ^ flip)) hi = mid;
+        else return e;
+    }
+    return BLOBC_RT_NULL;
+}
+
+/* ---- any ---- */
+
+/* A free-form value (`any`, docs/FORMAT.md, "Free-form values"): a kind,
+ * then 8 bytes: a bool, an i64, a u64 (only values of 2^63 and up), an
+ * f64, or a string, a list [any] or a mapping [string: any] stored like
+ * those types. */
+#define BLOBC_RT_ANY_NULL 0u
+#define BLOBC_RT_ANY_BOOL 1u
+#define BLOBC_RT_ANY_INT 2u
+#define BLOBC_RT_ANY_UINT 3u
+#define BLOBC_RT_ANY_FLOAT 4u
+#define BLOBC_RT_ANY_STRING 5u
+#define BLOBC_RT_ANY_LIST 6u
+#define BLOBC_RT_ANY_MAP 7u
+
+typedef struct blobc_rt_any {
+    uint32_t kind;            /* BLOBC_RT_ANY_* */
+    union {
+        blobc_rt_str str;     /* STRING */
+        blobc_rt_array items; /* LIST: any; MAP: blobc_rt_any_entry, sorted by key */
+        unsigned char bytes[8]; /* BOOL (byte 0), INT, UINT, FLOAT: little-endian */
+    } body;
+} blobc_rt_any;
+
+/* An entry of an any-mapping. */
+typedef struct blobc_rt_any_entry {
+    blobc_rt_str key;
+    blobc_rt_any value;
+} blobc_rt_any_entry;
+
+BLOBC_RT_STATIC_ASSERT(sizeof(blobc_rt_any) == 12 && BLOBC_RT_ALIGNOF(blobc_rt_any) == 4,
+                       "blobc_rt_any must be {u32, 8 bytes}");
+BLOBC_RT_STATIC_ASSERT(sizeof(blobc_rt_any_entry) == 20, "blobc_rt_any_entry must be {string, any}");
+
+static inline uint32_t blobc_rt_any_kind(const blobc_rt_any *a) { return a->kind; }
+
+/* 1 for a true bool, 0 for false and for anything that is no bool. */
+static inline int blobc_rt_any_as_bool(const blobc_rt_any *a) {
+    return a->kind == BLOBC_RT_ANY_BOOL && a->body.bytes[0] != 0;
+}
+
+/* The 8 bytes as the bits of a u64 (the body is only 4-byte aligned). */
+static inline uint64_t blobc_rt_any_bits(const blobc_rt_any *a) { return blobc_rt_le64(a->body.bytes); }
+
+/* An INT; 0 for anything else (a UINT does not fit an i64). */
+static inline int64_t blobc_rt_any_as_i64(const blobc_rt_any *a) {
+    uint64_t b = blobc_rt_any_bits(a);
+    if (a->kind != BLOBC_RT_ANY_INT) return 0;
+    /* two's complement without the implementation-defined conversion */
+    return b >> 63 ? -BLOBC_RT_CAST(int64_t, ~b) - 1 : BLOBC_RT_CAST(int64_t, b);
+}
+
+/* A UINT or a non-negative INT; 0 for anything else. */
+static inline uint64_t blobc_rt_any_as_u64(const blobc_rt_any *a) {
+    uint64_t b = blobc_rt_any_bits(a);
+    if (a->kind == BLOBC_RT_ANY_UINT || (a->kind == BLOBC_RT_ANY_INT && !(b >> 63))) return b;
+    return 0;
+}
+
+/* A FLOAT, or an INT or UINT converted; 0 for anything else. */
+static inline double blobc_rt_any_as_f64(const blobc_rt_any *a) {
+    double d = 0;
+    unsigned char *q = BLOBC_RT_CAST(unsigned char *, BLOBC_RT_CAST(void *, &d));
+    size_t i;
+    if (a->kind == BLOBC_RT_ANY_INT) return BLOBC_RT_CAST(double, blobc_rt_any_as_i64(a));
+    if (a->kind == BLOBC_RT_ANY_UINT) return BLOBC_RT_CAST(double, blobc_rt_any_bits(a));
+    if (a->kind != BLOBC_RT_ANY_FLOAT) return 0;
+    for (i = 0; i < 8; i++) q[i] = a->body.bytes[i];   /* the bits, as memcpy would */
+    return d;
+}
+
+/* A STRING's bytes (NUL-terminated) and, when len is not NULL, its
+ * length; NULL for anything else. */
+static inline const char *blobc_rt_any_as_string(const blobc_rt_any *a, size_t *len) {
+    if (a->kind != BLOBC_RT_ANY_STRING) {
+        if (len) *len = 0;
+        return BLOBC_RT_NULL;
+    }
+    if (len) *len = blobc_rt_str_len(&a->body.str);
+    return blobc_rt_str_cstr(&a->body.str);
+}
+
+/* A LIST's length; 0 for anything else. */
+static inline size_t blobc_rt_any_list_count(const blobc_rt_any *a) {
+    return a->kind == BLOBC_RT_ANY_LIST ? blobc_rt_array_len(&a->body.items) : 0;
+}
+
+/* Item i of a LIST, or NULL (past the end, or no list). */
+static inline const blobc_rt_any *blobc_rt_any_list_item(const blobc_rt_any *a, size_t i) {
+    size_t n;
+    const blobc_rt_any *v;
+    if (a->kind != BLOBC_RT_ANY_LIST) return BLOBC_RT_NULL;
+    v = BLOBC_RT_CAST(const blobc_rt_any *, blobc_rt_array_data(&a->body.items, &n));
+    return i < n ? &v[i] : BLOBC_RT_NULL;
+}
+
+/* A MAP's entry count; 0 for anything else. */
+static inline size_t blobc_rt_any_map_count(const blobc_rt_any *a) {
+    return a->kind == BLOBC_RT_ANY_MAP ? blobc_rt_array_len(&a->body.items) : 0;
+}
+
+/* Entry i of a MAP (in key order), or NULL. */
+static inline const blobc_rt_any_entry *blobc_rt_any_map_entry(const blobc_rt_any *a, size_t i) {
+    size_t n;
+    const blobc_rt_any_entry *e;
+    if (a->kind != BLOBC_RT_ANY_MAP) return BLOBC_RT_NULL;
+    e = BLOBC_RT_CAST(const blobc_rt_any_entry *, blobc_rt_array_data(&a->body.items, &n));
+    return i < n ? &e[i] : BLOBC_RT_NULL;
+}
+
+/* Key i of a MAP (NUL-terminated; its length in *len when len is not
+ * NULL), or NULL. */
+static inline const char *blobc_rt_any_map_key(const blobc_rt_any *a, size_t i, size_t *len) {
+    const blobc_rt_any_entry *e = blobc_rt_any_map_entry(a, i);
+    if (len) *len = e ? blobc_rt_str_len(&e->key) : 0;
+    return e ? blobc_rt_str_cstr(&e->key) : BLOBC_RT_NULL;
+}
+
+/* Value i of a MAP, or NULL. */
+static inline const blobc_rt_any *blobc_rt_any_map_value(const blobc_rt_any *a, size_t i) {
+    const blobc_rt_any_entry *e = blobc_rt_any_map_entry(a, i);
+    return e ? &e->value : BLOBC_RT_NULL;
+}
+
+/* The value of a MAP under key[0..len), by binary search, or NULL. */
+static inline const blobc_rt_any *blobc_rt_any_map_find(const blobc_rt_any *a, const char *key, size_t len) {
+    const blobc_rt_any_entry *e;
+    if (a->kind != BLOBC_RT_ANY_MAP) return BLOBC_RT_NULL;
+    e = BLOBC_RT_CAST(const blobc_rt_any_entry *,
+                      blobc_rt_map_find_str(&a->body.items, sizeof(blobc_rt_any_entry), key, len));
+    return e ? &e->value : BLOBC_RT_NULL;
+}
+
 #endif

@@ -4,7 +4,9 @@
  * the bytes in place. A `[T]` field is a blobc::Vector<T> (a random-access
  * range), a `[T; N]` a blobc::Fixed<T, N>, a `string` a blobc::String (a
  * std::string_view), a `*T` or a `&T` a blobc::Ptr<T>, a `bool` a
- * blobc::Bool. A `[T]` of a struct with a @key field has find(key).
+ * blobc::Bool. A `[T]` of a struct with a @key field has find(key). A
+ * map `[K: V]` is a blobc::Map<K, V> (entries in key order, find(key)),
+ * a `?T` a blobc::Optional<T>, an `any` a blobc::Any.
  *
  * No exceptions, no allocation, no RTTI: usable with -fno-exceptions
  * -fno-rtti. Indexing is unchecked, like std::vector's operator[]; blobs
@@ -116,6 +118,21 @@ struct item<Ptr<T>> {
 template <typename T>
 struct key_of {};
 
+/* The item of a[0..n), sorted by key_of_item without repeats, whose key
+ * is `key`, or nullptr: a keyed [T]'s search and a map's. */
+template <typename T, typename Key, typename KeyOf>
+const T *sorted_find(const T *a, std::size_t n, Key key, KeyOf key_of_item) noexcept {
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        Key k = key_of_item(a[mid]);
+        if (k < key) lo = mid + 1;
+        else if (key < k) hi = mid;
+        else return &a[mid];
+    }
+    return nullptr;
+}
+
 /* A random-access iterator over stored items, yielding them as item<T>. */
 template <typename T>
 class Iterator {
@@ -175,16 +192,7 @@ public:
      * key, strings by bytes; verify checks it). */
     template <typename U = T>
     const T *find(typename key_of<U>::type key) const noexcept {
-        const T *a = data();
-        std::size_t lo = 0, hi = size();
-        while (lo < hi) {
-            std::size_t mid = lo + (hi - lo) / 2;
-            typename key_of<U>::type k = key_of<U>::get(a[mid]);
-            if (k < key) lo = mid + 1;
-            else if (key < k) hi = mid;
-            else return &a[mid];
-        }
-        return nullptr;
+        return sorted_find(data(), size(), key, [](const T &v) { return key_of<U>::get(v); });
     }
 
 private:
@@ -211,7 +219,121 @@ private:
     T items_[N];
 };
 
+/* An entry of a map [K: V]: its key and value, read as items are. */
+template <typename K, typename V>
+class Entry {
+public:
+    Entry(const Entry &) = delete;
+    Entry &operator=(const Entry &) = delete;
+    typename item<K>::type key() const noexcept { return item<K>::get(key_); }
+    typename item<V>::type value() const noexcept { return item<V>::get(value_); }
+
+private:
+    K key_;
+    V value_;
+};
+
+/* `[K: V]`: the entries out of line, sorted by key without repeats (a
+ * string's by its bytes, a shorter prefix first; numbers and enums by
+ * value), so find is a binary search. Iterates entries in key order. */
+template <typename K, typename V>
+class Map {
+public:
+    using entry = Entry<K, V>;
+    using key_type = typename item<K>::type;
+    using iterator = Iterator<entry>;
+    using const_iterator = Iterator<entry>;
+    Map(const Map &) = delete;
+    Map &operator=(const Map &) = delete;
+    std::size_t size() const noexcept {
+        return offset_ && length_ > 0 ? static_cast<std::size_t>(length_) : 0;
+    }
+    bool empty() const noexcept { return size() == 0; }
+    const entry *data() const noexcept { return static_cast<const entry *>(resolve(offset_)); }
+    /* Entry i in key order (i < size()). */
+    const entry &operator[](std::size_t i) const noexcept { return data()[i]; }
+    /* Entry i, or nullptr past the end. */
+    const entry *at(std::size_t i) const noexcept { return i < size() ? &data()[i] : nullptr; }
+    iterator begin() const noexcept { return iterator(data()); }
+    iterator end() const noexcept { return iterator(data() + size()); }
+    /* The entry whose key is `key`, or nullptr. */
+    const entry *find(key_type key) const noexcept {
+        return sorted_find(data(), size(), key, [](const entry &e) { return e.key(); });
+    }
+    bool contains(key_type key) const noexcept { return find(key) != nullptr; }
+
+private:
+    std::int32_t offset_;
+    std::int32_t length_;
+};
+
+/* `?T`: a T and whether it is there (absent: every byte 0). */
+template <typename T>
+class Optional {
+public:
+    Optional(const Optional &) = delete;
+    Optional &operator=(const Optional &) = delete;
+    bool has_value() const noexcept { return has_ != 0; }
+    explicit operator bool() const noexcept { return has_ != 0; }
+    /* The value as an item reads (zero, empty or null when absent). */
+    typename item<T>::type value() const noexcept { return item<T>::get(value_); }
+    /* The stored value, or nullptr when absent. */
+    const T *get() const noexcept { return has_ ? &value_ : nullptr; }
+
+private:
+    T value_;
+    std::uint8_t has_;
+};
+
+/* `any`: a free-form value (blobc_rt_any): null, a bool, an integer, a
+ * float, a string, a list of any or a mapping of strings to any. Asking
+ * for another kind than it holds gives 0, "", or nullptr. */
+class Any {
+public:
+    enum class Kind : std::uint32_t { null = 0, boolean, integer, uinteger, number, string, list, map };
+    Any(const Any &) = delete;
+    Any &operator=(const Any &) = delete;
+    Kind kind() const noexcept { return static_cast<Kind>(v_.kind); }
+    bool is_null() const noexcept { return v_.kind == BLOBC_RT_ANY_NULL; }
+    bool as_bool() const noexcept { return blobc_rt_any_as_bool(&v_) != 0; }
+    std::int64_t as_i64() const noexcept { return blobc_rt_any_as_i64(&v_); }
+    std::uint64_t as_u64() const noexcept { return blobc_rt_any_as_u64(&v_); }
+    double as_f64() const noexcept { return blobc_rt_any_as_f64(&v_); }
+    std::string_view as_string() const noexcept {
+        std::size_t n = 0;
+        const char *s = blobc_rt_any_as_string(&v_, &n);
+        return s ? std::string_view(s, n) : std::string_view();
+    }
+    /* A list's items or a mapping's entries; 0 for the rest. */
+    std::size_t size() const noexcept {
+        return v_.kind == BLOBC_RT_ANY_MAP ? blobc_rt_any_map_count(&v_) : blobc_rt_any_list_count(&v_);
+    }
+    /* Item i of a list, or nullptr. */
+    const Any *at(std::size_t i) const noexcept { return wrap(blobc_rt_any_list_item(&v_, i)); }
+    /* Key and value i of a mapping (in key order), or "" and nullptr. */
+    std::string_view key(std::size_t i) const noexcept {
+        std::size_t n = 0;
+        const char *s = blobc_rt_any_map_key(&v_, i, &n);
+        return s ? std::string_view(s, n) : std::string_view();
+    }
+    const Any *value(std::size_t i) const noexcept { return wrap(blobc_rt_any_map_value(&v_, i)); }
+    /* The value of a mapping under key, by binary search, or nullptr. */
+    const Any *find(std::string_view key) const noexcept {
+        return wrap(blobc_rt_any_map_find(&v_, key.data(), key.size()));
+    }
+    const blobc_rt_any &raw() const noexcept { return v_; }
+
+private:
+    /* Any is exactly a blobc_rt_any (asserted below), so the C walker's
+     * answers are read through it. */
+    static const Any *wrap(const blobc_rt_any *p) noexcept { return reinterpret_cast<const Any *>(p); }
+    blobc_rt_any v_;
+};
+
 static_assert(sizeof(Bool) == 1 && alignof(Bool) == 1, "blobc::Bool must be one byte");
+static_assert(sizeof(Any) == 12 && alignof(Any) == 4 && std::is_standard_layout_v<Any>, "blobc::Any must be blobc_rt_any");
+static_assert(sizeof(Optional<std::int32_t>) == 8, "blobc::Optional<T> must be T and a byte, padded");
+static_assert(sizeof(Map<String, std::int32_t>) == 8, "blobc::Map must be {i32, i32}");
 static_assert(sizeof(String) == 8 && alignof(String) == 4, "blobc::String must be {i32, i32}");
 static_assert(sizeof(Ptr<void>) == 4 && alignof(Ptr<void>) == 4, "blobc::Ptr must be {i32}");
 static_assert(sizeof(Vector<int>) == 8 && alignof(Vector<int>) == 4, "blobc::Vector must be {i32, i32}");
