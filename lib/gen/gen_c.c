@@ -313,7 +313,6 @@ blobc_status blobc_gen_c(const blobc_schema *schema, const blobc_gen_options *op
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
-    if (blobc_gen_refuse_forms(schema, "gen c", err)) return BLOBC_EINPUT;
     const char *prefix = opts && opts->prefix ? opts->prefix : "";
     if (*prefix && !blobc_gen_is_identifier(prefix))
         return blobc_err(err, BLOBC_EARG, "gen c: prefix '%s' is not a C identifier", prefix);

@@ -420,7 +420,6 @@ blobc_status blobc_gen_cpp(const blobc_schema *schema, const blobc_gen_cpp_optio
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
-    if (blobc_gen_refuse_forms(schema, "gen cpp", err)) return BLOBC_EINPUT;
     const char *ns = opts && opts->namespace_name && *opts->namespace_name ? opts->namespace_name : NULL;
     if (ns && !is_namespace(ns))
         return blobc_err(err, BLOBC_EARG, "gen cpp: namespace '%s' is not a C++ namespace name", ns);

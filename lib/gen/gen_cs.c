@@ -397,7 +397,6 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
-    if (blobc_gen_refuse_forms(schema, "gen cs", err)) return BLOBC_EINPUT;
     const char *ns = opts && opts->namespace_name && *opts->namespace_name ? opts->namespace_name : NULL;
     if (ns && !blobc_gencs_valid_namespace(ns))
         return blobc_err(err, BLOBC_EARG, "gen cs: namespace '%s' is not a C# namespace name", ns);

@@ -77,9 +77,5 @@ bool blobc_gen_chain_named(const blobc_type *t, bool (*fn)(void *ctx, const blob
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool blobc_gen_is_identifier(const char *s);
 
-/* Refuses a schema using the forms generated readers do not read yet
- * (gen_util.c); `what` names the generator in the message. */
-blobc_status blobc_gen_refuse_forms(const blobc_schema *schema, const char *what,
-                                    blobc_error *err);
 
 #endif

@@ -271,7 +271,6 @@ static void enum_body(js *w, cJSON *o, const blobc_type *t) {
 blobc_status blobc_gen_jsonschema(const blobc_schema *schema, const char *type_name,
                                   blobc_buffer *out, blobc_error *err) {
     if (!schema || !out) return blobc_err_arg(err, __func__, "schema or out is NULL");
-    if (blobc_gen_refuse_forms(schema, "gen jsonschema", err)) return BLOBC_EINPUT;
     const blobc_type *root = type_name ? blobc_schema_find(schema, type_name)
                                        : blobc_schema_root(schema);
     if (!root)

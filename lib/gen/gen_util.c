@@ -214,33 +214,3 @@ void blobc_gen_files_used(const blobc_schema *schema, bool *used) {
         for (uint32_t f = 0; f < t->nfields; f++) blobc_gen_chain_named(t->fields[f].type, mark_file, &u);
     }
 }
-
-/* The readers gen writes do not read maps, optionals, any-values or
- * tagged unions yet: a schema that uses them is refused, naming the first
- * use, rather than given code that would misread its blobs. */
-blobc_status blobc_gen_refuse_forms(const blobc_schema *schema, const char *what,
-                                    blobc_error *err) {
-    for (size_t i = 0; i < blobc_schema_count(schema); i++) {
-        const blobc_type *t = blobc_schema_at(schema, i);
-        if (t->kind == BLOBC_KIND_UNION && t->by != BLOBC_UNION_BY_KEY)
-            return blobc_err(err, BLOBC_EINPUT, "%s: union %s is tagged by %s, which generated "
-                             "readers do not read yet", what, t->name,
-                             t->by == BLOBC_UNION_BY_TAG ? "YAML tags" : "a field");
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        for (uint32_t j = 0; j < t->nfields; j++) {
-            const blobc_type *ft = t->fields[j].type;
-            for (uint32_t d = 0; ft && d <= BLOBC_MAX_NESTING; d++, ft = ft->elem) {
-                blobc_kind k = ft->kind;
-                if (k == BLOBC_KIND_MAP || k == BLOBC_KIND_OPTIONAL || k == BLOBC_KIND_ANY) {
-                    char sp[160];
-                    blobc_type_spell(t->fields[j].type, sp, sizeof sp);
-                    return blobc_err(err, BLOBC_EINPUT, "%s: field %s.%s is %s; generated readers "
-                                     "do not read maps, optionals and any-values yet", what,
-                                     t->name, t->fields[j].name, sp);
-                }
-                if (k != BLOBC_KIND_ARRAY && k != BLOBC_KIND_FIXED && k != BLOBC_KIND_PTR) break;
-            }
-        }
-    }
-    return BLOBC_OK;
-}
