@@ -84,6 +84,7 @@ static bool is_stdint_macro(const char *s) {
  * a reserved prefix), keywords and standard names a `_` behind. Returns an
  * arena copy, or NULL when out of memory. */
 static char *escaped(gen *g, const char *s) {
+    if (s) s = blobc_gen_ident(&g->arena, s);
     if (!s) return NULL;
     bool front = s[0] == '_' || starts_with(s, "blobc_") || starts_with(s, "BLOBC_");
     bool back = is_reserved_word(s) || is_stdint_type(s) || is_stdint_macro(s);

@@ -8,6 +8,9 @@
  */
 #include "gen/c_internal.h"
 
+#include "common/quote.h"
+#include "schema/names.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -377,8 +380,12 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             /* `= null` decides where a union may hold none, which the
              * checked open verifies; no other default matters to it */
             bool none_ok = blobc_field_may_be_none(&t->fields[f]);
-            bool ok = blobc_buf_printf(b, " %s%s: %s%s;", t->key == f + 1 ? "@key " : "",
-                                       t->fields[f].name, spelled, none_ok ? " = null" : "");
+            const char *name = t->fields[f].name;
+            bool ok = blobc_buf_printf(b, " %s", t->key == f + 1 ? "@key " : "");
+            /* a quoted name ("near clip plane") goes back quoted */
+            if (blobc_gen_ident(&g->arena, name) == name && !blobc_schema_is_keyword(name, strlen(name))) ok = ok && blobc_buf_puts(b, name);
+            else ok = ok && blobc_buf_quoted(b, (const uint8_t *)name, strlen(name), true);
+            ok = ok && blobc_buf_printf(b, ": %s%s;", spelled, none_ok ? " = null" : "");
             if (spelled != small) free(spelled);
             if (!ok) return false;
         }

@@ -83,8 +83,9 @@ static void emit_optional(gen *g, type_info *ai) {
     uint32_t flag = blobc_optional_flag(o);
     emit(g, "/* ");
     blobc_genc_spelling(g, o);
+    const char *shown = blobc_gen_ident(&g->arena, ai->owner->type->fields[ai->owner_field].name);
     emit(g, " of %s.%s: size %" PRIu32 ", alignment %" PRIu32 " */\nstruct %s {\n    %s %s", ai->owner->type->name,
-         ai->owner->type->fields[ai->owner_field].name, o->size, o->align, c,
+         shown ? shown : "?", o->size, o->align, c,
          blobc_genc_base_ctype(g, strip_fixed(t)), ai->members[0]);
     for (const blobc_type *d = t; d->kind == BLOBC_KIND_FIXED; d = d->elem) emit(g, "[%" PRIu32 "]", d->count);
     emit(g, "; /* @0 */\n    blobc_rt_bool %s; /* @%" PRIu32 " 1: the value is there, 0: all bytes are 0 */\n",
@@ -107,7 +108,8 @@ static void emit_anon(gen *g, type_info *ai) {
     }
     g->tmp.len = 0;
     const blobc_type *ot = ai->owner->type;
-    if (!blobc_buf_printf(&g->tmp, "map entry of %s.%s", ot->name, ot->fields[ai->owner_field].name) ||
+    const char *shown = blobc_gen_ident(&g->arena, ot->fields[ai->owner_field].name);
+    if (!shown || !blobc_buf_printf(&g->tmp, "map entry of %s.%s", ot->name, shown) ||
         !blobc_buf_putc(&g->tmp, '\0')) {
         g->ok = false;
         return;

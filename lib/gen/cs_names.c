@@ -83,7 +83,8 @@ const char *blobc_gencs_unique_in(csgen *c, blobc_nameset *set, const char *base
 
 /* A schema identifier as C# writes it: @ in front of a keyword. */
 static const char *escaped(csgen *c, const char *s) {
-    if (!is_keyword(s)) return s;
+    if (s) s = blobc_gen_ident(&c->arena, s);
+    if (!s || !is_keyword(s)) return s;
     size_t n = strlen(s);
     char *r = blobc_arena_alloc(&c->arena, n + 2);
     if (!r) return NULL;

@@ -123,7 +123,7 @@ static void emit_find(gen *g, const type_info *ti, uint32_t f) {
     bool str = kf->type->kind == BLOBC_KIND_STRING;
     emit(g, "/* The item of %s whose %s is the key (a binary search: the blob keeps\n"
             " * [%s] sorted by key), or NULL. */\n",
-         ti->members[f], kf->name, ei->cname);
+         ti->members[f], km, ei->cname);
     if (str)
         emit(g, "static inline const %s *%s(const %s *blobc_p, const char *blobc_key, size_t blobc_len) {\n",
              ei->cname, ti->acc_find[f], ti->cname);

@@ -306,7 +306,9 @@ static blobc_status emit_struct(gen *g, const type_info *cti) {
         emit(g, "    %s", f == 0 && blobc_genc_raised_align(t) ? "alignas(" : "");
         if (f == 0 && blobc_genc_raised_align(t)) emit(g, "%" PRIu32 ") ", t->align);
         emit_stored(g, fd->type);
-        emit(g, " blobc_f%" PRIu32 "; /* @%" PRIu32 " %s: ", f, fd->offset, fd->name);
+        /* a quoted name ("near clip plane") is shown as its identifier in comments and messages */
+        const char *shown = blobc_gen_ident(&g->arena, fd->name);
+        emit(g, " blobc_f%" PRIu32 "; /* @%" PRIu32 " %s: ", f, fd->offset, shown ? shown : "?");
         blobc_genc_spelling(g, fd->type);
         emit(g, " */\n");
         cur = fd->offset + fd->type->size;
@@ -318,7 +320,8 @@ static blobc_status emit_struct(gen *g, const type_info *cti) {
     for (uint32_t f = 0; f < t->nfields; f++) {
         char member[24];
         snprintf(member, sizeof member, "blobc_f%" PRIu32, f);
-        emit_offset_check(g, c, member, t->fields[f].name, t->fields[f].offset);
+        const char *shown = blobc_gen_ident(&g->arena, t->fields[f].name);
+        emit_offset_check(g, c, member, shown ? shown : "?", t->fields[f].offset);
     }
     for (uint32_t k = 0; k < npad; k++) /* names every padding member: none goes unused */
         emit(g, "    static_assert(sizeof(blobc_pad%" PRIu32 ") > 0, \"padding\");\n", k);
@@ -340,8 +343,9 @@ static void emit_keys(gen *g) {
         const blobc_type *kt = t->fields[t->key - 1].type;
         if (!open) emit(g, "namespace blobc {\n\n");
         open = true;
+        const char *shown = blobc_gen_ident(&g->arena, t->fields[t->key - 1].name);
         emit(g, "/* %s's key, its %s: for ::blobc::Vector<%s>::find. */\ntemplate <>\nstruct key_of<",
-             t->name, t->fields[t->key - 1].name, t->name);
+             t->name, shown ? shown : "?", t->name);
         emit_type_ref(g, t);
         emit(g, "> {\n    using type = ");
         if (kt->kind == BLOBC_KIND_STRING) emit(g, "::std::string_view");

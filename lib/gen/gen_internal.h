@@ -29,6 +29,12 @@ bool blobc_nameset_has(const blobc_nameset *set, const char *name);
 /* Adds a name that is not in the set; false when out of memory. */
 bool blobc_nameset_add(blobc_nameset *set, const char *name);
 void blobc_nameset_free(blobc_nameset *set);
+/* A name as an identifier of generated code: a quoted field name ("near
+ * clip plane") with every byte outside [A-Za-z0-9_] made '_' and a
+ * leading digit given one in front (an arena copy); an identifier as it
+ * is. NULL when out of memory. */
+const char *blobc_gen_ident(blobc_arena *arena, const char *s);
+
 /* `base`, or base_, base__, ... (copies in the arena): the first spelling
  * in neither set (`also` may be NULL), added to `set`. NULL when base is
  * NULL or out of memory. */

@@ -214,3 +214,23 @@ void blobc_gen_files_used(const blobc_schema *schema, bool *used) {
         for (uint32_t f = 0; f < t->nfields; f++) blobc_gen_chain_named(t->fields[f].type, mark_file, &u);
     }
 }
+
+const char *blobc_gen_ident(blobc_arena *arena, const char *s) {
+    size_t n = strlen(s);
+    bool digit = n > 0 && s[0] >= '0' && s[0] <= '9';
+    bool ok = n > 0 && !digit;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_';
+    if (ok) return s;
+    char *r = blobc_arena_alloc(arena, n + 2);
+    if (!r) return NULL;
+    size_t k = 0;
+    if (digit || n == 0) r[k++] = '_';
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        bool keep = ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+        r[k++] = keep ? ch : '_';
+    }
+    r[k] = '\0';
+    return r;
+}

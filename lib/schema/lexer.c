@@ -172,6 +172,8 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
             case 'n': out[n++] = '\n'; adv(lx); break;
             case 't': out[n++] = '\t'; adv(lx); break;
             case 'r': out[n++] = '\r'; adv(lx); break;
+            case 'b': out[n++] = '\b'; adv(lx); break;
+            case 'f': out[n++] = '\f'; adv(lx); break;
             case 'u':
                 adv(lx);
                 if (lex_unicode(lx, esc, &cp, err) != BLOBC_OK) return BLOBC_EINPUT;
@@ -187,11 +189,11 @@ static blobc_status lex_string(blobc_lexer *lx, blobc_token *tok, blobc_error *e
                 if (e > 0x20 && e < 0x7f)
                     return blobc_schema_err(lx->s, esc, err,
                                             "unknown escape '\\%c' in string literal (known: "
-                                            "\\\" \\\\ \\n \\t \\r \\u{...} \\uXXXX)",
+                                            "\\\" \\\\ \\n \\t \\r \\b \\f \\u{...} \\uXXXX)",
                                             e);
                 return blobc_schema_err(lx->s, esc, err,
                                         "unknown escape in string literal (known: \\\" \\\\ "
-                                        "\\n \\t \\r \\u{...} \\uXXXX)");
+                                        "\\n \\t \\r \\b \\f \\u{...} \\uXXXX)");
             }
             continue;
         }

@@ -31,9 +31,12 @@ static blobc_status expect_name(parser *p, const char *what, blobc_token *out) {
         snprintf(want, sizeof want, "%s name", what);
         return unexpected(p, want);
     }
+    bool field = strcmp(what, "field") == 0;
     if (blobc_schema_is_keyword(tok_text(p, &p->tok), p->tok.len))
         return blobc_schema_err(p->s, p->tok.pos, p->err, "'%.*s' is a keyword and cannot be used as "
-                                "a %s name", (int)p->tok.len, tok_text(p, &p->tok), what);
+                                "a %s name%s%.*s%s", (int)p->tok.len, tok_text(p, &p->tok), what,
+                                field ? " (quote it for a key named so: \"" : "",
+                                field ? (int)p->tok.len : 0, tok_text(p, &p->tok), field ? "\": ...)" : "");
     *out = p->tok;
     return next(p);
 }
@@ -152,7 +155,18 @@ static blobc_status qualified_type(parser *p, const blobc_token *leaf) {
 static blobc_status parse_field(parser *p, blobc_type *st) {
     blobc_token name;
     const char *doc = p->tok.doc;
-    if (expect_name(p, "field", &name)) return BLOBC_EINPUT;
+    /* a quoted name is the data's key as other tools write it ("near clip
+     * plane", "string"): any text but empty or holding NUL */
+    bool quoted = p->tok.kind == BLOBC_TOK_STRING;
+    if (quoted) {
+        if (p->tok.str_len == 0 || memchr(p->tok.str, 0, p->tok.str_len))
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "a quoted field name cannot be "
+                                    "empty or hold a NUL character");
+        name = p->tok;
+        if (next(p)) return BLOBC_EINPUT;
+    } else if (expect_name(p, "field", &name)) {
+        return BLOBC_EINPUT;
+    }
     if (expect(p, BLOBC_TOK_COLON, "':' and a type after the field name")) return BLOBC_EINPUT;
     if (!grow((void **)&p->fv, &p->fvcap, p->nfv, sizeof *p->fv) ||
         !grow((void **)&p->pf, &p->pfcap, p->npf, sizeof *p->pf))
@@ -161,7 +175,8 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
         return blobc_schema_err(p->s, name.pos, p->err, "too many fields");
     blobc_field *f = &p->fv[p->nfv];
     memset(f, 0, sizeof *f);
-    f->name = arena_name(p, &name);
+    f->name = quoted ? blobc_arena_strndup(&p->s->arena, name.str, name.str_len)
+                     : arena_name(p, &name);
     if (!f->name) return blobc_err_nomem(p->err);
     f->pos = name.pos;
     f->doc = doc;

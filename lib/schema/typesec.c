@@ -161,6 +161,13 @@ static bool push_tags(encoder *e, const blobc_type *t) {
     return true;
 }
 
+/* A struct field's name is the key the data spells it with: an identifier,
+ * or any text (a quoted name in the schema, "near clip plane"). */
+static bool key_name_ok(const char *s) {
+    size_t n = strlen(s);
+    return n > 0 && n <= TS_MAX_SCHEMA_NAME && blobc_utf8_valid((const uint8_t *)s, n);
+}
+
 /* Whether the string table can hold a tag or tag field (NULL: none). */
 static bool tag_fits(const char *s) {
     size_t n = s ? strlen(s) : 0;
@@ -190,7 +197,8 @@ static blobc_status number_types(encoder *e, const blobc_type *root, blobc_error
             }
             for (uint32_t f = 0; !st && f < t->nfields; f++) {
                 const blobc_field *fd = &t->fields[f];
-                if (!fd->name || !is_ident(fd->name, strlen(fd->name)))
+                if (!fd->name || !(t->kind == BLOBC_KIND_STRUCT ? key_name_ok(fd->name)
+                                                                : is_ident(fd->name, strlen(fd->name))))
                     return bad_name(err, t->kind == BLOBC_KIND_UNION ? "member" : "field",
                                     fd->name, t->name);
                 if (!fd->type) return blobc_err(err, BLOBC_EINPUT, "field without a type");

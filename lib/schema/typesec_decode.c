@@ -113,12 +113,14 @@ static blobc_status name_at(decoder *d, size_t off, uint32_t rec, const char **n
     return BLOBC_OK;
 }
 
-/* A member (field or enum value) name, unique within record `rec`. */
-static blobc_status member_name_at(decoder *d, size_t off, uint32_t rec, const char **name,
-                                   blobc_error *err) {
-    blobc_status st = name_at(d, off, rec, name, err);
-    if (st) return st;
+/* A member (field or enum value) name, unique within record `rec`; a
+ * struct field's (`key`) may be any non-empty text, the key its data has. */
+static blobc_status member_name_at(decoder *d, size_t off, uint32_t rec, bool key,
+                                   const char **name, blobc_error *err) {
     uint32_t i = word(d, off);
+    blobc_status st = key && i < d->nstrs && d->names[i][0] ? (*name = d->names[i], BLOBC_OK)
+                                                             : name_at(d, off, rec, name, err);
+    if (st) return st;
     if (d->stamp[i] == rec + 1)
         return bad(err, off, "type %u: \"%s\" is declared twice", rec, *name);
     d->stamp[i] = rec + 1;
@@ -175,7 +177,7 @@ static blobc_status fill_enum(decoder *d, uint32_t i, blobc_type *t, blobc_error
     if (!vals) return blobc_err_nomem(err);
     for (uint32_t v = 0; v < t->nvalues; v++) {
         size_t m = off + 16 + (size_t)v * 12;
-        if ((st = member_name_at(d, m, i, &vals[v].name, err))) return st;
+        if ((st = member_name_at(d, m, i, false, &vals[v].name, err))) return st;
         vals[v].value = (uint64_t)word(d, m + 4) | ((uint64_t)word(d, m + 8) << 32);
         if (!fits_int(vals[v].value, bk))
             return bad(err, m + 4, "enum %s: value of %s is out of range for %s", t->name,
@@ -210,7 +212,7 @@ static blobc_status fill_struct(decoder *d, uint32_t i, blobc_type *t, blobc_err
     for (uint32_t f = 0; f < t->nfields; f++) {
         size_t m = first + (size_t)f * 8;
         uint32_t ft;
-        if ((st = member_name_at(d, m, i, &fs[f].name, err))) return st;
+        if ((st = member_name_at(d, m, i, t->kind == BLOBC_KIND_STRUCT, &fs[f].name, err))) return st;
         uint32_t w = word(d, m + 4);
         bool always = t->kind == BLOBC_KIND_STRUCT && (w & TS_MEMBER_ALWAYS);
         bool anchor = t->kind == BLOBC_KIND_STRUCT && (w & TS_ANCHOR);
@@ -316,7 +318,7 @@ static blobc_status fill_tagged(decoder *d, uint32_t i, blobc_type *t, blobc_err
     for (uint32_t f = 0; f < t->nfields; f++) {
         size_t m = off + 28 + (size_t)f * 16;
         uint32_t ft;
-        blobc_status st = member_name_at(d, m, i, &fs[f].name, err);
+        blobc_status st = member_name_at(d, m, i, false, &fs[f].name, err);
         if (!st) st = type_at(d, m + 4, i, &ft, err);
         if (st) return st;
         fs[f].type = d->type[ft];

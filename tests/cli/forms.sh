@@ -84,3 +84,30 @@ for pair in tiled/map-with-many-layers.tmj:tiled tiled/title.json:tiled gltf/Ani
     expect "real_bake_$n" 0 "$BLOBC" bake "$d" -s "$s" -o "$T/real.blob" &&
         expect "real_verify_$n" 0 "$BLOBC" verify "$T/real.blob"
 done
+
+# Keys that are not identifiers, or are keywords, are quoted field names:
+# they bake, dump (quoted where YAML or JSON needs it) and bake back, and
+# generated C and C++ take identifiers made of them (and compile).
+expect quoted_bake 0 "$BLOBC" bake "$F/quoted.json" -s "$F/in/quoted.schema" -o "$T/q.blob"
+expect quoted_dump 0 "$BLOBC" dump "$T/q.blob" -o "$T/q.yaml"
+same_file quoted_dump_golden "$T/q.yaml" "$F/quoted.dump.expect"
+expect quoted_rebake 0 "$BLOBC" bake "$T/q.yaml" -s "$F/in/quoted.schema" -o "$T/q2.blob"
+same_file quoted_roundtrip "$T/q2.blob" "$T/q.blob"
+expect quoted_dump_json 0 "$BLOBC" dump --json "$T/q.blob" -o "$T/q.json"
+expect quoted_rebake_json 0 "$BLOBC" bake "$T/q.json" -s "$F/in/quoted.schema" -o "$T/q3.blob"
+same_file quoted_roundtrip_json "$T/q3.blob" "$T/q.blob"
+expect_err quoted_empty 1 'a quoted field name cannot be empty or hold a NUL character' \
+    "$BLOBC" check "$F/in/quoted_empty.schema"
+find_compilers
+expect quoted_gen_c 0 "$BLOBC" gen c "$F/in/quoted.schema" -o "$T/quoted.h"
+printf '#include "quoted.h"\nint main(void) { return sizeof(R) > 0 ? 0 : 1; }\n' >"$T/quoted.c"
+for cc in $CCS; do
+    expect "quoted_c_compiles_$cc" 0 "$cc" -std=c11 -Wall -Wextra -Werror -I"$T" -Ilib/include \
+        -o "$T/quoted_c" "$T/quoted.c"
+done
+expect quoted_gen_cpp 0 "$BLOBC" gen cpp "$F/in/quoted.schema" -o "$T/quoted.hpp"
+printf '#include "quoted.hpp"\nint main() { return 0; }\n' >"$T/quoted.cpp"
+for cxx in $CXXS; do
+    expect "quoted_cpp_compiles_$cxx" 0 "$cxx" -std=c++17 -Wall -Wextra -Werror -I"$T" -Ilib/include \
+        -o "$T/quoted_cpp" "$T/quoted.cpp"
+done

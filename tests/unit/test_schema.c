@@ -343,7 +343,7 @@ TEST(errors_each_rule) {
         {"enum E : bool { a }", "t.schema:1:10: error: an enum's base must be an integer type (i8, u8, i16, u16, i32, u32, i64 or u64), got 'bool'"},
         {"enum E : u8 { a, root }", "t.schema:1:18: error: 'root' is a keyword and cannot be used as a member name"},
         {"struct enum { x: u8; }", "t.schema:1:8: error: 'enum' is a keyword and cannot be used as a type name"},
-        {"struct A { true: u8; }", "t.schema:1:12: error: 'true' is a keyword and cannot be used as a field name"},
+        {"struct A { true: u8; }", "t.schema:1:12: error: 'true' is a keyword and cannot be used as a field name (quote it for a key named so: \"true\": ...)"},
         {"@align(8) root A;", "t.schema:1:1: error: @align applies to structs only"},
         {"@align(8) foo", "t.schema:1:11: error: expected 'struct' after the attribute, got 'foo'"},
         {"@align 8 struct A { x: u8; }", "t.schema:1:8: error: expected '(' after @align, got '8'"},
