@@ -58,10 +58,10 @@ static void deliver(const pool *p, size_t i) {
     const blobc_pl_slot *s = &p->slots[i];
     for (size_t k = 0; k < s->nmsgs; k++)
         event(p->o, (blobc_event){s->msgs[k].kind, i, &s->msgs[k].error, 0, false, 0, 0, NULL, 0,
-                                  NULL, 0});
+                                  NULL, 0, 0});
     event(p->o, (blobc_event){BLOBC_EVENT_DONE, i, &s->error, s->status, s->cached, s->suppressed, 0,
                               (const char *const *)s->files, s->nfiles,
-                              (const char *const *)s->unread, s->nunread});
+                              (const char *const *)s->unread, s->nunread, s->skipped});
 }
 
 /* Delivers what is ready: START for the jobs taken up since *started, the
@@ -74,7 +74,7 @@ static void deliver_ready(pool *p, size_t *started, size_t *shown) {
         size_t done = p->ndone;
         blobc_os_mutex_unlock(&p->mu);
         if (start)
-            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done, NULL, 0, NULL, 0});
+            event(p->o, (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, done, NULL, 0, NULL, 0, 0});
         else deliver(p, i);
         blobc_os_mutex_lock(&p->mu);
     }
@@ -90,7 +90,7 @@ static void run_all(pool *p, unsigned threads) {
         /* no pool (one thread asked for, or none could start): this one works */
         while (take(p, &i)) {
             event(p->o,
-                  (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone, NULL, 0, NULL, 0});
+                  (blobc_event){BLOBC_EVENT_START, i, NULL, 0, false, 0, p->ndone, NULL, 0, NULL, 0, 0});
             run(p, i);
             deliver(p, i);
         }
@@ -142,7 +142,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
         if (blobc_outputs_add(seen, file_of(jobs, k), &first, &e) != BLOBC_OK) {
             *err = e;
             st = e.status;
-            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0, NULL, 0, NULL, 0});
+            event(o, (blobc_event){BLOBC_EVENT_ERROR, i, &e, st, false, 0, 0, NULL, 0, NULL, 0, 0});
             break;
         }
         file[nfiles++] = k; /* the number blobc_outputs_add gave it */
@@ -150,7 +150,7 @@ static blobc_status check_clashes(const blobc_job *jobs, size_t n, const blobc_b
         clash(jobs, file[first], k, &e);
         if (st == BLOBC_OK) *err = e;
         st = BLOBC_EARG;
-        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0, NULL, 0, NULL, 0});
+        event(o, (blobc_event){BLOBC_EVENT_CLASH, i, &e, BLOBC_EARG, false, 0, 0, NULL, 0, NULL, 0, 0});
     }
     free(file);
     blobc_outputs_free(seen);

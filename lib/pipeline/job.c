@@ -179,6 +179,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;
     if (st != BLOBC_OK && !delivered) blobc_pl_keep(s, BLOBC_EVENT_ERROR, &err);
     s->suppressed = sink.suppressed;
+    s->skipped = sink.skipped;
     if (s->status == BLOBC_OK) s->status = st;
     s->error = err;
     if (s->cached) blobc_cache_entry_free(&b.hit);

@@ -20,6 +20,7 @@ typedef struct blobc_pl_slot {
     blobc_error error;     /* the failure behind status */
     bool cached;
     size_t suppressed;
+    size_t skipped;        /* keys of @open structs not read */
     bool done;
     char **files;          /* with opts->deps: what the job read */
     size_t nfiles;

@@ -42,6 +42,8 @@ expect open_skips 0 "$BLOBC" bake "$T/open.json" -s "$F/in/map.schema" -o "$T/op
 expect_err open_warns 0 'warning: key "zzz" is not read (struct Map is @open)' \
     "$BLOBC" bake "$T/open.json" -s "$F/in/map.schema" -o "$T/open2.blob" --warn-unknown
 same_file open_same_bytes "$T/open.blob" "$T/open2.blob"
+expect_err open_verbose_count 0 'open.json: baked '"$T"'/open3.blob (1 key of @open structs not read; --warn-unknown lists them)' \
+    "$BLOBC" bake -v "$T/open.json" -s "$F/in/map.schema" -o "$T/open3.blob"
 # Without @open an unknown key stays an error.
 sed 's/^@open //' "$F/in/map.schema" >"$T/closed.schema"
 expect_err closed_refuses 1 'unknown field "zzz" in struct Map' \

@@ -61,6 +61,8 @@ typedef struct blobc_event {
      * for: making one may make the job succeed. */
     const char *const *unread;
     size_t nunread;
+    size_t skipped; /* DONE: keys of @open structs the bake did not read
+                     * (0 for an output from the cache) */
 } blobc_event;
 
 typedef struct blobc_batch_options {
