@@ -618,6 +618,8 @@ fi
 say ""
 # Batches, the cache and ninja (bench/pipeline.sh), appended to this report.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
+# Maps and a Tiled map against blobc's own form (bench/forms.sh), appended.
+BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/forms.sh || FAILED=1
 # The reaction time of blobc watch (bench/watch.sh), appended too.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/watch.sh || FAILED=1
 say ""
