@@ -1,11 +1,12 @@
 /*
  * kind.c - the kinds of blobc types: their names and classes, and the
  * singleton type of each builtin (scalars and string) with its size and
- * alignment. Below the schema: scalar parsing and the schema model both
- * use it.
+ * alignment, and the words of the schema language. Below the schema:
+ * scalar parsing, the schema model and gen's schema text use it.
  */
 #include "common/kind.h"
 
+#include <string.h>
 
 #define BUILTIN(k, nm, sz) [k] = {.kind = k, .size = sz, .align = sz, .name = nm}
 static const blobc_type builtins[BLOBC_KIND_COUNT + 1] = {
@@ -79,4 +80,14 @@ bool blobc_kind_is_integer(blobc_kind kind) {
 bool blobc_kind_is_signed(blobc_kind kind) {
     return kind == BLOBC_KIND_I8 || kind == BLOBC_KIND_I16 || kind == BLOBC_KIND_I32 ||
            kind == BLOBC_KIND_I64;
+}
+
+bool blobc_schema_is_keyword(const char *s, size_t n) {
+    static const char *const words[] = {"bool", "i8",  "u8",  "i16",    "u16",  "i32",
+                                        "u32",  "i64", "u64", "f32",    "f64",  "string",
+                                        "any", "struct", "enum", "union", "root", "true",
+                                        "false"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
+    return false;
 }

@@ -49,4 +49,8 @@ static inline bool blobc_kind_is_leaf(blobc_kind k) {
 const blobc_type *blobc_any_list_type(void);
 const blobc_type *blobc_any_map_type(void);
 
+/* True for words the schema language reserves (type keywords, any,
+ * struct, enum, union, root, true, false): a field so named is quoted. */
+bool blobc_schema_is_keyword(const char *s, size_t n);
+
 #endif

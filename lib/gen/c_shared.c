@@ -9,7 +9,7 @@
 #include "gen/c_internal.h"
 
 #include "common/quote.h"
-#include "schema/names.h"
+#include "common/kind.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -198,15 +198,3 @@ blobc_status blobc_schema_index_items(blobc_schema *s, const blobc_type *t, blob
     *out = lk;
     return BLOBC_OK;
 }
-
-/* ---- reserved words ---- */
-
-bool blobc_schema_is_keyword(const char *s, size_t n) {
-    static const char *const words[] = {"bool", "i8",  "u8",  "i16",    "u16",  "i32",
-                                        "u32",  "i64", "u64", "f32",    "f64",  "string",
-                                        "any", "struct", "enum", "union", "root", "true",
-                                        "false"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
-    return false;
-}

@@ -34,8 +34,5 @@ blobc_status blobc_schema_index_names(blobc_schema *s, blobc_error *err);
 /* blobc_schema_find for a name that need not be NUL-terminated. */
 const blobc_type *blobc_schema_find_len(const blobc_schema *s, const char *name, size_t len);
 
-/* True for words the schema language reserves (type keywords, struct,
- * enum, root, true, false). */
-bool blobc_schema_is_keyword(const char *s, size_t n);
 
 #endif
