@@ -197,6 +197,10 @@ struct bk {
     uint64_t ahead_work;
     /* Keys of @open structs skipped so far. */
     size_t skipped;
+    /* a map key being read as its key type: the error path names it as
+     * written, since the entry holds no key yet */
+    const char *raw_key;
+    size_t raw_key_len;
     /* Sets err's line/column/source line for a position. */
     void (*locate)(bk *k, const bk_pos *pos);
     void *fe;

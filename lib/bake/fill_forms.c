@@ -69,7 +69,10 @@ static blobc_status bk_map_key(bk *k, bk_frame *f, const char *key, size_t len, 
     v.n = len;
     v.tok = kf->type->kind == BLOBC_KIND_STRING ? BK_TOK_QUOTED : BK_TOK_PLAIN;
     v.check_utf8 = k->json;
+    k->raw_key = key;
+    k->raw_key_len = len;
     st = bk_store(k, &ks, &v, pos, NULL);
+    k->raw_key = NULL;
     if (st) {
         bk_keyed_item_bad(k);
         return st;

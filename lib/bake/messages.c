@@ -21,6 +21,11 @@ void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quot
 static void map_key_text(const bk *k, const bk_frame *f, blobc_buffer *b) {
     const blobc_type *e = f->type->elem, *kt = e->fields[0].type;
     uint32_t i = f->count - 1;
+    if (k->raw_key && f == &k->fr[k->depth - 1]) {
+        for (size_t j = 0; j < k->raw_key_len && j < 200; j++)
+            blobc_buf_putc(b, (unsigned char)k->raw_key[j] < 0x20 ? '?' : k->raw_key[j]);
+        return;
+    }
     if (kt->kind == BLOBC_KIND_STRING) {
         blobc_ref *t = malloc((size_t)f->count * sizeof *t);
         if (t && !blobc_builder_item_targets(k->b, f->items, e->size, e->fields[0].offset,
