@@ -115,7 +115,8 @@ void bake_print_event(void *ctx, const blobc_event *ev) {
                     "(--max-errors 0 shows all)\n",
                     e->file[0] ? e->file : job->input, ev->suppressed);
         if (ev->status == BLOBC_OK && r->verbose && ev->skipped)
-            fprintf(stderr, "%s: baked %s (%zu key%s of @open structs not read; --warn-unknown lists them)\n",
+            fprintf(stderr, "%s: baked %s (%zu key%s of @open structs or tags of @open unions not read; "
+                    "--warn-unknown lists them)\n",
                     job->input, job->output, ev->skipped, ev->skipped == 1 ? "" : "s");
         else if (ev->status == BLOBC_OK && r->verbose)
             fprintf(stderr, "%s: %s %s\n", job->input, ev->cached ? "cached" : "baked", job->output);

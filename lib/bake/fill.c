@@ -839,11 +839,11 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             continue;
         case BLOBC_KIND_ANY: return bk_store_any(k, s, v, pos);
         case BLOBC_KIND_UNION:
-            if (bk_is_null(v) && nullable_slot(k, s)) return BLOBC_OK;
+            if (bk_is_null(v) && (nullable_slot(k, s) || (t->flags & BLOBC_STRUCT_OPEN))) return BLOBC_OK;
             if (bk_is_null(v))
                 return type_error(k, t, v, pos,
                                   " (null, no member, is allowed only in a field declared "
-                                  "'= null')");
+                                  "'= null' or an @open union)");
             return type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_STRUCT:
         case BLOBC_KIND_FIXED: return type_error(k, t, v, pos, NULL);

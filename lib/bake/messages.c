@@ -267,6 +267,14 @@ blobc_status bk_unknown_tag(bk *k, const blobc_type *u, const char *s, size_t n,
                                 const bk_pos *pos) {
     char q[200], names[300], how[160];
     bk_quote(q, sizeof q, s, n);
+    if (u->flags & BLOBC_STRUCT_OPEN) {
+        /* an @open union holds none for it, its value skipped */
+        k->skipped++;
+        if (k->opts && k->opts->warn_unknown)
+            bk_warn(k, pos, NULL, 0, "tag %s names no member of union %s: left out (the union is @open)",
+                    q, u->name);
+        return bk_stop(k, BK_OUT_SKIP);
+    }
     bk_list_tags(u, names, sizeof names);
     if (u->by == BLOBC_UNION_BY_FIELD) snprintf(how, sizeof how, "field \"%s\"", u->tag_field);
     else snprintf(how, sizeof how, "a YAML tag, or the one key of an untagged mapping");

@@ -230,7 +230,7 @@ static blobc_status utag_fail(blobc_walk *w, blobc_error *err, const wop *op, si
     if (tag == 0 && op->mask != NONE_OK)
         return blobc_walk_fail(w, err, BLOBC_V_UNION, bad, bad,
                                "union %s holds no member (tag 0), which only a field declared "
-                               "'= null' may",
+                               "'= null' or an @open union may",
                                u->name);
     if (tag == 0)
         return blobc_walk_fail(w, err, BLOBC_V_UNION, bad + BLOBC_UNION_REF, bad,

@@ -222,7 +222,8 @@ static int compile_one(blobc_walk *w, uint32_t id) {
         in = &w->infos[id];
         in->umem = mem;
         in->count = t->nfields;
-        wop tag = {OP_UTAG, BLOBC_UNION_SIZE, 0, 1, id, 0};
+        /* an @open union holds none wherever it is (a tag it did not know) */
+        wop tag = {OP_UTAG, BLOBC_UNION_SIZE, 0, 1, id, (t->flags & BLOBC_STRUCT_OPEN) ? NONE_OK : 0};
         wop ref = {OP_UNION, 0, 0, 1, id, 0};
         if (!emit(s, tag) || !emit(s, ref)) return -1;
         break;

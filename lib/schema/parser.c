@@ -413,12 +413,20 @@ static blobc_status union_default(parser *p, blobc_type *t, const blobc_token *d
  * member names a struct and is stored as a *A at BLOBC_UNION_REF (see
  * blobc_type), resolved with the fields. A member of a tagged union
  * without a tag is tagged by its struct's name (`!Name` by tag). */
-static blobc_status parse_union(parser *p) {
+static blobc_status parse_union(parser *p, const decl_attrs *da) {
     blobc_token name, def;
     bool has_def = false, seen_int = false, seen_str = false;
     blobc_type *t;
     if (begin_named(p, BLOBC_KIND_UNION, &name, &t)) return BLOBC_EINPUT;
     if (union_by(p, t, &def, &has_def)) return BLOBC_EINPUT;
+    /* @open union: a tag naming no member leaves the value out (none) */
+    if (da->flags & BLOBC_STRUCT_OPEN) {
+        if (!t->by)
+            return blobc_schema_err(p->s, da->at, p->err, "@open applies to unions tagged by a "
+                                    "field or a YAML tag (union %s is tagged by its one key)",
+                                    t->name);
+        t->flags = BLOBC_STRUCT_OPEN;
+    }
     if (expect(p, BLOBC_TOK_LBRACE, t->by ? "'{' after the union's tagging" :
                                             "'{' (or 'by') after the union name"))
         return BLOBC_EINPUT;
@@ -617,6 +625,8 @@ static blobc_status parse_decl(parser *p) {
         if (parse_attribute(p, &da)) return BLOBC_EINPUT;
     if (tok_is(p, &p->tok, "struct")) {
         if (parse_struct(p, &da)) return BLOBC_EINPUT;
+    } else if (da.flags == BLOBC_STRUCT_OPEN && !da.align && tok_is(p, &p->tok, "union")) {
+        if (parse_union(p, &da)) return BLOBC_EINPUT;
     } else if (da.any && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "union") ||
                           tok_is(p, &p->tok, "root"))) {
         return blobc_schema_err(p->s, da.at, p->err, "@%s applies to structs only",
@@ -626,7 +636,7 @@ static blobc_status parse_decl(parser *p) {
     } else if (tok_is(p, &p->tok, "enum")) {
         if (parse_enum(p)) return BLOBC_EINPUT;
     } else if (tok_is(p, &p->tok, "union")) {
-        if (parse_union(p)) return BLOBC_EINPUT;
+        if (parse_union(p, &da)) return BLOBC_EINPUT;
     } else if (tok_is(p, &p->tok, "root")) {
         blobc_pos at = p->tok.pos;
         if (next(p)) return BLOBC_EINPUT;

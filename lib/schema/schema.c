@@ -197,6 +197,8 @@ blobc_status blobc_schema_err(const blobc_schema *s, blobc_pos pos, blobc_error 
 
 bool blobc_field_may_be_none(const blobc_field *f) {
     const blobc_type *t = f->type;
+    /* an @open union holds none for a tag naming no member */
+    if (t->kind == BLOBC_KIND_UNION && (t->flags & BLOBC_STRUCT_OPEN)) return true;
     return f->def.present && (t->kind == BLOBC_KIND_UNION || (t->kind == BLOBC_KIND_PTR && t->ref));
 }
 

@@ -242,7 +242,7 @@ static bool put32(blobc_buffer *b, uint32_t v) {
 static bool write_tagged(const encoder *e, const blobc_type *t, blobc_buffer *out, size_t *fi) {
     bool ok = put32(out, str_index(e, t->name)) && put32(out, (uint32_t)t->by) &&
               put32(out, t->tag_field ? str_index(e, t->tag_field) : TS_NONE) &&
-              put32(out, t->int_tags ? TS_INT_TAGS : 0) && put32(out, t->default_member) &&
+              put32(out, (t->int_tags ? TS_INT_TAGS : 0) | (t->flags & BLOBC_STRUCT_OPEN ? TS_OPEN_TAGS : 0)) && put32(out, t->default_member) &&
               put32(out, t->nfields);
     for (uint32_t f = 0; ok && f < t->nfields; f++) {
         const blobc_field *m = &t->fields[f];

@@ -306,7 +306,8 @@ static blobc_status fill_tagged(decoder *d, uint32_t i, blobc_type *t, blobc_err
         return bad(err, off + 8, "union %s: unknown tagging %u", t->name, by);
     if ((by == BLOBC_UNION_BY_FIELD) != (tf != TS_NONE) || (tf != TS_NONE && tf >= d->nstrs))
         return bad(err, off + 12, "union %s: tag field %u", t->name, tf);
-    if (flags & ~TS_INT_TAGS) return bad(err, off + 16, "union %s: unknown flags", t->name);
+    if (flags & ~(TS_INT_TAGS | TS_OPEN_TAGS)) return bad(err, off + 16, "union %s: unknown flags", t->name);
+    if (flags & TS_OPEN_TAGS) t->flags = BLOBC_STRUCT_OPEN;
     t->by = (blobc_union_by)by;
     t->tag_field = tf == TS_NONE ? NULL : d->names[tf];
     t->int_tags = flags & TS_INT_TAGS;

@@ -63,6 +63,7 @@ static inline bool is_ident(const char *s, size_t n) {
 #define TS_ANCHOR 0x40000000u
 /* A tagged union record's flags word: integer tags. */
 #define TS_INT_TAGS 1u
+#define TS_OPEN_TAGS 2u /* @open: a tag naming no member is none */
 
 /* The record kind that encodes t. */
 static inline uint32_t ts_code(const blobc_type *t) {

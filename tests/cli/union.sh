@@ -95,7 +95,7 @@ bad two_members yaml 'main: {Circle: {r: 1}, Box: {w: 1, h: 1}}' \
 bad not_mapping yaml 'main: Circle' \
     'bad.yaml:1:7: main: error: expected a mapping with one key naming a member of union Shape (Circle, Box, Group), got "Circle"'
 bad null_not_allowed json '{"main": null}' \
-    "bad.json:1:10: /main: error: expected an object with one key naming a member of union Shape (Circle, Box, Group), got null (null, no member, is allowed only in a field declared '= null')"
+    "bad.json:1:10: /main: error: expected an object with one key naming a member of union Shape (Circle, Box, Group), got null (null, no member, is allowed only in a field declared '= null' or an @open union)"
 bad null_in_array yaml 'main: {Circle: {r: 1}}
 shapes: [null]' 'bad.yaml:2:10: shapes[0]: error: expected a mapping with one key naming a member of union Shape'
 bad member_of_other_union yaml 'main: {Spot: {angle: 1}}' \

@@ -442,7 +442,7 @@ TEST(bake_errors) {
         {"main: null\n", "e.yaml",
          "e.yaml:1:7: main: error: expected a mapping with one key naming a member of union "
          "Shape (Circle, Box, Poly), got \"null\" (null, no member, is allowed only in a field "
-         "declared '= null')"},
+         "declared '= null' or an @open union)"},
         {"main: {}\n", "e.yaml",
          "e.yaml:1:7: main: error: expected a mapping with one key naming a member of union "
          "Shape (Circle, Box, Poly), got an empty mapping"},
@@ -453,7 +453,7 @@ TEST(bake_errors) {
         {"main: {Circle: {r: 1}}\nshapes: [~]\n", "e.yaml",
          "e.yaml:2:10: shapes[0]: error: expected a mapping with one key naming a member of "
          "union Shape (Circle, Box, Poly), got \"~\" (null, no member, is allowed only in a field "
-         "declared '= null')"},
+         "declared '= null' or an @open union)"},
         {"id: 1\n", "e.yaml", "e.yaml:1:1: error: missing fields \"main\", \"pair\" in struct Scene"},
         {"{\"main\": {\"Box\": {\"w\": 1}}}", "e.json",
          "e.json:1:18: /main/Box: error: missing field \"h\" (f32) in struct Box"},
@@ -463,7 +463,7 @@ TEST(bake_errors) {
         {"{\"main\": null}", "e.json",
          "e.json:1:10: /main: error: expected an object with one key naming a member of union "
          "Shape (Circle, Box, Poly), got null (null, no member, is allowed only in a field "
-         "declared '= null')"},
+         "declared '= null' or an @open union)"},
         {"{\"main\": {\"Box\": 1}}", "e.json",
          "e.json:1:18: /main/Box: error: expected an object (struct Box), got the number 1"},
     };
@@ -534,7 +534,7 @@ TEST(verify_rejects_bad_unions) {
     blobc_st32(d, 0);
     CHECK_STR(verify_error(d, raw.len),
               "union @0 main: union Shape holds no member (tag 0), which only a field declared "
-              "'= null' may");
+              "'= null' or an @open union may");
     blobc_st32(d, 1);
     /* extra, declared `= null`, holds none: tag 0 at 8, offset 0 at 12 */
     blobc_st32(d + 12, 4);
