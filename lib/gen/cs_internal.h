@@ -17,17 +17,21 @@ typedef struct cs_type_info {
     const char **members;       /* struct: per field; union: per member, its As property */
     const char **values;        /* enum: per value; union: per member, its Tag */
     const char *tag_enum, *tag_field, *offset_field; /* union: Tag, tag, offset */
+    const char *tag_of, *tag_field_const, *default_const; /* tagged union: TagOf, TagField, DefaultMember */
     uint32_t natural;           /* struct: the alignment C# gives it */
     uint32_t comp;              /* struct: strongly connected component */
     bool explicit_layout;
     bool blob_only;             /* struct: holds offsets, valid only in blob storage */
 } cs_type_info;
 
-/* A struct the output adds for a [T; N] that is itself an element. */
+/* A struct the output adds: for a [T; N] that is itself an element, for
+ * the entries of a map [K: V], for an optional ?T, and the reader of
+ * `any` (one per file). */
 typedef struct cs_helper {
-    const char *key;            /* the spelling it is made for */
+    const char *key;            /* [T; N]: the spelling it is made for */
     const char *name;
-    const blobc_type *type;
+    const char *base;           /* what the names of the types it holds start from */
+    const blobc_type *type;     /* a map: the map type (its entry is type->elem) */
 } cs_helper;
 
 typedef struct csgen {
@@ -42,6 +46,8 @@ typedef struct csgen {
     const char *ns;
     const char *indent;         /* "" or "    " inside a namespace */
     const char *owner;          /* the struct being written */
+    const char *base;           /* the field being written as Owner_field, which
+                                   a map's or an optional's struct is named after */
     blobc_arena arena;
     blobc_buffer tmp, props, aliases;
     blobc_buffer uses;          /* own_only: the comment naming the files used */
@@ -58,6 +64,13 @@ typedef struct csgen {
 static inline cs_type_info *info_of(const csgen *c, const blobc_type *t) {
     size_t i = blobc_typemap_find(&c->map, t);
     return i == SIZE_MAX ? NULL : &c->info[i];
+}
+
+/* Names from outside are written in full from global::, so that no
+ * schema name (a field `UnsafeUtility`, a namespace `Game.System`) can
+ * stand in their way. */
+static inline const char *as_ref(const csgen *c) {
+    return c->standalone ? "global::Blobc.BlobMemory.AsRef" : "global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef";
 }
 
 /* The name without its @, to build other names from. */
@@ -94,5 +107,17 @@ bool blobc_gencs_put_type(csgen *c, blobc_buffer *b, const blobc_type *t, bool f
 bool blobc_gencs_holds_offsets(const csgen *c, const blobc_type *t);
 /* Every struct's C# alignment and whether it needs an explicit layout. */
 bool blobc_gencs_layout_all(csgen *c);
+/* The helper struct of a map (its entries), an optional, `any` or a
+ * [T; N] element, made on first use; NULL when out of memory. */
+const char *blobc_gencs_helper_for(csgen *c, const blobc_type *t);
+/* The name of a named type or helper from global::, the namespace included. */
+bool blobc_gencs_put_global(csgen *c, blobc_buffer *b, const char *name);
+
+/* ---- any-values and union tags (cs_kinds.c) ---- */
+
+/* The reader struct of `any`, named `name`. */
+void blobc_gencs_emit_any(csgen *c, const char *name);
+/* TagOf, TagField and DefaultMember of a union tagged by a field or a YAML tag. */
+void blobc_gencs_emit_union_tags(csgen *c, const blobc_type *t, const cs_type_info *ti);
 
 #endif

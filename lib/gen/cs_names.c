@@ -155,6 +155,11 @@ static bool member_names(csgen *c, size_t i, blobc_nameset *local) {
         ok = (ti->members[m] = unique_with(c, local, "As", mn)) && (ti->values[m] = blobc_gencs_unique_in(c, &tags, mn));
     }
     blobc_nameset_free(&tags);
+    /* a union tagged by a field or a YAML tag says the tags (cs_kinds.c) */
+    if (ok && t->by != BLOBC_UNION_BY_KEY)
+        ok = (ti->tag_of = blobc_gencs_unique_in(c, local, "TagOf")) &&
+             (ti->tag_field_const = blobc_gencs_unique_in(c, local, "TagField")) &&
+             (ti->default_const = blobc_gencs_unique_in(c, local, "DefaultMember"));
     return ok;
 }
 

@@ -6,17 +6,18 @@
  * need an explicit layout to sit at blobc's offsets.
  */
 #include "gen/cs_internal.h"
+#include "common/kind.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 
 /* ---- the struct graph: which BlobArray/BlobPtr close a cycle ---- */
 
-/* The named struct a field type leads to through [T], *T and [T; N]. */
+/* The named struct a field type leads to through [T], *T, [T; N], ?T
+ * and a map's values. */
 static const blobc_type *reached_struct(const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_PTR || t->kind == BLOBC_KIND_FIXED)
-        t = t->elem;
-    return t->kind == BLOBC_KIND_STRUCT ? t : NULL;
+    while (t && blobc_kind_is_anonymous(t->kind)) t = blobc_type_next(t);
+    return t && t->kind == BLOBC_KIND_STRUCT ? t : NULL;
 }
 
 /* Tarjan's strongly connected components, iteratively (a long chain of
@@ -113,8 +114,8 @@ bool blobc_gencs_find_components(csgen *c) {
  * `comp` (UINT32_MAX: inside a helper, shared by any struct), must be
  * stored untyped: its element leads to a struct that leads back. */
 bool blobc_gencs_needs_raw(const csgen *c, const blobc_type *t, uint32_t comp) {
-    if (t->kind != BLOBC_KIND_ARRAY && t->kind != BLOBC_KIND_PTR) return false;
-    const blobc_type *s = reached_struct(t->elem);
+    if (t->kind != BLOBC_KIND_ARRAY && t->kind != BLOBC_KIND_PTR && t->kind != BLOBC_KIND_MAP) return false;
+    const blobc_type *s = reached_struct(blobc_type_next(t));
     const cs_type_info *ti = s ? info_of(c, s) : NULL;
     if (!ti || !c->cyclic_comp[ti->comp]) return false;
     return comp == UINT32_MAX || ti->comp == comp;
@@ -131,17 +132,40 @@ static bool put_key(csgen *c, blobc_buffer *b, const blobc_type *t) {
     case BLOBC_KIND_PTR: return blobc_buf_puts(b, "ptr_") && put_key(c, b, t->elem);
     case BLOBC_KIND_FIXED:
         return put_key(c, b, t->elem) && blobc_buf_printf(b, "x%" PRIu32, t->count);
+    case BLOBC_KIND_MAP:
+    case BLOBC_KIND_OPTIONAL:
+    case BLOBC_KIND_ANY: {
+        const char *h = blobc_gencs_helper_for(c, t);
+        return h && blobc_buf_puts(b, bare(h));
+    }
     default: return blobc_buf_puts(b, blobc_kind_name(t->kind));
     }
 }
 
-/* The helper struct for a [T; N] used as an element; made on first use. */
-static const char *helper_for(csgen *c, const blobc_type *t) {
+/* Whether helper h is the one for t: a [T; N] by its spelling, a map by
+ * its entry type and an optional by its type (the schema makes each
+ * once), `any` by its kind. */
+static bool same_helper(const cs_helper *h, const blobc_type *t, const char *key) {
+    if (h->type->kind != t->kind) return false;
+    switch (t->kind) {
+    case BLOBC_KIND_FIXED: return strcmp(h->key, key) == 0;
+    case BLOBC_KIND_MAP: return h->type->elem == t->elem;
+    case BLOBC_KIND_OPTIONAL: return h->type == t;
+    default: return true;
+    }
+}
+
+/* The helper struct for a [T; N] used as an element, a map's entries, an
+ * optional or `any`; made on first use. A map's and an optional's are
+ * named after the field being written (c->base), as gen c names them:
+ * Item_tags_entry, Item_score_opt. */
+const char *blobc_gencs_helper_for(csgen *c, const blobc_type *t) {
     blobc_buffer key = {0};
-    bool ok = put_key(c, &key, t) && blobc_buf_putc(&key, '\0');
+    bool fixed = t->kind == BLOBC_KIND_FIXED;
+    bool ok = !fixed || (put_key(c, &key, t) && blobc_buf_putc(&key, '\0'));
     const char *found = NULL;
     for (size_t i = 0; ok && !found && i < c->nhelpers; i++)
-        if (strcmp(c->helpers[i].key, (const char *)key.data) == 0) found = c->helpers[i].name;
+        if (same_helper(&c->helpers[i], t, (const char *)key.data)) found = c->helpers[i].name;
     if (ok && !found && c->nhelpers == c->helpers_cap) {
         size_t cap = c->helpers_cap ? c->helpers_cap * 2 : 8;
         cs_helper *h = realloc(c->helpers, cap * sizeof *h);
@@ -153,11 +177,16 @@ static const char *helper_for(csgen *c, const blobc_type *t) {
     }
     if (ok && !found) {
         cs_helper *h = &c->helpers[c->nhelpers];
-        h->key = blobc_arena_strndup(&c->arena, (const char *)key.data, key.len - 1);
+        h->key = fixed ? blobc_arena_strndup(&c->arena, (const char *)key.data, key.len - 1) : "";
+        h->base = c->base ? c->base : "Blobc";
         key.len = 0;   /* c->tmp may hold the type being spelled */
-        /* with one file per schema file, each file's helpers are its own */
-        ok = h->key && blobc_buf_printf(&key, "Fixed_%s%s%s", h->key, c->file_tag ? "_" : "",
-                                        c->file_tag ? c->file_tag : "");
+        /* with one file per schema file, each file's helpers are its own
+         * (a map's and an optional's carry the name of a type of the file) */
+        const char *tag = c->file_tag ? c->file_tag : "", *sep = c->file_tag ? "_" : "";
+        if (fixed) ok = h->key && blobc_buf_printf(&key, "Fixed_%s%s%s", h->key, sep, tag);
+        else if (t->kind == BLOBC_KIND_MAP) ok = blobc_buf_printf(&key, "%s_entry", h->base);
+        else if (t->kind == BLOBC_KIND_OPTIONAL) ok = blobc_buf_printf(&key, "%s_opt", h->base);
+        else ok = blobc_buf_printf(&key, "BlobAny%s%s", sep, tag);
         h->name = ok ? blobc_gencs_unique_in(c, &c->globals, blobc_gencs_arena_str(c, &key)) : NULL;
         h->type = t;
         if ((found = h->name)) c->nhelpers++;
@@ -182,31 +211,42 @@ bool blobc_gencs_put_type(csgen *c, blobc_buffer *b, const blobc_type *t, bool f
     case BLOBC_KIND_PTR:
         return blobc_buf_printf(b, "%s%s<", ent, t->kind == BLOBC_KIND_ARRAY ? "BlobArray" : "BlobPtr") &&
                blobc_gencs_put_type(c, b, t->elem, full) && blobc_buf_putc(b, '>');
-    case BLOBC_KIND_FIXED: {
+    case BLOBC_KIND_FIXED:
+    case BLOBC_KIND_OPTIONAL:
+    case BLOBC_KIND_ANY: {
         const char *m = blobc_gencs_math_name(c, t);
         if (m) return blobc_buf_printf(b, "%s%s%" PRIu32, full ? "global::Unity.Mathematics." : "", m, t->count);
-        const char *h = helper_for(c, t);
+        const char *h = blobc_gencs_helper_for(c, t);
         if (!h) return false;
-        if (full && !(blobc_buf_puts(b, "global::") &&
-                      (!c->ns || (blobc_buf_puts(b, c->ns) && blobc_buf_putc(b, '.')))))
-            return false;
-        return blobc_buf_puts(b, h);
+        return full ? blobc_gencs_put_global(c, b, h) : blobc_buf_puts(b, h);
+    }
+    case BLOBC_KIND_MAP: {
+        const char *h = blobc_gencs_helper_for(c, t);
+        return h && blobc_buf_printf(b, "%sBlobArray<", ent) && (full ? blobc_gencs_put_global(c, b, h) : blobc_buf_puts(b, h)) &&
+               blobc_buf_putc(b, '>');
     }
     default: return blobc_buf_puts(b, blobc_gencs_scalar_name(t->kind));
     }
+}
+
+bool blobc_gencs_put_global(csgen *c, blobc_buffer *b, const char *name) {
+    return blobc_buf_puts(b, "global::") && (!c->ns || (blobc_buf_puts(b, c->ns) && blobc_buf_putc(b, '.'))) &&
+           blobc_buf_puts(b, name);
 }
 
 /* ---- layout ---- */
 
 /* The alignment C# gives a value of type t (its largest scalar). */
 static uint32_t cs_align(const csgen *c, const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
+    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_OPTIONAL) t = t->elem;
     switch (t->kind) {
     case BLOBC_KIND_STRUCT: return info_of(c, t)->natural;
     case BLOBC_KIND_ENUM: return t->elem->size;
     case BLOBC_KIND_STRING:
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
+    case BLOBC_KIND_MAP:
+    case BLOBC_KIND_ANY:
     case BLOBC_KIND_UNION: return 4;
     default: return t->size;
     }
@@ -215,11 +255,13 @@ static uint32_t cs_align(const csgen *c, const blobc_type *t) {
 /* Whether a value of type t holds an offset (inline structs after their
  * own layout_all turn). */
 bool blobc_gencs_holds_offsets(const csgen *c, const blobc_type *t) {
-    while (t->kind == BLOBC_KIND_FIXED) t = t->elem;
+    while (t->kind == BLOBC_KIND_FIXED || t->kind == BLOBC_KIND_OPTIONAL) t = t->elem;
     switch (t->kind) {
     case BLOBC_KIND_STRING:
     case BLOBC_KIND_ARRAY:
     case BLOBC_KIND_PTR:
+    case BLOBC_KIND_MAP:
+    case BLOBC_KIND_ANY:
     case BLOBC_KIND_UNION: return true;
     case BLOBC_KIND_STRUCT: return info_of(c, t)->blob_only;
     default: return false;
@@ -265,7 +307,7 @@ bool blobc_gencs_layout_all(csgen *c) {
             bool pushed = false;
             for (uint32_t f = 0; f < t->nfields && !pushed; f++) {
                 const blobc_type *ft = t->fields[f].type;
-                while (ft->kind == BLOBC_KIND_FIXED) ft = ft->elem;
+                while (ft->kind == BLOBC_KIND_FIXED || ft->kind == BLOBC_KIND_OPTIONAL) ft = ft->elem;
                 size_t j = ft->kind == BLOBC_KIND_STRUCT ? blobc_typemap_find(&c->map, ft) : SIZE_MAX;
                 if (j != SIZE_MAX && !done[j]) {
                     done[j] = 1;

@@ -18,13 +18,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* Names from outside are written in full from global::, so that no
- * schema name (a field `UnsafeUtility`, a namespace `Game.System`) can
- * stand in their way. */
-static const char *as_ref(const csgen *c) {
-    return c->standalone ? "global::Blobc.BlobMemory.AsRef" : "global::Unity.Collections.LowLevel.Unsafe.UnsafeUtility.AsRef";
-}
-
 /* A schema doc comment as an XML doc comment, `extra` deeper than the
  * current indent; blobc_gen_doc_line keeps each line inside it. */
 static void emit_doc(csgen *c, const char *extra, const char *doc) {
@@ -44,6 +37,15 @@ static void emit_doc(csgen *c, const char *extra, const char *doc) {
 }
 
 /* ---- emission ---- */
+
+/* c->base = Owner_field + suffix, after which a map's or an optional's
+ * helper struct is named (field "" leaves Owner alone). */
+static void set_base(csgen *c, const char *owner, const char *field, const char *suffix) {
+    c->tmp.len = 0;
+    c->ok = c->ok && blobc_buf_printf(&c->tmp, "%s%s%s%s", bare(owner), *field ? "_" : "", bare(field), suffix);
+    c->base = c->ok ? blobc_gencs_arena_str(c, &c->tmp) : NULL;
+    c->ok = c->ok && c->base;
+}
 
 static void emit_offset(csgen *c, bool explicit_layout, uint32_t off) {
     if (explicit_layout) emit(c, "[FieldOffset(%" PRIu32 ")] ", off);
@@ -73,7 +75,7 @@ static void emit_slot(csgen *c, bool ex, const char *name, const blobc_type *t, 
     const char *off_name = c->ok ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : NULL;
     c->tmp.len = 0;
     c->ok = c->ok && blobc_buf_printf(&c->tmp, "%s_length", b);
-    const char *len_name = c->ok && t->kind == BLOBC_KIND_ARRAY ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : "";
+    const char *len_name = c->ok && t->kind != BLOBC_KIND_PTR ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : "";
     c->tmp.len = 0;
     c->ok = c->ok && blobc_buf_printf(&c->tmp, "%s_%s", bare(c->owner), b);
     const char *alias = c->ok ? blobc_gencs_unique_in(c, &c->globals, blobc_gencs_arena_str(c, &c->tmp)) : NULL;
@@ -193,6 +195,39 @@ static void emit_find(csgen *c, const blobc_type *t, const char *member, uint32_
          in, in, in, in, in, in);
 }
 
+/* For a map field, <field>_Find: the index of the entry with a key (the
+ * entry struct's Find), or -1; for an optional field, Has<Field>. */
+static void emit_map_find(csgen *c, const blobc_type *ft, const char *member, blobc_nameset *local) {
+    const char *in = c->indent;
+    if (ft->kind == BLOBC_KIND_OPTIONAL) {
+        c->tmp.len = 0;
+        const char *b = bare(member);
+        c->ok = c->ok && blobc_buf_printf(&c->tmp, "Has%c%s", b[0] >= 'a' && b[0] <= 'z' ? b[0] - 'a' + 'A' : b[0], b + 1);
+        const char *fn = c->ok ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : NULL;
+        if (!(c->ok = fn != NULL)) return;
+        emit(c, "\n%s    /// <summary>Whether %s holds a value (%s.value, all zero when not).</summary>\n"
+                "%s    public bool %s { get { return this.%s.has != 0; } }\n", in, b, b, in, fn, member);
+        return;
+    }
+    if (ft->kind != BLOBC_KIND_MAP) return;
+    const blobc_type *kt = blobc_map_key(ft);
+    bool str = kt->kind == BLOBC_KIND_STRING;
+    c->tmp.len = 0;
+    c->ok = c->ok && blobc_buf_printf(&c->tmp, "%s_Find", bare(member));
+    const char *fn = c->ok ? blobc_gencs_unique_in(c, local, blobc_gencs_arena_str(c, &c->tmp)) : NULL;
+    const char *entry = fn ? blobc_gencs_helper_for(c, ft) : NULL;
+    c->tmp.len = 0;
+    c->ok = entry && (str || blobc_gencs_put_type(c, &c->tmp, kt, true)) && blobc_buf_putc(&c->tmp, ' ') &&
+            blobc_gencs_put_global(c, &c->tmp, entry) && blobc_buf_putc(&c->tmp, '\0');
+    if (!c->ok) return;
+    const char *types = (const char *)c->tmp.data;   /* "K Entry" */
+    size_t klen = strcspn(types, " ");
+    emit(c, "\n%s    /// <summary>The index of the entry of %s whose key is key (a binary search:\n"
+            "%s    /// a map keeps its entries sorted by key), or -1.</summary>\n"
+            "%s    public int %s(%.*s key) { return %s.Find(ref this.%s, key); }\n",
+         in, bare(member), in, in, fn, str ? 6 : (int)klen, str ? "string" : types, types + klen + 1, member);
+}
+
 /* The standalone runtime's way in: a .blob whose root is this struct. */
 static void emit_open(csgen *c, const blobc_type *t, const char *name) {
     const char *in = c->indent;
@@ -218,18 +253,112 @@ static void emit_struct(csgen *c, size_t i) {
     blobc_nameset local = {0};
     c->ok = c->ok && blobc_gencs_local_names(c, &local, ti->name, BLOBC_KIND_STRUCT);
     for (uint32_t f = 0; c->ok && f < t->nfields; f++) c->ok = blobc_nameset_add(&local, ti->members[f]);
-    for (uint32_t f = 0; c->ok && f < t->nfields; f++)
+    for (uint32_t f = 0; c->ok && f < t->nfields; f++) {
+        set_base(c, ti->name, ti->members[f], "");
         emit_field(c, ti->explicit_layout, ti->members[f], t->fields[f].type, t->fields[f].offset,
                    ti->comp, &local, t->fields[f].doc);
-    for (uint32_t f = 0; c->ok && f < t->nfields; f++) emit_find(c, t, ti->members[f], f, &local);
+    }
+    for (uint32_t f = 0; c->ok && f < t->nfields; f++) {
+        set_base(c, ti->name, ti->members[f], "");
+        emit_find(c, t, ti->members[f], f, &local);
+        emit_map_find(c, t->fields[f].type, ti->members[f], &local);
+    }
     blobc_nameset_free(&local);
     if (c->standalone) emit_open(c, t, ti->name);
+    emit_struct_tail(c);
+}
+
+/* The entries of a map: key and value, and Find, a binary search by key
+ * in the order the blob keeps (strings by their UTF-8 bytes, a shorter
+ * prefix first; integers and enums by value, signed ones as signed). */
+static void emit_entry(csgen *c, const cs_helper *h) {
+    const blobc_type *e = h->type->elem, *kt = blobc_map_key(h->type), *vt = blobc_map_value(h->type);
+    const char *in = c->indent;
+    char sp[256];
+    blobc_type_spell(h->type, sp, sizeof sp);
+    emit(c, "%s// an entry of %s: size %" PRIu32 "\n", in, sp, e->size);
+    emit_struct_head(c, true, blobc_gencs_holds_offsets(c, kt) || blobc_gencs_holds_offsets(c, vt), e->size, h->name);
+    c->owner = h->name;
+    blobc_nameset local = {0};
+    c->ok = c->ok && blobc_gencs_local_names(c, &local, h->name, BLOBC_KIND_STRUCT) &&
+            blobc_nameset_add(&local, "key") && blobc_nameset_add(&local, "value");
+    c->base = h->base;
+    emit_field(c, true, "key", kt, 0, UINT32_MAX, &local, NULL);
+    set_base(c, h->base, "", "_value");
+    emit_field(c, true, "value", vt, e->fields[1].offset, UINT32_MAX, &local, NULL);
+    const char *fn = c->ok ? blobc_gencs_unique_in(c, &local, "Find") : NULL;
+    c->tmp.len = 0;
+    bool str = kt->kind == BLOBC_KIND_STRING;
+    c->ok = fn && blobc_gencs_put_type(c, &c->tmp, h->type, true) && blobc_buf_putc(&c->tmp, ' ') &&
+            (str || blobc_gencs_put_type(c, &c->tmp, kt, true)) && blobc_buf_putc(&c->tmp, '\0');
+    blobc_nameset_free(&local);
+    if (!c->ok) return;
+    const char *types = (const char *)c->tmp.data;   /* "Map K" */
+    const char *key_type = str ? "string" : strchr(types, ' ') + 1;
+    emit(c, "\n%s    /// <summary>The index of the entry of map whose key is key, or -1: a binary search\n"
+            "%s    /// (a map keeps its entries sorted by key%s).</summary>\n"
+            "%s    public static int %s(ref %.*s map, %s key)\n%s    {\n",
+         in, in, str ? "; strings compare as UTF-8 bytes, a shorter prefix first" : "", in, fn,
+         (int)(strchr(types, ' ') - types), types, key_type, in);
+    if (str)
+        emit(c, "%s        byte[] k = global::System.Text.Encoding.UTF8.GetBytes(key);\n"
+                "%s        byte* at = (byte*)map.GetUnsafePtr();\n", in, in);
+    emit(c, "%s        int lo = 0, hi = map.Length;\n%s        while (lo < hi)\n%s        {\n"
+            "%s            int mid = lo + (hi - lo) / 2;\n", in, in, in, in);
+    if (str)
+        emit(c, "%s            int* s = (int*)(at + mid * %" PRIu32 "L);\n"
+                "%s            byte* m = (byte*)s + s[0];\n"
+                "%s            int n = s[1] - 1, c = 0;\n"
+                "%s            for (int i = 0; c == 0 && i < n && i < k.Length; i++) c = m[i].CompareTo(k[i]);\n"
+                "%s            if (c == 0) c = n.CompareTo(k.Length);\n",
+             in, e->size, in, in, in, in);
+    else
+        emit(c, "%s            %s m = map[mid].key;\n%s            int c = m < key ? -1 : key < m ? 1 : 0;\n", in,
+             key_type, in);
+    emit(c, "%s            if (c < 0) lo = mid + 1;\n%s            else if (c > 0) hi = mid;\n"
+            "%s            else return mid;\n%s        }\n%s        return -1;\n%s    }\n",
+         in, in, in, in, in, in);
+    emit_struct_tail(c);
+}
+
+/* An optional ?T: the value at 0, then the presence byte. */
+static void emit_optional(csgen *c, const cs_helper *h) {
+    const blobc_type *o = h->type;
+    const char *in = c->indent;
+    char sp[256];
+    blobc_type_spell(o, sp, sizeof sp);
+    emit(c, "%s// %s: size %" PRIu32 "; the value, then a byte that says whether it is there\n", in, sp, o->size);
+    emit_struct_head(c, true, blobc_gencs_holds_offsets(c, o), o->size, h->name);
+    c->owner = h->name;
+    blobc_nameset local = {0};
+    c->ok = c->ok && blobc_gencs_local_names(c, &local, h->name, BLOBC_KIND_STRUCT) &&
+            blobc_nameset_add(&local, "value") && blobc_nameset_add(&local, "has") &&
+            blobc_nameset_add(&local, "HasValue");
+    c->base = h->base;
+    emit_field(c, true, "value", o->elem, 0, UINT32_MAX, &local, NULL);
+    blobc_nameset_free(&local);
+    emit(c, "%s    [FieldOffset(%" PRIu32 ")] public byte has;\n\n"
+            "%s    /// <summary>Whether the value is there (when not, its bytes are all zero).</summary>\n"
+            "%s    public bool HasValue { get { return has != 0; } }\n", in, blobc_optional_flag(o), in, in);
     emit_struct_tail(c);
 }
 
 /* A helper for [T; N]: always explicit, its items as one fixed buffer or
  * as fields item_0, item_1, ... */
 static void emit_helper(csgen *c, const cs_helper *h) {
+    if (h->type->kind == BLOBC_KIND_MAP) {
+        emit_entry(c, h);
+        return;
+    }
+    if (h->type->kind == BLOBC_KIND_OPTIONAL) {
+        emit_optional(c, h);
+        return;
+    }
+    if (h->type->kind == BLOBC_KIND_ANY) {
+        blobc_gencs_emit_any(c, h->name);
+        return;
+    }
+    c->base = h->base;
     emit(c, "%s// %s as an element: size %" PRIu32 "\n", c->indent, h->key, h->type->size);
     emit_struct_head(c, true, blobc_gencs_holds_offsets(c, h->type), h->type->size, h->name);
     c->owner = h->name;
@@ -282,6 +411,7 @@ static void emit_union(csgen *c, size_t i) {
              in, mn, ti->members[m], ti->tag_field, ti->tag_enum, ti->values[m], bare(ti->name),
              ti->offset_field, as_ref(c), mn, ti->offset_field);
     }
+    if (t->by != BLOBC_UNION_BY_KEY) blobc_gencs_emit_union_tags(c, t, ti);
     emit(c, "%s}\n\n", in);
 }
 
@@ -343,7 +473,10 @@ static void generate(csgen *c) {
         else if (k == BLOBC_KIND_UNION) emit_union(c, i);
         else emit_struct(c, i);
     }
-    for (size_t h = 0; h < c->nhelpers && c->ok; h++) emit_helper(c, &c->helpers[h]);
+    for (size_t h = 0; h < c->nhelpers && c->ok; h++) {
+        cs_helper copy = c->helpers[h];   /* emitting it may add helpers, and move them */
+        emit_helper(c, &copy);
+    }
     c->out = file;
     emit(c, c->standalone ? "using Blobc;\n" : "using Unity.Entities;\n");
     if (c->math) emit(c, "using Unity.Mathematics;\n");
@@ -359,39 +492,6 @@ static void generate(csgen *c) {
     blobc_buffer_free(&body);
 }
 
-static bool no_new_kind(void *ctx, const blobc_type *t) {
-    (void)ctx;
-    return t->kind != BLOBC_KIND_UNION || t->by == BLOBC_UNION_BY_KEY;
-}
-
-/* The C# structs have no form yet for maps, optionals and any-values
- * (Unity's BlobArray<T> has no lookup, and a struct of T and a byte must
- * be generic over T), nor for tagged unions: such a schema is refused,
- * naming the first use, rather than given structs that misread it. */
-static blobc_status refuse_new_kinds(const blobc_schema *schema, blobc_error *err) {
-    for (size_t i = 0; i < blobc_schema_count(schema); i++) {
-        const blobc_type *t = blobc_schema_at(schema, i);
-        if (!no_new_kind(NULL, t))
-            return blobc_err(err, BLOBC_EINPUT, "gen cs: union %s is tagged by %s; gen cs does not read "
-                             "tagged unions yet", t->name, t->by == BLOBC_UNION_BY_TAG ? "YAML tags" : "a field");
-        if (t->kind != BLOBC_KIND_STRUCT) continue;
-        for (uint32_t f = 0; f < t->nfields; f++) {
-            const blobc_type *ft = t->fields[f].type;
-            for (const blobc_type *c = ft; c; c = blobc_kind_is_anonymous(c->kind) ? blobc_type_next(c) : NULL)
-                if (c->kind == BLOBC_KIND_MAP || c->kind == BLOBC_KIND_OPTIONAL || c->kind == BLOBC_KIND_ANY) {
-                    char sp[160];
-                    blobc_type_spell(ft, sp, sizeof sp);
-                    return blobc_err(err, BLOBC_EINPUT, "gen cs: field %s.%s is %s; gen cs does not read maps, "
-                                     "optionals and any-values yet", t->name, t->fields[f].name, sp);
-                }
-            if (!blobc_gen_chain_named(ft, no_new_kind, NULL))
-                return blobc_err(err, BLOBC_EINPUT, "gen cs: field %s.%s holds a tagged union; gen cs does not "
-                                 "read tagged unions yet", t->name, t->fields[f].name);
-        }
-    }
-    return BLOBC_OK;
-}
-
 blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options *opts,
                           blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
@@ -400,8 +500,6 @@ blobc_status blobc_gen_cs(const blobc_schema *schema, const blobc_gen_cs_options
     const char *ns = opts && opts->namespace_name && *opts->namespace_name ? opts->namespace_name : NULL;
     if (ns && !blobc_gencs_valid_namespace(ns))
         return blobc_err(err, BLOBC_EARG, "gen cs: namespace '%s' is not a C# namespace name", ns);
-    blobc_status refused = refuse_new_kinds(schema, err);
-    if (refused != BLOBC_OK) return refused;
     csgen c;
     memset(&c, 0, sizeof c);
     c.schema = schema;

@@ -48,11 +48,17 @@ expect_err open_verbose_count 0 'open.json: baked '"$T"'/open3.blob (1 key of @o
 sed 's/^@open //' "$F/in/map.schema" >"$T/closed.schema"
 expect_err closed_refuses 1 'unknown field "zzz" in struct Map' \
     "$BLOBC" bake "$T/open.json" -s "$T/closed.schema" -o "$T/closed.blob"
-# gen cs does not read these forms yet: refused, never misread.
-expect_err gen_cs_refuses_tags 1 'error: gen cs: union Obj is tagged by YAML tags' \
-    "$BLOBC" gen cs "$F/in/unity.schema"
-expect_err gen_cs_refuses 1 'error: gen cs: field ObjectGroup.objects is [string: any]' \
-    "$BLOBC" gen cs "$F/in/map.schema"
+# gen cs reads these forms (tests/cli/gen_maps.sh reads their values
+# back): a union by YAML tag says its members' tags, a map of any-values
+# is searched by key.
+expect gen_cs_tags 0 "$BLOBC" gen cs "$F/in/unity.schema" -o "$T/unity.cs"
+grep -qF 'case Tag.GameObject: return "!u!1";' "$T/unity.cs" && pass gen_cs_tag_of ||
+    fail gen_cs_tag_of "$(grep -m3 'case Tag' "$T/unity.cs")"
+expect gen_cs_map_of_any 0 "$BLOBC" gen cs "$F/in/map.schema" -o "$T/map.cs"
+grep -qF 'public BlobArray<ObjectGroup_objects_entry> objects;' "$T/map.cs" &&
+    grep -qF '[FieldOffset(8)] public BlobAny value;' "$T/map.cs" &&
+    grep -qF 'public int objects_Find(string key)' "$T/map.cs" && pass gen_cs_map_entries ||
+    fail gen_cs_map_entries "$(grep -m4 -E 'objects|BlobAny value' "$T/map.cs")"
 
 # A union by YAML tag without a tag on the node: the one-key form, the
 # tag as its key; an unknown tag is named with a did-you-mean.
