@@ -136,3 +136,14 @@ expect_err closedunion_refuses 1 'unknown tag "zzz" of union L (field "type"; ta
 printf 'struct A { x: u8; }\n@open union U { A }\nstruct R { u: U; }\nroot R;\n' >"$T/onekey.schema"
 expect_err open_onekey_refused 1 '@open applies to unions tagged by a field or a YAML tag' \
     "$BLOBC" check "$T/onekey.schema"
+
+# gen cs of quoted names and @open unions compiles (Mono's mcs).
+if command -v mcs >/dev/null 2>&1; then
+    for s in quoted openunion; do
+        expect "gen_cs_$s" 0 "$BLOBC" gen cs --runtime standalone "$F/in/$s.schema" -o "$T/cs_$s.cs" &&
+            expect "cs_compiles_$s" 0 mcs -unsafe -warnaserror+ -nowarn:169,649 -target:library \
+                -out:"$T/cs_$s.dll" "$T/cs_$s.cs" lib/cs/BlobcRuntime.cs
+    done
+else
+    skip gen_cs_forms "mcs (package mono-mcs) is not installed"
+fi
