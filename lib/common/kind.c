@@ -6,6 +6,8 @@
  */
 #include "common/kind.h"
 
+#include <string.h>
+
 
 #define BUILTIN(k, nm, sz) [k] = {.kind = k, .size = sz, .align = sz, .name = nm}
 static const blobc_type builtins[BLOBC_KIND_COUNT + 1] = {
@@ -79,4 +81,27 @@ bool blobc_kind_is_integer(blobc_kind kind) {
 bool blobc_kind_is_signed(blobc_kind kind) {
     return kind == BLOBC_KIND_I8 || kind == BLOBC_KIND_I16 || kind == BLOBC_KIND_I32 ||
            kind == BLOBC_KIND_I64;
+}
+
+static bool tagged_alike(const blobc_type *a, const blobc_type *b) {
+    if (a->by == BLOBC_UNION_BY_KEY || a->by != b->by || a->int_tags != b->int_tags) return false;
+    return a->by != BLOBC_UNION_BY_FIELD || strcmp(a->tag_field, b->tag_field) == 0;
+}
+
+const blobc_field *blobc_union_partner(const blobc_type *u, const blobc_type *other,
+                                       const blobc_field *m, bool *renamed) {
+    bool by_tag = tagged_alike(u, other);
+    if (renamed) *renamed = false;
+    for (uint32_t i = 0; i < u->nfields; i++) {
+        const blobc_field *f = &u->fields[i];
+        if (by_tag ? (u->int_tags ? f->tag_value == m->tag_value : strcmp(f->tag, m->tag) == 0)
+                   : strcmp(f->name, m->name) == 0)
+            return f;
+    }
+    for (uint32_t i = 0; i < u->nfields && !by_tag; i++)
+        if (u->fields[i].was && strcmp(u->fields[i].was, m->name) == 0) {
+            if (renamed) *renamed = true;
+            return &u->fields[i];
+        }
+    return NULL;
 }
