@@ -484,6 +484,14 @@ blobc_status bk_unknown_tag(bk *k, const blobc_type *u, const char *s, size_t n,
 /* The error when the look ahead for tags passes its bound. */
 blobc_status bk_ahead_over(bk *k, const bk_pos *pos, uint64_t limit);
 
+/* For the value stream (stream_fill.c): opens the one-key frame
+ * ({Member: {...}}) of the union slot s holds through ?T and *T, however
+ * its data tags members (the stream names the member); and moves s,
+ * through ?T (marked present) and any (its kind word set), to the slot a
+ * shared payload of kind `kind` (STRING, ARRAY, MAP, PTR) links into. */
+blobc_status bk_push_union_key(bk *k, const bk_slot *s, const bk_pos *pos);
+void bk_unwrap_shared(bk *k, bk_slot *s, blobc_kind kind);
+
 /* The plain frames (fill.c) under the entry points above (fill_forms.c),
  * for a slot that holds the container itself: a struct or one-key union,
  * a [T] or [T; N]; a struct's or union's key. */

@@ -201,6 +201,37 @@ static blobc_status bk_push_tagged(bk *k, const bk_slot *s, const bk_pos *pos) {
     return BLOBC_OK;
 }
 
+/* ---- for a value stream, which names a union's member and gives a
+ * map's entries as {key, value} ---- */
+
+blobc_status bk_push_union_key(bk *k, const bk_slot *in, const bk_pos *pos) {
+    bk_slot s = *in;
+    blobc_status st = bk_unwrap(k, &s, true, pos);
+    if (st) return st;
+    return bk_open_struct(k, &s, pos);
+}
+
+void bk_unwrap_shared(bk *k, bk_slot *s, blobc_kind kind) {
+    for (;;) {
+        const blobc_type *t = s->type;
+        if (t->kind == BLOBC_KIND_OPTIONAL) {
+            bk_ptr(k, s)[blobc_optional_flag(t)] = 1;
+            s->type = t->elem;
+        } else if (t->kind == BLOBC_KIND_ANY && kind != BLOBC_KIND_PTR) {
+            blobc_any_kind w = kind == BLOBC_KIND_STRING ? BLOBC_ANY_STRING
+                               : kind == BLOBC_KIND_MAP  ? BLOBC_ANY_MAP
+                                                         : BLOBC_ANY_LIST;
+            blobc_st32(bk_ptr(k, s), w);
+            s->type = w == BLOBC_ANY_STRING ? blobc_builtin_type(BLOBC_KIND_STRING)
+                      : w == BLOBC_ANY_MAP  ? blobc_any_map_type()
+                                            : blobc_any_list_type();
+            s->off += BLOBC_ANY_BODY;
+        } else {
+            return;
+        }
+    }
+}
+
 /* ---- the entry points ---- */
 
 blobc_status bk_push_struct(bk *k, const bk_slot *in, const bk_pos *pos) {

@@ -91,3 +91,26 @@ bool blobc_schema_is_keyword(const char *s, size_t n) {
         if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return true;
     return false;
 }
+
+static bool tagged_alike(const blobc_type *a, const blobc_type *b) {
+    if (a->by == BLOBC_UNION_BY_KEY || a->by != b->by || a->int_tags != b->int_tags) return false;
+    return a->by != BLOBC_UNION_BY_FIELD || strcmp(a->tag_field, b->tag_field) == 0;
+}
+
+const blobc_field *blobc_union_partner(const blobc_type *u, const blobc_type *other,
+                                       const blobc_field *m, bool *renamed) {
+    bool by_tag = tagged_alike(u, other);
+    if (renamed) *renamed = false;
+    for (uint32_t i = 0; i < u->nfields; i++) {
+        const blobc_field *f = &u->fields[i];
+        if (by_tag ? (u->int_tags ? f->tag_value == m->tag_value : strcmp(f->tag, m->tag) == 0)
+                   : strcmp(f->name, m->name) == 0)
+            return f;
+    }
+    for (uint32_t i = 0; i < u->nfields && !by_tag; i++)
+        if (u->fields[i].was && strcmp(u->fields[i].was, m->name) == 0) {
+            if (renamed) *renamed = true;
+            return &u->fields[i];
+        }
+    return NULL;
+}

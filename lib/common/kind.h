@@ -53,4 +53,13 @@ const blobc_type *blobc_any_map_type(void);
  * struct, enum, union, root, true, false): a field so named is quoted. */
 bool blobc_schema_is_keyword(const char *s, size_t n);
 
+/* The member of union u that member m of union `other` is, by what the
+ * data names a member: when both unions are tagged the same way (by the
+ * same field or by YAML tag, string or integer tags), by its tag; else by
+ * its name (its struct's), or a member that says it was called so (@was,
+ * then *renamed). NULL when u has none. Upgrade carries values over by
+ * it and compat pairs members by it. */
+const blobc_field *blobc_union_partner(const blobc_type *u, const blobc_type *other,
+                                       const blobc_field *m, bool *renamed);
+
 #endif

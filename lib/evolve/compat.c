@@ -20,6 +20,7 @@
 #include "common/arena.h"
 #include "common/buffer.h"
 #include "common/compiler.h"
+#include "common/kind.h"
 #include "common/err.h"
 #include "evolve/evolve_internal.h"
 
@@ -173,39 +174,63 @@ static const blobc_field *partner_field(const blobc_type *n, const blobc_field *
     return NULL;
 }
 
+/* How the data names union u's member m: its struct's name, or for a
+ * union tagged by a field or by YAML tag its tag. */
+static const char *member_word(const blobc_type *u, const blobc_field *m, char *buf, size_t cap) {
+    if (u->by == BLOBC_UNION_BY_KEY) return m->name;
+    if (u->int_tags) value_text(buf, cap, BLOBC_KIND_I64, m->tag_value);
+    else snprintf(buf, cap, "%s", m->tag);
+    return buf;
+}
+
+static void union_by_text(const blobc_type *u, char *buf, size_t cap) {
+    if (u->by == BLOBC_UNION_BY_FIELD)
+        snprintf(buf, cap, "field \"%s\"%s", u->tag_field, u->int_tags ? " (integer tags)" : "");
+    else snprintf(buf, cap, "%s", u->by == BLOBC_UNION_BY_TAG ? "YAML tag" : "key");
+}
+
 /* A union's tags: each old tag must still mean a member of the same
- * layout and name (the data names the member). A member found by name at
- * another tag has moved; a member gone by name is removed, even when a
- * member of another name took its tag, unless that one says it was called
- * so (@was); members added after the old ones are compatible. */
+ * layout and name (the data names the member: by its struct's name, or
+ * by its tag when both unions are tagged alike, blobc_union_partner). A
+ * member found at another tag has moved; a member gone is removed, even
+ * when a member of another name took its tag, unless that one says it was
+ * called so (@was); members added after the old ones are compatible. A
+ * union tagged another way keeps its bytes: a note. */
 static void compare_union(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    char w1[32], w2[32], b1[300], b2[300];
+    union_by_text(o, b1, sizeof b1);
+    union_by_text(n, b2, sizeof b2);
+    if (strcmp(b1, b2) != 0)
+        line(c, false, path, "union %s: tagged by %s, was by %s (data files name members another "
+                             "way; blobs carry over by member name)", n->name, b2, b1);
     for (uint32_t i = 0; i < o->nfields; i++) {
         const blobc_field *om = &o->fields[i];
+        const char *ow = member_word(o, om, w1, sizeof w1);
         bool renamed;
-        const blobc_field *nm = partner_field(n, om, &renamed);
+        const blobc_field *nm = blobc_union_partner(n, o, om, &renamed);
         if (renamed)
             line(c, false, path, "union %s: member '%s' (tag %u) renamed to '%s' (@was)", o->name,
-                 om->name, (unsigned)i + 1, nm->name);
+                 ow, (unsigned)i + 1, member_word(n, nm, w2, sizeof w2));
         if (nm && nm != &n->fields[i])
-            line(c, true, path, "union %s: member '%s' moved from tag %u to %u", o->name, om->name,
+            line(c, true, path, "union %s: member '%s' moved from tag %u to %u", o->name, ow,
                  (unsigned)i + 1, (unsigned)(nm - n->fields) + 1);
-        if (!nm && i < n->nfields &&
-            !blobc_struct_find_field(o, n->fields[i].name, strlen(n->fields[i].name))) {
+        if (!nm && i < n->nfields && !blobc_union_partner(o, n, &n->fields[i], NULL)) {
             line(c, true, path, "union %s: member '%s' (tag %u) removed (tag %u is now '%s')",
-                 o->name, om->name, (unsigned)i + 1, (unsigned)i + 1, n->fields[i].name);
+                 o->name, ow, (unsigned)i + 1, (unsigned)i + 1,
+                 member_word(n, &n->fields[i], w2, sizeof w2));
             continue;
         }
         if (!nm) {
-            line(c, true, path, "union %s: member '%s' (tag %u) removed", o->name, om->name,
+            line(c, true, path, "union %s: member '%s' (tag %u) removed", o->name, ow,
                  (unsigned)i + 1);
             continue;
         }
         push(c, om->type->elem, nm->type->elem, join(c, path, ".", om->name));
     }
     for (uint32_t j = o->nfields; j < n->nfields; j++)
-        if (!blobc_struct_find_field(o, n->fields[j].name, strlen(n->fields[j].name)))
+        if (!blobc_union_partner(o, n, &n->fields[j], NULL))
             line(c, false, path, "union %s: member '%s' added (tag %u; old blobs do not hold it)",
-                 n->name, n->fields[j].name, (unsigned)j + 1);
+                 n->name, member_word(n, &n->fields[j], w2, sizeof w2), (unsigned)j + 1);
 }
 
 /* For a field gone by name: a new field, unknown to the old struct, at
@@ -265,6 +290,14 @@ static bool loses_null(const blobc_field *of, const blobc_field *nf) {
            of->def.present && !nf->def.present;
 }
 
+/* Whether a new field takes a value when the data leaves it out: its
+ * default, or an empty [T] or map, a null *T, an absent ?T. */
+static bool may_be_left_out(const blobc_field *f) {
+    blobc_kind k = f->type->kind;
+    return f->def.present || k == BLOBC_KIND_ARRAY || k == BLOBC_KIND_PTR || k == BLOBC_KIND_MAP ||
+           k == BLOBC_KIND_OPTIONAL;
+}
+
 static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
     if (!c->plan) compare_key(c, o, n, path);
@@ -300,12 +333,21 @@ static void compare_struct(compat *c, const blobc_type *o, const blobc_type *n, 
         if (nf->offset != of->offset)
             line(c, true, fp, "moved from offset %u to %u", (unsigned)of->offset,
                  (unsigned)nf->offset);
+        if (c->plan && of->type->kind == BLOBC_KIND_OPTIONAL && nf->type->kind != BLOBC_KIND_OPTIONAL) {
+            /* an absent value takes the new field's default, as a left-out key does */
+            if (!may_be_left_out(nf))
+                refuse(c, fp, "field '%s' is no longer optional (%s to %s) and has no default for "
+                              "the values that are absent; give it one in the schema",
+                       nf->name, spell(of->type, s1, sizeof s1), spell(nf->type, s2, sizeof s2));
+            else
+                push(c, of->type->elem, nf->type, fp);
+            continue;
+        }
         push(c, of->type, nf->type, fp);
     }
     for (uint32_t i = 0; i < n->nfields && c->plan; i++) {
         const blobc_field *g = &n->fields[i];
-        blobc_kind k = g->type->kind;
-        if (!used[i] && !g->def.present && k != BLOBC_KIND_ARRAY && k != BLOBC_KIND_PTR)
+        if (!used[i] && !may_be_left_out(g))
             refuse(c, join(c, path, ".", g->name),
                    "new field '%s' (%s) has no default to take; give it one in the schema",
                    g->name, spell(g->type, s2, sizeof s2));
@@ -330,8 +372,48 @@ static bool convertible(const blobc_type *o, const blobc_type *n) {
            (b == BLOBC_KIND_ARRAY || b == BLOBC_KIND_FIXED);
 }
 
+/* A map's keys: the entries are sorted by them, so their type stays (an
+ * enum's members compared as any enum's). */
+static void compare_map(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    char s1[256], s2[256];
+    const blobc_type *ok = blobc_map_key(o), *nk = blobc_map_key(n);
+    if (ok->kind != nk->kind) {
+        if (c->plan)
+            refuse(c, path, "the map's key type changed from %s to %s: keys do not convert (a "
+                            "map's entries are sorted by key); bake the data again",
+                   spell(ok, s1, sizeof s1), spell(nk, s2, sizeof s2));
+        else
+            line(c, true, path, "map key retyped from %s to %s", spell(ok, s1, sizeof s1),
+                 spell(nk, s2, sizeof s2));
+        return;
+    }
+    if (ok->kind == BLOBC_KIND_ENUM) push(c, ok, nk, join(c, path, "", "{key}"));
+    push(c, blobc_map_value(o), blobc_map_value(n), join(c, path, "", "{}"));
+}
+
+/* T to ?T or back, outside a struct field (which compare_struct takes):
+ * the upgrade of a present value; an absent one has no value to take. */
+static bool optional_step(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
+    char s1[256], s2[256];
+    bool oo = o->kind == BLOBC_KIND_OPTIONAL, no = n->kind == BLOBC_KIND_OPTIONAL;
+    if (oo == no) return false;
+    if (c->plan && oo) {
+        refuse(c, path, "cannot carry %s over to %s: absent values have nothing to take (only a "
+                        "field with a default stops being optional)",
+               spell(o, s1, sizeof s1), spell(n, s2, sizeof s2));
+        return true;
+    }
+    if (!c->plan)
+        line(c, true, path, "%s (%s to %s, size %u to %u)", no ? "made optional" : "no longer optional",
+             spell(o, s1, sizeof s1), spell(n, s2, sizeof s2), (unsigned)o->size,
+             (unsigned)n->size);
+    push(c, oo ? o->elem : o, no ? n->elem : n, path);
+    return true;
+}
+
 static void compare(compat *c, const blobc_type *o, const blobc_type *n, const char *path) {
     char s1[256], s2[256];
+    if (optional_step(c, o, n, path)) return;
     if (c->plan) {
         if (!convertible(o, n) || (o->kind == BLOBC_KIND_PTR && o->ref != n->ref)) {
             refuse(c, path, "cannot carry %s over to %s (integers convert to integers, f32 and "
@@ -341,11 +423,12 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
             return;
         }
         if (o->kind == BLOBC_KIND_STRUCT) compare_struct(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_MAP) compare_map(c, o, n, path);
+        else if (o->kind == BLOBC_KIND_OPTIONAL) push(c, o->elem, n->elem, path);
         else if (o->kind == BLOBC_KIND_UNION)
             /* members by name; a member the new union lacks fails where a value uses it */
             for (uint32_t i = 0; i < o->nfields; i++) {
-                bool renamed;
-                const blobc_field *om = &o->fields[i], *nm = partner_field(n, om, &renamed);
+                const blobc_field *om = &o->fields[i], *nm = blobc_union_partner(n, o, om, NULL);
                 if (nm) push(c, om->type->elem, nm->type->elem, join(c, path, ".", om->name));
             }
         else if (o->kind == BLOBC_KIND_ARRAY || o->kind == BLOBC_KIND_FIXED)
@@ -379,7 +462,9 @@ static void compare(compat *c, const blobc_type *o, const blobc_type *n, const c
         break;
     case BLOBC_KIND_ARRAY: push(c, o->elem, n->elem, join(c, path, "[", "]")); break;
     case BLOBC_KIND_PTR: push(c, o->elem, n->elem, join(c, path, "", "*")); break;
-    default: break; /* scalars and strings of the same kind are the same */
+    case BLOBC_KIND_MAP: compare_map(c, o, n, path); break;
+    case BLOBC_KIND_OPTIONAL: push(c, o->elem, n->elem, path); break;
+    default: break; /* scalars, strings and any-values of the same kind are the same */
     }
 }
 

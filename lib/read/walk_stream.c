@@ -204,6 +204,21 @@ static blobc_status ref_key(blobc_rstream *s, const blobc_type *t, size_t p, blo
     return BLOBC_OK;
 }
 
+/* A [T] or map t of no items at p where null would lose a difference the
+ * data makes: an any's empty list or mapping (not a null), a present ?T's
+ * (not an absent one). */
+static blobc_status empty_seq(blobc_rstream *s, const blobc_type *t, size_t p,
+                              blobc_value_event *ev) {
+    ev->kind = BLOBC_EV_BEGIN_SEQ;
+    ev->type = t;
+    ev->count = 0;
+    return push(s, t->elem, p, 0, t->elem->size, true);
+}
+
+static bool no_items(const blobc_type *t, const uint8_t *p) {
+    return (t->kind == BLOBC_KIND_ARRAY || t->kind == BLOBC_KIND_MAP) && blobc_ld32(p) == 0;
+}
+
 /* The events of the value of type t at data offset p (its first one). */
 static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc_value_event *ev) {
     ev->type = t;
@@ -236,6 +251,7 @@ static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc
             ev->kind = BLOBC_EV_NULL;
             return BLOBC_OK;
         }
+        if (no_items(t->elem, d + p)) return empty_seq(s, t->elem, p, ev);
         return value(s, t->elem, p, ev);
     case BLOBC_KIND_ANY: {
         /* the value its kind word names (the walk checked it) */
@@ -247,11 +263,11 @@ static blobc_status value(blobc_rstream *s, const blobc_type *t, size_t p, blobc
             return BLOBC_OK;
         }
         if (k < BLOBC_ANY_STRING) return value(s, blobc_builtin_type(body[k]), p + BLOBC_ANY_BODY, ev);
-        return value(s,
-                     k == BLOBC_ANY_STRING ? blobc_builtin_type(BLOBC_KIND_STRING)
-                     : k == BLOBC_ANY_LIST ? blobc_any_list_type()
-                                           : blobc_any_map_type(),
-                     p + BLOBC_ANY_BODY, ev);
+        const blobc_type *bt = k == BLOBC_ANY_STRING ? blobc_builtin_type(BLOBC_KIND_STRING)
+                               : k == BLOBC_ANY_LIST ? blobc_any_list_type()
+                                                     : blobc_any_map_type();
+        if (no_items(bt, d + p + BLOBC_ANY_BODY)) return empty_seq(s, bt, p + BLOBC_ANY_BODY, ev);
+        return value(s, bt, p + BLOBC_ANY_BODY, ev);
     }
     default:
         ev->kind = BLOBC_EV_SCALAR;

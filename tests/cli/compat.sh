@@ -23,7 +23,8 @@ golden() {
 }
 golden "$D" ""
 golden "$D/union" union_
-[ "$n" -ge 18 ] && pass golden_count || fail golden_count "only $n cases"
+golden "$D/forms" forms_
+[ "$n" -ge 27 ] && pass golden_count || fail golden_count "only $n cases"
 
 # Every kind of line the documentation promises appears in some golden file.
 for what in 'added (' 'removed (was' 'moved from offset' 'retyped from' 'resized from' \
@@ -31,8 +32,11 @@ for what in 'added (' 'removed (was' 'moved from offset' 'retyped from' 'resized
     'root type changed from' "note: (root): struct Level is now called World" \
     "total: added (u16 at offset 16)" "member 'door' (5) removed (5 is now 'gate')" \
     'moved from tag 1 to 2' "member 'Box' (tag 2) removed" "(tag 1) removed (tag 1 is now 'Round')" \
-    "member 'Spot' added (tag 3" "extra: takes no null any more"; do
-    cat ./*.expect union/*.expect | grep -qF -- "$what" && pass "says_${what%% *}" || fail "says_$what" "in no golden file"
+    "member 'Spot' added (tag 3" "extra: takes no null any more" "count: made optional (u32 to ?u32" \
+    "missing: no longer optional (?u16 to u16" "by_id: map key retyped from u32 to u64" \
+    "by_color{}: retyped from u8 to u32" "member 'sq' (tag 2) removed (tag 2 is now 'square')" \
+    "member '!dot' added (tag 3" "member '3' added (tag 3"; do
+    cat ./*.expect union/*.expect forms/*.expect | grep -qF -- "$what" && pass "says_${what%% *}" || fail "says_$what" "in no golden file"
 done
 
 # Blobs in place of schemas: the embedded type description gives the same report.
@@ -80,3 +84,12 @@ same_file compatible_same_bytes "$T/types.bin" "$T/old.bin"
 "$BLOBC" bake --format raw -s "$D/moved.schema" old.yaml -o "$T/moved.bin" 2>/dev/null
 if [ -s "$T/moved.bin" ] && ! cmp -s "$T/moved.bin" "$T/old.bin"; then pass incompatible_other_bytes; else
     fail incompatible_other_bytes "moved.schema bakes the same bytes"; fi
+# The same over maps, optionals, any and tagged unions: members added at
+# the end bake the same bytes; a map's value widened does not.
+cd "$D/forms" || exit 1
+"$BLOBC" bake --format raw -s old.schema old.yaml -o "$T/f-old.bin" 2>"$T/err" || fail forms_bake "$(cat "$T/err")"
+"$BLOBC" bake --format raw -s members_added.schema old.yaml -o "$T/f-added.bin" 2>/dev/null
+same_file forms_compatible_same_bytes "$T/f-added.bin" "$T/f-old.bin"
+"$BLOBC" bake --format raw -s map_value_widened.schema old.yaml -o "$T/f-wide.bin" 2>/dev/null
+if [ -s "$T/f-wide.bin" ] && ! cmp -s "$T/f-wide.bin" "$T/f-old.bin"; then pass forms_incompatible_other_bytes; else
+    fail forms_incompatible_other_bytes "map_value_widened.schema bakes the same bytes"; fi

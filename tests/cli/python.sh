@@ -55,6 +55,22 @@ $PY "$CHECK" values $args
 $PY "$CHECK" bad tests/bad/blob "$BLOBC"
 $PY "$CHECK" api "$T/level.blob"
 
+# maps, optionals, any and a union tagged by a field, baked from JSON
+# (tests/data/forms/map.json) and every value read back through the
+# module; the same data with other values is caught
+F=tests/data/forms
+if "$BLOBC" bake -s "$F/in/map.schema" "$F/map.json" -o "$T/forms.blob" 2>"$T/err"; then
+    run $PY tests/python/read_forms.py "$T/forms.blob"
+    [ "$RC" -eq 0 ] && pass forms_values || fail forms_values "$(head -c 600 "$T/out")"
+    sed -e 's/"width": 10/"width": 11/' -e 's/"b": 2/"b": 4/' -e 's/"t": false/"t": true/' "$F/map.json" >"$T/other.json"
+    "$BLOBC" bake -s "$F/in/map.schema" "$T/other.json" -o "$T/other.blob" 2>"$T/err"
+    run $PY tests/python/read_forms.py "$T/other.blob"
+    [ "$RC" -ne 0 ] && grep -q '^width: got 11, want 10$' "$T/out" && grep -q '^5 values differ$' "$T/out" &&
+        pass forms_values_can_fail || fail forms_values_can_fail "exit $RC: $(head -c 600 "$T/out")"
+else
+    fail forms_bake "$(cat "$T/err")"
+fi
+
 # files without a type description: a stripped blob, a Unity blob asset
 "$BLOBC" bake --strip -o "$T/strip.blob" samples/level.yaml &&
     "$BLOBC" bake --format unity --unity-version 1 -o "$T/level.bytes" samples/level.yaml ||

@@ -137,3 +137,64 @@ n=$("$BLOBC" dump "$T/s-dropped.blob" | grep -c '\*a[0-9]')
 [ "$n" = 4 ] && pass shared_drop_aliases || fail shared_drop_aliases "$n aliases, want 4"
 expect shared_same_schema 0 "$BLOBC" upgrade "$T/s-old.blob" -s old.schema -o "$T/s-same.blob"
 same_file shared_same_schema_identity "$T/s-same.blob" "$T/s-old.blob"
+
+# Maps, optionals, any and tagged unions (tests/data/compat/forms): the
+# blob's own schema gives the same bytes back; each upgrade is the old
+# dump baked with the new schema, and its values read back; refusals.
+cd "$D/forms" || exit 1
+"$BLOBC" bake -s old.schema old.yaml -o "$T/f.blob" 2>"$T/err" && pass forms_bake_old || fail forms_bake_old "$(cat "$T/err")"
+expect forms_same_schema 0 "$BLOBC" upgrade "$T/f.blob" -s old.schema -o "$T/f-same.blob"
+same_file forms_same_schema_identity "$T/f-same.blob" "$T/f.blob"
+freference() {
+    "$BLOBC" dump "$T/f.blob" | sed -e "s|^\\\$schema: .*|\$schema: \"$1\"|" -e "/^\\\$type:/d" >"$T/fref.yaml"
+    "$BLOBC" bake -s "$1" "$T/fref.yaml" -o "$2"
+}
+for n in optional_added optional_dropped map_value_grown map_value_widened members_added; do
+    expect "forms_$n" 0 "$BLOBC" upgrade "$T/f.blob" -s "$n.schema" -o "$T/f-$n.blob"
+    freference "$n.schema" "$T/f-$n.ref.blob" 2>"$T/err" || fail "forms_${n}_reference" "$(cat "$T/err")"
+    same_file "forms_${n}_same_as_rebake" "$T/f-$n.blob" "$T/f-$n.ref.blob"
+    expect "forms_${n}_verifies" 0 "$BLOBC" verify "$T/f-$n.blob"
+done
+# has LABEL BLOB PATH=JSON...: the value at each dotted PATH of the
+# blob's JSON dump is JSON (each pair its own result).
+has() {
+    label=$1 blob=$2
+    shift 2
+    if ! python3 -c 1 2>/dev/null; then skip "$label" "python3 is not installed"; return; fi
+    "$BLOBC" dump --json "$blob" >"$T/f.json" 2>"$T/err" || { fail "${label}_dump" "$(cat "$T/err")"; return; }
+    for want in "$@"; do
+        got=$(python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d=d[k]
+want=json.loads(sys.argv[3])
+print("ok" if d == want and type(d) == type(want) else json.dumps(d))' "$T/f.json" "${want%%=*}" "${want#*=}" 2>&1)
+        [ "$got" = ok ] && pass "${label}_${want%%=*}" || fail "${label}_${want%%=*}" "got $got, want ${want#*=}"
+    done
+}
+# T to ?T: present, the value kept; the other values as they were.
+has forms_optional_added "$T/f-optional_added.blob" 'count=3' 'score=0.5' 'label="north"' \
+    'maybe_list=[]' 'extra.big=18446744073709551615' 'extra.list=[1, -2, 2.5, "s", true, null, [], {}]' \
+    'by_color={"red": 1, "blue": 3}' 'by_id={"2": "two", "10": "north"}' 'opts={"none": null, "some": 5}' \
+    'anys=[null, 0, "x", [], {}, {"k": [1]}]' 'nums=[{"kind": 2, "side": 1.5}, {"kind": 1, "r": 0.25}]' \
+    'maybe_ptr={"x": 7, "y": 8}'
+"$BLOBC" dump --map "$T/f-optional_added.blob" | grep -q 'count: presence = 1 (present)' &&
+    pass forms_optional_added_present || fail forms_optional_added_present "$("$BLOBC" dump --map "$T/f-optional_added.blob" | grep count | head -3)"
+# ?T to T with a default: the present value kept, the absent one the default.
+has forms_optional_dropped "$T/f-optional_dropped.blob" 'score=0.5' 'missing=9' 'count=3'
+# a map's struct value grown: each entry rebuilt with the new field's default
+has forms_map_value_grown "$T/f-map_value_grown.blob" 'points.a={"x": 0, "y": 1, "z": -1}' \
+    'points.b={"x": 2, "y": 3, "z": -1}' 'at={"x": 1, "y": -2, "z": -1}' 'maybe_ptr={"x": 7, "y": 8, "z": -1}'
+has forms_map_value_widened "$T/f-map_value_widened.blob" 'by_color={"red": 1, "blue": 3}'
+has forms_members_added "$T/f-members_added.blob" 'shape={"type": "sq", "side": 2.0}' \
+    'nums=[{"kind": 2, "side": 1.5}, {"kind": 1, "r": 0.25}]'
+"$BLOBC" dump "$T/f-members_added.blob" | grep -q '^  - !circle$' && pass forms_members_added_yaml_tag ||
+    fail forms_members_added_yaml_tag "$("$BLOBC" dump "$T/f-members_added.blob" | tail -5)"
+expect_err forms_optional_no_default 1 "f.blob: missing: error: field 'missing' is no longer optional (?u16 to u16) and has no default for the values that are absent; give it one in the schema" \
+    "$BLOBC" upgrade "$T/f.blob" -s optional_no_default.schema -o "$T/x.blob"
+expect_err forms_map_key 1 "f.blob: by_id: error: the map's key type changed from u32 to u64: keys do not convert (a map's entries are sorted by key); bake the data again" \
+    "$BLOBC" upgrade "$T/f.blob" -s map_key_changed.schema -o "$T/x.blob"
+expect_err forms_member_retagged 1 'f.blob: shape: error: unknown tag "sq" of union Shape (field "type"; tags: "circle", "square")' \
+    "$BLOBC" upgrade "$T/f.blob" -s member_retagged.schema -o "$T/x.blob"
+expect_err forms_any_retyped 1 "f.blob: extra: error: cannot carry any over to [string: any]" \
+    "$BLOBC" upgrade "$T/f.blob" -s any_retyped.schema -o "$T/x.blob"
+absent forms_refused_no_output "$T/x.blob"

@@ -95,6 +95,61 @@ TEST(upgrade_equals_rebake) {
     blobc_schema_free(n);
 }
 
+/* Maps, optionals and tagged unions: compat sees into a map's values and
+ * keys; upgrade carries them over as a rebake of the same values does. */
+TEST(new_types) {
+    blobc_schema *o = parse("struct P { x: i32; }\nstruct Q { q: u8; }\n"
+                            "union U by \"t\" { \"p\": P, \"q\": Q }\n"
+                            "struct R { m: [string: P]; k: [u8: i8]; o: ?u16; u: U; a: any; }\nroot R;\n");
+    blobc_schema *n = parse("struct P { x: i64; y: u8 = 2; }\nstruct Q { q: u8; }\n"
+                            "union U by \"t\" { \"p\": P, \"q\": Q }\n"
+                            "struct R { m: [string: P]; k: [u8: i8]; o: u16 = 4; u: U; a: any; }\nroot R;\n");
+    blobc_schema *badkey = parse("struct P { x: i32; }\nstruct Q { q: u8; }\n"
+                                 "union U by \"t\" { \"p\": P, \"q\": Q }\n"
+                                 "struct R { m: [string: P]; k: [i8: i8]; o: ?u16; u: U; a: any; }\nroot R;\n");
+    if (!o || !n || !badkey) FAILF("%s", err.message);
+    blobc_buffer out = {0};
+    blobc_compat_result r;
+    CHECK_EQ_I(blobc_compat(blobc_schema_root(o), blobc_schema_root(n), n, &out, &r, NULL), BLOBC_OK);
+    CHECK(r.changes >= 4);
+    char txt[2048];
+    snprintf(txt, sizeof txt, "%.*s", (int)out.len, (const char *)out.data);
+    CHECK_CONTAINS(txt, "m{}: struct P: size changed from 4 to 16\n");
+    CHECK_CONTAINS(txt, "o: no longer optional (?u16 to u16, size 4 to 2)\n");
+    blobc_buffer_free(&out);
+    CHECK_EQ_I(blobc_compat(blobc_schema_root(o), blobc_schema_root(badkey), badkey, &out, &r, NULL), BLOBC_OK);
+    CHECK_EQ_U(r.changes, 1);
+    CHECK(text_is(&out, "k: map key retyped from u8 to i8\n"));
+    blobc_buffer_free(&out);
+
+    blobc_bake_options bo = {0};
+    bo.schema = o;
+    blobc_buffer old_blob = {0}, up = {0}, want = {0};
+    const char *data = "m: {b: {x: -1}, a: {x: 5}}\nk: {9: -9, 1: 1}\nu: {t: q, q: 7}\na: [1, {}, []]\n";
+    CHECK_EQ_I(blobc_bake_memory(data, strlen(data), "d.yaml", &bo, &old_blob, &err), BLOBC_OK);
+    blobc_upgrade_options uo = {0};
+    uo.schema = n;
+    uo.schema_name = "new.schema";
+    CHECK_EQ_I(blobc_upgrade(old_blob.data, old_blob.len, &uo, &up, &err), BLOBC_OK);
+    const char *again = "$schema: new.schema\nm: {a: {x: 5}, b: {x: -1}}\nk: {1: 1, 9: -9}\n"
+                        "u: {t: q, q: 7}\na: [1, {}, []]\n";
+    bo.schema = n;
+    CHECK_EQ_I(blobc_bake_memory(again, strlen(again), "d.yaml", &bo, &want, &err), BLOBC_OK);
+    CHECK_EQ_U(up.len, want.len);
+    CHECK(up.len == want.len && memcmp(up.data, want.data, up.len) == 0);
+    blobc_buffer none = {0};
+    uo.schema = badkey;
+    CHECK_EQ_I(blobc_upgrade(old_blob.data, old_blob.len, &uo, &none, &err), BLOBC_EINPUT);
+    CHECK_STR(err.path, "k");
+    CHECK_CONTAINS(err.message, "keys do not convert");
+    blobc_buffer_free(&old_blob);
+    blobc_buffer_free(&up);
+    blobc_buffer_free(&want);
+    blobc_schema_free(badkey);
+    blobc_schema_free(o);
+    blobc_schema_free(n);
+}
+
 TEST(jsonschema_contract) {
     blobc_schema *o = parse(old_text);
     if (!o) FAILF("%s", err.message);
@@ -111,5 +166,6 @@ TEST(jsonschema_contract) {
 TEST_MAIN_BEGIN("evolve")
 RUN(compat_lines_and_counts);
 RUN(upgrade_equals_rebake);
+RUN(new_types);
 RUN(jsonschema_contract);
 TEST_MAIN_END
