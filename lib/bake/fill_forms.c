@@ -19,6 +19,16 @@
 #include "common/scalar.h"
 #include "common/suggest.h"
 
+/* A list or mapping opened inside an any: refused past the depth verify
+ * holds blobs to (the any-boxes on top of the stack are its parents). */
+static blobc_status any_depth(bk *k, const bk_pos *pos) {
+    uint32_t d = 1;
+    for (uint32_t i = k->depth; i > 0 && blobc_is_builtin(k->fr[i - 1].type); i--) d++;
+    if (d <= BLOBC_MAX_ANY_DEPTH) return BLOBC_OK;
+    return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
+                   "an any value nests lists and mappings more than %u deep", BLOBC_MAX_ANY_DEPTH);
+}
+
 /* The slot a mapping (is_map) or a sequence fills, reached from s through
  * ?T (marked present), any (marked a map or a list) and *T (allocated). */
 static blobc_status bk_unwrap(bk *k, bk_slot *s, bool is_map, const bk_pos *pos) {
@@ -28,6 +38,8 @@ static blobc_status bk_unwrap(bk *k, bk_slot *s, bool is_map, const bk_pos *pos)
             bk_ptr(k, s)[blobc_optional_flag(t)] = 1;
             s->type = t->elem;
         } else if (t->kind == BLOBC_KIND_ANY) {
+            blobc_status st = any_depth(k, pos);
+            if (st) return st;
             blobc_st32(bk_ptr(k, s), is_map ? BLOBC_ANY_MAP : BLOBC_ANY_LIST);
             s->type = is_map ? blobc_any_map_type() : blobc_any_list_type();
             s->off += BLOBC_ANY_BODY;

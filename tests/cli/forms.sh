@@ -147,3 +147,15 @@ if command -v mcs >/dev/null 2>&1; then
 else
     skip gen_cs_forms "mcs (package mono-mcs) is not installed"
 fi
+
+# An any value nests lists and mappings up to 256 deep: the bake refuses
+# deeper (as verify would), located, and writes nothing.
+for n in 256 257; do
+    awk -v n=$n 'BEGIN { s = "{\"width\":1,\"props\":{},\"byid\":{},\"layers\":[],\"extra\":";
+        for (i = 0; i < n; i++) s = s "["; for (i = 0; i < n; i++) s = s "]"; print s "}" }' >"$T/deep$n.json"
+done
+expect any_256_deep 0 "$BLOBC" bake "$T/deep256.json" -s "$F/in/map.schema" -o "$T/deep256.blob" &&
+    expect any_256_verifies 0 "$BLOBC" verify "$T/deep256.blob"
+expect_err any_257_deep 1 'error: an any value nests lists and mappings more than 256 deep' \
+    "$BLOBC" bake "$T/deep257.json" -s "$F/in/map.schema" -o "$T/deep257.blob"
+if [ -e "$T/deep257.blob" ]; then fail any_257_no_output "deep257.blob written"; else pass any_257_no_output; fi
