@@ -327,10 +327,12 @@ TEST(encode_errors) {
     blobc_schema_free(s);
 
     /* Names the format cannot carry are refused, not written. */
-    char *longname = malloc(2000);
+    /* past the longest name a type section holds (a quoted field name
+     * may be any text up to it) */
+    char *longname = malloc(5000);
     CHECK(longname);
-    memset(longname, 'x', 1999);
-    longname[1999] = '\0';
+    memset(longname, 'x', 4999);
+    longname[4999] = '\0';
     blobc_field f = {0};
     f.name = longname;
     f.type = blobc_builtin_type(BLOBC_KIND_U8);
@@ -506,9 +508,10 @@ TEST(union_fields_may_hold_none) {
 }
 
 TEST(hostile_names_and_enums) {
+    /* a struct's name must be an identifier (its fields' may be any text) */
     static const char *const bad_ident[] = {"1x", "R"};
-    static const uint32_t w1[] = {13, 1, 0, 1, 0, 1, 7};
-    HOSTILE(bad_ident, 2, 0, UINT32_MAX, w1, 44,
+    static const uint32_t w1[] = {13, 0, 0, 1, 1, 1, 7};
+    HOSTILE(bad_ident, 2, 0, UINT32_MAX, w1, 32,
             "type section: type 0: name \"1x\" is not an identifier");
     static const char *const unsorted[] = {"x", "R"};
     static const uint32_t w2[] = {13, 1, 0, 1, 0, 1, 7};
