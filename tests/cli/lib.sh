@@ -188,8 +188,8 @@ js_flush() {
     while IFS='	' read -r name want bwant text sch; do
         i=$((i + 1))
         v=$(sed -n "${i}p" "$T/js.verdicts")
-        rc=${v%%	*}
-        if [ "$rc" != "$want" ] || ! printf '%s\n' "${v#*	}" | grep -qF -- "$text"; then
+        rc=$(printf '%s\n' "$v" | cut -f1)
+        if [ "$rc" != "$want" ] || ! printf '%s\n' "$v" | cut -f2- | grep -qF -- "$text"; then
             fail "$name" "validator exit ${rc:-none}, want $want: $(printf '%s' "${v:-$(head -c 300 "$T/js.verdicts")}" | head -c 300)"
             continue
         fi
