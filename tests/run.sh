@@ -53,7 +53,7 @@ skipped() { printf '%s\n' "${SKIP_SUITES:-}" | grep -q "^$1: "; }
 printf '%s\n' "${SKIP_SUITES:-}" | sed -n 's/^\([^:]*\): \(.*\)/SKIP \1: \2/p' | tee -a "$log"
 list >"$work/list"
 # shellcheck disable=SC2016
-xargs -P "$JOBS" -L 1 sh -c '"$@" >"$WORK/$0.out" 2>&1; echo $? >"$WORK/$0.rc"' <"$work/list"
+xargs -P "$JOBS" -L 1 sh -c 't=$(date +%s); "$@" >"$WORK/$0.out" 2>&1; echo $? >"$WORK/$0.rc"; echo $(($(date +%s) - t)) >"$WORK/$0.time"' <"$work/list"
 
 # A suite that exits non-zero without a FAIL line counts as one failure.
 while read -r name _; do
@@ -66,6 +66,13 @@ while read -r name _; do
         tail -5 "$out" | sed 's/^/    /'
     fi
 done <"$work/list"
+
+# The slowest suites' wall times (SUITE_TIMES=N lists N, 0 none): where
+# the run's time goes.
+while read -r name _; do
+    echo "$(cat "$work/$name.time" 2>/dev/null || echo 0) $name"
+done <"$work/list" | sort -rn | head -n "${SUITE_TIMES:-8}" |
+    awk '$1 > 0 || NR == 1 {printf "%s%s %d s", (NR > 1 ? ", " : "slowest suites: "), $2, $1} END {if (NR) print ""}'
 
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")

@@ -203,6 +203,7 @@ elif python3 "$TOP/tests/tools/jsonschema_check.py" game.json.schema game.json >
     js_agree js_ref_null_refused 1 "invalid" game.json.schema game.schema game.json set loot.0.best null
     js_agree js_required_ref 1 "invalid" game.json.schema game.schema game.json del loot.0.best
     js_agree js_default_struct_optional 0 valid game.json.schema game.schema game.json del items.0.stats
+    js_flush
 else
     skip jsonschema_validator "$(cat v.txt)"
 fi

@@ -153,6 +153,7 @@ else
     agree required_union_missing 1 "'main' is a required property" del main
     agree member_field_missing 1 "is not valid under any of the given schemas" set main '{"Box": {"w": 1}}'
     agree scalar_for_union 1 "is not valid under any of the given schemas" set main 3
+    js_flush
 fi
 
 # --- compat and upgrade: members pair by name; tags are positions ---

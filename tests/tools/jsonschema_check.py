@@ -3,6 +3,7 @@
 (python3-jsonschema, Draft 2020-12), after an optional edit of the data.
 
 usage: jsonschema_check.py [--write OUT.json] SCHEMA.json DATA.(json|yaml) [EDIT...]
+       jsonschema_check.py --batch CASES
   set PATH JSON     replace or add the value at PATH (dot-separated keys
                     and list indexes: rooms.0.kind)
   del PATH          remove the key or item at PATH
@@ -11,6 +12,12 @@ usage: jsonschema_check.py [--write OUT.json] SCHEMA.json DATA.(json|yaml) [EDIT
 --write saves the edited data as JSON (to bake it too). Prints "valid", or "invalid: " and the first error's message; exits 0
 when valid, 1 when invalid, 2 when the schema itself is not a valid JSON
 Schema or the tools are missing (3).
+
+--batch runs many cases in one process (a Python start costs more than a
+check): each line of CASES is OUT.json, SCHEMA.json, DATA and the edits,
+separated by tabs; for each it writes OUT.json as --write does and prints
+one line, the exit code the single check would give, a tab and its
+message.
 """
 import json
 import sys
@@ -67,24 +74,17 @@ def walk(data, path):
     return data, int(last) if isinstance(data, list) else last
 
 
-def main(argv):
-    write = None
-    if len(argv) > 2 and argv[1] == "--write":
-        write = argv[2]
-        argv = argv[:1] + argv[3:]
-    if len(argv) < 3:
-        print(__doc__)
-        return 2
-    with open(argv[1], encoding="utf-8") as f:
+def check(schema_path, data_path, edits, write):
+    """One check: (exit code, message)."""
+    with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     cls = jsonschema.Draft202012Validator
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as e:
-        print("bad schema: %s" % e.message)
-        return 2
-    data = load_data(argv[2])
-    edits = argv[3:]
+        return 2, "bad schema: %s" % e.message
+    data = load_data(data_path)
+    edits = list(edits)
     while edits:
         op = edits.pop(0)
         parent, k = walk(data, edits.pop(0))
@@ -99,17 +99,38 @@ def main(argv):
         elif op == "rename":
             parent[edits.pop(0)] = parent.pop(k)
         else:
-            print("unknown edit %r" % op)
-            return 2
+            return 2, "unknown edit %r" % op
     if write:
         with open(write, "w", encoding="utf-8") as f:
             json.dump(as_json(data), f, allow_nan=False)
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: list(e.path))
     if not errors:
-        print("valid")
+        return 0, "valid"
+    return 1, "invalid: %s" % errors[0].message
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--batch":
+        with open(argv[2], encoding="utf-8") as f:
+            cases = [line.rstrip("\n").split("\t") for line in f]
+        for case in cases:
+            try:
+                rc, msg = check(case[1], case[2], case[3:], case[0])
+            except Exception as e:  # a broken case, not a verdict
+                rc, msg = 2, "%s: %s" % (type(e).__name__, e)
+            print("%d\t%s" % (rc, msg.replace("\n", " ")))
+        sys.stdout.flush()
         return 0
-    print("invalid: %s" % errors[0].message)
-    return 1
+    write = None
+    if len(argv) > 2 and argv[1] == "--write":
+        write = argv[2]
+        argv = argv[:1] + argv[3:]
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    rc, msg = check(argv[1], argv[2], argv[3:], write)
+    print(msg)
+    return rc
 
 
 sys.exit(main(sys.argv))
