@@ -21,6 +21,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 20
 FUZZ_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+# FUZZ_TOTAL=N: the fuzz stage's wall time in seconds, split over the
+# targets (tests/fuzz/run.sh), in place of FUZZ_SECONDS each.
+FUZZ_TOTAL ?=
 PKGS    := yaml-0.1 libcjson libxxhash libcurl
 # libcurl is compiled against but loaded with dlopen when an HTTP cache is
 # used, so it is not linked: every other command starts without it.
@@ -244,7 +247,8 @@ tsan:
 	@BUILD=build-tsan TESTS="$(TSAN_TESTS)" sh tests/run.sh
 
 # Fuzzing: libFuzzer targets in tests/fuzz/, built with clang under ASan
-# and UBSan in build-fuzz/, each run for FUZZ_SECONDS, FUZZ_JOBS at a time.
+# and UBSan in build-fuzz/, each run for FUZZ_SECONDS (or a share of
+# FUZZ_TOTAL), FUZZ_JOBS at a time.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
             -fno-sanitize-recover=all
@@ -260,7 +264,7 @@ fuzz:
 	  echo "make fuzz: clang not found; the fuzz targets need clang (apt-get install clang)"; \
 	  exit 0; fi; \
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_OPT)" fuzz-build && \
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh build-fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_TOTAL=$(FUZZ_TOTAL) sh tests/fuzz/run.sh build-fuzz
 
 # Benchmarks (bench/README.md): the programs in bench/ with the same flags,
 # then the driver. BENCH_QUICK=1 is a one-size, one-run smoke test;

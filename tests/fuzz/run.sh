@@ -5,10 +5,20 @@
 # cases, the samples and test data). A crash, leak, timeout or sanitizer
 # report fails the run; its input is kept in BUILD/fuzz-artifacts (add it
 # to tests/fuzz/regress/TARGET, named after what it found, with the fix).
+#
+# FUZZ_TOTAL, when set, is the stage's wall-clock budget in seconds instead:
+# the targets run in rounds of FUZZ_JOBS, so each gets FUZZ_TOTAL divided
+# by the number of rounds (CI: docs/TESTING.md, "CI").
 set -u
 BUILD=${1:-build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-20}
 JOBS=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+if [ -n "${FUZZ_TOTAL:-}" ]; then
+    targets=$(ls "$BUILD"/fuzz/fuzz_* | wc -l)
+    rounds=$(((targets + JOBS - 1) / JOBS))
+    SECONDS_EACH=$((FUZZ_TOTAL / (rounds > 0 ? rounds : 1)))
+    echo "fuzz: $targets targets, $JOBS at a time: $rounds rounds of ${SECONDS_EACH} s (FUZZ_TOTAL=$FUZZ_TOTAL)"
+fi
 corpus=$BUILD/fuzz-corpus
 art=$BUILD/fuzz-artifacts
 mkdir -p "$art"
