@@ -49,6 +49,17 @@ static inline bool blobc_kind_is_leaf(blobc_kind k) {
 const blobc_type *blobc_any_list_type(void);
 const blobc_type *blobc_any_map_type(void);
 
+/* Whether s[0..n) is an identifier of the schema language,
+ * [A-Za-z_][A-Za-z0-9_]* (a quoted field name need not be one). */
+static inline bool blobc_is_ident(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
+    }
+    return n > 0;
+}
+
 /* True for words the schema language reserves (type keywords, any,
  * struct, enum, union, root, true, false): a field so named is quoted. */
 bool blobc_schema_is_keyword(const char *s, size_t n);

@@ -383,7 +383,7 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             const char *name = t->fields[f].name;
             bool ok = blobc_buf_printf(b, " %s", t->key == f + 1 ? "@key " : "");
             /* a quoted name ("near clip plane") goes back quoted */
-            if (blobc_gen_ident(&g->arena, name) == name && !blobc_schema_is_keyword(name, strlen(name))) ok = ok && blobc_buf_puts(b, name);
+            if (blobc_is_ident(name, strlen(name)) && !blobc_schema_is_keyword(name, strlen(name))) ok = ok && blobc_buf_puts(b, name);
             else ok = ok && blobc_buf_quoted(b, (const uint8_t *)name, strlen(name), true);
             ok = ok && blobc_buf_printf(b, ": %s%s;", spelled, none_ok ? " = null" : "");
             if (spelled != small) free(spelled);

@@ -217,11 +217,8 @@ void blobc_gen_files_used(const blobc_schema *schema, bool *used) {
 
 const char *blobc_gen_ident(blobc_arena *arena, const char *s) {
     size_t n = strlen(s);
+    if (blobc_is_ident(s, n)) return s;
     bool digit = n > 0 && s[0] >= '0' && s[0] <= '9';
-    bool ok = n > 0 && !digit;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_';
-    if (ok) return s;
     char *r = blobc_arena_alloc(arena, n + 2);
     if (!r) return NULL;
     size_t k = 0;

@@ -17,6 +17,7 @@
 #include "blobc/bake.h"
 #include "blobc/dump.h"
 #include "common/fmt_float.h"
+#include "common/kind.h"
 #include "read/walk.h"
 
 #define BLOCK_DEPTH 64
@@ -256,20 +257,9 @@ static inline const keytext *key_text(demit *e, const char *name) {
     return k->name == name ? k : make_key_text(e, k, name);
 }
 
-/* Whether a name is an identifier (every schema name but a struct
- * field's quoted one, "near clip plane", which is written as a string). */
-static inline bool name_is_ident(const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (!((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') && ch != '_' && !(i && ch >= '0' && ch <= '9'))
-            return false;
-    }
-    return n > 0;
-}
-
 static const keytext *make_key_text(demit *e, keytext *k, const char *name) {
     size_t n = strlen(name);
-    if (n + 4 > KEY_TEXT || !name_is_ident(name, n)) return NULL;
+    if (n + 4 > KEY_TEXT || !blobc_is_ident(name, n)) return NULL;
     bool q = e->json || yaml_special(name, n);
     char *o = k->text;
     if (q) *o++ = '"';
@@ -287,7 +277,7 @@ static const keytext *make_key_text(demit *e, keytext *k, const char *name) {
  * YAML only the ones that would read as something else. */
 static inline void put_name(demit *e, const char *s) {
     size_t n = strlen(s);
-    if (!name_is_ident(s, n)) {
+    if (!blobc_is_ident(s, n)) {
         put_string(e, (const uint8_t *)s, n);
         return;
     }

@@ -35,13 +35,7 @@
 #define TS_MAX_SCHEMA_NAME 4096u
 
 static inline bool is_ident(const char *s, size_t n) {
-    if (n == 0 || n > BLOBC_MAX_NAME) return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
-    }
-    return true;
+    return n <= BLOBC_MAX_NAME && blobc_is_ident(s, n);
 }
 
 /* Record kinds past blobc_kind's numbering: a reference &T (an element's
