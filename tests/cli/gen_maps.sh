@@ -36,7 +36,9 @@ else
     fail read_newtypes_builds "$(head -c 800 "$T/cc.log")"
 fi
 # --- C++: the same values through the classes of gen cpp ---
-if [ -z "$CXX1" ]; then
+if windows_build; then
+    skip read_newtypes_cpp "the C program that makes the blob is built for the host"
+elif [ -z "$CXX1" ]; then
     skip read_newtypes_cpp "no C++ compiler"
 elif [ ! -s "$T/newtypes.blob" ]; then
     fail read_newtypes_cpp "no blob from the C program"
@@ -55,7 +57,9 @@ done
 
 # --- C#: the same values through the structs of gen cs (standalone
 # runtime), and the Unity form compiles against the stand-in ---
-if ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
+if windows_build; then
+    skip read_newtypes_cs "the C program that makes the blob is built for the host"
+elif ! command -v mcs >/dev/null 2>&1 || ! command -v mono >/dev/null 2>&1; then
     skip read_newtypes_cs "mcs and mono (packages mono-mcs, mono-runtime) are not installed"
 elif [ ! -s "$T/newtypes.blob" ]; then
     fail read_newtypes_cs "no blob from the C program"
@@ -91,7 +95,9 @@ else
 fi
 
 # the test can fail: a lookup that answers wrong is caught
-if [ -s "$T/newtypes.h" ]; then
+if windows_build; then
+    skip read_newtypes_catches_a_bad_lookup "the C program is built for the host"
+elif [ -s "$T/newtypes.h" ]; then
     sed 's/blobc_rt_map_find_str(&blobc_p->tags, sizeof(Item_tags_entry), blobc_key, blobc_len)/BLOBC_RT_NULL/' \
         "$T/newtypes.h" >"$T/broken.h"
     mkdir -p "$T/broken" && cp "$T/broken.h" "$T/broken/newtypes.h"
