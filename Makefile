@@ -24,6 +24,8 @@ FUZZ_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # FUZZ_TOTAL=N: the fuzz stage's wall time in seconds, split over the
 # targets (tests/fuzz/run.sh), in place of FUZZ_SECONDS each.
 FUZZ_TOTAL ?=
+# The script make check runs the suites with (make asan: tests/asan.sh).
+TEST_RUNNER ?= tests/run.sh
 PKGS    := yaml-0.1 libcjson libxxhash libcurl
 # libcurl is compiled against but loaded with dlopen when an HTTP cache is
 # used, so it is not linked: every other command starts without it.
@@ -231,11 +233,12 @@ unit: $(UNIT_BIN)
 
 check: $(BLOBC) $(LIBA) $(SO_GOAL) $(UNIT_BIN) $(TOOL_BIN) $(READER) $(HOTRELOAD) $(REPLAY_BIN)
 	@sh tools/deps.sh --install all
-	@BUILD=$(BUILD) CC="$(CC)" sh tests/run.sh
+	@BUILD=$(BUILD) CC="$(CC)" sh $(TEST_RUNNER)
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
-	$(MAKE) check BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	$(MAKE) all
+	$(MAKE) check BUILD=build-asan TEST_RUNNER=tests/asan.sh OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined"
 
 # The tests that run threads, under ThreadSanitizer (gcc or clang), in

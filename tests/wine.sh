@@ -51,6 +51,9 @@ ln -s ../libblobc.a "$run/libblobc.a"
 ln -s ../config.mk "$run/config.mk"
 # Linux's build, for the byte-for-byte comparison of tests/windows/golden.sh.
 export LINUX_BLOBC="${LINUX_BLOBC:-$top/build/blobc}"
+# Generated code the Linux build makes byte for byte the same is compiled
+# by make check, not again here (tests/cli/lib.sh: same_as_reference).
+export REF_BLOBC="$LINUX_BLOBC"
 export WIN_BUILD="$win" TARGET_OS=windows
 
 # Suites that cannot run under Wine, and why.
@@ -60,7 +63,9 @@ locale: sets a POSIX locale (de_DE.UTF-8) in a Linux test tool; tests/windows/wi
 depfile: its names (with : \\ * ? \" < > | and control characters) cannot be Windows file names; tests/windows/windows.sh checks a depfile with drive letters
 names: its file names hold bytes that are not UTF-8, which Windows file names (UTF-16) cannot
 schema_limits: it reads schemas from /dev/zero, FIFOs and /dev/stdin, POSIX devices
-fuzz_corpus: it replays the seeds through the fuzz targets built for Linux (make check); the seeds are the same bytes everywhere"
+fuzz_corpus: it replays the seeds through the fuzz targets built for Linux (make check); the seeds are the same bytes everywhere
+architecture: it checks the source tree (make check); the Windows build compiles the same files
+headers: it compiles the public headers with the host's compilers (make check); nothing of the Windows build runs"
 export SKIP_SUITES
 # The seeded suites (random, cache_key) run 10 seeds here, not 40: each
 # seed is dozens of blobc.exe starts, and the Linux run covers all 40.

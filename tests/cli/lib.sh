@@ -35,6 +35,35 @@ as_program() {
     chmod +x "$1"
 }
 
+# same_as_reference NAME LANG SCHEMA FILE [GEN-ARGS...] : under make asan
+# and make check-windows, REF_BLOBC is the plain Linux build, whose gen
+# output make check compiles in the same run. When FILE (what $BLOBC's
+# `gen LANG SCHEMA GEN-ARGS` wrote) is those bytes, a compiler here checks
+# nothing new (a syntax check and C# are not instrumented, and a host
+# compiler reads bytes, not the build that made them): passes NAME and
+# returns 0. Returns 1, so that the caller compiles, without REF_BLOBC;
+# fails NAME and returns 2 when the bytes differ.
+same_as_reference() {
+    [ -n "${REF_BLOBC:-}" ] && [ -x "$REF_BLOBC" ] || return 1
+    _n=$1 _l=$2 _s=$3 _f=$4
+    shift 4
+    # gen cs writes a file per schema file beside FILE: each is compared
+    # (a directory of its own: callers may run side by side)
+    _d=$T/reference.$_n
+    rm -rf "$_d" && mkdir -p "$_d"
+    if ! "$REF_BLOBC" gen "$_l" "$_s" "$@" -o "$_d/${_f##*/}" 2>"$_d.err"; then
+        fail "$_n" "the plain build's gen $_l $_s fails: $(head -c 300 "$_d.err")"
+        return 2
+    fi
+    for _r in "$_d"/*; do
+        if ! cmp -s "$_r" "${_f%/*}/${_r##*/}"; then
+            fail "$_n" "gen $_l $_s: ${_r##*/} differs from the plain build's"
+            return 2
+        fi
+    done
+    pass "$_n"
+}
+
 # have_pty : script(1) can give a command a terminal here (a chroot or a
 # container may have no /dev/pts, and script then fails at once).
 have_pty() {

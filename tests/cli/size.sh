@@ -138,7 +138,7 @@ fi
 # Their reports are checked with the others below; the seeds' results
 # count as one check.
 n=0 bad=""
-for s in $(seq 1 ${SIZE_SEEDS:-30}); do
+for s in $(seq 1 ${SIZE_SEEDS:-${RANDGEN_SEEDS:-30}}); do
     d=$T/seed-$s
     mkdir -p "$d"
     "$RG" case "$s" "$d" >/dev/null 2>&1 || { bad="$bad $s(randgen)"; continue; }

@@ -262,12 +262,12 @@ fi
 mcs -r:"$T/standin.dll" -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 ||
     fail layout_tool "$(head -5 "$T/mcs.log")"
 
-# blobc check's layout as "Type size N" / "Type.field offset" lines, names
-# without trailing `_`s as Layout.cs prints them (a schema type named like
-# gen cs's helpers, Fixed_*, *_entry, *_opt and BlobAny*, is left out, as
-# they are)
+# blobc check's layout (its output on stdin) as "Type size N" /
+# "Type.field offset" lines, names without trailing `_`s as Layout.cs
+# prints them (a schema type named like gen cs's helpers, Fixed_*,
+# *_entry, *_opt and BlobAny*, is left out, as they are)
 check_layout() {
-    "$BLOBC" check "$1" | awk '
+    awk '
 function plain(s) { t = s; sub(/_+$/, "", t); return t == "" ? "_" : t }
 /^(@[a-z]+(\([0-9]+\))? )*struct / { for (i = 1; $i != "struct"; i++) ; n = $(i + 1); s = $0
     sub(/.*\(size /, "", s); sub(/,.*/, "", s); n = plain(n); if (n ~ /^(Fixed_|BlobAny)|_(entry|opt)$/) { n = ""; next }
@@ -292,6 +292,16 @@ one_variant() { # SCHEMA NAME VARIANT DIR GEN-OPTIONS...
         fail "gen_cs_${variant}_$name" "$(head -3 "$d/err")"
         return
     fi
+    same_as_reference "same_as_plain_${variant}_$name" cs "$s" "$d/gen.cs" "$@"
+    case $? in
+    0)  # and blobc check prints the layout the plain build's does, which
+        # make check compares with the runtime's
+        if cmp -s "$T/check.lay" "$T/ref.lay"; then pass "layout_${variant}_$name"; else
+            fail "layout_${variant}_$name" "blobc check differs from the plain build's: $(diff "$T/check.lay" "$T/ref.lay" | head -4)"
+        fi
+        return ;;
+    2) return ;;
+    esac
     if ! $MCS -target:library -r:"$d/standin.dll" -out:"$d/gen.dll" "$d"/*.cs >"$d/mcs.log" 2>&1; then
         fail "mcs_${variant}_$name" "$(grep -m3 error "$d/mcs.log")"
         return
@@ -299,19 +309,21 @@ one_variant() { # SCHEMA NAME VARIANT DIR GEN-OPTIONS...
     pass "mcs_${variant}_$name"
     (cd "$d" && mono layout.exe gen.dll) >"$d/cs.lay" 2>"$d/err"
     rc=$?
-    check_layout "$s" >"$d/check.lay"
-    if [ $rc -eq 0 ] && cmp -s "$d/cs.lay" "$d/check.lay"; then
+    if [ $rc -eq 0 ] && cmp -s "$d/cs.lay" "$T/check.lay"; then
         pass "layout_${variant}_$name"
     else
-        fail "layout_${variant}_$name" "exit $rc $(head -c 200 "$d/err"); $(diff "$d/cs.lay" "$d/check.lay" | head -6)"
+        fail "layout_${variant}_$name" "exit $rc $(head -c 200 "$d/err"); $(diff "$d/cs.lay" "$T/check.lay" | head -6)"
     fi
 }
 
 ncs=0
 for s in schemas/*.schema tests/data/*/*.schema; do
     [ -f "$s" ] || continue
-    "$BLOBC" check "$s" >/dev/null 2>&1 || continue
+    "$BLOBC" check "$s" >"$T/check.txt" 2>/dev/null || continue
     name=$(echo "$s" | tr '/.' '__')
+    # blobc check's layout, the same for every variant
+    tr -d '\r' <"$T/check.txt" | check_layout >"$T/check.lay"
+    [ -z "${REF_BLOBC:-}" ] || "$REF_BLOBC" check "$s" | check_layout >"$T/ref.lay"
     # the variants side by side: mcs is the slow part
     one_variant "$s" "$name" plain "$T/v.plain" >"$T/v.plain.out" &
     one_variant "$s" "$name" ns "$T/v.ns" --namespace Game.System.Unity >"$T/v.ns.out" &
