@@ -10,7 +10,6 @@
 #include <io.h>
 #include <locale.h>
 #include <process.h>
-#include <shellapi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,17 +179,24 @@ float blobc_os_strtof(const char *s, char **end) { return (float)parse(s, end, t
 
 /* ---- the command line's process ---- */
 
+/* The C runtime's own wide arguments, split by the rules that split the
+ * narrow argv: CommandLineToArgvW would load shell32.dll (and with it
+ * user32 and gdi32) into every start of blobc for this one call. */
+typedef struct { int newmode; } blobc_win_startupinfo;
+extern int __cdecl __wgetmainargs(int *argc, wchar_t ***argv, wchar_t ***env, int glob,
+                                  blobc_win_startupinfo *si);
+
 void blobc_os_cli_start(int *argc, char ***argv) {
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
     int n = 0;
-    wchar_t **w = CommandLineToArgvW(GetCommandLineW(), &n);
-    if (!w) return;
+    wchar_t **w = NULL, **env = NULL;
+    blobc_win_startupinfo si = {0};
+    if (__wgetmainargs(&n, &w, &env, 0, &si) != 0 || !w || n < 0) return;
     char **u = calloc((size_t)n + 1, sizeof *u);
     for (int i = 0; u && i < n; i++)
         if (!(u[i] = blobc_win_utf8(w[i]))) u = NULL; /* keep the C runtime's */
-    LocalFree(w);
     if (!u) return;
     *argc = n;
     *argv = u; /* kept for the process's life */
