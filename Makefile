@@ -11,6 +11,7 @@
 #   make windows    cross-build for Windows into build-win/ (mingw-w64)
 #   make windows-dist   build-win/blobc-VERSION-windows-x86_64.zip
 #   make check-windows  the tests against the Windows build, under Wine
+#   make windows-tests  build what check-windows runs, without running it
 CC      ?= cc
 OBJCOPY ?= objcopy
 BUILD   ?= build
@@ -85,7 +86,7 @@ endif
 # Only `make deps` and the README's two commands (`make sample`, `make
 # check`) install packages; any other goal stops with the list of what is
 # missing and a pointer to `make deps`.
-NODEPS_GOALS := clean deps distclean uninstall windows windows-dist check-windows
+NODEPS_GOALS := clean deps distclean uninstall windows windows-dist windows-tests check-windows
 ifeq ($(filter $(NODEPS_GOALS),$(MAKECMDGOALS)),)
 include $(BUILD)/config.mk
 endif
@@ -149,7 +150,7 @@ SO_GOAL  := $(if $(filter 1,$(SHARED)),$(BUILD)/libblobc.dll)
 endif
 
 .PHONY: FORCE all deps sample reader check unit asan tsan fuzz fuzz-build bench install uninstall clean distclean \
-        windows windows-all windows-dist windows-zip check-windows check-windows-run
+        windows windows-all windows-dist windows-zip windows-tests windows-tests-all check-windows check-windows-run
 all: $(BLOBC) $(LIBA) $(SO_GOAL)
 
 # The README's first command: build, bake the sample level, print it back.
@@ -411,13 +412,21 @@ windows-dist:
 windows-zip: windows-all
 	@BUILD=$(BUILD) VERSION=$(VERSION) sh tools/windist.sh
 
+# make windows-tests: what make check-windows runs, built for Windows and
+# not run (.ci/run builds it at low priority beside the sanitizer and fuzz
+# stages, whose cores are not always busy).
+windows-tests:
+	+@$(WIN_MAKE) windows-tests-all
+
+windows-tests-all: windows-all $(UNIT_BIN) $(TOOL_BIN) $(READER) $(HOTRELOAD)
+
 # make check-windows: the unit tests, the test tools and blobc.exe built
 # for Windows, then the suites run against them under Wine (tests/wine.sh).
 check-windows:
 	+@$(MAKE) --no-print-directory all
 	+@$(WIN_MAKE) check-windows-run
 
-check-windows-run: windows-all $(UNIT_BIN) $(TOOL_BIN) $(READER) $(HOTRELOAD)
+check-windows-run: windows-tests-all
 	@sh tools/deps.sh --install all
 	@BUILD=$(BUILD) sh tests/wine.sh
 
