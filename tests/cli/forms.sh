@@ -130,6 +130,18 @@ expect openunion_dump 0 "$BLOBC" dump "$T/ou.blob" -o "$T/ou.yaml"
 same_file openunion_dump_golden "$T/ou.yaml" "$F/openunion.dump.expect"
 expect openunion_rebake 0 "$BLOBC" bake "$T/ou.yaml" -s "$F/in/openunion.schema" -o "$T/ou2.blob"
 same_file openunion_roundtrip "$T/ou2.blob" "$T/ou.blob"
+# ... and behind a pointer or an optional it is as if null: a null
+# pointer, an absent optional (no target made, no presence marked), the
+# tag looked up first (by a field, a YAML tag, or the one key).
+for fmt in yaml json; do
+    expect_err "openwrapped_$fmt" 0 'baked '"$T"'/ow.'"$fmt"'.blob (5 keys of @open structs or tags of @open unions not read' \
+        "$BLOBC" bake -v "$F/openwrapped.$fmt" -s "$F/in/openwrapped.schema" -o "$T/ow.$fmt.blob"
+done
+same_file openwrapped_yaml_json "$T/ow.json.blob" "$T/ow.yaml.blob"
+expect openwrapped_dump 0 "$BLOBC" dump "$T/ow.yaml.blob" -o "$T/ow.yaml"
+same_file openwrapped_dump_golden "$T/ow.yaml" "$F/openwrapped.dump.expect"
+expect openwrapped_rebake 0 "$BLOBC" bake "$T/ow.yaml" -s "$F/in/openwrapped.schema" -o "$T/ow2.blob"
+same_file openwrapped_roundtrip "$T/ow2.blob" "$T/ow.yaml.blob"
 sed 's/^@open union/union/' "$F/in/openunion.schema" >"$T/closedunion.schema"
 expect_err closedunion_refuses 1 'unknown tag "zzz" of union L (field "type"; tags: "a", "b")' \
     "$BLOBC" bake "$F/openunion.json" -s "$T/closedunion.schema" -o "$T/cu.blob"
