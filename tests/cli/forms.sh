@@ -130,6 +130,21 @@ expect openunion_dump 0 "$BLOBC" dump "$T/ou.blob" -o "$T/ou.yaml"
 same_file openunion_dump_golden "$T/ou.yaml" "$F/openunion.dump.expect"
 expect openunion_rebake 0 "$BLOBC" bake "$T/ou.yaml" -s "$F/in/openunion.schema" -o "$T/ou2.blob"
 same_file openunion_roundtrip "$T/ou2.blob" "$T/ou.blob"
+# The checked open of gen c verifies against the schema the header holds
+# as text: an @open union stays @open there, and the none it holds
+# verifies.
+expect openunion_gen_c 0 "$BLOBC" gen c "$F/in/openunion.schema" -o "$T/ou.h"
+DEP_LIBS=$(sed -n 's/^DEP_LIBS := //p' "$BUILD/config.mk" 2>/dev/null)
+SAN=""
+if nm "$BUILD/libblobc.a" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then SAN="-fsanitize=address,undefined"; fi
+# shellcheck disable=SC2086
+if ${LIB_CC:-${CC:-cc}} -std=c11 $SAN -DBLOBC_WITH_LIBRARY -I"$TOP/lib/include" -I"$T" "$F/open_checked.c" \
+    "$BUILD/libblobc.a" $DEP_LIBS -lm -o "$T/open_checked" 2>"$T/cc.log"; then
+    as_program "$T/open_checked"
+    expect openunion_open_checked 0 "$T/open_checked" "$T/ou.blob"
+else
+    fail openunion_open_checked "$(head -c 600 "$T/cc.log")"
+fi
 # ... and behind a pointer or an optional it is as if null: a null
 # pointer, an absent optional (no target made, no presence marked), the
 # tag looked up first (by a field, a YAML tag, or the one key).
