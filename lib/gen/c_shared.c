@@ -479,8 +479,11 @@ blobc_status blobc_genc_schema_text(gen *g) {
              "static inline const char *%s(size_t *blobc_n) {\n"
              "    static const char blobc_text[%zu] = {",
              g->text_fn, text.len);
+        /* a byte past ASCII (a quoted name or tag in UTF-8) cast, as it
+         * may not fit a signed char */
         for (size_t k = 0; k < text.len; k++)
-            emit(g, "%s%d,", k % 16 == 0 ? "\n        " : " ", text.data[k]);
+            emit(g, text.data[k] < 0x80 ? "%s%d," : "%sBLOBC_RT_CAST(char, %d),",
+                 k % 16 == 0 ? "\n        " : " ", text.data[k]);
         emit(g, "\n    };\n    *blobc_n = sizeof blobc_text;\n    return blobc_text;\n}\n#endif\n\n");
     }
     blobc_buffer_free(&text);
