@@ -27,6 +27,30 @@
  * Everything is a function of the seed (own PRNG), so a failing seed is
  * reproduced anywhere by running the same commands.
  *
+ * The schemas hold enums, structs (@align, @key), unions by key and
+ * unions tagged by a field (string or integer tags, a member without a
+ * tag, a default member, @open), [T], [T; N], *T, &T, maps [K: V] (string,
+ * integer and enum keys; values of any type, structs, keyed arrays and
+ * references included), optionals ?T (of scalars, strings, structs,
+ * unions, arrays, maps, any) and any. The data has every value present,
+ * absent (left out, or null) and null where the schema allows it, and
+ * text in many spellings: the checker holds map entries to key order,
+ * optionals to their presence byte (absent: all zero), any-values to their
+ * kind word and body, a tagged union to its member's tag number. Left out,
+ * and why:
+ *   - ?*T, ?&T and *?T: a null pointer or reference in a present optional,
+ *     an absent optional behind a pointer, read as null;
+ *   - aliases of an optional's value, of an any, of a tagged union's
+ *     member (its mapping holds the tag, so it is no *Member's target);
+ *     an alias of a map replays it (a copy), as the bake does;
+ *   - an any's float that is not finite (JSON has none, and YAML and JSON
+ *     must give the same bytes), its strings are never YAML's plain null,
+ *     booleans or numbers unless quoted;
+ *   - a tag field named like a field of a member (the tag is no field).
+ * An @open union's unknown tag appears where the union holds none: in
+ * place (a field, an item, a map value), and behind *U and ?U, where it
+ * is as if null (docs/SCHEMA.md).
+ *
  * The pieces (randgen.h declares what they share): this file, the buffer,
  * the PRNG and the commands; randgen_model.c the random schema and
  * values; randgen_text.c the schema, YAML and JSON text; randgen_check.c
@@ -174,8 +198,10 @@ static void cmd_case(unsigned long long seed, const char *dir) {
     if (pct(5)) bput(&json, "\xef\xbb\xbf");
     write_json(&json);
     crlf(&json);
-    bprintf(&info, "seed=%llu\nshared=%d\nroot=%s\n", seed, nshares > 0,
+    bprintf(&info, "seed=%llu\nshared=%d\nroot=%s\nforms=", seed, nshares > 0,
             decls[root_type->decl].name);
+    case_forms(&info);
+    bput(&info, "\n");
     write_file(dir, "t.schema", &schema);
     uint64_t sp = mix(seed, 0x5911);
     rng = &sp;

@@ -50,8 +50,12 @@ uint64_t mix(unsigned long long seed, uint64_t salt);
 
 enum {
     K_BOOL = 1, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64,
-    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR, K_UNION, K_REF
+    K_ENUM, K_STRUCT, K_STRING, K_ARRAY, K_FIXED, K_PTR, K_UNION, K_REF,
+    K_MAP, K_OPT, K_ANY
 };
+
+/* What an any holds (its kind word, docs/FORMAT.md "Free-form values"). */
+enum { A_NULL, A_BOOL, A_INT, A_UINT, A_FLOAT, A_STRING, A_LIST, A_MAP };
 
 /* the scalar kinds' schema names and C types, by kind */
 extern const char *const kname[];
@@ -61,7 +65,9 @@ typedef struct type type;
 struct type {
     int k;
     int id;
-    type *elem;  /* ARRAY FIXED PTR: element; ENUM: base; REF: the keyed struct */
+    type *elem;  /* ARRAY FIXED PTR OPT: element; ENUM: base; REF: the keyed
+                  * struct; MAP: the value */
+    type *key;   /* MAP: the key (an integer, an enum or string) */
     int count;   /* FIXED */
     int decl;    /* ENUM STRUCT UNION: index into decls */
 };
@@ -86,6 +92,14 @@ typedef struct decl {
     /* union: member structs (indexes for struct_type), in tag order */
     int nm;
     int mem[MAXD];
+    /* a union tagged by a field (by_field): the field, each member's tag
+     * (string tags: "" for a member written without one, which its
+     * struct's name tags; int_tags: tagv), the default member (1 + its
+     * index, 0 none) and @open */
+    int by_field, int_tags, dflt, open;
+    char tagf[16];
+    char tags[MAXD][16];
+    uint64_t tagv[MAXD];
     char name[24];
     type *t;
     /* struct */
@@ -111,9 +125,13 @@ struct val {
     char *s;           /* string bytes */
     char *ftext;       /* a float's literal when it must be written so */
     size_t slen;
-    int n;             /* struct: fields; FIXED/ARRAY: items; PTR, UNION: 0 null/none, 1 */
+    int n;             /* struct: fields; FIXED/ARRAY: items; MAP: entries;
+                        * PTR, UNION, OPT: 0 null/none/absent, 1;
+                        * ANY: a list's items, a mapping's entries */
     int tag;           /* UNION: 0 none, else the member's tag (it[0] its struct) */
-    val **it;
+    val **it;          /* MAP: the entries' values (sorted by key) */
+    val **keys;        /* MAP and an ANY mapping: the entries' keys */
+    int ak;            /* ANY: A_* */
     int refs;          /* references to this payload (sharing when > 1) */
     int share;         /* share id, -1 when not shared */
     int xsize;         /* nodes when every share is expanded */
@@ -125,7 +143,8 @@ struct val {
     int pending;       /* REF: to be given a target */
     int karr, kidx;    /* an item of a keyed array: the array's number, its
                         * place in it (sorted); a keyed array: its number */
-    int *tord;         /* a keyed array: its items in the text's order */
+    int *tord;         /* a keyed array, a map, an ANY mapping: its items
+                        * or entries in the text's order */
 };
 
 /* the case's model (randgen_model.c) */
@@ -144,6 +163,7 @@ extern type *root_type;
 /* ---- the model (randgen_model.c) ---- */
 
 type *intern(int k, type *elem, int count, int d);
+type *map_type(type *key, type *value);
 type *sc(int k);
 int is_int(int k);
 int is_signed(int k);
@@ -171,10 +191,15 @@ extern const char *const union_words[6];
 extern const char *const member_words[26];
 void reset(void);
 void make_case(unsigned long long seed);
+/* The forms the case's schema uses, as words ("map opt any tagged open"). */
+void case_forms(buf *b);
 
 /* ---- text: the schema, YAML and JSON (randgen_text.c) ---- */
 
 extern uint64_t yaml_rng;
+/* The order of the declarations in t.schema, drawn first from its stream
+ * (mix(seed, 0x5c4e3a)). */
+void schema_order(int *order);
 void write_schema(buf *b);
 void write_split(const char *dir, const char *main_file);
 void write_yaml(buf *b);

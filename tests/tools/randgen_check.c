@@ -19,19 +19,40 @@ static void ctype_of(buf *b, const type *t) {
     switch (t->k) {
     case K_ENUM: bput(b, kctype[t->elem->k]); break;
     case K_STRUCT: case K_FIXED: bprintf(b, "s%llu_t%d", cur_seed, t->id); break;
-    case K_STRING: case K_ARRAY: bput(b, "bc_off"); break;
+    case K_STRING: case K_ARRAY: case K_MAP: bput(b, "bc_off"); break;
     case K_PTR: case K_REF: bput(b, "bc_ptr"); break;
     case K_UNION: bput(b, "bc_union"); break;
+    case K_OPT: bprintf(b, "s%llu_t%d", cur_seed, t->id); break;
+    case K_ANY: bput(b, "bc_any"); break;
     default: bput(b, kctype[t->k]); break;
     }
 }
 
-static void c_typedef(buf *b, const type *t) {
-    if (t->k != K_FIXED && t->k != K_STRUCT) return;
+/* A map's entry, {key; value} laid out as a struct (docs/FORMAT.md). */
+static void entry_type(buf *b, const type *map) { bprintf(b, "s%llu_e%d", cur_seed, map->id); }
+
+/* The C type of every struct, fixed array, optional (its value, then the
+ * presence byte) and, once every struct is complete (the entries of a
+ * map are out of line, so a struct may be a value of its own map), map
+ * entry. */
+static void c_typedef(buf *b, const type *t, int entries) {
+    if (t->k != K_FIXED && t->k != K_STRUCT && t->k != K_OPT && !(t->k == K_MAP && entries)) return;
     if (emitted_type[t->id]) return;
     emitted_type[t->id] = 1;
+    if (t->k == K_OPT || t->k == K_MAP) {
+        c_typedef(b, t->elem, 0);
+        bput(b, "typedef struct { ");
+        ctype_of(b, t->k == K_MAP ? t->key : t->elem);
+        bput(b, t->k == K_MAP ? " key; " : " value; ");
+        if (t->k == K_MAP) ctype_of(b, t->elem);
+        bput(b, t->k == K_MAP ? " value; } " : "uint8_t has; } ");
+        if (t->k == K_MAP) entry_type(b, t);
+        else ctype_of(b, t);
+        bput(b, ";\n");
+        return;
+    }
     if (t->k == K_FIXED) {
-        c_typedef(b, t->elem);
+        c_typedef(b, t->elem, 0);
         bput(b, "typedef ");
         ctype_of(b, t->elem);
         bput(b, " ");
@@ -40,7 +61,7 @@ static void c_typedef(buf *b, const type *t) {
         return;
     }
     const decl *d = &decls[t->decl];
-    for (int i = 0; i < d->nf; i++) c_typedef(b, d->f[i].t);
+    for (int i = 0; i < d->nf; i++) c_typedef(b, d->f[i].t, 0);
     bput(b, "typedef struct ");
     ctype_of(b, t);
     bprintf(b, " { /* %s */\n", d->name);
@@ -70,6 +91,7 @@ void c_string_lit(buf *b, const char *s, size_t n) {
 }
 
 static void c_check(buf *b, const val *v, const char *lv, const char *path, int ind, int noshare);
+static void c_check_items(buf *b, const val *v, const char *base, const char *path, int ind);
 
 /* The offset field at lvalue lv leading to one `et` (tg, or none). */
 static void c_check_ref(buf *b, const char *lv, const type *et, const val *tg, const char *path,
@@ -97,6 +119,69 @@ static void c_check_ref(buf *b, const char *lv, const type *et, const val *tg, c
     }
     pad(b, ind);
     bprintf(b, "(void)p%d; }\n", n);
+}
+
+/* Opens a block that checks the offset pair at lv leading to n items of
+ * C type et (share: its share id) and, when they are reached first,
+ * `if (pN && g_first) {`; returns N, for the items p<N>[i]. */
+static int c_open_items(buf *b, const char *lv, int nitems, const char *et, int share,
+                        const char *path, int ind) {
+    int n = ++vcount;
+    pad(b, ind);
+    bprintf(b, "{ const %s *p%d = (const %s *)ck_arr(&%s, %d, sizeof *p%d, _Alignof(%s), %d, \"%s\");\n",
+            et, n, et, lv, nitems, n, et, share, path);
+    pad(b, ind + 2);
+    bprintf(b, "if (p%d && g_first) {\n", n);
+    return n;
+}
+
+static void c_close_items(buf *b, int n, int ind) {
+    pad(b, ind + 2);
+    bput(b, "}\n");
+    pad(b, ind);
+    bprintf(b, "(void)p%d; }\n", n);
+}
+
+/* The entries of a map or of an any's mapping at p<n>: each key (when
+ * string keys, the string bytes), then the value. */
+static void c_check_entries(buf *b, const val *v, int n, const char *path, int ind) {
+    char lv[600], p[600];
+    for (int i = 0; i < v->n; i++) {
+        sfmt(lv, sizeof lv, "p%d[%d].key", n, i);
+        sfmt(p, sizeof p, "%s{%d}", path, i);
+        c_check(b, v->keys[i], lv, p, ind, 0);
+        sfmt(lv, sizeof lv, "p%d[%d].value", n, i);
+        c_check(b, v->it[i], lv, p, ind, 0);
+    }
+}
+
+/* An any: its kind word, then the body the kind says (every other byte
+ * stays uncovered, so it must be zero). */
+static void c_check_any(buf *b, const val *v, const char *lv, const char *path, int ind) {
+    static const int body_bytes[] = {0, 1, 8, 8, 8};
+    char body[640];
+    sfmt(body, sizeof body, "%s.body", lv);
+    pad(b, ind);
+    bprintf(b, "ck(&%s.kind, 4, %d, \"%s\");\n", lv, v->ak, path);
+    if (v->ak == A_NULL) return;
+    pad(b, ind);
+    if (v->ak < A_STRING) {
+        bprintf(b, "ck(&%s, %d, UINT64_C(0x%llx), \"%s\");\n", body, body_bytes[v->ak],
+                (unsigned long long)v->bits, path);
+        return;
+    }
+    if (v->ak == A_STRING) {
+        bprintf(b, "ck_str(&%s, ", body);
+        c_string_lit(b, v->s, v->slen);
+        bprintf(b, ", %zu, -1, \"%s\");\n", v->slen + 1, path);
+        return;
+    }
+    int n = c_open_items(b, body, v->n, v->ak == A_LIST ? "bc_any" : "bc_anye", -1, path, ind);
+    char base[32];
+    sfmt(base, sizeof base, "p%d", n);
+    if (v->ak == A_LIST) c_check_items(b, v, base, path, ind + 4);
+    else c_check_entries(b, v, n, path, ind + 4);
+    c_close_items(b, n, ind);
 }
 
 static void c_check_items(buf *b, const val *v, const char *base, const char *path, int ind) {
@@ -132,33 +217,33 @@ static void c_check(buf *b, const val *v, const char *lv, const char *path, int 
         c_string_lit(b, v->s, v->slen);
         bprintf(b, ", %zu, %d, \"%s\");\n", v->slen + 1, share, path);
         return;
-    case K_ARRAY: {
-        int n = ++vcount;
-        pad(b, ind);
-        bput(b, "{ const ");
-        ctype_of(b, t->elem);
-        bprintf(b, " *p%d = (const ", n);
-        ctype_of(b, t->elem);
-        bprintf(b, " *)ck_arr(&%s, %d, sizeof *p%d, _Alignof(", lv, v->n, n);
-        ctype_of(b, t->elem);
-        bprintf(b, "), %d, \"%s\");\n", share, path);
+    case K_ARRAY:
+    case K_MAP: {
+        buf et = {0};
+        if (t->k == K_MAP) entry_type(&et, t);
+        else ctype_of(&et, t->elem);
+        int n = c_open_items(b, lv, v->n, et.p, share, path, ind);
+        free(et.p);
         if (v->karr) {
-            pad(b, ind + 2);
+            pad(b, ind + 4);
             bprintf(b, "kreg(%d, p%d);\n", v->karr, n);
         }
-        if (v->n) {
-            pad(b, ind + 2);
-            bprintf(b, "if (p%d && g_first) {\n", n);
-            char base[32];
-            sfmt(base, sizeof base, "p%d", n);
-            c_check_items(b, v, base, path, ind + 4);
-            pad(b, ind + 2);
-            bput(b, "}\n");
-        }
-        pad(b, ind);
-        bprintf(b, "(void)p%d; }\n", n);
+        char base[32];
+        sfmt(base, sizeof base, "p%d", n);
+        if (t->k == K_MAP) c_check_entries(b, v, n, path, ind + 4);
+        else c_check_items(b, v, base, path, ind + 4);
+        c_close_items(b, n, ind);
         return;
     }
+    case K_OPT: {
+        char l2[640];
+        pad(b, ind);
+        bprintf(b, "ck(&%s.has, 1, %d, \"%s\");\n", lv, v->n, path);
+        sfmt(l2, sizeof l2, "%s.value", lv);
+        if (v->n) c_check(b, v->it[0], l2, path, ind, 0);
+        return;
+    }
+    case K_ANY: c_check_any(b, v, lv, path, ind); return;
     case K_PTR: c_check_ref(b, lv, t->elem, v->n ? v->it[0] : NULL, path, ind); return;
     case K_REF:
         /* checked once every keyed array has its place (it may lead forward) */
@@ -203,6 +288,9 @@ const char checker_prelude[] =
     "typedef struct bc_off { int32_t off; int32_t len; } bc_off;\n"
     "typedef struct bc_ptr { int32_t off; } bc_ptr;\n"
     "typedef struct bc_union { uint32_t tag; int32_t off; } bc_union;\n"
+    "typedef struct bc_any { uint32_t kind; bc_off body; } bc_any;\n"
+    "typedef struct bc_anye { bc_off key; bc_any value; } bc_anye;\n"
+    "_Static_assert(sizeof(bc_any) == 12 && sizeof(bc_anye) == 20, \"any\");\n"
     "_Static_assert(sizeof(bc_off) == 8 && _Alignof(bc_off) == 4, \"offset pair\");\n"
     "static const unsigned char *g_base;\n"
     "static size_t g_size, g_cursor;\n"
@@ -366,7 +454,8 @@ void checker_for_case(buf *b) {
     memset(emitted_type, 0, sizeof emitted_type);
     vcount = 0;
     bprintf(b, "/* ---- seed %llu ---- */\n", cur_seed);
-    for (int i = 0; i < ntypes; i++) c_typedef(b, &types[i]);
+    for (int i = 0; i < ntypes; i++) c_typedef(b, &types[i], 0);
+    for (int i = 0; i < ntypes; i++) c_typedef(b, &types[i], 1);
     bprintf(b, "static void check_%llu(void) {\n", cur_seed);
     bput(b, "    const ");
     ctype_of(b, root_type);

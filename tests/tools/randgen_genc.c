@@ -17,7 +17,48 @@
  * the runtime's blobc_rt_* functions below the level accessors resolve.
  * The program compiles as C11 and as C++17. */
 
-static int is_ref(int k) { return k == K_STRING || k == K_ARRAY || k == K_PTR || k == K_REF; }
+static int is_ref(int k) {
+    return k == K_STRING || k == K_ARRAY || k == K_PTR || k == K_REF || k == K_MAP;
+}
+
+/* The names gen c gives the structs of map entries and of optionals
+ * (docs/CODEGEN.md, "Maps, optionals and any"): <Struct>_<field>_entry
+ * and <Struct>_<field>_opt after the first field, in declaration order,
+ * whose chain of element types holds the type, a map's value adding
+ * _value; a name taken already gets underscores. */
+static char anon[MAXT][96];
+
+static int anon_taken(const char *name) {
+    for (int i = 0; i < ntypes; i++)
+        if (strcmp(anon[i], name) == 0) return 1;
+    return 0;
+}
+
+static void name_anon(void) {
+    int order[MAXD];
+    uint64_t r = mix(cur_seed, 0x5c4e3a), *save = rng;
+    rng = &r;
+    schema_order(order);
+    rng = save;
+    memset(anon, 0, sizeof anon);
+    for (int oi = 0; oi < ndecls; oi++) {
+        const decl *d = &decls[order[oi]];
+        for (int f = 0; f < d->nf && !d->is_enum && !d->is_union; f++) {
+            char cur[96];
+            sfmt(cur, sizeof cur, "%s_%s", d->name, d->f[f].name);
+            for (const type *c = d->f[f].t; c && c->k >= K_ARRAY && c->k != K_UNION && c->k != K_ANY;
+                 c = c->elem) {
+                if ((c->k == K_MAP || c->k == K_OPT) && !anon[c->id][0]) {
+                    char name[96];
+                    sfmt(name, sizeof name, "%s%s", cur, c->k == K_MAP ? "_entry" : "_opt");
+                    while (anon_taken(name) && strlen(name) + 1 < sizeof name) strcat(name, "_");
+                    memcpy(anon[c->id], name, sizeof name);
+                }
+                if (c->k == K_MAP && strlen(cur) + 7 < sizeof cur) strcat(cur, "_value");
+            }
+        }
+    }
+}
 
 static const type *strip_fixed(const type *t) {
     while (t->k == K_FIXED) t = t->elem;
@@ -32,6 +73,9 @@ static void hdr_base(buf *b, const type *t) {
     case K_STRING: bput(b, "blobc_rt_str"); break;
     case K_ARRAY: bput(b, "blobc_rt_array"); break;
     case K_PTR: case K_REF: bput(b, "blobc_rt_ptr"); break;
+    case K_MAP: bput(b, "blobc_rt_array"); break; /* of its entries */
+    case K_OPT: bput(b, anon[t->id]); break;
+    case K_ANY: bput(b, "blobc_rt_any"); break;
     default: bput(b, kctype[t->k]); break;
     }
 }
@@ -46,6 +90,12 @@ static void hdr_ptr_decl(buf *b, const type *t, const char *name) {
     } else {
         bprintf(b, " *%s", name);
     }
+}
+
+/* "const E *name" for the items of a [T] (T) or of a map (its entries). */
+static void hdr_items_decl(buf *b, const type *t, const char *name) {
+    if (t->k == K_MAP) bprintf(b, "const %s *%s", anon[t->id], name);
+    else hdr_ptr_decl(b, t->elem, name);
 }
 
 static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, int ind);
@@ -81,10 +131,13 @@ static void rd_key(buf *b, const val *tg, const char *q, const char *path, int i
     }
 }
 
-/* A key that no item of keyed array v has (NULL when every key an enum
- * allows is taken). */
+/* Key i of a map, or of keyed array v's item i. */
+static const val *key_at(const val *v, int i) { return v->t->k == K_MAP ? v->keys[i] : key_of(v->it[i]); }
+
+/* A key that no item of keyed array (or entry of map) v has (NULL when
+ * every key an enum allows is taken). */
 static const val *missing_key(const val *v) {
-    const val *k0 = key_of(v->it[0]);
+    const val *k0 = key_at(v, 0);
     val *k = copy_scalar(k0);
     static const char *const strs[] = {"", "a", "b", "zz", "hello", "0", "Z"};
     for (int c = 0; c < 16; c++) {
@@ -100,35 +153,47 @@ static const val *missing_key(const val *v) {
             k->bits = (uint64_t)c;
         }
         int taken = 0;
-        for (int i = 0; i < v->n; i++) taken |= key_cmp(key_of(v->it[i]), k) == 0;
+        for (int i = 0; i < v->n; i++) taken |= key_cmp(key_at(v, i), k) == 0;
         if (!taken) return k;
     }
     return NULL;
 }
 
-/* The binary search of a keyed [T] field f (accessor fn) finds each item,
- * and nothing for a key no item has. */
+/* The binary search of a keyed [T] or a map field f (accessor fn) finds
+ * each item, and nothing for a key no item has; a map's entries are also
+ * counted and indexed (<f>_count, <f>_at). */
 static void rd_find(buf *b, const val *v, const char *fn, const char *p, const char *path, int ind) {
-    int n = ++vcount;
+    int n = ++vcount, map = v->t->k == K_MAP;
     char name[32];
     sfmt(name, sizeof name, "q%d", n);
     pad(b, ind);
     bprintf(b, "{ size_t n%d = 0; ", n);
-    hdr_ptr_decl(b, v->t->elem, name);
+    hdr_items_decl(b, v->t, name);
     bprintf(b, " = %s(%s, &n%d);\n", fn, p, n);
     pad(b, ind + 2);
     bprintf(b, "if (n%d == %d) {\n", n, v->n);
+    if (map) {
+        pad(b, ind + 4);
+        bprintf(b, "rd_u(%s_count(%s), %d, \"%s\");\n", fn, p, v->n, path);
+        pad(b, ind + 4);
+        bprintf(b, "if (%s_at(%s, %d) != RD_NULL) bad(\"%s\", \"an entry past the end\");\n", fn, p, v->n, path);
+    }
     for (int i = 0; i < v->n; i++) {
         pad(b, ind + 4);
         bprintf(b, "if (%s_find(%s, ", fn, p);
-        rd_key_arg(b, key_of(v->it[i]));
+        rd_key_arg(b, key_at(v, i));
         bprintf(b, ") != &q%d[%d]) bad(\"%s[%d]\", \"find does not give this item\");\n", n, i, path, i);
+        if (!map) continue;
+        pad(b, ind + 4);
+        bprintf(b, "if (%s_at(%s, %d) != &q%d[%d]) bad(\"%s[%d]\", \"at does not give this entry\");\n",
+                fn, p, i, n, i, path, i);
     }
     const val *mk = v->n ? missing_key(v) : NULL;
     if (mk || !v->n) {
         pad(b, ind + 4);
         bprintf(b, "if (%s_find(%s, ", fn, p);
         if (mk) rd_key_arg(b, mk);
+        else if (map) rd_key_arg(b, gen_scalar(v->t->key, 0));
         else rd_key_arg(b, gen_scalar(decls[v->t->elem->decl].f[decls[v->t->elem->decl].key].t, 0));
         bprintf(b, ") != RD_NULL) bad(\"%s\", \"find gives an item for a key none has\");\n", path);
     }
@@ -154,15 +219,17 @@ static void rd_view(buf *b, const val *v, const char *pre, const char *post, con
     char name[32], lv[64], p2[600];
     sfmt(name, sizeof name, "q%d", n);
     bput(b, "{ ");
-    if (t->k == K_ARRAY) {
+    if (t->k == K_ARRAY || t->k == K_MAP) {
         bprintf(b, "size_t n%d = 0; ", n);
-        hdr_ptr_decl(b, t->elem, name);
+        hdr_items_decl(b, t, name);
         bprintf(b, " = %s&n%d%s;\n", pre, n, post);
         pad(b, ind + 2);
         bprintf(b, "if (rd_len(q%d != RD_NULL, n%d, %d, \"%s\")) {\n", n, n, v->n, path);
         for (int i = 0; i < v->n; i++) {
-            sfmt(lv, sizeof lv, "q%d[%d]", n, i);
             sfmt(p2, sizeof p2, "%s[%d]", path, i);
+            sfmt(lv, sizeof lv, t->k == K_MAP ? "q%d[%d].key" : "q%d[%d]", n, i);
+            if (t->k == K_MAP) rd_lvalue(b, v->keys[i], lv, p2, ind + 4);
+            sfmt(lv, sizeof lv, t->k == K_MAP ? "q%d[%d].value" : "q%d[%d]", n, i);
             rd_lvalue(b, v->it[i], lv, p2, ind + 4);
         }
     } else if (t->k == K_REF) {
@@ -191,21 +258,126 @@ static void rd_view(buf *b, const val *v, const char *pre, const char *post, con
     bput(b, "}\n");
 }
 
+static void rd_opt(buf *b, const val *v, const char *has, const char *fn, const char *args,
+                   const char *path, int ind);
+
 /* The views of value v of type t reached through accessor `fn` with the
- * arguments `args` so far, one index per fixed-array level. */
-static void rd_accessor(buf *b, const val *v, const char *fn, const char *args, const char *path,
-                        int ind) {
+ * arguments `args` so far, one index per fixed-array level; an optional
+ * through `has` and fn (rd_opt); top: fn is a field's accessor. */
+static void rd_accessor(buf *b, const val *v, const char *fn, const char *has, const char *args,
+                        const char *path, int ind, int top) {
     char a2[700], p2[600], pre[800];
     if (v->t->k == K_FIXED) {
         for (int i = 0; i < v->n; i++) {
             sfmt(a2, sizeof a2, "%s, %d", args, i);
             sfmt(p2, sizeof p2, "%s[%d]", path, i);
-            rd_accessor(b, v->it[i], fn, a2, p2, ind);
+            rd_accessor(b, v->it[i], fn, has, a2, p2, ind, top);
         }
         return;
     }
-    sfmt(pre, sizeof pre, "%s(%s%s", fn, args, v->t->k == K_ARRAY ? ", " : "");
+    if (v->t->k == K_OPT) {
+        rd_opt(b, v, has, fn, args, path, ind);
+        return;
+    }
+    int list = v->t->k == K_ARRAY || v->t->k == K_MAP;
+    sfmt(pre, sizeof pre, "%s(%s%s", fn, args, list ? ", " : "");
     rd_view(b, v, pre, ")", path, ind);
+    /* a map field's entries by index and key (an item accessor has none) */
+    if (top && v->t->k == K_MAP) rd_find(b, v, fn, args, path, ind);
+}
+
+/* An optional field through <S>_has_<f> and <S>_<f>: a scalar's value (0
+ * when absent), a string's text, a [T]'s or a map's items (NULL and 0
+ * when absent), anything else a pointer (NULL when absent). */
+static void rd_opt(buf *b, const val *v, const char *has, const char *fn, const char *args,
+                   const char *path, int ind) {
+    char call[800];
+    const type *e = v->t->elem;
+    const val *c = v->n ? v->it[0] : NULL;
+    pad(b, ind);
+    bprintf(b, "rd_u(RD_CAST(size_t, %s(%s)), %d, \"%s\");\n", has, args, v->n, path);
+    int list = e->k == K_ARRAY || e->k == K_MAP;
+    if (c && (e->k == K_STRING || list)) {
+        sfmt(call, sizeof call, "%s(%s%s", fn, args, list ? ", " : "");
+        rd_view(b, c, call, ")", path, ind);
+        return;
+    }
+    if (!list && e->k != K_STRING && e->k > K_F64 && e->k != K_ENUM) {
+        /* read as a pointer to the value, NULL when absent */
+        sfmt(call, sizeof call, "%s(%s", fn, args);
+        rd_view(b, v, call, ")", path, ind);
+        return;
+    }
+    pad(b, ind);
+    if (e->k == K_STRING) {
+        bprintf(b, "if (%s(%s) != RD_NULL) bad(\"%s\", \"a string for an absent optional\");\n", fn, args, path);
+    } else if (list) {
+        bprintf(b, "{ size_t n = 1; if (%s(%s, &n) != RD_NULL || n != 0) bad(\"%s\", \"items for an absent optional\"); }\n",
+                fn, args, path);
+    } else {
+        bput(b, "{ ");
+        hdr_base(b, e);
+        bprintf(b, " x = %s(%s); RD_BITS(x, UINT64_C(0x%llx), \"%s\"); }\n", fn, args,
+                c ? (unsigned long long)c->bits : 0ull, path);
+    }
+}
+
+/* An any through the runtime's blobc_rt_any_* functions (expr: a const
+ * blobc_rt_any *): its kind and value, a list's items, a mapping's keys,
+ * values and look-ups. */
+static void rd_any(buf *b, const val *v, const char *expr, const char *path, int ind) {
+    static const char *const num[] = {"", "", "int64_t x = blobc_rt_any_as_i64", "uint64_t x = blobc_rt_any_as_u64",
+                                      "double x = blobc_rt_any_as_f64"};
+    int n = ++vcount, in = ind + 4;
+    char e2[200];
+    pad(b, ind);
+    bprintf(b, "{ const blobc_rt_any *a%d = %s;\n", n, expr);
+    pad(b, ind + 2);
+    bprintf(b, "if (!a%d || blobc_rt_any_kind(a%d) != %du) { bad(\"%s\", \"any kind differs\"); } else {\n",
+            n, n, v->ak, path);
+    pad(b, in);
+    switch (v->ak) {
+    case A_NULL: bput(b, "/* null */\n"); break;
+    case A_BOOL:
+        bprintf(b, "rd_u(RD_CAST(size_t, blobc_rt_any_as_bool(a%d)), %d, \"%s\");\n", n, (int)v->bits, path);
+        break;
+    case A_INT: case A_UINT: case A_FLOAT:
+        bprintf(b, "{ %s(a%d); RD_BITS(x, UINT64_C(0x%llx), \"%s\"); }\n", num[v->ak], n,
+                (unsigned long long)v->bits, path);
+        break;
+    case A_STRING:
+        bprintf(b, "{ size_t l = 0; rd_str(blobc_rt_any_as_string(a%d, &l), ", n);
+        c_string_lit(b, v->s, v->slen);
+        bprintf(b, ", %zu, \"%s\"); rd_u(l, %zu, \"%s\"); }\n", v->slen, path, v->slen, path);
+        break;
+    default: {
+        int map = v->ak == A_MAP;
+        bprintf(b, "rd_u(blobc_rt_any_%s_count(a%d), %d, \"%s\");\n", map ? "map" : "list", n, v->n, path);
+        for (int i = 0; i < v->n; i++) {
+            char p2[600];
+            sfmt(p2, sizeof p2, "%s[%d]", path, i);
+            if (map) {
+                const val *k = v->keys[i];
+                pad(b, in);
+                bprintf(b, "{ size_t l = 0; rd_str(blobc_rt_any_map_key(a%d, %d, &l), ", n, i);
+                c_string_lit(b, k->s, k->slen);
+                bprintf(b, ", %zu, \"%s\"); rd_u(l, %zu, \"%s\"); }\n", k->slen, p2, k->slen, p2);
+                pad(b, in);
+                bprintf(b, "if (blobc_rt_any_map_find(a%d, ", n);
+                c_string_lit(b, k->s, k->slen);
+                bprintf(b, ", %zu) != blobc_rt_any_map_value(a%d, %d)) bad(\"%s\", \"find does not give this entry\");\n",
+                        k->slen, n, i, p2);
+            }
+            sfmt(e2, sizeof e2, "blobc_rt_any_%s(a%d, %d)", map ? "map_value" : "list_item", n, i);
+            rd_any(b, v->it[i], e2, p2, in);
+        }
+        break;
+    }
+    }
+    pad(b, ind + 2);
+    bput(b, "}\n");
+    pad(b, ind);
+    bput(b, "}\n");
 }
 
 /* The fields of struct value v through the pointer expression p. */
@@ -217,6 +389,12 @@ static void rd_fields(buf *b, const val *v, const char *p, const char *path, int
         const val *fv = v->it[i];
         sfmt(p2, sizeof p2, "%s.%s", path, f->name);
         sfmt(fn, sizeof fn, "%s_%s", d->name, f->name);
+        if (strip_fixed(f->t)->k == K_OPT) {
+            char has[100];
+            sfmt(has, sizeof has, "%s_has_%s", d->name, f->name);
+            rd_accessor(b, fv, fn, has, p, p2, ind, 1);
+            continue;
+        }
         if (!is_ref(strip_fixed(f->t)->k)) {
             sfmt(lv, sizeof lv, "(%s)->%s", p, f->name);
             rd_lvalue(b, fv, lv, p2, ind);
@@ -224,7 +402,7 @@ static void rd_fields(buf *b, const val *v, const char *p, const char *path, int
         }
         const type *item = f->t->k == K_ARRAY ? f->t->elem : NULL;
         if (!item || !is_ref(strip_fixed(item)->k)) {
-            rd_accessor(b, fv, fn, p, p2, ind);
+            rd_accessor(b, fv, fn, NULL, p, p2, ind, 1);
             if (item && item->k == K_STRUCT && decls[item->decl].keyed) rd_find(b, fv, fn, p, p2, ind);
             continue;
         }
@@ -243,7 +421,7 @@ static void rd_fields(buf *b, const val *v, const char *p, const char *path, int
         for (int j = 0; j < fv->n; j++) {
             sfmt(args, sizeof args, "%s, %d", p, j);
             sfmt(p3, sizeof p3, "%s[%d]", p2, j);
-            rd_accessor(b, fv->it[j], fn_at, args, p3, ind + 4);
+            rd_accessor(b, fv->it[j], fn_at, NULL, args, p3, ind + 4, 0);
         }
         pad(b, ind + 2);
         bput(b, "}\n");
@@ -273,6 +451,21 @@ static void rd_lvalue(buf *b, const val *v, const char *lv, const char *path, in
         rd_view(b, v, l2, ")", path, ind);
         pad(b, ind);
         bprintf(b, "rd_u(blobc_rt_str_len(&%s), %zu, \"%s\");\n", lv, v->slen, path);
+        return;
+    case K_OPT:
+        pad(b, ind);
+        bprintf(b, "RD_BITS((%s).has, %d, \"%s\");\n", lv, v->n, path);
+        sfmt(l2, sizeof l2, "(%s).value", lv);
+        if (v->n) rd_lvalue(b, v->it[0], l2, path, ind);
+        return;
+    case K_ANY:
+        sfmt(l2, sizeof l2, "&(%s)", lv);
+        rd_any(b, v, l2, path, ind);
+        return;
+    case K_MAP:
+        bprintf(&c, "RD_CAST(const %s *, blobc_rt_array_data(&%s, ", anon[t->id], lv);
+        rd_view(b, v, c.p, "))", path, ind);
+        free(c.p);
         return;
     case K_ARRAY:
     case K_PTR:
@@ -387,8 +580,35 @@ const char reader_prelude[] =
     "    return nonnull && want;\n"
     "}\n\n";
 
+/* A union tagged by a field: the macros of its tag field, its members'
+ * tags and its default member. */
+static void rd_tag_macros(buf *b, const decl *u) {
+    pad(b, 4);
+    bprintf(b, "rd_name(%s_TAG_FIELD, ", u->name);
+    c_string_lit(b, u->tagf, strlen(u->tagf));
+    bprintf(b, ", \"%s\");\n", u->name);
+    for (int m = 0; m < u->nm; m++) {
+        const char *mn = decls[nenums + u->mem[m]].name;
+        pad(b, 4);
+        if (u->int_tags) {
+            bprintf(b, "{ int64_t x = %s_%s_TAG; RD_BITS(x, UINT64_C(0x%llx), \"%s.%s\"); }\n", u->name, mn,
+                    (unsigned long long)u->tagv[m], u->name, mn);
+            continue;
+        }
+        const char *tg = u->tags[m][0] ? u->tags[m] : mn;
+        bprintf(b, "rd_name(%s_%s_TAG, ", u->name, mn);
+        c_string_lit(b, tg, strlen(tg));
+        bprintf(b, ", \"%s.%s\");\n", u->name, mn);
+    }
+    if (u->dflt) {
+        pad(b, 4);
+        bprintf(b, "{ uint32_t x = %s_DEFAULT; RD_BITS(x, %d, \"%s\"); }\n", u->name, u->dflt, u->name);
+    }
+}
+
 void reader_for_case(buf *b) {
     vcount = 0;
+    name_anon();
     const char *rn = decls[root_type->decl].name;
     bprintf(b, "#include \"gen-%llu.h\"\n", cur_seed);
     bprintf(b, "static void read_%llu(const void *buf, size_t len) {\n", cur_seed);
@@ -397,6 +617,8 @@ void reader_for_case(buf *b) {
     /* built with the library: the checked open verifies the whole blob */
     bprintf(b, "#ifdef BLOBC_WITH_LIBRARY\n    { blobc_error e; if (!%s_open_checked(buf, len, &e)) bad(\"(open_checked)\", e.message); }\n#endif\n", rn);
     rd_fields(b, root, "r", rn, 4);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i].is_union && decls[i].by_field) rd_tag_macros(b, &decls[i]);
     bput(b, "}\n\n");
 }
 

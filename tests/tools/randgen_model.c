@@ -27,20 +27,24 @@ int root_decl_moved = -1;
 unsigned long long cur_seed;
 
 
-type *intern(int k, type *elem, int count, int d) {
+static type *intern_key(int k, type *elem, type *key, int count, int d) {
     for (int i = 0; i < ntypes; i++)
-        if (types[i].k == k && types[i].elem == elem && types[i].count == count &&
-            types[i].decl == d)
+        if (types[i].k == k && types[i].elem == elem && types[i].key == key &&
+            types[i].count == count && types[i].decl == d)
             return &types[i];
     if (ntypes == MAXT) die("too many types");
     type *t = &types[ntypes];
     t->k = k;
     t->id = ntypes++;
     t->elem = elem;
+    t->key = key;
     t->count = count;
     t->decl = d;
     return t;
 }
+
+type *intern(int k, type *elem, int count, int d) { return intern_key(k, elem, NULL, count, d); }
+type *map_type(type *key, type *value) { return intern_key(K_MAP, value, key, 0, -1); }
 
 type *sc(int k) { return intern(k, NULL, 0, -1); }
 
@@ -61,9 +65,11 @@ static uint32_t rup(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
 static void layout(const type *t, uint32_t *size, uint32_t *align) {
     switch (t->k) {
     case K_ENUM: layout(t->elem, size, align); return;
-    case K_STRING: case K_ARRAY: *size = 8; *align = 4; return;
+    case K_STRING: case K_ARRAY: case K_MAP: *size = 8; *align = 4; return;
     case K_PTR: case K_REF: *size = 4; *align = 4; return;
     case K_UNION: *size = 8; *align = 4; return;
+    case K_ANY: *size = 12; *align = 4; return;
+    case K_OPT: layout(t->elem, size, align); *size = rup(*size + 1, *align); return;
     case K_FIXED: layout(t->elem, size, align); *size *= (uint32_t)t->count; return;
     case K_STRUCT:
         if (!decls[t->decl].laid) die("layout of an unfinished struct");
@@ -77,7 +83,7 @@ static void layout(const type *t, uint32_t *size, uint32_t *align) {
 /* Inline size when computable now (every struct inside already laid). */
 static int inline_size(const type *t, uint32_t *size) {
     const type *u = t;
-    while (u->k == K_FIXED) u = u->elem;
+    while (u->k == K_FIXED || u->k == K_OPT) u = u->elem;
     if (u->k == K_STRUCT && !decls[u->decl].laid) return 0;
     uint32_t a;
     layout(t, size, &a);
@@ -155,6 +161,8 @@ static type *runion(int cur, int inl) {
 }
 
 static type *rtype(int cur, int inl, int depth);
+static type *rmap(int cur, int depth);
+static type *ropt(int cur, int inl, int depth);
 
 static int nkeyed; /* structs with a @key */
 
@@ -180,6 +188,27 @@ static type *rfixed(int cur, int inl, int depth) {
     return intern(K_FIXED, e, n, -1);
 }
 
+static const int int_kinds[] = {K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64};
+
+/* A map type: string, integer or enum keys, any value (the entries are
+ * out of line, so a value may be any struct, the current one too). */
+static type *rmap(int cur, int depth) {
+    int r = (int)below(100);
+    type *key = r < 40 ? sc(K_STRING)
+                : r < 75 || !nenums ? sc(int_kinds[below(8)])
+                                    : decls[below((uint32_t)nenums)].t;
+    return map_type(key, rtype(cur, 0, depth + 1));
+}
+
+/* ?T for any T but ?T, *T and &T: a null pointer or reference in a
+ * present optional would read as absent (?*T and ?&T stay out). */
+static type *ropt(int cur, int inl, int depth) {
+    type *e;
+    do e = rtype(cur, inl, depth + 1);
+    while (e->k == K_OPT || e->k == K_PTR || e->k == K_REF);
+    return intern(K_OPT, e, 0, -1);
+}
+
 /* A random field or element type for struct `cur`. Inline positions (inl)
  * may only hold structs created before cur, so no struct contains itself
  * inline; out of line anything goes, which gives recursive types. */
@@ -189,6 +218,9 @@ static type *rtype(int cur, int inl, int depth) {
         type *u = runion(cur, inl);
         if (u) return pct(75) ? u : intern(K_PTR, u, 0, -1);
     }
+    if (depth < 3 && pct(6)) return rmap(cur, depth);
+    if (depth < 3 && pct(6)) return ropt(cur, inl, depth);
+    if (pct(3)) return sc(K_ANY);
     int r = (int)below(100);
     if (depth >= 3) r = (int)below(56);
     if (r < 38) return sc(K_BOOL + (int)below(11));
@@ -211,7 +243,7 @@ static type *rtype(int cur, int inl, int depth) {
          * the string "null") */
         type *e;
         do e = rtype(cur, 0, depth + 1);
-        while (e->k == K_PTR || e->k == K_REF);
+        while (e->k == K_PTR || e->k == K_REF || e->k == K_OPT);
         return intern(K_PTR, e, 0, -1);
     }
     switch (below(6)) {
@@ -463,7 +495,7 @@ static int is_key_kind(int k) { return is_int(k) || k == K_ENUM || k == K_STRING
  * to the item holding it would be offset 0, which is null. */
 static int ref_at_zero(const type *t, const type *self) {
     if (t->k == K_REF) return t->elem == self;
-    if (t->k == K_FIXED) return ref_at_zero(t->elem, self);
+    if (t->k == K_FIXED || t->k == K_OPT) return ref_at_zero(t->elem, self);
     if (t->k == K_STRUCT && decls[t->decl].nf) return ref_at_zero(decls[t->decl].f[0].t, self);
     return 0;
 }
@@ -573,7 +605,7 @@ static int type_reach(const type *t) {
     switch (t->k) {
     case K_ARRAY:
         return (t->elem->k == K_STRUCT && decls[t->elem->decl].keyed) || type_reach(t->elem);
-    case K_FIXED: case K_PTR: return type_reach(t->elem);
+    case K_FIXED: case K_PTR: case K_MAP: case K_OPT: return type_reach(t->elem);
     case K_STRUCT: return decls[t->decl].reach;
     case K_UNION: {
         const decl *u = &decls[t->decl];
@@ -645,9 +677,12 @@ static val *gen_struct(type *t, int depth) {
         val *fv = v->it[i];
         int k = f->t->k;
         int may_omit = (f->def && same_scalar(f->def, fv)) || (k == K_ARRAY && fv->n == 0) ||
-                       (k == K_PTR && fv->n == 0) || (k == K_UNION && fv->n == 0) ||
-                       (k == K_REF && !fv->pending);
-        v->omit[i] = may_omit && pct(60);
+                       (k == K_PTR && fv->n == 0) || (k == K_UNION && fv->n == 0 && f->nullable) ||
+                       (k == K_REF && !fv->pending) || (k == K_MAP && fv->n == 0) ||
+                       (k == K_OPT && fv->n == 0);
+        /* left out, or (now and then) null, which means the same; a
+         * YAML null for a string is the text "null" */
+        v->omit[i] = !may_omit || !pct(60) ? 0 : k != K_STRING && pct(20) ? 2 : 1;
     }
     if (pct(35)) {
         for (int i = d->nf - 1; i > 0; i--) {
@@ -764,7 +799,7 @@ static void keyed_array(val *v) {
 
 static void collect_keys(val *v) {
     const type *t = v->t;
-    if (t->k == K_STRING || t->k == K_REF || v->karr) return;
+    if (t->k == K_STRING || t->k == K_REF || t->k == K_ANY || v->karr) return;
     if (t->k == K_ARRAY && t->elem->k == K_STRUCT && decls[t->elem->decl].keyed) keyed_array(v);
     for (int i = 0; i < v->n; i++) collect_keys(v->it[i]);
 }
@@ -795,6 +830,20 @@ static int add_missing_item(val *root_v) {
     return 0;
 }
 
+/* A random order of n things, for the text. */
+static int *text_order(int n) {
+    int *o = xmalloc((size_t)(n ? n : 1) * sizeof *o);
+    int r = (int)below(100);
+    for (int i = 0; i < n; i++) o[i] = r < 20 ? n - 1 - i : i;
+    if (r >= 40)
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)below((uint32_t)i + 1), x = o[i];
+            o[i] = o[j];
+            o[j] = x;
+        }
+    return o;
+}
+
 static void sort_keyed(val *a) {
     for (int i = 1; i < a->n; i++)
         for (int j = i; j > 0 && key_cmp(key_of(a->it[j - 1]), key_of(a->it[j])) > 0; j--) {
@@ -802,19 +851,11 @@ static void sort_keyed(val *a) {
             a->it[j] = a->it[j - 1];
             a->it[j - 1] = x;
         }
-    a->tord = xmalloc((size_t)(a->n ? a->n : 1) * sizeof *a->tord);
-    int r = (int)below(100);
+    a->tord = text_order(a->n);
     for (int i = 0; i < a->n; i++) {
         a->it[i]->karr = a->karr;
         a->it[i]->kidx = i;
-        a->tord[i] = r < 20 ? a->n - 1 - i : i;
     }
-    if (r >= 40)
-        for (int i = a->n - 1; i > 0; i--) {
-            int j = (int)below((uint32_t)i + 1), x = a->tord[i];
-            a->tord[i] = a->tord[j];
-            a->tord[j] = x;
-        }
 }
 
 /* After the values are made: unique keys, every reference a target (any
@@ -840,17 +881,110 @@ static void settle_keys(val *root_v) {
  * (different types: the second use would be a replay). */
 val *gen(type *t, int depth, int pooled) {
     xcount++;
-    if (t->k == K_PTR || t->k == K_UNION || t->k == K_REF || !pooled) return gen_inline(t, depth);
+    /* (an absent ?T, a null any is no node to alias) */
+    if (t->k == K_PTR || t->k == K_UNION || t->k == K_REF || t->k == K_OPT || t->k == K_ANY ||
+        !pooled)
+        return gen_inline(t, depth);
     int k = t->k;
-    val *v = pool_take(t, k == K_STRING || k == K_ARRAY ? 35 : k == K_STRUCT || k == K_FIXED ? 15 : 5);
+    val *v = pool_take(t, k == K_STRING || k == K_ARRAY ? 35 : k == K_STRUCT || k == K_FIXED || k == K_MAP ? 15 : 5);
     if (v) return v;
     v = gen_inline(t, depth);
     pool_add(t, v);
     return v;
 }
 
+/* Set for the next value made: it must not be what the data says with
+ * null (a pointer's target, a present optional's value). */
+static int must_hold;
+
+/* n entries of a map (or an any's mapping) with keys of type kt, each
+ * key once, sorted by key (docs/FORMAT.md): fewer when the key type runs
+ * out of keys. */
+static int gen_keys(val *v, type *kt, int n) {
+    v->keys = xmalloc((size_t)(n ? n : 1) * sizeof *v->keys);
+    int got = 0;
+    for (int i = 0; i < n; i++) {
+        for (int tries = 0; tries < 8; tries++) {
+            val *k = gen_scalar(kt, 0);
+            int dup = 0;
+            for (int j = 0; j < got; j++) dup |= key_cmp(v->keys[j], k) == 0;
+            if (dup) continue;
+            int at = got++;
+            while (at > 0 && key_cmp(v->keys[at - 1], k) > 0) {
+                v->keys[at] = v->keys[at - 1];
+                at--;
+            }
+            v->keys[at] = k;
+            break;
+        }
+    }
+    v->tord = text_order(got);
+    return got;
+}
+
+static val *gen_any(type *t, int nest, int must);
+
+/* The n items of an array (or values of a map, or of an any's list or
+ * mapping, depth its nesting) v, of type et. */
+static val *gen_items(val *v, type *et, int n, int depth) {
+    budget -= n;
+    v->n = n;
+    v->it = xmalloc((size_t)(n ? n : 1) * sizeof *v->it);
+    for (int i = 0; i < n; i++) {
+        v->it[i] = v->t->k == K_ANY ? gen_any(et, depth + 1, 0) : gen(et, depth + 1, 1);
+        v->xsize += v->it[i]->xsize;
+    }
+    return v;
+}
+
+static val *gen_map(type *t, int depth) {
+    val *v = newval(t);
+    int n = depth >= MAXDEPTH || budget <= 0 || pct(15) ? 0 : 1 + (int)below(depth >= 2 ? 2 : 5);
+    return gen_items(v, t->elem, gen_keys(v, t->key, n), depth);
+}
+
+/* An any: scalars of every kind, lists and mappings nested a few deep. */
+static val *gen_any(type *t, int nest, int must) {
+    val *v = newval(t);
+    int r = (int)below(100);
+    if (nest >= 3 || budget <= 0) r = (int)below(70);
+    if (must && r < 8) r = 8 + (int)below(92);
+    v->ak = r < 8 ? A_NULL : r < 18 ? A_BOOL : r < 35 ? A_INT : r < 42 ? A_UINT : r < 55 ? A_FLOAT
+          : r < 70 ? A_STRING : r < 85 ? A_LIST : A_MAP;
+    switch (v->ak) {
+    case A_BOOL: v->bits = below(2); break;
+    case A_INT: v->bits = gen_int(K_I64); break;
+    case A_UINT: v->bits = gen_int(K_U64) | UINT64_C(1) << 63; break;
+    case A_FLOAT: v->bits = gen_f64(1); break;
+    case A_STRING: gen_string_bytes(v, 0); break;
+    case A_LIST:
+    case A_MAP: {
+        int n = (int)below(4);
+        if (v->ak == A_MAP) n = gen_keys(v, sc(K_STRING), n);
+        gen_items(v, t, n, nest);
+        break;
+    }
+    default: break;
+    }
+    return v;
+}
+
 static val *gen_inline(type *t, int depth) {
+    int must = must_hold;
+    must_hold = 0;
     switch (t->k) {
+    case K_MAP: return gen_map(t, depth);
+    case K_ANY: return gen_any(t, 0, must);
+    case K_OPT: {
+        val *v = newval(t);
+        v->it = xmalloc(sizeof *v->it);
+        if (depth >= MAXDEPTH || budget <= 0 || pct(40)) return v;
+        must_hold = 1;
+        v->n = 1;
+        v->it[0] = gen(t->elem, depth, 0);
+        v->xsize += v->it[0]->xsize;
+        return v;
+    }
     case K_STRUCT: return gen_struct(t, depth);
     case K_STRING: {
         return gen_scalar(t, 0);
@@ -872,14 +1006,7 @@ static val *gen_inline(type *t, int depth) {
         if (depth >= MAXDEPTH || budget <= 0 || pct(15)) n = 0;
         else if (k <= K_F64 || k == K_ENUM) n = 1 + (int)below(pct(20) ? 24 : 6);
         else n = 1 + (int)below(depth >= 2 ? 2 : 4);
-        budget -= n;
-        v->n = n;
-        v->it = xmalloc((size_t)(n ? n : 1) * sizeof *v->it);
-        for (int i = 0; i < n; i++) {
-            v->it[i] = gen(t->elem, depth + 1, 1);
-            v->xsize += v->it[i]->xsize;
-        }
-        return v;
+        return gen_items(v, t->elem, n, depth);
     }
     case K_PTR: {
         val *v = newval(t);
@@ -888,6 +1015,7 @@ static val *gen_inline(type *t, int depth) {
         budget--;
         val *target = pool_take(t, 35);
         if (!target) {
+            must_hold = 1;
             target = gen(t->elem, depth + 1, 0);
             pool_add(t, target);
         }
@@ -903,18 +1031,23 @@ static val *gen_inline(type *t, int depth) {
         return v;
     }
     case K_UNION: {
-        /* always a member here (gen_struct makes a nullable field none);
-         * its struct is a *Member target, pooled as such, so a union and
-         * a *Member may share it */
+        /* a member here (gen_struct makes a nullable field none), or none
+         * in an @open union (the text then gives a tag it lacks, or
+         * null); the member's struct is a *Member target, pooled as such,
+         * so a union and a *Member may share it, except in a union tagged
+         * by a field, whose member's mapping holds the tag */
         const decl *d = &decls[t->decl];
-        int m = (int)below((uint32_t)d->nm);
-        type *pt = intern(K_PTR, struct_type(d->mem[m]), 0, -1);
         val *v = newval(t);
         v->it = xmalloc(sizeof *v->it);
+        if (d->open && !must && pct(15)) return v;
+        int m = (int)below((uint32_t)d->nm);
+        type *pt = intern(K_PTR, struct_type(d->mem[m]), 0, -1);
         v->n = 1;
         v->tag = m + 1;
-        val *target = pool_take(pt, 35);
-        if (!target) {
+        val *target = d->by_field ? NULL : pool_take(pt, 35);
+        if (d->by_field) {
+            target = gen(pt->elem, depth + 1, 0);
+        } else if (!target) {
             target = gen(pt->elem, depth + 1, 0);
             pool_add(pt, target);
         }
@@ -940,6 +1073,7 @@ static void visit_payload(val *p) {
 }
 
 static void assign_shares(val *v) {
+    if (v->t->k == K_ANY) return;
     if (v->t->k == K_PTR || v->t->k == K_UNION) {
         if (v->n) visit_payload(v->it[0]);
         return;
@@ -949,6 +1083,36 @@ static void assign_shares(val *v) {
         return;
     }
     for (int i = 0; i < v->n; i++) assign_shares(v->it[i]);
+}
+
+/* ---- unions tagged by a field ---- */
+
+/* Tag fields no struct has a field of (field_words), so the tag is never
+ * a member's key too. */
+static const char *const tag_fields[] = {"type", "tag", "variant", "@type", "class"};
+static const char *const tag_words[] = {"circle", "box",  "tilelayer", "a",  "B",      "x-y",
+                                        "two words", "12", "é",   "mesh", "region", "true"};
+
+/* Half the unions are tagged by a field: string tags (now and then a
+ * member without one) or integer tags, a default member sometimes,
+ * @open sometimes. */
+static void make_tagging(decl *d) {
+    if (!pct(55)) return;
+    d->by_field = 1;
+    sfmt(d->tagf, sizeof d->tagf, "%s", tag_fields[below(NELEM(tag_fields))]);
+    d->int_tags = pct(35);
+    for (int m = 0; m < d->nm; m++)
+        for (int dup = 1; dup;) {
+            if (d->int_tags) d->tagv[m] = pct(50) ? below(8) : gen_int(K_I64);
+            else if (pct(15)) d->tags[m][0] = 0;
+            else sfmt(d->tags[m], sizeof d->tags[m], "%s", tag_words[below(NELEM(tag_words))]);
+            dup = 0;
+            for (int j = 0; j < m; j++)
+                dup |= d->int_tags ? d->tagv[j] == d->tagv[m]
+                                   : d->tags[m][0] && strcmp(d->tags[j], d->tags[m]) == 0;
+        }
+    d->dflt = pct(35) ? 1 + (int)below((uint32_t)d->nm) : 0;
+    d->open = pct(30);
 }
 
 /* ---- the case ---- */
@@ -1008,7 +1172,7 @@ void make_case(unsigned long long seed) {
         ndecls++;
     }
     for (int i = 0; i + 1 < nstructs; i++) nkeyed += decls[nenums + i].keyed = pct(45);
-    nunions = pct(60) ? 1 + (int)below(2) : 0;
+    nunions = pct(70) ? 1 + (int)below(2) : 0;
     for (int i = 0; i < nunions; i++) {
         decl *d = &decls[ndecls];
         d->is_union = 1;
@@ -1020,14 +1184,31 @@ void make_case(unsigned long long seed) {
             for (int j = 0; j < d->nm; j++) dup |= d->mem[j] == m;
             if (!dup) d->mem[d->nm++] = m;
         }
+        make_tagging(d);
         ndecls++;
     }
     for (int i = 0; i < nstructs; i++) make_struct(i, i == nstructs - 1);
     find_reach();
     root_type = struct_type(nstructs - 1);
-    budget = 60 + (int)below(100);
+    budget = 45 + (int)below(80);
     xcount = 0;
     root = gen(root_type, 0, 1);
     settle_keys(root);
     assign_shares(root);
+}
+
+void case_forms(buf *b) {
+    static const char *const words[] = {"map", "opt", "any", "tagged", "open"};
+    int has[5] = {0};
+    for (int i = 0; i < ntypes; i++) {
+        has[0] |= types[i].k == K_MAP;
+        has[1] |= types[i].k == K_OPT;
+        has[2] |= types[i].k == K_ANY;
+    }
+    for (int i = 0; i < ndecls; i++) {
+        has[3] |= decls[i].by_field;
+        has[4] |= decls[i].open;
+    }
+    for (int i = 0, n = 0; i < 5; i++)
+        if (has[i]) bprintf(b, "%s%s", n++ ? " " : "", words[i]);
 }

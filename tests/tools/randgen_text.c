@@ -25,6 +25,9 @@ static void spell(buf *b, const type *t) {
     case K_FIXED: bput(b, "["); spell(b, t->elem); bprintf(b, "; %d]", t->count); break;
     case K_PTR: bput(b, "*"); spell(b, t->elem); break;
     case K_REF: bput(b, "&"); spell(b, t->elem); break;
+    case K_MAP: bput(b, "["); spell(b, t->key); bput(b, ": "); spell(b, t->elem); bput(b, "]"); break;
+    case K_OPT: bput(b, "?"); spell(b, t->elem); break;
+    case K_ANY: bput(b, "any"); break;
     default: bput(b, kname[t->k]); break;
     }
 }
@@ -105,6 +108,7 @@ static void yaml_float(buf *b, int k, uint64_t bits) {
 
 static int utf8_next(const char *s, size_t n, size_t i, uint32_t *cp);
 static void yaml_int(buf *b, int k, uint64_t v);
+static void yaml_string(buf *b, const char *s, size_t n, int target);
 
 /* Which quoted-string syntax: the schema's, YAML's double quotes, JSON's. */
 enum { Q_SCHEMA, Q_YAML, Q_JSON };
@@ -143,6 +147,19 @@ static void quoted(buf *b, const char *s, size_t n, int q) {
     bput(b, "\"");
 }
 
+/* Member m's tag as a literal in syntax q: a string quoted (the
+ * struct's name for a member without a tag), an integer as a number. */
+static void union_tag_text(buf *b, const decl *d, int m, int q) {
+    if (d->int_tags) {
+        if (q == Q_JSON) fmt_int(b, K_I64, d->tagv[m]);
+        else yaml_int(b, K_I64, d->tagv[m]);
+        return;
+    }
+    const char *t = d->tags[m][0] ? d->tags[m] : decls[nenums + d->mem[m]].name;
+    if (q == Q_YAML) yaml_string(b, t, strlen(t), 0);
+    else quoted(b, t, strlen(t), q);
+}
+
 static void schema_default(buf *b, const field *f) {
     const val *d = f->def;
     int k = f->t->k;
@@ -177,10 +194,23 @@ static void write_decl(buf *b, const decl *d) {
         return;
     }
     if (d->is_union) {
-        bprintf(b, "union %s {", d->name);
+        bprintf(b, "%sunion %s", d->open ? "@open " : "", d->name);
+        if (d->by_field) {
+            bput(b, " by ");
+            quoted(b, d->tagf, strlen(d->tagf), Q_SCHEMA);
+        }
+        if (d->dflt) {
+            bput(b, " default ");
+            union_tag_text(b, d, d->dflt - 1, Q_SCHEMA);
+        }
+        bput(b, " {");
         for (int i = 0; i < d->nm; i++) {
             bput(b, i ? ", " : " ");
             if (pct(10)) bprintf(b, "\n    /// Member %d.\n    ", i + 1);
+            if (d->by_field && (d->int_tags || d->tags[i][0])) {
+                union_tag_text(b, d, i, Q_SCHEMA);
+                bput(b, ": ");
+            }
             bput(b, decls[nenums + d->mem[i]].name);
         }
         bput(b, pct(30) ? ", }\n" : " }\n");
@@ -233,8 +263,7 @@ void write_split(const char *dir, const char *main_file) {
     }
 }
 
-void write_schema(buf *b) {
-    int order[MAXD];
+void schema_order(int *order) {
     for (int i = 0; i < ndecls; i++) order[i] = i;
     for (int i = ndecls - 1; i > 0; i--) {
         int j = (int)below((uint32_t)i + 1);
@@ -242,6 +271,11 @@ void write_schema(buf *b) {
         order[i] = order[j];
         order[j] = x;
     }
+}
+
+void write_schema(buf *b) {
+    int order[MAXD];
+    schema_order(order);
     bprintf(b, "// random schema, seed %llu\n", cur_seed);
     for (int oi = 0; oi < ndecls; oi++) write_decl(b, &decls[order[oi]]);
     if (has_root_decl) bprintf(b, "root %s;\n", root_decl_name());
@@ -346,14 +380,29 @@ static int single_ok(const char *s, size_t n) {
     return 1;
 }
 
-/* target: the string is a pointer's target, where a plain null is null. */
+/* Whether an any's string stays a string written plain: no null, no
+ * boolean, no number (the bake reads an any's plain scalars as YAML's core
+ * schema does). */
+static int any_plain_ok(const char *s, size_t n) {
+    static const char *const words[] = {"null", "Null", "NULL", "true",  "True",
+                                        "TRUE", "false", "False", "FALSE"};
+    if (!plain_ok(s, n) || (s[0] >= '0' && s[0] <= '9') || (n == 1 && s[0] == '~')) return 0;
+    for (size_t i = 0; i < NELEM(words); i++)
+        if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0) return 0;
+    return 1;
+}
+
+/* target: 1 where a plain null is null (a pointer's target, a present
+ * optional), 2 where any plain scalar but text is something else (an
+ * any). */
 static void yaml_string(buf *b, const char *s, size_t n, int target) {
     static const char *const nulls[] = {"null", "Null", "NULL", "~"};
     int is_null = 0;
     for (size_t i = 0; i < NELEM(nulls); i++)
         is_null |= strlen(nulls[i]) == n && memcmp(nulls[i], s, n) == 0;
+    int plain = target == 2 ? any_plain_ok(s, n) : plain_ok(s, n) && !(target && is_null);
     int r = (int)below(100);
-    if (r < 45 && plain_ok(s, n) && !(target && is_null)) {
+    if (r < 45 && plain) {
         bput_n(b, s, n);
     } else if (r < 70 && single_ok(s, n)) {
         bput(b, "'");
@@ -390,8 +439,35 @@ static int literal_ok(const char *s, size_t n) {
 
 static void yaml_null(buf *b);
 
-/* The i-th item of an array in the text (a keyed array's are not sorted there). */
+/* The i-th item of an array in the text (a keyed array's are not sorted
+ * there, nor are a map's entries). */
 static val *text_item(const val *v, int i) { return v->it[v->tord ? v->tord[i] : i]; }
+
+/* An any's float: the shortest text that reads back, always with a '.'
+ * or an exponent, so that it stays a float. */
+static void any_float(char *out, size_t cap, uint64_t bits) {
+    fmt_float(out, cap - 3, K_F64, bits, pct(30));
+    if (!strpbrk(out, ".e")) strcat(out, ".0");
+}
+
+static void yaml_any_scalar(buf *b, const val *v) {
+    static const char *const words[2][3] = {{"false", "False", "FALSE"}, {"true", "True", "TRUE"}};
+    char t[64];
+    switch (v->ak) {
+    case A_NULL: yaml_null(b); break;
+    case A_BOOL: bput(b, words[v->bits][pct(70) ? 0 : 1 + below(2)]); break;
+    case A_INT: yaml_int(b, K_I64, v->bits); break;
+    case A_UINT: yaml_int(b, K_U64, v->bits); break;
+    case A_FLOAT: {
+        any_float(t, sizeof t, v->bits);
+        char *e = strchr(t, 'e');
+        if (e && pct(15)) *e = 'E';
+        bput(b, t);
+        break;
+    }
+    default: yaml_string(b, v->s, v->slen, 2); break;
+    }
+}
 
 static void yaml_scalar(buf *b, const val *v, int target) {
     const type *t = v->t;
@@ -400,7 +476,8 @@ static void yaml_scalar(buf *b, const val *v, int target) {
         /* its target's key; a string key's plain null would be no target */
         if (v->target) yaml_scalar(b, key_of(v->target), 1);
         else yaml_null(b);
-    } else if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
+    } else if (k == K_ANY) yaml_any_scalar(b, v);
+    else if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
     else if (is_int(k)) yaml_int(b, k, v->bits);
     else if (v->ftext) bput(b, v->ftext);
     else if (k == K_F32 || k == K_F64) yaml_float(b, k, v->bits);
@@ -413,14 +490,35 @@ static void yaml_scalar(buf *b, const val *v, int target) {
 
 static const field *fld(const val *v, int i) { return &decls[v->t->decl].f[i]; }
 
-/* What a node is in the text: a pointer is its target (or null). */
-static const val *node_of(const val *v) { return v->t->k == K_PTR ? (v->n ? v->it[0] : NULL) : v; }
+/* Whether the text of v0 is another value's: a pointer's target, a
+ * present optional's value, where null means null or absent. */
+static int wrapped(const val *v0) { return v0->t->k == K_PTR || v0->t->k == K_OPT; }
+
+/* What a node is in the text: a pointer is its target, an optional its
+ * value (or null). */
+static const val *node_of(const val *v) { return wrapped(v) ? (v->n ? v->it[0] : NULL) : v; }
+
+/* The @open union tagged by a field that a null pointer or an absent
+ * optional v0 stands for, NULL when it is none: such a union's unknown
+ * tag is written for it now and then, which the bake takes as null. */
+static const decl *open_of(const val *v0) {
+    const type *e = wrapped(v0) ? v0->t->elem : NULL;
+    if (!e || e->k != K_UNION) return NULL;
+    const decl *d = &decls[e->decl];
+    return d->open && d->by_field ? d : NULL;
+}
 
 /* Field i of struct value v left out of the text (it holds its default, an
- * empty array or null). Never a node that is aliased: its anchor is needed. */
+ * empty array or map, null or absent), or written as null (omit 2), which
+ * means the same. Never a node that is aliased: its anchor is needed. */
 static int omitted(const val *v, int i) {
     const val *n = node_of(v->it[i]);
-    return v->omit[i] && !(n && n->refs > 1);
+    return v->omit[i] == 1 && !(n && n->refs > 1);
+}
+
+static int as_null(const val *v, int i) {
+    const val *n = node_of(v->it[i]);
+    return v->omit[i] == 2 && !(n && n->refs > 1);
 }
 
 static int n_present(const val *v) {
@@ -429,8 +527,17 @@ static int n_present(const val *v) {
     return n;
 }
 
+static int is_seq(const val *v) {
+    return v->t->k == K_ARRAY || v->t->k == K_FIXED || (v->t->k == K_ANY && v->ak == A_LIST);
+}
+
+/* Written as a mapping with keys of its own: a map, an any's mapping. */
+static int is_keyed_map(const val *v) {
+    return v->t->k == K_MAP || (v->t->k == K_ANY && v->ak == A_MAP);
+}
+
 static int is_collection(const val *v) {
-    return v && (v->t->k == K_STRUCT || v->t->k == K_ARRAY || v->t->k == K_FIXED);
+    return v && (v->t->k == K_STRUCT || is_seq(v) || is_keyed_map(v));
 }
 
 static int is_empty_collection(const val *v) {
@@ -442,6 +549,12 @@ static void yaml_key(buf *b, const char *name) {
     if (pct(8)) bprintf(b, "\"%s\"", name);
     else if (pct(5)) bprintf(b, "'%s'", name);
     else bput(b, name);
+}
+
+/* A map's key as the key type reads it. */
+static void yaml_map_key(buf *b, const val *k) {
+    if (k->t->k == K_STRING) yaml_string(b, k->s, k->slen, 0);
+    else yaml_scalar(b, k, 0);
 }
 
 static void yaml_null(buf *b) { bput(b, pct(70) ? "null" : "~"); }
@@ -465,15 +578,94 @@ const char *union_member(const val *u) {
     return decls[nenums + decls[u->t->decl].mem[u->tag - 1]].name;
 }
 
+static const decl *udecl(const val *u) { return &decls[u->t->decl]; }
+
+/* Where the tag goes among the np keys of tagged union u's member: -1
+ * nowhere (the default member's mapping may leave it out). */
+static int tag_at(const val *u, int np) {
+    if (!u) return -1;
+    if (udecl(u)->dflt == u->tag && pct(40)) return -1;
+    return (int)below((uint32_t)np + 1);
+}
+
+/* The tag field's key (quoted where a plain scalar cannot start so). */
+static void yaml_tag_key(buf *b, const decl *d) {
+    if (d->tagf[0] == '@') bprintf(b, "\"%s\"", d->tagf);
+    else yaml_key(b, d->tagf);
+}
+
+/* A tag of d's tag field that names no member. */
+static void unknown_tag(buf *b, const decl *d, int q) {
+    if (!d->int_tags) {
+        bput(b, q == Q_JSON ? "\"nope\"" : pct(50) ? "nope" : "'nope'");
+        return;
+    }
+    uint64_t x = 5000;
+    for (int used = 1; used;) {
+        used = 0;
+        for (int m = 0; m < d->nm; m++) used |= d->tagv[m] == x;
+        x += used;
+    }
+    fmt_int(b, K_I64, x);
+}
+
+/* An @open union's mapping with a tag it lacks: the bake skips it. */
+static void yaml_unknown_flow(buf *b, const decl *d) {
+    bput(b, "{");
+    if (pct(50)) bput(b, "left: [1, {out: x}], ");
+    yaml_tag_key(b, d);
+    bput(b, ": ");
+    unknown_tag(b, d, Q_YAML);
+    if (pct(50)) bput(b, ", also: out");
+    bput(b, "}");
+}
+
+static void yaml_tag_pair(buf *b, const val *u) {
+    yaml_tag_key(b, udecl(u));
+    bput(b, ": ");
+    union_tag_text(b, udecl(u), u->tag - 1, Q_YAML);
+}
+
 static void yaml_flow(buf *b, const val *v0);
 
-/* A union: {Member: payload}, or null for none. */
-static int yaml_anchor(buf *b, val *n, const char *sep);
+static void yaml_field_flow(buf *b, const val *v, int i) {
+    if (as_null(v, i)) yaml_null(b);
+    else yaml_flow(b, v->it[i]);
+}
 
+/* A struct in flow style; tu: the tagged union whose member it is, its
+ * tag the at-th key (tag_at). */
+static void yaml_flow_fields(buf *b, const val *v, const val *tu, int at) {
+    bput(b, "{");
+    int p = 0, c = 0; /* present fields passed, keys written */
+    for (int j = 0; j <= v->n; j++) {
+        int i = j < v->n ? v->order[j] : -1;
+        if (i >= 0 && omitted(v, i)) continue;
+        if (p++ == at) {
+            bput(b, !c++ ? "" : pct(80) ? ", " : ",");
+            yaml_tag_pair(b, tu);
+        }
+        if (i < 0) break;
+        bput(b, !c++ ? "" : pct(80) ? ", " : ",");
+        yaml_key(b, fld(v, i)->name);
+        bput(b, ": ");
+        yaml_field_flow(b, v, i);
+    }
+    bput(b, "}");
+}
+
+/* A union: {Member: payload}, or the member's mapping holding its tag,
+ * or null (or an unknown tag of an @open union) for none. */
 static void yaml_union_flow(buf *b, const val *u) {
     if (yaml_anchor(b, (val *)u, " ")) return; /* a shared *U target */
+    const decl *d = udecl(u);
     if (!u->n) {
-        yaml_null(b);
+        if (d->open && pct(50)) yaml_unknown_flow(b, d);
+        else yaml_null(b);
+        return;
+    }
+    if (d->by_field) {
+        yaml_flow_fields(b, u->it[0], u, tag_at(u, n_present(u->it[0])));
         return;
     }
     bput(b, "{");
@@ -490,36 +682,38 @@ static void yaml_flow(buf *b, const val *v0) {
         return;
     }
     if (!v) {
-        yaml_null(b);
+        if (open_of(v0) && pct(30)) yaml_unknown_flow(b, open_of(v0));
+        else yaml_null(b);
         return;
     }
     if (yaml_anchor(b, v, " ")) return;
     if (v->t->k == K_STRUCT) {
-        bput(b, "{");
-        int first = 1;
-        for (int j = 0; j < v->n; j++) {
-            int i = v->order[j];
-            if (omitted(v, i)) continue;
-            bput(b, first ? "" : pct(80) ? ", " : ",");
-            first = 0;
-            yaml_key(b, fld(v, i)->name);
-            bput(b, ": ");
-            yaml_flow(b, v->it[i]);
-        }
-        bput(b, "}");
-    } else if (v->t->k == K_ARRAY || v->t->k == K_FIXED) {
+        yaml_flow_fields(b, v, NULL, -1);
+    } else if (is_seq(v)) {
         bput(b, "[");
         for (int i = 0; i < v->n; i++) {
             if (i) bput(b, pct(80) ? ", " : ",");
             yaml_flow(b, text_item(v, i));
         }
         bput(b, "]");
+    } else if (is_keyed_map(v)) {
+        bput(b, "{");
+        for (int j = 0; j < v->n; j++) {
+            int i = v->tord[j];
+            if (j) bput(b, pct(80) ? ", " : ",");
+            yaml_map_key(b, v->keys[i]);
+            bput(b, ": ");
+            yaml_flow(b, v->it[i]);
+        }
+        bput(b, "}");
     } else {
-        yaml_scalar(b, v, v0->t->k == K_PTR);
+        yaml_scalar(b, v, wrapped(v0));
     }
 }
 
 static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad);
+static void yaml_block_fields(buf *b, const val *v, int indent, int skip_first_pad, const val *tu,
+                              int at);
 
 static int single_ok(const char *s, size_t n);
 
@@ -532,31 +726,86 @@ static int folded_ok(const char *s, size_t n) {
     return n >= 3 && s[0] != ' ' && s[n - 1] != ' ' && memchr(s, ' ', n) && single_ok(s, n);
 }
 
+static void yaml_after(buf *b, const val *v0, int indent, int after_dash);
+
+/* A union after "key:" or "-" (yaml_after). */
+static void yaml_union_after(buf *b, const val *u, int indent, int after_dash) {
+    /* none: null or an empty value; a member: its single-key mapping, or
+     * its own mapping holding the tag, in flow or block style */
+    if (!u->n && !after_dash && pct(10)) {
+        bput(b, "\n");
+        return;
+    }
+    if (!u->n || u->refs > 1 || pct(30)) {
+        /* (an anchor in block style would go to the member's key) */
+        bput(b, " ");
+        yaml_union_flow(b, u);
+        yaml_eol(b);
+        return;
+    }
+    if (udecl(u)->by_field) {
+        int at = tag_at(u, n_present(u->it[0]));
+        if (at < 0 && !n_present(u->it[0])) {
+            bput(b, " {}\n");
+            return;
+        }
+        bput(b, after_dash ? " " : "\n");
+        yaml_block_fields(b, u->it[0], indent + 2, after_dash, u, at);
+        return;
+    }
+    if (after_dash) {
+        bput(b, " ");
+    } else {
+        bput(b, "\n");
+        pad(b, indent + 2);
+    }
+    yaml_key(b, union_member(u));
+    bput(b, ":");
+    yaml_after(b, u->it[0], indent + 2, 0);
+}
+
+/* A string or an any's string as a block scalar, when it can be one. */
+static int yaml_block_scalar(buf *b, const val *v, int indent) {
+    if (v->t->k != K_STRING && !(v->t->k == K_ANY && v->ak == A_STRING)) return 0;
+    if (literal_ok(v->s, v->slen) && pct(60)) {
+        bput(b, "|-\n");
+        const char *s = v->s;
+        size_t n = v->slen, i = 0;
+        while (i <= n) {
+            const char *nl = memchr(s + i, '\n', n - i);
+            size_t e = nl ? (size_t)(nl - s) : n;
+            pad(b, indent + 2);
+            bput_n(b, s + i, e - i);
+            bput(b, "\n");
+            i = e + 1;
+        }
+        return 1;
+    }
+    if (folded_ok(v->s, v->slen) && pct(40)) {
+        /* ">-" folds each line break between two lines into a space */
+        bput(b, ">-\n");
+        pad(b, indent + 2);
+        for (size_t i = 0; i < v->slen; i++) {
+            if (v->s[i] == ' ' && v->s[i - 1] != ' ' && v->s[i + 1] != ' ' && pct(50)) {
+                bput(b, "\n");
+                pad(b, indent + 2);
+            } else {
+                bput_n(b, v->s + i, 1);
+            }
+        }
+        bput(b, "\n");
+        return 1;
+    }
+    return 0;
+}
+
 /* Writes the node after "key:" or "-" (the cursor right after the colon or
  * dash) up to and including its last newline. */
 static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
     if (node_of(v0) && node_of(v0)->t->k == K_UNION) {
-        v0 = node_of(v0); /* *U: the union value (never none: a member, or a null pointer) */
-        /* none: null or an empty value; a member: its single-key mapping,
-         * in flow or block style */
-        if (!v0->n && !after_dash && pct(10)) {
-            bput(b, "\n");
-        } else if (!v0->n || v0->refs > 1 || pct(30)) {
-            /* (an anchor in block style would go to the member's key) */
-            bput(b, " ");
-            yaml_union_flow(b, v0);
-            yaml_eol(b);
-        } else {
-            if (after_dash) {
-                bput(b, " ");
-            } else {
-                bput(b, "\n");
-                pad(b, indent + 2);
-            }
-            yaml_key(b, union_member(v0));
-            bput(b, ":");
-            yaml_after(b, v0->it[0], indent + 2, 0);
-        }
+        /* *U, ?U: the union value (a member: a null pointer or an absent
+         * optional has no union) */
+        yaml_union_after(b, node_of(v0), indent, after_dash);
         return;
     }
     if (v0->t->k == K_REF) {
@@ -570,7 +819,13 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
         return;
     }
     val *v = (val *)node_of(v0);
-    if (!v) {
+    if (!v || (v->t->k == K_ANY && v->ak == A_NULL)) {
+        if (!v && open_of(v0) && pct(30)) {
+            bput(b, " ");
+            yaml_unknown_flow(b, open_of(v0));
+            yaml_eol(b);
+            return;
+        }
         if (!after_dash && pct(10)) {
             bput(b, "\n"); /* an empty value is null too */
             return;
@@ -584,15 +839,16 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
         bprintf(b, " *a%d\n", v->anchor);
         return;
     }
-    /* A pointer's target is never written as null or an empty value: that
-     * would be a null pointer. */
-    int target = v0->t->k == K_PTR;
+    /* A pointer's target, an optional's value is never written as null or
+     * an empty value: that would be a null pointer, an absent optional. */
+    int target = wrapped(v0);
+    int empty = (v->t->k == K_ARRAY || v->t->k == K_MAP) && v->n == 0;
     if (v->refs < 2 && !after_dash && !target && pct(15) &&
-        ((v->t->k == K_STRING && v->slen == 0) || (v->t->k == K_ARRAY && v->n == 0))) {
+        ((v->t->k == K_STRING && v->slen == 0) || empty)) {
         bput(b, "\n"); /* an empty value: the empty string, the empty array */
         return;
     }
-    if (v->refs < 2 && v->t->k == K_ARRAY && v->n == 0 && !target && pct(20)) {
+    if (v->refs < 2 && empty && !target && pct(20)) {
         bput(b, " ");
         yaml_null(b);
         bput(b, "\n");
@@ -601,35 +857,7 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
     if (!is_collection(v)) {
         bput(b, " ");
         yaml_anchor(b, v, " ");
-        if (v->t->k == K_STRING && literal_ok(v->s, v->slen) && pct(60)) {
-            bput(b, "|-\n");
-            const char *s = v->s;
-            size_t n = v->slen, i = 0;
-            while (i <= n) {
-                const char *nl = memchr(s + i, '\n', n - i);
-                size_t e = nl ? (size_t)(nl - s) : n;
-                pad(b, indent + 2);
-                bput_n(b, s + i, e - i);
-                bput(b, "\n");
-                i = e + 1;
-            }
-            return;
-        }
-        if (v->t->k == K_STRING && folded_ok(v->s, v->slen) && pct(40)) {
-            /* ">-" folds each line break between two lines into a space */
-            bput(b, ">-\n");
-            pad(b, indent + 2);
-            for (size_t i = 0; i < v->slen; i++) {
-                if (v->s[i] == ' ' && v->s[i - 1] != ' ' && v->s[i + 1] != ' ' && pct(50)) {
-                    bput(b, "\n");
-                    pad(b, indent + 2);
-                } else {
-                    bput_n(b, v->s + i, 1);
-                }
-            }
-            bput(b, "\n");
-            return;
-        }
+        if (yaml_block_scalar(b, v, indent)) return;
         yaml_scalar(b, v, target);
         yaml_eol(b);
         return;
@@ -652,7 +880,7 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
         yaml_block(b, v, indent + 2, 1);
         return;
     }
-    if (!after_dash && v->t->k != K_STRUCT && pct(40)) {
+    if (!after_dash && is_seq(v) && pct(40)) {
         bput(b, "\n");
         yaml_block(b, v, indent, 0); /* a sequence may sit at its key's indent */
         return;
@@ -661,18 +889,50 @@ static void yaml_after(buf *b, const val *v0, int indent, int after_dash) {
     yaml_block(b, v, indent + 2, 0);
 }
 
-static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad) {
-    if (v->t->k == K_STRUCT) {
-        for (int j = 0; j < v->n; j++) {
-            int i = v->order[j];
-            if (omitted(v, i)) continue;
-            if (!skip_first_pad && pct(3)) {
-                pad(b, indent);
-                bput(b, "# a comment line\n");
-            }
+static void yaml_field_after(buf *b, const val *v, int i, int indent) {
+    if (!as_null(v, i)) {
+        yaml_after(b, v->it[i], indent, 0);
+        return;
+    }
+    bput(b, " ");
+    yaml_null(b);
+    bput(b, "\n");
+}
+
+static void yaml_block_fields(buf *b, const val *v, int indent, int skip_first_pad, const val *tu,
+                              int at) {
+    int c = 0;
+    for (int j = 0; j <= v->n; j++) {
+        int i = j < v->n ? v->order[j] : -1;
+        if (i >= 0 && omitted(v, i)) continue;
+        if (c++ == at) {
             if (!skip_first_pad) pad(b, indent);
             skip_first_pad = 0;
-            yaml_key(b, fld(v, i)->name);
+            yaml_tag_pair(b, tu);
+            yaml_eol(b);
+        }
+        if (i < 0) break;
+        if (!skip_first_pad && pct(3)) {
+            pad(b, indent);
+            bput(b, "# a comment line\n");
+        }
+        if (!skip_first_pad) pad(b, indent);
+        skip_first_pad = 0;
+        yaml_key(b, fld(v, i)->name);
+        bput(b, ":");
+        yaml_field_after(b, v, i, indent);
+    }
+}
+
+static void yaml_block(buf *b, const val *v, int indent, int skip_first_pad) {
+    if (v->t->k == K_STRUCT) {
+        yaml_block_fields(b, v, indent, skip_first_pad, NULL, -1);
+    } else if (is_keyed_map(v)) {
+        for (int j = 0; j < v->n; j++) {
+            int i = v->tord[j];
+            if (!skip_first_pad) pad(b, indent);
+            skip_first_pad = 0;
+            yaml_map_key(b, v->keys[i]);
             bput(b, ":");
             yaml_after(b, v->it[i], indent, 0);
         }
@@ -707,7 +967,7 @@ void write_yaml(buf *b) {
             bput(b, ", ");
             yaml_key(b, fld(root, i)->name);
             bput(b, ": ");
-            yaml_flow(b, root->it[i]);
+            yaml_field_flow(b, root, i);
         }
         bput(b, "}\n");
         return;
@@ -757,59 +1017,137 @@ static int json_bare_ok(const char *s, size_t n) {
     return i == n;
 }
 
-static void json_val(buf *b, const val *v0, int indent, int pretty) {
-    if (node_of(v0) && node_of(v0)->t->k == K_UNION) {
-        v0 = node_of(v0);
-        if (!v0->n) {
-            bput(b, "null");
-            return;
+static void json_val(buf *b, const val *v0, int indent, int pretty);
+
+/* Before the next member or item of an object or array. */
+static void json_sep(buf *b, int *first, int indent, int pretty) {
+    bput(b, *first ? "" : ",");
+    *first = 0;
+    if (pretty) {
+        bput(b, "\n");
+        pad(b, indent + 2);
+    }
+}
+
+static void json_end(buf *b, int first, int indent, int pretty, const char *close) {
+    if (pretty && !first) {
+        bput(b, "\n");
+        pad(b, indent);
+    }
+    bput(b, close);
+}
+
+static void json_key(buf *b, const char *s, size_t n, int pretty) {
+    quoted(b, s, n, Q_JSON);
+    bput(b, pretty ? ": " : ":");
+}
+
+/* A struct's object; tu: the tagged union whose member it is (its tag a
+ * member of the object too, tag_at). */
+static void json_fields(buf *b, const val *v, const val *tu, int indent, int pretty) {
+    int at = tag_at(tu, n_present(v)), p = 0, first = 1;
+    bput(b, "{");
+    for (int j = 0; j <= v->n; j++) {
+        int i = j < v->n ? v->order[j] : -1;
+        if (i >= 0 && omitted(v, i)) continue;
+        if (p++ == at) {
+            json_sep(b, &first, indent, pretty);
+            json_key(b, udecl(tu)->tagf, strlen(udecl(tu)->tagf), pretty);
+            union_tag_text(b, udecl(tu), tu->tag - 1, Q_JSON);
         }
-        const char *m = union_member(v0);
-        bput(b, "{");
-        quoted(b, m, strlen(m), Q_JSON);
-        bput(b, pretty ? ": " : ":");
-        json_val(b, v0->it[0], indent + 2, pretty);
-        bput(b, "}");
+        if (i < 0) break;
+        json_sep(b, &first, indent, pretty);
+        json_key(b, fld(v, i)->name, strlen(fld(v, i)->name), pretty);
+        if (as_null(v, i)) bput(b, "null");
+        else json_val(b, v->it[i], indent + 2, pretty);
+    }
+    json_end(b, first, indent, pretty, "}");
+}
+
+static void json_unknown(buf *b, const decl *d, int pretty) {
+    bput(b, "{");
+    if (pct(50)) bput(b, "\"left\": [1, {\"out\": null}], ");
+    json_key(b, d->tagf, strlen(d->tagf), pretty);
+    unknown_tag(b, d, Q_JSON);
+    bput(b, "}");
+}
+
+/* A map's key: JSON keys are strings, an integer key its digits. */
+static void json_map_key(buf *b, const val *k, int pretty) {
+    if (k->t->k == K_STRING) {
+        json_key(b, k->s, k->slen, pretty);
         return;
     }
+    if (k->t->k == K_ENUM) bprintf(b, "\"%s\"", member_name(k->t, k->bits));
+    else {
+        bput(b, "\"");
+        fmt_int(b, k->t->k, k->bits);
+        bput(b, "\"");
+    }
+    bput(b, pretty ? ": " : ":");
+}
+
+static void json_any_scalar(buf *b, const val *v) {
+    char t[64];
+    switch (v->ak) {
+    case A_NULL: bput(b, "null"); break;
+    case A_BOOL: bput(b, v->bits ? "true" : "false"); break;
+    case A_INT: fmt_int(b, K_I64, v->bits); break;
+    case A_UINT: fmt_int(b, K_U64, v->bits); break;
+    case A_FLOAT: any_float(t, sizeof t, v->bits); bput(b, t); break;
+    default: quoted(b, v->s, v->slen, Q_JSON); break;
+    }
+}
+
+static void json_val(buf *b, const val *v0, int indent, int pretty) {
     const val *v = node_of(v0);
     if (!v) {
-        bput(b, "null");
+        if (open_of(v0) && pct(30)) json_unknown(b, open_of(v0), pretty);
+        else bput(b, "null");
         return;
     }
     int k = v->t->k;
+    if (k == K_UNION) {
+        const decl *d = udecl(v);
+        if (!v->n) {
+            if (d->open && pct(50)) json_unknown(b, d, pretty);
+            else bput(b, "null");
+            return;
+        }
+        if (d->by_field) {
+            json_fields(b, v->it[0], v, indent, pretty);
+            return;
+        }
+        const char *m = union_member(v);
+        bput(b, "{");
+        json_key(b, m, strlen(m), pretty);
+        json_val(b, v->it[0], indent + 2, pretty);
+        bput(b, "}");
+        return;
+    }
     if (k == K_REF) {
         if (v->target) json_val(b, key_of(v->target), indent, pretty);
         else bput(b, "null");
         return;
     }
-    if (k == K_STRUCT || k == K_ARRAY || k == K_FIXED) {
-        int st = k == K_STRUCT;
-        bput(b, st ? "{" : "[");
-        int first = 1;
-        for (int j = 0; j < v->n; j++) {
-            int i = st ? v->order[j] : v->tord ? v->tord[j] : j;
-            if (st && omitted(v, i)) continue;
-            bput(b, first ? "" : ",");
-            first = 0;
-            if (pretty) {
-                bput(b, "\n");
-                pad(b, indent + 2);
-            }
-            if (st) {
-                quoted(b, fld(v, i)->name, strlen(fld(v, i)->name), Q_JSON);
-                bput(b, pretty ? ": " : ":");
-            }
-            json_val(b, v->it[i], indent + 2, pretty);
-        }
-        if (pretty && !first) {
-            bput(b, "\n");
-            pad(b, indent);
-        }
-        bput(b, st ? "}" : "]");
+    if (k == K_STRUCT) {
+        json_fields(b, v, NULL, indent, pretty);
         return;
     }
-    if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
+    if (is_seq(v) || is_keyed_map(v)) {
+        int first = 1, map = is_keyed_map(v);
+        bput(b, map ? "{" : "[");
+        for (int j = 0; j < v->n; j++) {
+            int i = v->tord ? v->tord[j] : j;
+            json_sep(b, &first, indent, pretty);
+            if (map) json_map_key(b, v->keys[i], pretty);
+            json_val(b, v->it[i], indent + 2, pretty);
+        }
+        json_end(b, first, indent, pretty, map ? "}" : "]");
+        return;
+    }
+    if (k == K_ANY) json_any_scalar(b, v);
+    else if (k == K_BOOL) bput(b, v->bits ? "true" : "false");
     else if (is_int(k)) {
         if (v->bits == 0 && pct(10)) bput(b, "-"); /* JSON's "-0" is 0 */
         fmt_int(b, k, v->bits);
