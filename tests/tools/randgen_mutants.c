@@ -60,7 +60,22 @@ static void list_struct_mutations(int d) {
         add_cand("field-renamed", d, f);
         if (k <= K_F64 && !fl->def) add_cand("field-type", d, f);
         if (f + 1 < dc->nf) add_cand("fields-swapped", d, f);
+        if (k == K_MAP) add_cand("map-key-type", d, f);
+        if (k == K_MAP && fl->t->elem->k <= K_F64) add_cand("map-value-type", d, f);
+        if (k == K_OPT) add_cand("optional-removed", d, f);
+        else if (k != K_PTR && k != K_REF && !(dc->keyed && dc->key == f)) add_cand("optional-added", d, f);
     }
+}
+
+/* The forms of a union tagged by a field: a member's tag, the tag field,
+ * the default member, @open. */
+static void list_union_mutations(int d) {
+    const decl *dc = &decls[d];
+    if (!dc->by_field) return;
+    for (int m = 0; m < dc->nm; m++) add_cand("union-tag-changed", d, m);
+    add_cand("tag-field-renamed", d, -1);
+    add_cand("union-default-changed", d, -1);
+    add_cand("union-open-toggled", d, -1);
 }
 
 /* Every edit this model allows, into cand. */
@@ -81,6 +96,7 @@ static void list_mutations(void) {
             }
         } else if (dc->is_union) {
             if (dc->nm > 1) add_cand("members-swapped", d, 0);
+            list_union_mutations(d);
         } else {
             list_struct_mutations(d);
         }
@@ -208,6 +224,34 @@ static void add_unused_type(void) {
     ndecls++;
 }
 
+/* Another key type for map type t: string, an integer or an enum. */
+static type *other_key(const type *t) {
+    static const int keys[] = {K_STRING, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64};
+    type *k;
+    do k = nenums && pct(20) ? decls[below((uint32_t)nenums)].t : sc(keys[below(NELEM(keys))]);
+    while (k == t->key);
+    return map_type(k, t->elem);
+}
+
+static void change_tag(decl *d, int m) {
+    static const char *const words[] = {"circle2", "box2", "Mesh", "zz", "a b"};
+    if (d->int_tags) {
+        d->tagv[m] += 1 + below(100);
+        for (int j = 0; j < d->nm; j++)
+            if (j != m && d->tagv[j] == d->tagv[m]) d->tagv[m] += 1000;
+        return;
+    }
+    sfmt(d->tags[m], sizeof d->tags[m], "%s", words[below(NELEM(words))]);
+}
+
+static void apply_union_mutation(const mutation *m, decl *d) {
+    const char *k = m->kind;
+    if (strcmp(k, "union-tag-changed") == 0) change_tag(d, m->f);
+    else if (strcmp(k, "tag-field-renamed") == 0) sfmt(d->tagf, sizeof d->tagf, "%s2", d->tagf);
+    else if (strcmp(k, "union-default-changed") == 0) d->dflt = (d->dflt + 1) % (d->nm + 1);
+    else if (strcmp(k, "union-open-toggled") == 0) d->open = !d->open;
+}
+
 static void apply_struct_mutation(const mutation *m, decl *d) {
     field *f = m->f >= 0 ? &d->f[m->f] : NULL;
     const char *k = m->kind;
@@ -219,6 +263,16 @@ static void apply_struct_mutation(const mutation *m, decl *d) {
     else if (strcmp(k, "null-added") == 0) f->nullable = 1;
     else if (strcmp(k, "field-renamed") == 0) rename_field(d, f);
     else if (strcmp(k, "field-type") == 0) f->t = sc(1 + (int)((f->t->k + below(10)) % 11));
+    else if (strcmp(k, "map-key-type") == 0) f->t = other_key(f->t);
+    else if (strcmp(k, "map-value-type") == 0)
+        f->t = map_type(f->t->key, sc(1 + (int)((f->t->elem->k + below(10)) % 11)));
+    else if (strcmp(k, "optional-removed") == 0) f->t = f->t->elem;
+    else if (strcmp(k, "optional-added") == 0) {
+        /* (?T takes no default, nor `= null`) */
+        f->t = intern(K_OPT, f->t, 0, -1);
+        f->def = NULL;
+        f->nullable = 0;
+    }
     else if (strcmp(k, "fields-swapped") == 0) {
         field x = d->f[m->f];
         d->f[m->f] = d->f[m->f + 1];
@@ -242,7 +296,8 @@ static void apply_mutation(const mutation *m) {
         int x = d->mem[0];
         d->mem[0] = d->mem[1];
         d->mem[1] = x;
-    } else if (d) apply_struct_mutation(m, d);
+    } else if (d && d->is_union) apply_union_mutation(m, d);
+    else if (d) apply_struct_mutation(m, d);
 }
 
 /* The data in each bake's own file: b blob, s --strip, r raw, u and x
