@@ -126,7 +126,10 @@ CLI_SRC  := $(sort $(wildcard cmd/blobc/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%$(EXE))
-TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+# randgen is several files (tests/tools/randgen.c and randgen_*.c, one
+# program); every other tool is one file.
+RANDGEN_PARTS := $(sort $(wildcard tests/tools/randgen_*.c))
+TOOL_SRC := $(filter-out $(RANDGEN_PARTS),$(sort $(wildcard tests/tools/*.c)))
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%$(EXE))
 # The platform layer (lib/platform/) is linked into the command line as
 # well: it is the CLI's only way to the operating system, and libblobc.a
@@ -221,6 +224,9 @@ $(BUILD)/tools/%$(EXE): tests/tools/%.c $(LIBI)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBI) $(LIBS)
 $(BUILD)/tools/gen_fuzz_corpus: tests/fuzz/fuzz_common.h
+$(BUILD)/tools/randgen$(EXE): tests/tools/randgen.c $(RANDGEN_PARTS) tests/tools/randgen.h $(LIBI)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/tools/randgen.c $(RANDGEN_PARTS) $(LIBI) $(LIBS)
 
 # Each fuzz target as a plain program (tests/fuzz/replay.c): make check
 # replays its seeds and regression cases through it.

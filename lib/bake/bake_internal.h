@@ -185,7 +185,8 @@ struct bk {
 
     /* The front end's look ahead for a union tagged by a field: the
      * scalar of key `name` in the mapping about to open (*found false when
-     * it has none), with its place. NULL: the front end cannot. */
+     * it has none), with its place; name NULL: its first key itself (a
+     * union by tag in the one-key form). NULL: the front end cannot. */
     blobc_status (*find_tag)(bk *k, const char *name, bk_scalar *tag, bk_pos *tagpos,
                              bool *found);
     /* The YAML tag of the node about to be filled (a union by tag), or NULL. */
@@ -334,6 +335,11 @@ static inline uint8_t *bk_ptr(const bk *k, const bk_slot *s) {
 /* Opens a frame for a mapping on slot s: a struct frame, or a union frame
  * when s->type is a UNION (any other type is an error). */
 blobc_status bk_push_struct(bk *k, const bk_slot *s, const bk_pos *pos);
+/* Before a mapping fills slot type t through pointers and optionals: the
+ * skip outcome (bk_unknown_tag) when it is an @open union's value whose
+ * tag names no member, which is left out as if null (the pointer stays
+ * null, the optional absent), so the front end makes no target. */
+blobc_status bk_open_union_gone(bk *k, const blobc_type *t, const bk_pos *pos);
 /* A key in the innermost mapping frame: finds the struct field (unknown
  * and duplicate keys are errors) and returns the slot its value goes into;
  * in a union frame, the key names the member: the tag is set and the slot

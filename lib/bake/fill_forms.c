@@ -197,6 +197,30 @@ static blobc_status pick_member(bk *k, const blobc_type *u, const bk_pos *pos,
                    names);
 }
 
+blobc_status bk_open_union_gone(bk *k, const blobc_type *t, const bk_pos *pos) {
+    bool wrapped = false;
+    while ((t->kind == BLOBC_KIND_PTR && !t->ref) || t->kind == BLOBC_KIND_OPTIONAL) {
+        t = t->elem;
+        wrapped = true;
+    }
+    /* a union in place holds none for such a tag: nothing to undo there */
+    if (!wrapped || t->kind != BLOBC_KIND_UNION || !(t->flags & BLOBC_STRUCT_OPEN) ||
+        t->by == BLOBC_UNION_BY_KEY)
+        return BLOBC_OK;
+    const blobc_field *m;
+    if (t->by == BLOBC_UNION_BY_FIELD || k->node_tag) return bk_soft(k, pick_member(k, t, pos, &m));
+    /* the one-key form: the tag is the first key */
+    bk_scalar key;
+    bk_pos kpos;
+    bool found = false;
+    blobc_status st = k->find_tag ? k->find_tag(k, NULL, &key, &kpos, &found) : BLOBC_OK;
+    if (st || !found) return st;
+    for (uint32_t i = 0; i < t->nfields; i++)
+        if (strlen(t->fields[i].tag) == key.n && memcmp(t->fields[i].tag, key.s, key.n) == 0)
+            return BLOBC_OK;
+    return bk_unknown_tag(k, t, key.s, key.n, &kpos);
+}
+
 static blobc_status bk_push_tagged(bk *k, const bk_slot *s, const bk_pos *pos) {
     const blobc_type *u = s->type;
     const blobc_field *m;

@@ -260,10 +260,14 @@ static blobc_status open_container(bk *k, jstate *js, size_t off, bk_slot *slot)
     bool obj = t[off] == '{';
     blobc_status st = nest_check(k, off);
     if (st) return st;
+    if (obj) {
+        js->obj = off;
+        if ((st = bk_open_union_gone(k, slot->type, &vpos)))
+            return bk_kept(k, st) ? skip_value(k, js, off) : st;
+    }
     while (slot->type->kind == BLOBC_KIND_PTR && !slot->type->ref)
         if ((st = bk_deref(k, slot, &vpos, NULL))) return st;
     if (obj) {
-        js->obj = off;
         st = bk_push_struct(k, slot, &vpos);
     } else {
         uint32_t known = UINT32_MAX;
@@ -583,7 +587,7 @@ static blobc_status bake_stream(bk *k, jstate *js, size_t open) {
 static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
     jstate *js = k->fe;
     const char *t = js->text;
-    size_t len = js->len, nlen = strlen(name), i = jl_ws(t, len, js->obj + 1), end;
+    size_t len = js->len, nlen = name ? strlen(name) : 0, i = jl_ws(t, len, js->obj + 1), end;
     *found = false;
     memset(tag, 0, sizeof *tag);
     while (i < len && t[i] == '"') {
@@ -598,6 +602,14 @@ static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tp
             klen = js->tag.len;
         }
         if (nomem) return blobc_err_nomem(k->err);
+        if (!name) {
+            *found = true;
+            *tpos = (bk_pos){0, 0, i};
+            tag->tok = BK_TOK_JSTRING;
+            tag->s = key;
+            tag->n = klen;
+            return BLOBC_OK;
+        }
         bool match = klen == nlen && memcmp(key, name, nlen) == 0;
         i = jl_ws(t, len, end);
         if (i >= len || t[i] != ':') return BLOBC_OK;

@@ -391,6 +391,8 @@ static blobc_status dispatch(ys *y, const yev *ev, bk_slot s) {
                                                                               : BK_TOK_PLAIN;
     }
     bool null = ev->type == YE_SCALAR && bk_is_null(&v);
+    if (ev->type == YE_MAP && (st = bk_open_union_gone(k, s.type, &ev->pos)))
+        return skip_node(y, ev, st);
     for (;;) {
         if (ev->anchor) {
             uint32_t len;

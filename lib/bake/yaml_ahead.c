@@ -56,7 +56,7 @@ int ya_next_event(ys *y, const ypipe_event **ev) {
  * replayed from an alias is looked through in the log instead. */
 blobc_status ya_find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
     ys *y = k->fe;
-    size_t nlen = strlen(name);
+    size_t nlen = name ? strlen(name) : 0;
     uint32_t depth = 1;
     bool key = true, match = false;
     *found = false;
@@ -101,6 +101,14 @@ blobc_status ya_find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, 
             tag->s = type == YAML_SCALAR_EVENT ? str : "";
             tag->n = type == YAML_SCALAR_EVENT ? n : 0;
             tag->tok = type != YAML_SCALAR_EVENT ? BK_TOK_JNULL : plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
+            return BLOBC_OK;
+        }
+        if (depth == 1 && !name) {
+            *found = type == YAML_SCALAR_EVENT;
+            *tpos = pos;
+            tag->s = *found ? str : "";
+            tag->n = *found ? n : 0;
+            tag->tok = plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
             return BLOBC_OK;
         }
         if (depth == 1) {

@@ -340,6 +340,31 @@ bool blobc_genc_fixed_indices(blobc_buffer *params, blobc_buffer *lvalue, const 
 
 /* ---- the schema, as text, for the checked opens ---- */
 
+/* A union declaration. An @open union may hold none wherever it is,
+ * which the checked open verifies, so it goes back @open, with the
+ * tagging and tags @open needs; any other union's tagging is the data's
+ * concern only. */
+static bool write_union_text(blobc_buffer *b, const blobc_type *t) {
+    bool open = (t->flags & BLOBC_STRUCT_OPEN) != 0;
+    bool ok = blobc_buf_printf(b, "%sunion %s", open ? "@open " : "", t->name);
+    if (open && t->by == BLOBC_UNION_BY_FIELD)
+        ok = ok && blobc_buf_puts(b, " by ") &&
+             blobc_buf_quoted(b, (const uint8_t *)t->tag_field, strlen(t->tag_field), true);
+    else if (open)
+        ok = ok && blobc_buf_puts(b, " by tag");
+    ok = ok && blobc_buf_puts(b, " {");
+    for (uint32_t m = 0; m < t->nfields && ok; m++) {
+        const blobc_field *f = &t->fields[m];
+        ok = blobc_buf_puts(b, m ? ", " : " ");
+        if (open && t->int_tags) ok = ok && blobc_buf_printf(b, "%lld: ", (long long)f->tag_value);
+        else if (open)
+            ok = ok && blobc_buf_quoted(b, (const uint8_t *)f->tag, strlen(f->tag), true) &&
+                 blobc_buf_puts(b, ": ");
+        ok = ok && blobc_buf_puts(b, f->name);
+    }
+    return ok && blobc_buf_puts(b, " }\n");
+}
+
 /* Writes the schema's types back in the schema language: enough for
  * blobc_schema_parse to rebuild the same layouts (defaults and the root
  * declaration do not change a layout and are left out). */
@@ -361,10 +386,7 @@ static bool write_schema_text(gen *g, blobc_buffer *b) {
             continue;
         }
         if (t->kind == BLOBC_KIND_UNION) {
-            if (!blobc_buf_printf(b, "union %s {", t->name)) return false;
-            for (uint32_t m = 0; m < t->nfields; m++)
-                if (!blobc_buf_printf(b, "%s %s", m ? "," : "", t->fields[m].name)) return false;
-            if (!blobc_buf_puts(b, " }\n")) return false;
+            if (!write_union_text(b, t)) return false;
             continue;
         }
         if (t->align_attr && !blobc_buf_printf(b, "@align(%" PRIu32 ") ", t->align_attr)) return false;
@@ -457,8 +479,11 @@ blobc_status blobc_genc_schema_text(gen *g) {
              "static inline const char *%s(size_t *blobc_n) {\n"
              "    static const char blobc_text[%zu] = {",
              g->text_fn, text.len);
+        /* a byte past ASCII (a quoted name or tag in UTF-8) cast, as it
+         * may not fit a signed char */
         for (size_t k = 0; k < text.len; k++)
-            emit(g, "%s%d,", k % 16 == 0 ? "\n        " : " ", text.data[k]);
+            emit(g, text.data[k] < 0x80 ? "%s%d," : "%sBLOBC_RT_CAST(char, %d),",
+                 k % 16 == 0 ? "\n        " : " ", text.data[k]);
         emit(g, "\n    };\n    *blobc_n = sizeof blobc_text;\n    return blobc_text;\n}\n#endif\n\n");
     }
     blobc_buffer_free(&text);

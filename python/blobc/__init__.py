@@ -355,9 +355,10 @@ def to_python(value):
             into[key] = lst
         elif isinstance(x, _forms.Map):
             d = {}
-            for k, val in x.items():
+            for i, e in enumerate(x._entries):
+                k = x._key(i)
                 d[k] = None
-                work.append((val, d, k))
+                work.append((_plain(x._r, lib.blobc_value_field_at(e, 1)), d, k))
             into[key] = d
         else:
             into[key] = x

@@ -1,7 +1,9 @@
 # The cache key, as a property: for random schemas (tests/tools/randgen)
 # changed one element at a time (`randgen mutants`: a default's value, a
 # default removed or added, a union's `= null`, a name, a type, an enum
-# value or base, field or member order, @align, the root), a bake through
+# value or base, field or member order, @align, the root, a map's key or
+# value type, a field made optional or not, a tag of a union tagged by a
+# field, its tag field, default member or @open), a bake through
 # the cache must give exactly what a fresh bake gives (the same bytes, or
 # no output when the fresh bake fails). Each seed's cache first holds the
 # unchanged schema's outputs, so a key that missed the change hands back
@@ -125,7 +127,9 @@ done
 # every platform, so its coverage is the Linux run's.
 for k in default-bool default-int default-f32 default-f64 default-enum default-string \
     default-removed null-removed field-renamed type-renamed fields-swapped field-type \
-    value-changed member-renamed base-changed align-changed members-swapped root-changed; do
+    value-changed member-renamed base-changed align-changed members-swapped root-changed \
+    map-key-type map-value-type optional-added optional-removed union-tag-changed tag-field-renamed \
+    union-default-changed union-open-toggled; do
     if [ "$FIRST" -gt 1 ] || [ "$LAST" -lt 40 ]; then
         skip "covers.$k" "coverage is judged over seeds 1..40; this run has $FIRST..$LAST"
         continue

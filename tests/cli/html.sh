@@ -110,20 +110,30 @@ if "$BLOBC" bake "$TOP/tests/data/gamedata/game.yaml" -o "$T/game.blob" 2>"$T/er
 else
     fail refs "bake: $(head -c 300 "$T/err")"
 fi
-# random schemas: unions, [T; N], nested arrays, pointers, shared payloads,
-# keys and references (seeds whose page Chromium draws whole at this size)
+# random schemas: unions (tagged by a field too), [T; N], nested arrays,
+# pointers, shared payloads, keys and references: the first five seeds
+# whose page Chromium draws whole at this size (under 800 rows) and whose
+# schema has no map, optional or any, which the page does not yet list as
+# --map does (an optional's rows depend on its presence, and the page
+# counts each type's rows once)
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 if [ -x "$B/tools/randgen" ]; then
-    for s in 1 2 6 8 9; do
+    s=0 n=0
+    while [ $n -lt 5 ] && [ $s -lt 200 ]; do
+        s=$((s + 1))
         mkdir -p "$T/seed-$s"
-        if "$B/tools/randgen" case "$s" "$T/seed-$s" >/dev/null 2>&1 &&
-            "$BLOBC" bake "$T/seed-$s/t.yaml" -o "$T/seed-$s/t.blob" 2>"$T/err"; then
-            page_rows "seed_$s" "$T/seed-$s/t.blob"
-        else
+        if ! "$B/tools/randgen" case "$s" "$T/seed-$s" >/dev/null 2>&1 ||
+            ! "$BLOBC" bake "$T/seed-$s/t.yaml" -o "$T/seed-$s/t.blob" 2>"$T/err"; then
             fail "seed_$s" "randgen or bake: $(head -c 300 "$T/err")"
+            continue
         fi
+        grep -q '^forms=.*\(map\|opt\|any\)' "$T/seed-$s/info" && continue
+        [ "$("$BLOBC" dump --map "$T/seed-$s/t.blob" | grep -c '^0x')" -lt 800 ] || continue
+        page_rows "seed_$s" "$T/seed-$s/t.blob"
+        n=$((n + 1))
     done
+    [ $n -eq 5 ] || fail random_seeds "only $n seeds of 1..$s qualify"
 else
     fail random "$B/tools/randgen is not built"
 fi

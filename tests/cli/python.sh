@@ -71,6 +71,20 @@ else
     fail forms_bake "$(cat "$T/err")"
 fi
 
+# to_python writes a reference as its target's key in a map's values too,
+# as everywhere else (and as dump does); the view is the item
+printf 'struct K { @key id: u32; n: u8; }\nstruct R { ks: [K]; m: [string: &K]; }\nroot R;\n' >"$T/mref.schema"
+printf '{"ks": [{"id": 7, "n": 1}], "m": {"a": 7}}' >"$T/mref.json"
+if "$BLOBC" bake -s "$T/mref.schema" "$T/mref.json" -o "$T/mref.blob" 2>"$T/err"; then
+    run $PY -c 'import blobc, sys
+r = blobc.open(sys.argv[1])
+print(r.to_python()["m"], blobc.key(r.m["a"]), r.m["a"].n)' "$T/mref.blob"
+    [ "$(cat "$T/out")" = "{'a': 7} 7 1" ] && pass map_ref_to_python ||
+        fail map_ref_to_python "$(head -c 300 "$T/out")"
+else
+    fail map_ref_bake "$(cat "$T/err")"
+fi
+
 # files without a type description: a stripped blob, a Unity blob asset
 "$BLOBC" bake --strip -o "$T/strip.blob" samples/level.yaml &&
     "$BLOBC" bake --format unity --unity-version 1 -o "$T/level.bytes" samples/level.yaml ||

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Random cases from tests/tools/randgen (see docs/TESTING.md): schemas with
-# enums, structs, unions, arrays, pointers, keys and references, and values
-# for them. For each seed: bake the YAML and the JSON, check both raw data
-# sections with a C program whose structs the C compiler laid out (every
-# value, offset, shared payload, padding byte, keyed array's order and
-# reference's item), then verify, dump and re-bake, and upgrade to the
+# enums, structs, unions (tagged by a field too), arrays, pointers, keys and
+# references, maps, optionals and any, and values for them. For each seed:
+# bake the YAML and the JSON, check both raw data sections with a C program
+# whose structs the C compiler laid out (every value, offset, shared
+# payload, padding byte, keyed array's and map's order, reference's item,
+# presence byte and any's kind), then verify, dump and re-bake, and upgrade to the
 # same schema (the identity). RANDGEN_SEEDS=N runs N
 # seeds starting at RANDGEN_FIRST (default 1). A failing seed's files are
 # kept in $BUILD/randgen-fail/seed-N/ and named in the FAIL line.
