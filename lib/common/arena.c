@@ -1,6 +1,6 @@
 /*
- * arena.c - many small allocations freed all at once: blocks of 64 KiB,
- * a larger request in a block of its own.
+ * arena.c - many small allocations freed all at once: blocks of 64 KiB
+ * doubling up to 4 MiB, a larger request in a block of its own.
  */
 #include "common/arena.h"
 
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/checked.h"
+#include "platform/platform.h"
 
 struct blobc_arena_block {
     blobc_arena_block *next;
@@ -16,6 +17,9 @@ struct blobc_arena_block {
 };
 
 #define ARENA_BLOCK_DEFAULT (64u * 1024u)
+/* Blocks double up to this size, which is asked for huge pages: a large
+ * schema's tree would otherwise pay a page fault per 4 KiB it fills. */
+#define ARENA_BLOCK_MAX ((size_t)4 * 1024 * 1024)
 
 void blobc_arena_init(blobc_arena *a) { memset(a, 0, sizeof *a); }
 
@@ -34,14 +38,16 @@ void *blobc_arena_alloc(blobc_arena *a, size_t n) {
     if (n == 0) n = 1;
     if (!blobc_align_ok(n, 16, &need)) return NULL;
     if (!a->head || need > a->cap - a->used) {
-        size_t cap = need > ARENA_BLOCK_DEFAULT ? need : ARENA_BLOCK_DEFAULT;
+        size_t grown = !a->head ? ARENA_BLOCK_DEFAULT : a->cap >= ARENA_BLOCK_MAX / 2 ? ARENA_BLOCK_MAX : a->cap * 2;
+        size_t cap = need > grown ? need : grown;
         size_t total;
         if (!blobc_add_ok(cap, sizeof(blobc_arena_block), &total)) return NULL;
         blobc_arena_block *blk = malloc(total);
         if (!blk) return NULL;
+        if (total >= ARENA_BLOCK_MAX) blobc_os_advise_huge(blk, total);
         /* A dedicated oversized block goes behind the head so the head's
          * free space is not abandoned. */
-        if (a->head && need > ARENA_BLOCK_DEFAULT) {
+        if (a->head && need > grown) {
             blk->next = a->head->next;
             a->head->next = blk;
             memset(blk->mem, 0, need);

@@ -9,6 +9,12 @@
 #include <string.h>
 
 #include "common/checked.h"
+#include "platform/platform.h"
+
+/* A buffer this large is asked for huge pages: a large output (a big
+ * schema's generated header, a dump) otherwise pays one page fault per
+ * 4 KiB it fills, more than its formatting costs. */
+#define HUGE_MIN ((size_t)4 * 1024 * 1024)
 
 void blobc_buffer_free(blobc_buffer *buf) {
     if (!buf) return;
@@ -43,7 +49,17 @@ bool blobc_buf_reserve(blobc_buffer *b, size_t extra) {
         }
         cap *= 2;
     }
-    uint8_t *p = realloc(b->data, cap);
+    uint8_t *p;
+    if (cap < HUGE_MIN) {
+        p = realloc(b->data, cap);
+    } else if ((p = malloc(cap)) != NULL) {
+        /* Moved by hand, not realloc'd: the advice splits the block's
+         * mapping, which the C library then cannot grow in place and
+         * copies anyway. */
+        blobc_os_advise_huge(p, cap);
+        if (b->len) memcpy(p, b->data, b->len);
+        free(b->data);
+    }
     if (!p) return false;
     b->data = p;
     b->cap = cap;
@@ -67,17 +83,18 @@ bool blobc_buf_puts(blobc_buffer *b, const char *s) { return blobc_buf_append(b,
 
 static bool buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) BLOBC_PRINTF(2, 0);
 static bool buf_vprintf(blobc_buffer *b, const char *fmt, va_list ap) {
+    /* Formatted straight into the spare capacity: most texts fit there,
+     * so each is formatted once and never copied; a longer one is
+     * formatted again once the room is made. */
     va_list again;
     va_copy(again, ap);
-    char small[256];
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    bool ok = n >= 0;
-    if (ok && (size_t)n < sizeof small) {
-        ok = blobc_buf_append(b, small, (size_t)n);
-    } else if (ok && (ok = blobc_buf_reserve(b, (size_t)n + 1))) {
+    bool ok = blobc_buf_reserve(b, 256);
+    size_t room = ok ? b->cap - b->len : 0;
+    int n = ok ? vsnprintf((char *)b->data + b->len, room, fmt, ap) : -1;
+    ok = n >= 0;
+    if (ok && (size_t)n >= room && (ok = blobc_buf_reserve(b, (size_t)n + 1)))
         vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, again);
-        b->len += (size_t)n;
-    }
+    if (ok) b->len += (size_t)n;
     va_end(again);
     return ok;
 }

@@ -44,7 +44,7 @@ static const char *const reserved_words[] = {
 
 static bool is_reserved_word(const char *s) {
     for (size_t i = 0; i < sizeof reserved_words / sizeof reserved_words[0]; i++)
-        if (strcmp(s, reserved_words[i]) == 0) return true;
+        if (s[0] == reserved_words[i][0] && strcmp(s, reserved_words[i]) == 0) return true;
     return false;
 }
 

@@ -465,6 +465,27 @@ static blobc_status check_schema_text(gen *g, const blobc_buffer *text) {
     return st;
 }
 
+/* One byte of the schema text as an initializer, sixteen to a line;
+ * written by hand, as printf would cost more than all the rest of a
+ * large schema's output. A byte past ASCII (a quoted name or tag in
+ * UTF-8) is cast, as it may not fit a signed char. */
+static void emit_text_byte(gen *g, size_t k, uint8_t byte) {
+    char s[48];
+    size_t n = 0;
+    const char *lead = k % 16 == 0 ? "\n        " : " ";
+    while (*lead) s[n++] = *lead++;
+    if (byte >= 0x80) {
+        memcpy(s + n, "BLOBC_RT_CAST(char, ", 20);
+        n += 20;
+    }
+    if (byte >= 100) s[n++] = (char)('0' + byte / 100);
+    if (byte >= 10) s[n++] = (char)('0' + byte / 10 % 10);
+    s[n++] = (char)('0' + byte % 10);
+    if (byte >= 0x80) s[n++] = ')';
+    s[n++] = ',';
+    blobc_emit_bytes(g->out, &g->ok, s, n);
+}
+
 blobc_status blobc_genc_schema_text(gen *g) {
     blobc_buffer text = {0};
     if (!write_schema_text(g, &text)) {
@@ -479,11 +500,7 @@ blobc_status blobc_genc_schema_text(gen *g) {
              "static inline const char *%s(size_t *blobc_n) {\n"
              "    static const char blobc_text[%zu] = {",
              g->text_fn, text.len);
-        /* a byte past ASCII (a quoted name or tag in UTF-8) cast, as it
-         * may not fit a signed char */
-        for (size_t k = 0; k < text.len; k++)
-            emit(g, text.data[k] < 0x80 ? "%s%d," : "%sBLOBC_RT_CAST(char, %d),",
-                 k % 16 == 0 ? "\n        " : " ", text.data[k]);
+        for (size_t k = 0; k < text.len; k++) emit_text_byte(g, k, text.data[k]);
         emit(g, "\n    };\n    *blobc_n = sizeof blobc_text;\n    return blobc_text;\n}\n#endif\n\n");
     }
     blobc_buffer_free(&text);

@@ -116,6 +116,45 @@ TEST(buffer_appends) {
     CHECK(b.data == NULL);
 }
 
+/* Texts of every length around the spare room left in the buffer (the
+ * text is formatted in place when it fits, again when it does not), and
+ * a buffer grown past the size from which it is moved by hand: every
+ * byte must stay where it was written. */
+TEST(buffer_printf_at_every_edge) {
+    blobc_buffer b = {0};
+    char text[700];
+    size_t want = 0;
+    uint32_t x = 1;
+    while (want < (size_t)9 << 20) {
+        x = x * 1103515245u + 12345u;
+        size_t n = b.cap - b.len + (x >> 8) % 5 - 2; /* the room, give or take two */
+        if (n >= sizeof text || b.cap - b.len > sizeof text) n = (x >> 12) % sizeof text;
+        for (size_t k = 0; k < n; k++) text[k] = (char)('a' + (want + k) % 26);
+        text[n] = 0;
+        CHECK(blobc_buf_printf(&b, "%s", text));
+        want += n;
+        CHECK_EQ_U(b.len, want);
+    }
+    for (size_t k = 0; k < want; k++)
+        if (b.data[k] != (uint8_t)('a' + k % 26)) FAILF("byte %zu is %d", k, b.data[k]);
+    blobc_buffer_free(&b);
+}
+
+TEST(arena_blocks_grow) {
+    blobc_arena a;
+    blobc_arena_init(&a);
+    unsigned char *last = NULL;
+    for (int i = 0; i < 3000; i++) { /* 3000 x 8 KiB: blocks up to the largest, and more of it */
+        unsigned char *p = blobc_arena_alloc(&a, 8192);
+        CHECK(p != NULL);
+        for (int k = 0; k < 8192; k += 512) CHECK_EQ_U(p[k], 0);
+        memset(p, (unsigned char)i, 8192);
+        if (last) CHECK_EQ_U(last[8191], (unsigned char)(i - 1));
+        last = p;
+    }
+    blobc_arena_free(&a);
+}
+
 TEST(utf8) {
     CHECK(blobc_utf8_valid((const uint8_t *)"", 0));
     CHECK(blobc_utf8_valid((const uint8_t *)"plain", 5));
@@ -247,6 +286,8 @@ RUN(format_source_line_and_caret);
 RUN(format_truncates_safely);
 RUN(arena_alignment_and_zeroing);
 RUN(buffer_appends);
+RUN(buffer_printf_at_every_edge);
+RUN(arena_blocks_grow);
 RUN(utf8);
 RUN(utf8_repaired);
 RUN(quoted_text_not_utf8);
