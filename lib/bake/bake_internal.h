@@ -535,6 +535,24 @@ blobc_status bk_refs_resolve(bk *k);
 void bk_keys_free(bk *k);
 /* The path of the value being filled, as messages print it. */
 void bk_render_path(const bk *k, blobc_buffer *b);
+/* The same path kept for a message that may come later (a reference is
+ * resolved when the document ends): its container's path, rendered once
+ * for every value of one container (bk_path_memo keeps the last), and the
+ * last step, a field or an item. */
+typedef struct bk_path_mark {
+    const char *prefix;       /* in k->arena */
+    const blobc_field *field; /* the last step, or */
+    uint32_t item;            /* it, or UINT32_MAX: none (prefix is the whole path) */
+} bk_path_mark;
+typedef struct bk_path_step bk_path_step;
+typedef struct bk_path_memo {
+    bk_path_step *steps;      /* the containers the prefix was rendered for */
+    uint32_t depth, cap;
+    const char *prefix;
+} bk_path_memo;
+blobc_status bk_path_mark_take(bk *k, bk_path_memo *memo, bk_path_mark *out);
+void bk_path_mark_text(const bk *k, const bk_path_mark *m, char *buf, size_t cap);
+void bk_path_memo_free(bk_path_memo *memo);
 
 /* ---- front ends ---- */
 

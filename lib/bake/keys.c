@@ -40,7 +40,7 @@ typedef struct ref_rec {
     const blobc_type *st;
     key_val key;
     uint32_t id;           /* the builder's pending reference */
-    const char *path;
+    bk_path_mark path;
     bk_pos pos;
 } ref_rec;
 
@@ -56,6 +56,7 @@ typedef struct bk_keys {
     blobc_hashtab tab;     /* (type, key) -> ents */
     ref_rec *refs;
     size_t nrefs, refs_cap;
+    bk_path_memo memo;     /* the paths of references */
     key_item *ipos;        /* the items of open keyed arrays */
     size_t nipos, ipos_cap;
     const blobc_type **bad; /* types with an item that has no key of its own */
@@ -86,6 +87,7 @@ void bk_keys_free(bk *k) {
     free(ks->refs);
     free(ks->ipos);
     free(ks->bad);
+    bk_path_memo_free(&ks->memo);
     blobc_hashtab_free(&ks->tab);
     free(ks);
     k->keys = NULL;
@@ -416,16 +418,11 @@ blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_
     bk_keys *ks = NULL;
     blobc_status r = keys_state(k, &ks);
     if (r) return r;
-    ref_rec rec = {st, {0, NULL, 0}, 0, NULL, *pos};
+    ref_rec rec = {st, {0, NULL, 0}, 0, {NULL, NULL, UINT32_MAX}, *pos};
     if ((r = parse_key(k, st, v, pos, &rec.key))) return r;
     if (blobc_builder_link_pending(k->b, s->ref, s->off, &rec.id)) return bk_fail_builder(k, pos);
-    blobc_buffer pb = {0};
-    bk_render_path(k, &pb);
-    rec.path = blobc_arena_strndup(&k->arena, pb.data ? (const char *)pb.data : "",
-                                   pb.data ? pb.len : 0);
-    blobc_buffer_free(&pb);
-    if (!rec.path ||
-        !blobc_grow((void **)&ks->refs, &ks->refs_cap, ks->nrefs + 1, sizeof *ks->refs))
+    if ((r = bk_path_mark_take(k, &ks->memo, &rec.path))) return r;
+    if (!blobc_grow((void **)&ks->refs, &ks->refs_cap, ks->nrefs + 1, sizeof *ks->refs))
         return blobc_err_nomem(k->err);
     ks->refs[ks->nrefs++] = rec;
     return BLOBC_OK;
@@ -453,7 +450,7 @@ static blobc_status dangling(bk *k, const ref_rec *r) {
             : bk_fail(k, BLOBC_EINPUT, &r->pos, BK_AT_VALUE, NULL, 0,
                       "no %s has the key %s (a reference names an item of a keyed [%s])",
                       r->st->name, kt, r->st->name);
-    if (k->err) snprintf(k->err->path, sizeof k->err->path, "%s", r->path);
+    if (k->err) bk_path_mark_text(k, &r->path, k->err->path, sizeof k->err->path);
     return bk_soft(k, s);
 }
 

@@ -80,6 +80,73 @@ static void render_path(const bk *k, int mode, const char *key, size_t keylen, b
 
 void bk_render_path(const bk *k, blobc_buffer *b) { render_path(k, BK_AT_VALUE, NULL, 0, b); }
 
+/* What a container contributes to the path of a value inside it. */
+struct bk_path_step {
+    const blobc_field *field;
+    blobc_ref items;
+    uint32_t count;
+    uint8_t kind;
+};
+
+static bk_path_step step_of(const bk_frame *f) {
+    return (bk_path_step){f->field, f->items, f->count, f->kind};
+}
+
+static bool same_step(const bk_path_step *a, const bk_path_step *b) {
+    return a->field == b->field && a->items == b->items && a->count == b->count && a->kind == b->kind;
+}
+
+static const char *arena_path(bk *k, int mode) {
+    blobc_buffer b = {0};
+    render_path(k, mode, NULL, 0, &b);
+    char *s = blobc_arena_strndup(&k->arena, b.data ? (const char *)b.data : "", b.data ? b.len : 0);
+    blobc_buffer_free(&b);
+    return s;
+}
+
+blobc_status bk_path_mark_take(bk *k, bk_path_memo *memo, bk_path_mark *out) {
+    const bk_frame *top = k->depth ? &k->fr[k->depth - 1] : NULL;
+    *out = (bk_path_mark){NULL, NULL, UINT32_MAX};
+    if (!top || top->kind == BK_MAP) { /* a map's step is its key's text: no memo */
+        out->prefix = arena_path(k, BK_AT_VALUE);
+        return out->prefix ? BLOBC_OK : blobc_err_nomem(k->err);
+    }
+    uint32_t n = k->depth - 1, i = 0;
+    if (memo->prefix && memo->depth == n) {
+        bk_path_step now;
+        while (i < n && (now = step_of(&k->fr[i]), same_step(&memo->steps[i], &now))) i++;
+    }
+    if (!memo->prefix || memo->depth != n || i < n) {
+        size_t cap = memo->cap;
+        if (!blobc_grow((void **)&memo->steps, &cap, n ? n : 1, sizeof *memo->steps) ||
+            !(memo->prefix = arena_path(k, BK_AT_CONTAINER)))
+            return blobc_err_nomem(k->err);
+        memo->cap = (uint32_t)cap;
+        memo->depth = n;
+        for (i = 0; i < n; i++) memo->steps[i] = step_of(&k->fr[i]);
+    }
+    out->prefix = memo->prefix;
+    if (bk_is_map(top)) out->field = top->field;
+    else if (top->count > 0) out->item = top->count - 1;
+    return BLOBC_OK;
+}
+
+/* The mark as render_path would have written it when it was taken. */
+void bk_path_mark_text(const bk *k, const bk_path_mark *m, char *buf, size_t cap) {
+    const char *p = m->prefix ? m->prefix : "";
+    if (m->field)
+        snprintf(buf, cap, "%s%s%s", p, k->json ? "/" : *p ? "." : "", m->field->name);
+    else if (m->item != UINT32_MAX)
+        snprintf(buf, cap, k->json ? "%s/%u" : "%s[%u]", p, (unsigned)m->item);
+    else
+        snprintf(buf, cap, "%s", p);
+}
+
+void bk_path_memo_free(bk_path_memo *memo) {
+    free(memo->steps);
+    *memo = (bk_path_memo){0};
+}
+
 static void set_path(bk *k, int mode, const char *key, size_t keylen) {
     blobc_buffer b = {0};
     render_path(k, mode, key, keylen, &b);

@@ -11,9 +11,10 @@
 #include "common/checked.h"
 #include "platform/platform.h"
 
-/* A buffer this large is asked for huge pages: a large output (a big
- * schema's generated header, a dump) otherwise pays one page fault per
- * 4 KiB it fills, more than its formatting costs. */
+/* A buffer or array this large is asked for huge pages: a large output
+ * (a big schema's generated header) or table (a bake's references)
+ * otherwise pays one page fault per 4 KiB it fills, more than its
+ * formatting or filling costs. */
 #define HUGE_MIN ((size_t)4 * 1024 * 1024)
 
 void blobc_buffer_free(blobc_buffer *buf) {
@@ -23,6 +24,16 @@ void blobc_buffer_free(blobc_buffer *buf) {
     buf->len = buf->cap = 0;
 }
 
+static void *resize(void *p, size_t used, size_t size) {
+    if (size < HUGE_MIN) return realloc(p, size);
+    void *q = malloc(size);
+    if (!q) return NULL;
+    blobc_os_advise_huge(q, size);
+    if (used) memcpy(q, p, used);
+    free(p);
+    return q;
+}
+
 bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : 16;
@@ -30,7 +41,7 @@ bool blobc_grow(void **p, size_t *cap, size_t need, size_t elem) {
         if (nc > SIZE_MAX / 2 / elem) return false;
         nc *= 2;
     }
-    void *q = realloc(*p, nc * elem);
+    void *q = resize(*p, *cap * elem, nc * elem);
     if (!q) return false;
     *p = q;
     *cap = nc;
@@ -49,17 +60,7 @@ bool blobc_buf_reserve(blobc_buffer *b, size_t extra) {
         }
         cap *= 2;
     }
-    uint8_t *p;
-    if (cap < HUGE_MIN) {
-        p = realloc(b->data, cap);
-    } else if ((p = malloc(cap)) != NULL) {
-        /* Moved by hand, not realloc'd: the advice splits the block's
-         * mapping, which the C library then cannot grow in place and
-         * copies anyway. */
-        blobc_os_advise_huge(p, cap);
-        if (b->len) memcpy(p, b->data, b->len);
-        free(b->data);
-    }
+    uint8_t *p = resize(b->data, b->len, cap);
     if (!p) return false;
     b->data = p;
     b->cap = cap;

@@ -204,10 +204,13 @@ void blobc_os_unmap_zero(void *p, size_t len) { munmap(p, len); }
 
 void blobc_os_advise_huge(void *p, size_t len) {
 #ifdef MADV_HUGEPAGE
-    /* Only whole pages inside the block: its edges may share a page with
-     * other memory. */
-    uintptr_t page = 4096, a = ((uintptr_t)p + page - 1) & ~(page - 1);
-    uintptr_t e = ((uintptr_t)p + len) & ~(page - 1);
+    /* Every page the block touches: the advice changes no memory, so a
+     * page shared with a neighbour takes no harm, and a block the C
+     * library mapped on its own (its header in the first page) is then
+     * advised whole, which keeps it one mapping that realloc can still
+     * grow in place (mremap refuses a range that spans two). */
+    uintptr_t page = 4096, a = (uintptr_t)p & ~(page - 1);
+    uintptr_t e = ((uintptr_t)p + len + page - 1) & ~(page - 1);
     if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
     (void)p;

@@ -6,13 +6,15 @@
 # re-baked identical; upgrade and verify --against carrying references;
 # dump --map naming each reference's item; lookups through gen c and gen
 # cpp; and the located errors
-# (duplicate keys naming both places, dangling keys with a did-you-mean,
+# (duplicate keys naming both places, dangling keys with a did-you-mean
+# and each one's path,
 # null where none is allowed, keys in error without made-up duplicates)
 # against golden stderr.
 . "$(dirname "$0")/lib.sh"
 G=$TOP/tests/data/gamedata
 cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" \
-    "$G/bad_merge.yaml" "$G/bad_key_values.yaml" "$G/bad_key_values.json" "$T/"
+    "$G/bad_merge.yaml" "$G/bad_key_values.yaml" "$G/bad_key_values.json" \
+    "$G/ref_paths.schema" "$G/bad_ref_paths.yaml" "$G/bad_ref_paths.json" "$T/"
 cd "$T" || exit 1
 
 # --- check ---
@@ -66,6 +68,14 @@ absent bad_keys_no_output bad.blob
 run "$BLOBC" bake bad_keys.json -o bad.blob
 rc_is bad_keys_json_exit_1 1 && pass bad_keys_json_exit_1
 same_file bad_keys_json_stderr "$T/err" "$G/bad_keys.json.expect"
+# dangling references everywhere a reference can be (struct fields, list
+# items, map values, nested lists, the root), each error naming its own path
+for f in yaml json; do
+    run "$BLOBC" bake "bad_ref_paths.$f" -o bad.blob
+    rc_is "bad_ref_paths_${f}_exit_1" 1 && pass "bad_ref_paths_${f}_exit_1"
+    same_file "bad_ref_paths_${f}_stderr" "$T/err" "$G/bad_ref_paths.$f.expect"
+    absent "bad_ref_paths_${f}_no_output" bad.blob
+done
 # keys in error (a bad value, missing, a NUL): each error once; the item
 # joins no key space, so no duplicate or dangling key is made up from it
 for f in yaml json; do
