@@ -620,6 +620,8 @@ say ""
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
 # Maps and a Tiled map against blobc's own form (bench/forms.sh), appended.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/forms.sh || FAILED=1
+# What keys and references cost against plain integers (bench/keys.sh).
+BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/keys.sh || FAILED=1
 # The reaction time of blobc watch (bench/watch.sh), appended too.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/watch.sh || FAILED=1
 say ""

@@ -44,6 +44,15 @@ typedef struct ref_rec {
     bk_pos pos;
 } ref_rec;
 
+/* References in chunks that never move: a large document's hundreds of
+ * thousands are written once, not copied each time an array doubles. */
+#define REF_CHUNK 4096
+typedef struct ref_chunk {
+    struct ref_chunk *next;
+    size_t n;
+    ref_rec recs[REF_CHUNK];
+} ref_chunk;
+
 /* An item of an open keyed array. */
 typedef struct key_item {
     bk_pos pos;
@@ -54,8 +63,7 @@ typedef struct bk_keys {
     key_ent *ents;
     size_t nents, ents_cap;
     blobc_hashtab tab;     /* (type, key) -> ents */
-    ref_rec *refs;
-    size_t nrefs, refs_cap;
+    ref_chunk *refs, *last_refs; /* in document order; in k->arena */
     bk_path_memo memo;     /* the paths of references */
     key_item *ipos;        /* the items of open keyed arrays */
     size_t nipos, ipos_cap;
@@ -84,7 +92,6 @@ void bk_keys_free(bk *k) {
     bk_keys *ks = k->keys;
     if (!ks) return;
     free(ks->ents);
-    free(ks->refs);
     free(ks->ipos);
     free(ks->bad);
     bk_path_memo_free(&ks->memo);
@@ -422,9 +429,14 @@ blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_
     if ((r = parse_key(k, st, v, pos, &rec.key))) return r;
     if (blobc_builder_link_pending(k->b, s->ref, s->off, &rec.id)) return bk_fail_builder(k, pos);
     if ((r = bk_path_mark_take(k, &ks->memo, &rec.path))) return r;
-    if (!blobc_grow((void **)&ks->refs, &ks->refs_cap, ks->nrefs + 1, sizeof *ks->refs))
-        return blobc_err_nomem(k->err);
-    ks->refs[ks->nrefs++] = rec;
+    if (!ks->last_refs || ks->last_refs->n == REF_CHUNK) {
+        ref_chunk *c = blobc_arena_alloc(&k->arena, sizeof *c);
+        if (!c) return blobc_err_nomem(k->err);
+        if (ks->last_refs) ks->last_refs->next = c;
+        else ks->refs = c;
+        ks->last_refs = c;
+    }
+    ks->last_refs->recs[ks->last_refs->n++] = rec;
     return BLOBC_OK;
 }
 
@@ -454,19 +466,22 @@ static blobc_status dangling(bk *k, const ref_rec *r) {
     return bk_soft(k, s);
 }
 
-blobc_status bk_refs_resolve(bk *k) {
+static blobc_status resolve_one(bk *k, const ref_rec *r) {
     bk_keys *ks = k->keys;
-    for (size_t i = 0; i < ks->nrefs; i++) {
-        const ref_rec *r = &ks->refs[i];
-        const key_ent *e = key_find(ks, r->st, &r->key);
-        if (!e && has_bad_item(ks, r->st)) continue; /* its key may be the one in error */
-        if (!e) {
-            blobc_status s = dangling(k, r);
-            if (!bk_kept(k, s)) return s;
-            continue;
-        }
-        if (blobc_builder_resolve(k->b, r->id, e->items, e->index * r->st->size))
-            return bk_fail_builder(k, &r->pos);
+    const key_ent *e = key_find(ks, r->st, &r->key);
+    if (!e && has_bad_item(ks, r->st)) return BLOBC_OK; /* its key may be the one in error */
+    if (!e) {
+        blobc_status s = dangling(k, r);
+        return bk_kept(k, s) ? BLOBC_OK : s;
     }
+    if (blobc_builder_resolve(k->b, r->id, e->items, e->index * r->st->size))
+        return bk_fail_builder(k, &r->pos);
     return BLOBC_OK;
+}
+
+blobc_status bk_refs_resolve(bk *k) {
+    blobc_status st = BLOBC_OK;
+    for (const ref_chunk *c = k->keys->refs; c && !st; c = c->next)
+        for (size_t i = 0; i < c->n && !st; i++) st = resolve_one(k, &c->recs[i]);
+    return st;
 }
