@@ -179,6 +179,57 @@ static int cmp_sort_rec(const void *x, const void *y) {
     return (a->item > b->item) - (a->item < b->item);
 }
 
+/* Integer keys sorted without a comparison callback: a stable LSD radix
+ * sort on 11-bit digits, skipping the digits every key shares (most keys
+ * are small, so two or three passes), which keeps equal keys in document
+ * order as cmp_sort_rec does. A signed key's sign bit is flipped so the
+ * unsigned order of the bits is the signed order of the keys. */
+typedef struct int_rec {
+    uint64_t bits;
+    uint32_t item;
+} int_rec;
+
+static bool sort_int_keys(sort_rec *v, size_t n, blobc_kind kind) {
+    uint64_t flip = blobc_kind_is_signed(kind) ? UINT64_C(1) << 63 : 0;
+    int_rec *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) a[i] = (int_rec){v[i].key.bits ^ flip, v[i].item};
+    for (unsigned shift = 0; shift < 64; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t i = 0; i < n; i++) count[(a[i].bits >> shift) & 2047]++;
+        if (count[(a[0].bits >> shift) & 2047] == n) continue; /* one digit for all */
+        for (size_t d = 0, at = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) b[count[(a[i].bits >> shift) & 2047]++] = a[i];
+        int_rec *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i].key.bits = a[i].bits ^ flip;
+        v[i].item = a[i].item;
+    }
+    free(a);
+    free(b);
+    return true;
+}
+
+/* The items in key order, equal keys in document order. */
+static blobc_status sort_keys(bk *k, sort_rec *v, size_t n) {
+    if (v[0].kind == BLOBC_KIND_STRING) {
+        qsort(v, n, sizeof *v, cmp_sort_rec);
+        return BLOBC_OK;
+    }
+    return sort_int_keys(v, n, v[0].kind) ? BLOBC_OK : blobc_err_nomem(k->err);
+}
+
 /* The keys of an open keyed array's n items, from the builder's memory. */
 static blobc_status read_keys(bk *k, const bk_frame *f, sort_rec *v, size_t n) {
     const blobc_type *st = f->type->elem;
@@ -342,8 +393,7 @@ blobc_status bk_keyed_end(bk *k, bk_frame *f, const bk_pos *pos) {
     uint32_t *perm = malloc(n * sizeof *perm);
     if (!path || !v || !perm) {
         st = blobc_err_nomem(k->err);
-    } else if (!(st = read_keys(k, f, v, n))) {
-        qsort(v, n, sizeof *v, cmp_sort_rec);
+    } else if (!(st = read_keys(k, f, v, n)) && !(st = sort_keys(k, v, n))) {
         for (size_t i = 0; i < n; i++) perm[i] = v[i].item;
         if (blobc_builder_permute(k->b, f->items, f->type->elem->size, n, perm))
             st = bk_fail_builder(k, pos);

@@ -14,7 +14,8 @@
 G=$TOP/tests/data/gamedata
 cp "$G/game.schema" "$G/game.yaml" "$G/game.json" "$G/bad_keys.yaml" "$G/bad_keys.json" \
     "$G/bad_merge.yaml" "$G/bad_key_values.yaml" "$G/bad_key_values.json" \
-    "$G/ref_paths.schema" "$G/bad_ref_paths.yaml" "$G/bad_ref_paths.json" "$T/"
+    "$G/ref_paths.schema" "$G/bad_ref_paths.yaml" "$G/bad_ref_paths.json" \
+    "$G/int_keys.schema" "$G/int_keys.yaml" "$G/bad_int_map.yaml" "$T/"
 cd "$T" || exit 1
 
 # --- check ---
@@ -68,6 +69,15 @@ absent bad_keys_no_output bad.blob
 run "$BLOBC" bake bad_keys.json -o bad.blob
 rc_is bad_keys_json_exit_1 1 && pass bad_keys_json_exit_1
 same_file bad_keys_json_stderr "$T/err" "$G/bad_keys.json.expect"
+# integer keys of every sign and size sorted as numbers (i64 and u64
+# extremes, keys that differ only in high digits), and a map's duplicate
+# key naming the first of the two
+expect int_keys_bake 0 "$BLOBC" bake int_keys.yaml -o ik.blob
+expect int_keys_dump 0 "$BLOBC" dump ik.blob
+same_file int_keys_sorted "$T/out" "$G/int_keys.dump.expect"
+run "$BLOBC" bake bad_int_map.yaml -o bad.blob
+rc_is bad_int_map_exit_1 1 && pass bad_int_map_exit_1
+same_file bad_int_map_stderr "$T/err" "$G/bad_int_map.yaml.expect"
 # dangling references everywhere a reference can be (struct fields, list
 # items, map values, nested lists, the root), each error naming its own path
 for f in yaml json; do
