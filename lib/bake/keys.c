@@ -18,6 +18,7 @@
 #include "common/hashtab.h"
 #include "common/scalar.h"
 #include "common/suggest.h"
+#include "platform/platform.h"
 
 typedef struct key_val {
     uint64_t bits;         /* integers and enums, sign-extended */
@@ -45,12 +46,14 @@ typedef struct ref_rec {
 } ref_rec;
 
 /* References in chunks that never move: a large document's hundreds of
- * thousands are written once, not copied each time an array doubles. */
-#define REF_CHUNK 4096
+ * thousands are written once, not copied each time an array doubles.
+ * Chunks double from 256 records to 65,536 (5 MiB, on huge pages). */
+#define REF_CHUNK_MIN 256
+#define REF_CHUNK_MAX 65536
 typedef struct ref_chunk {
     struct ref_chunk *next;
-    size_t n;
-    ref_rec recs[REF_CHUNK];
+    size_t n, cap;
+    ref_rec recs[];
 } ref_chunk;
 
 /* An item of an open keyed array. */
@@ -63,7 +66,7 @@ typedef struct bk_keys {
     key_ent *ents;
     size_t nents, ents_cap;
     blobc_hashtab tab;     /* (type, key) -> ents */
-    ref_chunk *refs, *last_refs; /* in document order; in k->arena */
+    ref_chunk *refs, *last_refs; /* in document order */
     bk_path_memo memo;     /* the paths of references */
     key_item *ipos;        /* the items of open keyed arrays */
     size_t nipos, ipos_cap;
@@ -95,6 +98,10 @@ void bk_keys_free(bk *k) {
     free(ks->ipos);
     free(ks->bad);
     bk_path_memo_free(&ks->memo);
+    for (ref_chunk *c = ks->refs, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
     blobc_hashtab_free(&ks->tab);
     free(ks);
     k->keys = NULL;
@@ -459,6 +466,23 @@ static blobc_status parse_key(bk *k, const blobc_type *st, const bk_scalar *v, c
     return BLOBC_OK;
 }
 
+static bool add_ref_chunk(bk_keys *ks) {
+    size_t cap = !ks->last_refs                        ? REF_CHUNK_MIN
+                 : ks->last_refs->cap >= REF_CHUNK_MAX ? REF_CHUNK_MAX
+                                                       : ks->last_refs->cap * 2;
+    size_t bytes = sizeof(ref_chunk) + cap * sizeof(ref_rec);
+    ref_chunk *c = malloc(bytes);
+    if (!c) return false;
+    if (cap == REF_CHUNK_MAX) blobc_os_advise_huge(c, bytes);
+    c->next = NULL;
+    c->n = 0;
+    c->cap = cap;
+    if (ks->last_refs) ks->last_refs->next = c;
+    else ks->refs = c;
+    ks->last_refs = c;
+    return true;
+}
+
 blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                           bool is_null, bool nullable) {
     const blobc_type *st = s->type->elem;
@@ -479,13 +503,8 @@ blobc_status bk_ref_store(bk *k, const bk_slot *s, const bk_scalar *v, const bk_
     if ((r = parse_key(k, st, v, pos, &rec.key))) return r;
     if (blobc_builder_link_pending(k->b, s->ref, s->off, &rec.id)) return bk_fail_builder(k, pos);
     if ((r = bk_path_mark_take(k, &ks->memo, &rec.path))) return r;
-    if (!ks->last_refs || ks->last_refs->n == REF_CHUNK) {
-        ref_chunk *c = blobc_arena_alloc(&k->arena, sizeof *c);
-        if (!c) return blobc_err_nomem(k->err);
-        if (ks->last_refs) ks->last_refs->next = c;
-        else ks->refs = c;
-        ks->last_refs = c;
-    }
+    if ((!ks->last_refs || ks->last_refs->n == ks->last_refs->cap) && !add_ref_chunk(ks))
+        return blobc_err_nomem(k->err);
     ks->last_refs->recs[ks->last_refs->n++] = rec;
     return BLOBC_OK;
 }
