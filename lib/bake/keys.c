@@ -17,6 +17,7 @@
 
 #include "common/hashtab.h"
 #include "common/scalar.h"
+#include "common/sort.h"
 #include "common/suggest.h"
 #include "platform/platform.h"
 
@@ -186,46 +187,22 @@ static int cmp_sort_rec(const void *x, const void *y) {
     return (a->item > b->item) - (a->item < b->item);
 }
 
-/* Integer keys sorted without a comparison callback: a stable LSD radix
- * sort on 11-bit digits, skipping the digits every key shares (most keys
- * are small, so two or three passes), which keeps equal keys in document
- * order as cmp_sort_rec does. A signed key's sign bit is flipped so the
- * unsigned order of the bits is the signed order of the keys. */
-typedef struct int_rec {
-    uint64_t bits;
-    uint32_t item;
-} int_rec;
-
+/* Integer keys sorted without a comparison callback, stably, so equal
+ * keys stay in document order as cmp_sort_rec keeps them. A signed key's
+ * sign bit is flipped so the unsigned order of the bits is the signed
+ * order of the keys. */
 static bool sort_int_keys(sort_rec *v, size_t n, blobc_kind kind) {
     uint64_t flip = blobc_kind_is_signed(kind) ? UINT64_C(1) << 63 : 0;
-    int_rec *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) a[i] = (int_rec){v[i].key.bits ^ flip, v[i].item};
-    for (unsigned shift = 0; shift < 64; shift += 11) {
-        size_t count[2048] = {0};
-        for (size_t i = 0; i < n; i++) count[(a[i].bits >> shift) & 2047]++;
-        if (count[(a[0].bits >> shift) & 2047] == n) continue; /* one digit for all */
-        for (size_t d = 0, at = 0; d < 2048; d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++) b[count[(a[i].bits >> shift) & 2047]++] = a[i];
-        int_rec *t = a;
-        a = b;
-        b = t;
-    }
-    for (size_t i = 0; i < n; i++) {
-        v[i].key.bits = a[i].bits ^ flip;
-        v[i].item = a[i].item;
+    blobc_sort_rec *a = malloc(n * sizeof *a);
+    if (!a) return false;
+    for (size_t i = 0; i < n; i++) a[i] = (blobc_sort_rec){v[i].key.bits ^ flip, v[i].item};
+    bool ok = blobc_sort_by_key(a, n);
+    for (size_t i = 0; ok && i < n; i++) {
+        v[i].key.bits = a[i].key ^ flip;
+        v[i].item = a[i].idx;
     }
     free(a);
-    free(b);
-    return true;
+    return ok;
 }
 
 /* The items in key order, equal keys in document order. */

@@ -24,6 +24,7 @@
 #include "common/checked.h"
 #include "common/compiler.h"
 #include "common/endian.h"
+#include "common/sort.h"
 #include "common/err.h"
 #include "blob/inorder.h"
 #include "platform/platform.h"
@@ -648,16 +649,6 @@ static void work_free(finish_work *w) {
     free(w->stack);
 }
 
-typedef struct at_idx {
-    uint32_t at;
-    uint32_t idx;
-} at_idx;
-
-static int cmp_at_idx(const void *x, const void *y) {
-    const at_idx *a = x, *b = y;
-    return (a->at > b->at) - (a->at < b->at);
-}
-
 /* Walks one allocation's list: counts it, tells whether it is in
  * increasing byte order and, if so, finds the first link that the next
  * one overlaps (NO_LINK when none). */
@@ -676,16 +667,18 @@ static bool scan_list(const link_rec *links, const uint32_t *next, uint32_t head
 
 /* Relinks allocation a's k links in increasing byte order. */
 static bool sort_list(const link_rec *links, finish_work *w, size_t a, size_t k) {
-    at_idx *v = malloc(k * sizeof *v);
+    blobc_sort_rec *v = malloc(k * sizeof *v);
     if (!v) return false;
     size_t i = 0;
-    for (uint32_t j = w->head[a]; j != NO_LINK; j = w->next[j]) v[i++] = (at_idx){links[j].at, j};
-    qsort(v, k, sizeof *v, cmp_at_idx);
-    w->head[a] = v[0].idx;
-    for (i = 0; i + 1 < k; i++) w->next[v[i].idx] = v[i + 1].idx;
-    w->next[v[k - 1].idx] = NO_LINK;
+    for (uint32_t j = w->head[a]; j != NO_LINK; j = w->next[j]) v[i++] = (blobc_sort_rec){links[j].at, j};
+    bool ok = blobc_sort_by_key(v, k);
+    if (ok) {
+        w->head[a] = v[0].idx;
+        for (i = 0; i + 1 < k; i++) w->next[v[i].idx] = v[i + 1].idx;
+        w->next[v[k - 1].idx] = NO_LINK;
+    }
     free(v);
-    return true;
+    return ok;
 }
 
 /* Chains each allocation's links into a list in recording order. The

@@ -3,6 +3,7 @@
  * looks like), arena, buffers, UTF-8 validation, edit distance.
  */
 #include "test.h"
+#include "common/sort.h"
 #include "common/suggest.h"
 #include "common/arena.h"
 #include "common/buffer.h"
@@ -155,6 +156,38 @@ TEST(arena_blocks_grow) {
     blobc_arena_free(&a);
 }
 
+/* Keys of every width (a digit shared by all is skipped, so some passes
+ * are left out), many equal keys (their order kept), against a plain
+ * insertion of the same records. */
+TEST(sort_by_key_stable) {
+    enum { N = 3000 };
+    static blobc_sort_rec v[N], want[N];
+    const uint64_t masks[] = {0, 7, 0x7ff, 0xfffff, UINT64_MAX, UINT64_C(0xff00000000000000)};
+    for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+        uint64_t x = 88172645463325252u;
+        for (uint32_t i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v[i] = (blobc_sort_rec){x & masks[m], i};
+        }
+        size_t n = m == 0 ? 1 : N;
+        for (size_t i = 0; i < n; i++) { /* insertion: stable by construction */
+            size_t j = i;
+            while (j && want[j - 1].key > v[i].key) {
+                want[j] = want[j - 1];
+                j--;
+            }
+            want[j] = v[i];
+        }
+        CHECK(blobc_sort_by_key(v, n));
+        for (size_t i = 0; i < n; i++)
+            if (v[i].key != want[i].key || v[i].idx != want[i].idx)
+                FAILF("mask %zu: record %zu is (%llu, %u), want (%llu, %u)", m, i,
+                      (unsigned long long)v[i].key, v[i].idx, (unsigned long long)want[i].key,
+                      want[i].idx);
+    }
+    CHECK(blobc_sort_by_key(v, 0));
+}
+
 TEST(utf8) {
     CHECK(blobc_utf8_valid((const uint8_t *)"", 0));
     CHECK(blobc_utf8_valid((const uint8_t *)"plain", 5));
@@ -288,6 +321,7 @@ RUN(arena_alignment_and_zeroing);
 RUN(buffer_appends);
 RUN(buffer_printf_at_every_edge);
 RUN(arena_blocks_grow);
+RUN(sort_by_key_stable);
 RUN(utf8);
 RUN(utf8_repaired);
 RUN(quoted_text_not_utf8);
