@@ -225,6 +225,9 @@ void blobc_os_mutex_unlock(blobc_os_mutex *m);
 int blobc_os_cond_init(blobc_os_cond *c);
 void blobc_os_cond_destroy(blobc_os_cond *c);
 void blobc_os_cond_wait(blobc_os_cond *c, blobc_os_mutex *m);
+/* The same, returning after ms milliseconds at the latest (a signal may
+ * still come first, or none). */
+void blobc_os_cond_wait_ms(blobc_os_cond *c, blobc_os_mutex *m, unsigned ms);
 void blobc_os_cond_signal(blobc_os_cond *c);
 void blobc_os_cond_broadcast(blobc_os_cond *c);
 /* Starts fn(arg) on a new thread; 0 or an errno value. */
