@@ -139,11 +139,16 @@ static void keep_files(const blobc_job *job, const baked *b, blobc_pl_slot *s) {
 
 /* The small input's text (16-byte aligned; free() it), or false: read it
  * the usual way, which also says what went wrong. */
-static bool read_small(const char *path, const blobc_pl_prep *prep, uint8_t **data, size_t *len) {
+static bool read_small(const char *path, const blobc_pl_prep *prep, bool regular, uint8_t **data,
+                       size_t *len) {
     if (!prep->in_seen || prep->in.kind != BLOBC_OS_REGULAR || prep->in.size > SMALL_INPUT)
         return false;
-    blobc_os_fd fd;
-    if (blobc_os_open_read(path, &fd) != 0) return false;
+    blobc_os_fd fd = BLOBC_OS_NO_FD;
+    blobc_os_kind kind = BLOBC_OS_REGULAR;
+    /* `regular`: never waiting on what took the file's place meanwhile */
+    if ((regular ? blobc_os_open_regular(path, &fd, &kind) : blobc_os_open_read(path, &fd)) != 0)
+        return false;
+    if (fd == BLOBC_OS_NO_FD) return false;
     /* One byte more than the size seen: a read that fills the buffer
      * means the file grew, and then the usual way reads it. POSIX reads
      * a regular file short only at its end (or when a signal cuts the
@@ -169,7 +174,7 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
                                const blobc_bake_options *bo, blobc_buffer *out, blobc_error *err) {
     uint8_t *text;
     size_t len;
-    if (strcmp(job->input, "-") == 0 || !read_small(job->input, prep, &text, &len))
+    if (strcmp(job->input, "-") == 0 || !read_small(job->input, prep, bo->regular_files, &text, &len))
         return blobc_bake_file(job->input, bo, out, err);
     blobc_status st = blobc_bake_memory((const char *)text, len, job->input, bo, out, err);
     free(text);
