@@ -149,15 +149,15 @@ static bool read_small(const char *path, const blobc_pl_prep *prep, bool regular
     if ((regular ? blobc_os_open_regular(path, &fd, &kind) : blobc_os_open_read(path, &fd)) != 0)
         return false;
     if (fd == BLOBC_OS_NO_FD) return false;
-    /* One byte more than the size seen: a read that fills the buffer
-     * means the file grew, and then the usual way reads it. POSIX reads
-     * a regular file short only at its end (or when a signal cuts the
-     * read, which the batch's threads hold off while they write, and
-     * which ends the command anyway), so no second read is needed to
-     * see the end. */
+    /* One byte more than the size seen is asked for, and exactly the
+     * size must come: then the file ended there (POSIX reads a regular
+     * file short only at its end, or when a signal cuts the read), and
+     * no second read is needed to see the end. Any other count (the
+     * file grew or shrank meanwhile, a signal) leaves it to the usual
+     * way, which reads to the end. */
     size_t cap = (size_t)prep->in.size + 1, got = 0;
     uint8_t *buf = blobc_os_alloc16(cap);
-    bool ok = buf && blobc_os_read(fd, buf, cap, &got) == 0 && got < cap;
+    bool ok = buf && blobc_os_read(fd, buf, cap, &got) == 0 && got == cap - 1;
     blobc_os_close(fd);
     if (!ok) {
         free(buf);
