@@ -151,7 +151,7 @@ say "| goal | target | result | |"
 say "|---|---|---|---|"
 if [ -n "$flatc" ]; then
     r=$(ratio "$flatc" "$bake")
-    say "| $N small assets: bake -j2 vs flatc -b | >= 2x | ${r}x | $(verdict "$r" 2) |"
+    say "| $N small assets: bake -j2 vs flatc -b | >= 3x | ${r}x | $(verdict "$r" 3) |"
 fi
 r=$(ratio "$nocache" "$hit")
 say "| cache hit vs bake, $ROOMS rooms | >= 10x | ${r}x | $(verdict "$r" 10) |"

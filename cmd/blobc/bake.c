@@ -343,8 +343,9 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         if ((rc = load_schema(schema, &r->loaded))) return rc;
         r->bo.bake.schema = r->loaded;
     }
-    for (size_t i = 0; i < r->n && !rc; i++) rc = add_input(r->jobs[i].input);
-    if (rc) return rc;
+    /* The jobs' inputs are not added to the run's: blobc_bake_batch keeps
+     * every job's input from being written itself, and one look at each
+     * is enough. */
     if ((rc = plan_outputs(r, cmd, output, outdir, depfile, depfiles))) return rc;
     if ((rc = open_cache(r, cmd, no_cache ? NULL : cache, co))) return rc;
     r->quiet = quiet;

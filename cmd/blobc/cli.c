@@ -469,15 +469,24 @@ void free_inputs(void) {
  * thread that registers once the handler has started never goes on, so
  * its temporary never appears: registering, then reading `dying`, against
  * the handler's setting `dying`, then reading the slots, means one of the
- * two sees the other. */
+ * two sees the other.
+ *
+ * Only the main thread unblocks the signals again when its temporary is
+ * gone: a batch's worker threads keep them blocked from their first
+ * temporary to their end, which saves two system calls an output, and
+ * the handler runs on the main thread (waiting for the batch, its
+ * signals open) or on any other thread that has not blocked them. */
 #define TEMP_SLOTS 1100 /* more than the threads of bake -j 1024 */
 static _Atomic(char *) temp_slot[TEMP_SLOTS];
 static atomic_int dying;
 static _Thread_local int my_slot = -1; /* -1: none registered */
+static _Thread_local bool main_thread; /* set by install_signal_handlers */
+static _Thread_local bool blocked;     /* this thread holds the signals off */
 
 static void on_temp_created(void *ctx, const char *path) {
     (void)ctx;
-    blobc_os_interrupts_block();
+    if (!blocked) blobc_os_interrupts_block();
+    blocked = true;
     my_slot = -1;
     char *copy = strdup(path);
     /* Out of memory: the temporary goes unregistered, as it always did
@@ -502,7 +511,9 @@ static void on_temp_gone(void *ctx, const char *path) {
      * its wait ran out; then it owns the copy. */
     if (my_slot >= 0) free(atomic_exchange(&temp_slot[my_slot], NULL));
     my_slot = -1;
+    if (!main_thread) return;
     blobc_os_interrupts_unblock();
+    blocked = false;
 }
 
 static bool temps_live(void) {
@@ -522,7 +533,10 @@ static void on_interrupt(void) {
     }
 }
 
-void install_signal_handlers(void) { blobc_os_on_interrupt(on_interrupt); }
+void install_signal_handlers(void) {
+    main_thread = true;
+    blobc_os_on_interrupt(on_interrupt);
+}
 
 blobc_output_options cli_output_options(void) {
     return (blobc_output_options){run_inputs, on_temp_created, on_temp_gone, NULL, false};

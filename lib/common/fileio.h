@@ -38,4 +38,29 @@ blobc_status blobc_err_refuse_input(blobc_error *err, const char *input, const c
 /* Adds every file of src to dst. */
 blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err);
 
+/* ---- a batch's files, each looked at once (lib/pipeline; in output.c) ---- */
+
+/* The input `path`, which the caller looked at (info). */
+blobc_status blobc_inputs_add_info(blobc_inputs *set, const char *path, const blobc_os_info *info,
+                                   blobc_error *err);
+/* The input that is the file info describes, as given; NULL if none. */
+const char *blobc_inputs_find_info(const blobc_inputs *set, const blobc_os_info *info);
+/* An output as its clash check saw it: the file it names after links
+ * (target, malloc'd; NULL when not known), and what was there then
+ * (found 0 and info, else the errno of looking: ENOENT for nothing). */
+typedef struct blobc_out_known {
+    char *target;
+    int found;
+    blobc_os_info info;
+} blobc_out_known;
+/* blobc_outputs_add, telling the caller what it saw (known may be NULL). */
+blobc_status blobc_outputs_add_known(blobc_outputs *set, const char *path, size_t *first,
+                                     blobc_out_known *known, blobc_error *err);
+/* blobc_write_output of an output seen so (known), through dir, its
+ * directory held open: no second look at it, nor at the directory. The
+ * path rechecks when either is missing. */
+blobc_status blobc_write_output_known(const char *path, const blobc_out_known *known,
+                                      blobc_os_outdir *dir, const void *data, size_t len,
+                                      const blobc_output_options *opts, blobc_error *err);
+
 #endif

@@ -61,6 +61,11 @@ struct blobc_inputs {
 };
 struct blobc_outputs {
     fileset s;
+    /* The directory the last output went in, as looked at: a batch's
+     * outputs mostly share one, looked at once. */
+    char *dir;
+    bool dir_known;
+    blobc_os_info dir_st;
 };
 
 static uint64_t id_hash(uint64_t dev, uint64_t ino, const char *name) {
@@ -125,8 +130,13 @@ blobc_status blobc_inputs_add(blobc_inputs *set, const char *path, blobc_error *
     /* A missing input is reported by whoever reads it. */
     if ((is_stdin ? blobc_os_fstat(blobc_os_stdin(), &st) : blobc_os_stat(path, &st)) != 0)
         return BLOBC_OK;
+    return blobc_inputs_add_info(set, path, &st, err);
+}
+
+blobc_status blobc_inputs_add_info(blobc_inputs *set, const char *path, const blobc_os_info *info,
+                                   blobc_error *err) {
     size_t first;
-    return set_add(&set->s, st.dev, st.ino, NULL, path, &first, err);
+    return set_add(&set->s, info->dev, info->ino, NULL, path, &first, err);
 }
 
 blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err) {
@@ -139,7 +149,7 @@ blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, bl
     return st;
 }
 
-static const char *inputs_find_stat(const blobc_inputs *set, const blobc_os_info *st) {
+const char *blobc_inputs_find_info(const blobc_inputs *set, const blobc_os_info *st) {
     if (!set) return NULL;
     const file_entry *e = set_find(&set->s, st->dev, st->ino, NULL);
     return e ? e->given : NULL;
@@ -148,7 +158,7 @@ static const char *inputs_find_stat(const blobc_inputs *set, const blobc_os_info
 const char *blobc_inputs_find(const blobc_inputs *set, const char *path) {
     blobc_os_info st;
     if (!set || !path || strcmp(path, "-") == 0 || blobc_os_stat(path, &st) != 0) return NULL;
-    return inputs_find_stat(set, &st);
+    return blobc_inputs_find_info(set, &st);
 }
 
 bool blobc_writes_over(const char *output, const char *path) {
@@ -179,7 +189,23 @@ blobc_outputs *blobc_outputs_new(void) { return calloc(1, sizeof(blobc_outputs))
 void blobc_outputs_free(blobc_outputs *set) {
     if (!set) return;
     set_free(&set->s);
+    free(set->dir);
     free(set);
+}
+
+/* Whether dir is a directory, and its identity in *st: looked at once
+ * for a run of outputs in it. False when out of memory too (the whole
+ * path then stands for itself, as for a directory still to be made). */
+static bool dir_identity(blobc_outputs *set, char *dir, blobc_os_info *st) {
+    if (!set->dir || strcmp(set->dir, dir) != 0) {
+        char *copy = strdup(dir);
+        free(set->dir);
+        set->dir = copy;
+        set->dir_known = blobc_os_stat(dir, &set->dir_st) == 0 && set->dir_st.kind == BLOBC_OS_DIRECTORY;
+        if (!copy) return set->dir_known;
+    }
+    *st = set->dir_st;
+    return set->dir_known;
 }
 
 blobc_status blobc_outputs_add(blobc_outputs *set, const char *path, size_t *first,
@@ -187,11 +213,18 @@ blobc_status blobc_outputs_add(blobc_outputs *set, const char *path, size_t *fir
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!set || !path || !first) return blobc_err_arg(err, __func__, "set, path or first is NULL");
+    return blobc_outputs_add_known(set, path, first, NULL, err);
+}
+
+blobc_status blobc_outputs_add_known(blobc_outputs *set, const char *path, size_t *first,
+                                     blobc_out_known *known, blobc_error *err) {
     /* Standard output is a name of its own (a directory's never holds '/'
      * in a name, so no file is keyed like it). */
     if (strcmp(path, "-") == 0) return set_add(&set->s, 0, 0, "/-", path, first, err);
     char *target = NULL, *dir = NULL;
-    int e = blobc_os_resolve_links(path, &target);
+    blobc_os_info info;
+    int found;
+    int e = blobc_os_resolve_links_info(path, &target, &info, &found);
     if (e) return e == ENOMEM ? blobc_err_nomem(err) : blobc_err_io(err, "open", path, e);
     if (!(dir = dir_of(target))) {
         free(target);
@@ -199,14 +232,20 @@ blobc_status blobc_outputs_add(blobc_outputs *set, const char *path, size_t *fir
     }
     /* A directory still to be made has no identity yet: the whole path
      * stands for itself. */
-    blobc_os_info st;
+    blobc_os_info st = {0};
     const char *base = base_of(target);
-    bool known = base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
-                 blobc_os_stat(dir, &st) == 0 && st.kind == BLOBC_OS_DIRECTORY;
-    blobc_status s = known ? set_add(&set->s, st.dev, st.ino, base, path, first, err)
-                           : set_add(&set->s, 0, 0, target, path, first, err);
+    bool ok = base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
+              dir_identity(set, dir, &st);
+    blobc_status s = ok ? set_add(&set->s, st.dev, st.ino, base, path, first, err)
+                        : set_add(&set->s, 0, 0, target, path, first, err);
     free(dir);
-    free(target);
+    if (known && s == BLOBC_OK) {
+        known->target = target;
+        known->found = found;
+        known->info = info;
+    } else {
+        free(target);
+    }
     return s;
 }
 
@@ -296,15 +335,16 @@ static blobc_status write_failed(const producer *p, const char *stage, const cha
 }
 
 /* What is at the target decides the route: 1 when the write is done (or
- * refused; *st says), 0 when a regular file is to be written. */
-static int classify(out_ctx *c, const blobc_os_content *content, const producer *p,
-                    blobc_status *st, blobc_error *err) {
-    blobc_os_info sb;
-    if (blobc_os_stat(c->target, &sb) != 0) {
-        *st = make_parents(c, err);
+ * refused; *st says), 0 when a regular file is to be written. `found`
+ * and sb: what looking at the target gave; `parents`: whether missing
+ * directories may have to be made. */
+static int classify(out_ctx *c, const blobc_os_content *content, const producer *p, int found,
+                    blobc_os_info sb, bool parents, blobc_status *st, blobc_error *err) {
+    if (found != 0) {
+        *st = parents ? make_parents(c, err) : BLOBC_OK;
         return *st != BLOBC_OK;
     }
-    const char *in = c->opts ? inputs_find_stat(c->opts->inputs, &sb) : NULL;
+    const char *in = c->opts ? blobc_inputs_find_info(c->opts->inputs, &sb) : NULL;
     if (in) {
         *st = blobc_err_refuse_input(err, in, c->path);
     } else if (sb.kind == BLOBC_OS_DIRECTORY) {
@@ -342,6 +382,27 @@ static int run_producer(void *ctx, int (*put)(void *to, const void *p, size_t n)
     return k.e ? k.e : p->st != BLOBC_OK ? ECANCELED : 0;
 }
 
+/* The output rules for content at target, what is there already known
+ * (found, sb); through dir when it holds the target's directory open. */
+static blobc_status write_known(const char *path, const char *target, int found,
+                                const blobc_os_info *sb, blobc_os_outdir *dir,
+                                const blobc_os_content *content, const producer *p,
+                                const blobc_output_options *opts, blobc_error *err) {
+    out_ctx c = {path, target, opts, false, {0}};
+    blobc_status st = BLOBC_OK;
+    if (!classify(&c, content, p, found, *sb, !dir, &st, err)) {
+        blobc_os_temp_hooks hooks = {opts ? opts->temp_created : NULL,
+                                     opts ? opts->temp_gone : NULL, opts ? opts->hook_ctx : NULL};
+        const char *stage = "replace";
+        const blobc_os_info *old = c.exists ? &c.old : NULL;
+        bool named = opts && opts->named_temp;
+        int e = dir ? blobc_os_replace_in(dir, target, content, old, named, &hooks, &stage)
+                    : blobc_os_replace(target, content, old, named, &hooks, &stage);
+        if (e) st = write_failed(p, stage, path, e, err);
+    }
+    return st;
+}
+
 /* The output rules for content; p is its producer, if any. */
 static blobc_status write_content(const char *path, const blobc_os_content *content, const producer *p,
                                   const blobc_output_options *opts, blobc_error *err) {
@@ -349,23 +410,27 @@ static blobc_status write_content(const char *path, const blobc_os_content *cont
         int e = write_stdout(content);
         return !e ? BLOBC_OK : e == ECANCELED && p ? p->st : stdout_error(e, err);
     }
-    out_ctx c = {path, NULL, opts, false, {0}};
     char *target = NULL;
-    int e = blobc_os_resolve_links(path, &target);
+    blobc_os_info sb;
+    int found;
+    int e = blobc_os_resolve_links_info(path, &target, &sb, &found);
     if (e == ENOMEM) return blobc_err_nomem(err);
     if (e) return out_error(err, "open", path, e);
-    c.target = target;
-    blobc_status st = BLOBC_OK;
-    if (!classify(&c, content, p, &st, err)) {
-        blobc_os_temp_hooks hooks = {opts ? opts->temp_created : NULL,
-                                     opts ? opts->temp_gone : NULL, opts ? opts->hook_ctx : NULL};
-        const char *stage = "replace";
-        e = blobc_os_replace(target, content, c.exists ? &c.old : NULL, opts && opts->named_temp,
-                             &hooks, &stage);
-        if (e) st = write_failed(p, stage, path, e, err);
-    }
+    blobc_status st = write_known(path, target, found, &sb, NULL, content, p, opts, err);
     free(target);
     return st;
+}
+
+blobc_status blobc_write_output_known(const char *path, const blobc_out_known *known,
+                                      blobc_os_outdir *dir, const void *data, size_t len,
+                                      const blobc_output_options *opts, blobc_error *err) {
+    /* Only a target looked at, in a directory held open (so none is to be
+     * made): anything else is looked at again, as any write does. */
+    if (!known || !known->target || !dir || (known->found && known->found != ENOENT))
+        return blobc_write_output(path, data, len, opts, err);
+    blobc_os_content content = {data, len, NULL, NULL};
+    return write_known(path, known->target, known->found, &known->info, dir, &content, NULL, opts,
+                       err);
 }
 
 blobc_status blobc_write_output(const char *path, const void *data, size_t len,

@@ -5,6 +5,7 @@
  */
 #include "pipeline/pipeline_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,26 +132,87 @@ static void keep_files(const blobc_job *job, const baked *b, blobc_pl_slot *s) {
     }
 }
 
+/* Inputs up to this size that the batch saw as regular files are read
+ * whole with one open, one read and one close: mapping one costs an
+ * fstat, mmap and munmap more, and saves no copy worth having there. */
+#define SMALL_INPUT (64 * 1024)
+
+/* The small input's text (16-byte aligned; free() it), or false: read it
+ * the usual way, which also says what went wrong. */
+static bool read_small(const char *path, const blobc_pl_prep *prep, bool regular, uint8_t **data,
+                       size_t *len) {
+    if (!prep->in_seen || prep->in.kind != BLOBC_OS_REGULAR || prep->in.size > SMALL_INPUT)
+        return false;
+    blobc_os_fd fd = BLOBC_OS_NO_FD;
+    blobc_os_kind kind = BLOBC_OS_REGULAR;
+    /* `regular`: never waiting on what took the file's place meanwhile */
+    if ((regular ? blobc_os_open_regular(path, &fd, &kind) : blobc_os_open_read(path, &fd)) != 0)
+        return false;
+    if (fd == BLOBC_OS_NO_FD) return false;
+    /* One byte more than the size seen is asked for, and exactly the
+     * size must come: then the file ended there (POSIX reads a regular
+     * file short only at its end, or when a signal cuts the read), and
+     * no second read is needed to see the end. Any other count (the
+     * file grew or shrank meanwhile, a signal) leaves it to the usual
+     * way, which reads to the end. */
+    size_t cap = (size_t)prep->in.size + 1, got = 0;
+    uint8_t *buf = blobc_os_alloc16(cap);
+    bool ok = buf && blobc_os_read(fd, buf, cap, &got) == 0 && got == cap - 1;
+    blobc_os_close(fd);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    *data = buf;
+    *len = got;
+    return true;
+}
+
+/* The bake without a plan: from memory when the input is small, else
+ * from the file. */
+static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
+                               const blobc_bake_options *bo, blobc_buffer *out, blobc_error *err) {
+    uint8_t *text;
+    size_t len;
+    if (strcmp(job->input, "-") == 0 || !read_small(job->input, prep, bo->regular_files, &text, &len))
+        return blobc_bake_file(job->input, bo, out, err);
+    blobc_status st = blobc_bake_memory((const char *)text, len, job->input, bo, out, err);
+    free(text);
+    return st;
+}
+
 /* The depfile's text, then the output, then the depfile: a depfile that
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
-static blobc_status write_all(const blobc_job *job, const blobc_batch_options *o, const baked *b,
-                              blobc_error *err) {
+static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
+                              const blobc_batch_options *o, const baked *b, blobc_error *err) {
     blobc_buffer dep = {0};
     blobc_status st = BLOBC_OK;
     if (job->depfile && b->planned &&
         (st = blobc_depfile(job->output, job->input, b->plan.schema, &dep, err)) != BLOBC_OK)
         blobc_err_file(err, job->depfile);
-    if (!st) st = blobc_write_output(job->output, b->buf.data, b->buf.len, &o->output, err);
+    if (!st)
+        st = blobc_write_output_known(job->output, &prep->out, prep->dir, b->buf.data, b->buf.len,
+                                      &o->output, err);
     if (!st && job->depfile) st = blobc_write_output(job->depfile, dep.data, dep.len, &o->output, err);
     blobc_buffer_free(&dep);
     return st;
 }
 
-void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_pl_slot *s) {
+/* The input the job's output is, as the batch saw the output; NULL if
+ * none. */
+static const char *output_is_input(const blobc_job *job, const blobc_pl_prep *prep,
+                                   const blobc_inputs *inputs) {
+    if (!prep->out.target || (prep->out.found && prep->out.found != ENOENT))
+        return blobc_inputs_find(inputs, job->output);
+    return prep->out.found ? NULL : blobc_inputs_find_info(inputs, &prep->out.info);
+}
+
+void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blobc_batch_options *o,
+                      blobc_pl_slot *s) {
     blobc_error err;
     blobc_error_clear(&err);
-    const char *refused = job->output, *in_name = blobc_inputs_find(o->output.inputs, refused);
+    const char *refused = job->output, *in_name = output_is_input(job, prep, o->output.inputs);
     if (!in_name && job->depfile)
         in_name = blobc_inputs_find(o->output.inputs, refused = job->depfile);
     if (in_name) {
@@ -171,9 +233,9 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_batch_options *o, blobc_
     memset(&b, 0, sizeof b);
     bool read_whole = o->cache || job->depfile || o->deps || o->copy_inputs;
     blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, &err)
-                                 : blobc_bake_file(job->input, &bo, &b.buf, &err);
+                                 : bake_input(job, prep, &bo, &b.buf, &err);
     if (o->deps && b.planned) keep_files(job, &b, s);
-    if (st == BLOBC_OK) st = write_all(job, o, &b, &err);
+    if (st == BLOBC_OK) st = write_all(job, prep, o, &b, &err);
     /* the sink kept the errors of the data; any other comes here */
     bool delivered = false;
     for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;

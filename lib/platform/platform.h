@@ -204,6 +204,24 @@ int blobc_os_replace(const char *target, const blobc_os_content *content, const 
 /* Writes content to an existing device, FIFO or console in place. */
 int blobc_os_write_in_place(const char *path, const blobc_os_content *content, const char **stage);
 
+/* ---- many replacements in one directory (a batch's outputs) ----
+ * The directory is opened once, and each replacement in it goes through
+ * that handle instead of looking the directory up again; the permissions
+ * a new file gets from the umask are learned from the files made, so a
+ * replaced file's are set at creation, without a call of their own, once
+ * known to survive it. Any number of threads may use one at once. */
+typedef struct blobc_os_outdir blobc_os_outdir;
+int blobc_os_outdir_open(const char *dir, blobc_os_outdir **d);
+void blobc_os_outdir_close(blobc_os_outdir *d); /* NULL: nothing */
+/* blobc_os_replace of `target`, a file of the directory d is. */
+int blobc_os_replace_in(blobc_os_outdir *d, const char *target, const blobc_os_content *content,
+                        const blobc_os_info *old, bool named_temp, const blobc_os_temp_hooks *hooks,
+                        const char **stage);
+/* blobc_os_resolve_links, and what the target is: *found 0 and info, or
+ * the errno of looking (ENOENT when nothing is there). One look for a
+ * path that is no link. */
+int blobc_os_resolve_links_info(const char *path, char **target, blobc_os_info *info, int *found);
+
 /* ---- threads ---- */
 
 /* Storage for a mutex and a condition variable, sized for every
@@ -225,6 +243,9 @@ void blobc_os_mutex_unlock(blobc_os_mutex *m);
 int blobc_os_cond_init(blobc_os_cond *c);
 void blobc_os_cond_destroy(blobc_os_cond *c);
 void blobc_os_cond_wait(blobc_os_cond *c, blobc_os_mutex *m);
+/* The same, returning after ms milliseconds at the latest (a signal may
+ * still come first, or none). */
+void blobc_os_cond_wait_ms(blobc_os_cond *c, blobc_os_mutex *m, unsigned ms);
 void blobc_os_cond_signal(blobc_os_cond *c);
 void blobc_os_cond_broadcast(blobc_os_cond *c);
 /* Starts fn(arg) on a new thread; 0 or an errno value. */

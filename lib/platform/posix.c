@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -385,12 +386,20 @@ int blobc_os_tree_list(const blobc_os_tree *t, blobc_os_dir **out) {
 
 /* ---- atomic replacement ---- */
 
-int blobc_os_resolve_links(const char *path, char **out) {
+int blobc_os_resolve_links_info(const char *path, char **out, blobc_os_info *info, int *found) {
     char *cur = strdup(path);
     if (!cur) return ENOMEM;
     for (int hops = 0;; hops++) {
         struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        if (lstat(cur, &st) != 0) {
+            *found = errno;
+            break;
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            *found = 0;
+            info_of(&st, info);
+            break;
+        }
         if (hops == 40) {
             free(cur);
             return ELOOP;
@@ -416,6 +425,12 @@ int blobc_os_resolve_links(const char *path, char **out) {
     }
     *out = cur;
     return 0;
+}
+
+int blobc_os_resolve_links(const char *path, char **out) {
+    blobc_os_info info;
+    int found;
+    return blobc_os_resolve_links_info(path, out, &info, &found);
 }
 
 /* The directory part of `target` (a new string: "." when it has none). */
@@ -464,7 +479,44 @@ typedef struct out_ctx {
     const blobc_os_info *old;
     const blobc_os_temp_hooks *hooks;
     const char **stage;
+    blobc_os_outdir *dir; /* the target's directory held open, or NULL */
 } out_ctx;
+
+#ifdef O_PATH
+#define DIR_HANDLE (O_PATH | O_DIRECTORY | O_CLOEXEC) /* no read access needed */
+#else
+#define DIR_HANDLE (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+#endif
+
+struct blobc_os_outdir {
+    int fd;
+    /* Permission bits a new file of this process was seen to keep (the
+     * umask left them): a replacement asking only for these gets them
+     * at creation. The umask is never read (reading it means setting it,
+     * for every thread). */
+    atomic_uint kept;
+    atomic_uint lost; /* and bits it took away: those need the chmod */
+};
+
+int blobc_os_outdir_open(const char *dir, blobc_os_outdir **d) {
+    blobc_os_outdir *o = malloc(sizeof *o);
+    if (!o) return ENOMEM;
+    if ((o->fd = open(dir, DIR_HANDLE)) < 0) {
+        int e = errno;
+        free(o);
+        return e;
+    }
+    atomic_init(&o->kept, 0);
+    atomic_init(&o->lost, 0);
+    *d = o;
+    return 0;
+}
+
+void blobc_os_outdir_close(blobc_os_outdir *d) {
+    if (!d) return;
+    close(d->fd);
+    free(d);
+}
 
 static int fail_at(const out_ctx *c, const char *stage, int e) {
     *c->stage = stage;
@@ -592,6 +644,24 @@ static int publish(const out_ctx *c, const unnamed *u, int *res) {
     return publish_over(c, u, res);
 }
 
+/* Gives the new file fd, created asking for the permissions `want`, those
+ * bits exactly. Through a directory held open, bits a file was seen to
+ * keep need nothing more: the first file shows what the umask leaves
+ * (one fstat), and a chmod is only for bits it takes away. Best effort:
+ * some file systems have no permission bits to set. */
+static void keep_mode(const out_ctx *c, int fd, unsigned want) {
+    bool known = c->dir && want <= 0777;
+    if (known && (want & ~atomic_load(&c->dir->kept)) == 0) return;
+    struct stat st;
+    if (known && (want & atomic_load(&c->dir->lost)) == 0 && fstat(fd, &st) == 0) {
+        unsigned got = (unsigned)st.st_mode & 07777;
+        atomic_fetch_or(&c->dir->kept, got & want);
+        atomic_fetch_or(&c->dir->lost, want & ~got);
+        if (got == want) return;
+    }
+    (void)fchmod(fd, (mode_t)want);
+}
+
 /* 1 when the unnamed-file route was taken (*res is its result), 0 when the
  * file system cannot do it. */
 static int write_tmpfile(const out_ctx *c, const blobc_os_content *content, int *res) {
@@ -600,10 +670,11 @@ static int write_tmpfile(const out_ctx *c, const blobc_os_content *content, int 
         *res = fail_at(c, "create", ENOMEM);
         return 1;
     }
-    unnamed u = {-1, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), ""};
+    unnamed u = {-1, c->dir ? c->dir->fd : open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), ""};
     free(dir);
     if (u.dirfd < 0) return 0;
-    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    unsigned want = c->old ? c->old->mode & 07777 : 0666;
+    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)(want & 0777));
     int taken = u.fd >= 0;
     if (taken) {
         snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);
@@ -611,21 +682,22 @@ static int write_tmpfile(const out_ctx *c, const blobc_os_content *content, int 
         if (e) {
             *res = fail_at(c, "write", e);
         } else {
-            if (c->old) (void)fchmod(u.fd, (mode_t)c->old->mode);
+            if (c->old) keep_mode(c, u.fd, want);
             taken = publish(c, &u, res) == 0;
         }
         /* The data reached the file system with the writes; a failing
          * close of a local file has nothing left to lose. */
         close(u.fd);
     }
-    close(u.dirfd);
+    if (!c->dir) close(u.dirfd);
     return taken;
 }
 #endif
 
-int blobc_os_replace(const char *target, const blobc_os_content *content, const blobc_os_info *old,
-                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
-    out_ctx c = {target, old, hooks, stage};
+static int replace(blobc_os_outdir *d, const char *target, const blobc_os_content *content,
+                   const blobc_os_info *old, bool named_temp, const blobc_os_temp_hooks *hooks,
+                   const char **stage) {
+    out_ctx c = {target, old, hooks, stage, d};
     *stage = "replace";
 #ifdef O_TMPFILE
     int res = 0;
@@ -634,6 +706,17 @@ int blobc_os_replace(const char *target, const blobc_os_content *content, const 
     (void)named_temp;
 #endif
     return write_named_temp(&c, content);
+}
+
+int blobc_os_replace(const char *target, const blobc_os_content *content, const blobc_os_info *old,
+                     bool named_temp, const blobc_os_temp_hooks *hooks, const char **stage) {
+    return replace(NULL, target, content, old, named_temp, hooks, stage);
+}
+
+int blobc_os_replace_in(blobc_os_outdir *d, const char *target, const blobc_os_content *content,
+                        const blobc_os_info *old, bool named_temp, const blobc_os_temp_hooks *hooks,
+                        const char **stage) {
+    return replace(d, target, content, old, named_temp, hooks, stage);
 }
 
 int blobc_os_write_in_place(const char *path, const blobc_os_content *content, const char **stage) {

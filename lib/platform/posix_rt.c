@@ -34,6 +34,16 @@ void blobc_os_mutex_unlock(blobc_os_mutex *m) { pthread_mutex_unlock(MU(m)); }
 int blobc_os_cond_init(blobc_os_cond *c) { return pthread_cond_init(CV(c), NULL); }
 void blobc_os_cond_destroy(blobc_os_cond *c) { pthread_cond_destroy(CV(c)); }
 void blobc_os_cond_wait(blobc_os_cond *c, blobc_os_mutex *m) { pthread_cond_wait(CV(c), MU(m)); }
+/* CLOCK_REALTIME, the condition's default clock everywhere: a clock set
+ * meanwhile makes one wait longer or shorter, never wrong. */
+void blobc_os_cond_wait_ms(blobc_os_cond *c, blobc_os_mutex *m, unsigned ms) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long ns = ts.tv_nsec + (long)(ms % 1000) * 1000000L;
+    ts.tv_sec += (time_t)(ms / 1000) + ns / 1000000000L;
+    ts.tv_nsec = ns % 1000000000L;
+    pthread_cond_timedwait(CV(c), MU(m), &ts);
+}
 void blobc_os_cond_signal(blobc_os_cond *c) { pthread_cond_signal(CV(c)); }
 void blobc_os_cond_broadcast(blobc_os_cond *c) { pthread_cond_broadcast(CV(c)); }
 

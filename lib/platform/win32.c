@@ -590,6 +590,37 @@ int blobc_os_write_in_place(const char *path, const blobc_os_content *content, c
     return e;
 }
 
+/* Win32 creates no file relative to a directory handle, and a file's
+ * permissions come from the folder's inherited ACL: a directory of many
+ * replacements is only its name checked once, and each replacement goes
+ * by path as blobc_os_replace does. */
+struct blobc_os_outdir {
+    int unused;
+};
+
+int blobc_os_outdir_open(const char *dir, blobc_os_outdir **d) {
+    blobc_os_info info;
+    int e = blobc_os_stat(dir, &info);
+    if (!e && info.kind != BLOBC_OS_DIRECTORY) e = ENOTDIR;
+    if (e) return e;
+    return (*d = calloc(1, sizeof **d)) ? 0 : ENOMEM;
+}
+
+void blobc_os_outdir_close(blobc_os_outdir *d) { free(d); }
+
+int blobc_os_replace_in(blobc_os_outdir *d, const char *target, const blobc_os_content *content,
+                        const blobc_os_info *old, bool named_temp, const blobc_os_temp_hooks *hooks,
+                        const char **stage) {
+    (void)d;
+    return blobc_os_replace(target, content, old, named_temp, hooks, stage);
+}
+
+int blobc_os_resolve_links_info(const char *path, char **target, blobc_os_info *info, int *found) {
+    int e = blobc_os_resolve_links(path, target);
+    if (!e) *found = blobc_os_stat(*target, info);
+    return e;
+}
+
 /* ---- a directory other users write ----
  * Win32 has no handle-relative open, so a tree keeps its directory's full
  * path and its handle, and a name below it is opened by path, with

@@ -39,6 +39,9 @@ void blobc_os_cond_destroy(blobc_os_cond *c) { (void)c; }
 void blobc_os_cond_wait(blobc_os_cond *c, blobc_os_mutex *m) {
     SleepConditionVariableSRW(CV(c), MU(m), INFINITE, 0);
 }
+void blobc_os_cond_wait_ms(blobc_os_cond *c, blobc_os_mutex *m, unsigned ms) {
+    SleepConditionVariableSRW(CV(c), MU(m), ms, 0);
+}
 void blobc_os_cond_signal(blobc_os_cond *c) { WakeConditionVariable(CV(c)); }
 void blobc_os_cond_broadcast(blobc_os_cond *c) { WakeAllConditionVariable(CV(c)); }
 

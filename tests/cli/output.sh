@@ -88,6 +88,25 @@ else
     *) fail replaced_file_keeps_mode "$(ls -l "$T/target.blob")" ;; esac
 fi
 
+# A batch asks for each replaced output's permissions when it creates the
+# new file, and sets them only where the umask takes bits away: every
+# mode comes out as it was, whatever the umask and the order.
+if windows_build; then
+    skip batch_replaced_files_keep_modes "Windows files have no permission bits"
+else
+    mkdir -p "$T/modes/in" "$T/modes/out"
+    modes="644 666 640 600 604 755 444 660 622"
+    for m in $modes; do cp samples/level.yaml "$T/modes/in/m$m.yaml"; done
+    for mask in 022 077 000; do
+        "$BLOBC" bake -q -s "$SCHEMA" -o "$T/modes/out" "$T/modes/in"/*.yaml
+        for m in $modes; do chmod "$m" "$T/modes/out/m$m.blob"; done
+        (umask $mask && "$BLOBC" bake -q -j 2 -s "$SCHEMA" -o "$T/modes/out" "$T/modes/in"/*.yaml)
+        got=$(for m in $modes; do stat -c %a "$T/modes/out/m$m.blob"; done | tr '\n' ' ')
+        if [ "$got" = "$modes " ]; then pass "batch_replaced_files_keep_modes_umask_$mask"; else
+            fail "batch_replaced_files_keep_modes_umask_$mask" "modes $got, expected $modes"; fi
+    done
+fi
+
 # ---- every write to standard output is checked ----
 FULL="blobc: error: cannot write standard output: No space left on device"
 if windows_build; then

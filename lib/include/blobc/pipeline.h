@@ -93,7 +93,9 @@ typedef struct blobc_batch_options {
  * that are one file under any spelling are refused (a CLASH event for
  * each, BLOBC_EARG, nothing baked). Then each
  * job: an output or depfile that is the input of any job, or one of
- * output.inputs, is refused before the bake (and again when written);
+ * output.inputs, is refused before the bake (an output by what was at
+ * its name when the batch began, each file looked at once; a depfile
+ * looked at again when written);
  * the input is baked, or taken from the cache (and a fresh bake stored
  * there); the depfile is made before anything is
  * written (a name make or ninja could not read back fails the job); the
