@@ -38,7 +38,7 @@ profile() {
         echo "# $(echo "$@" | sed "s|$B/||g; s|$BUILD/||g")"
         echo "# perf report --no-children --percent-limit 1 --sort dso,symbol (self time; $(date -u +%Y-%m-%d))"
         perf report -q -i "$B/$name.data" --no-children --percent-limit 1 --sort dso,symbol --stdio 2>/dev/null |
-            sed 's/[[:space:]]*-[[:space:]]*-$//; s/[[:space:]]*$//' | grep -v '^$'
+            sed 's/[[:space:]]*$//; s/[[:space:]]*-[[:space:]]*-$//' | grep -v '^$'
     } >"$OUT/$name.txt"
     echo "profile: $OUT/$name.txt"
 }
