@@ -59,6 +59,7 @@ typedef struct in_file {
     const blobc_bake_plan *plan;
     bool strip;
     char *name;                    /* the entry's path, for messages */
+    uint64_t data_at, data_len;    /* its data section, as its header said when checked */
     tier *tier;
     blobc_cache *owner;
 } in_file;
@@ -283,39 +284,39 @@ static bool hash_range(blobc_os_fd fd, uint64_t at, uint64_t len, uint64_t *hash
  * written. NULL when it passes, else why not (detail in *ve). */
 static const char *blob_checks(blobc_os_fd fd, uint64_t base, uint64_t len,
                                const blobc_bake_plan *plan, bool strip, bool data,
-                               blobc_error *ve) {
+                               blobc_header *out, blobc_error *ve) {
     uint8_t h[BLOBC_HEADER_SIZE];
-    blobc_header hd;
+    blobc_header scratch, *hd = out ? out : &scratch;
     size_t n = len < sizeof h ? (size_t)len : sizeof h;
     if (!read_at(fd, h, n, base)) return "it was cut short while being read";
-    if (blobc_blob_check_header(h, len, &hd, ve) != BLOBC_OK) return "verification failed";
-    if (hd.schema_hash != blobc_type_hash(plan->root))
+    if (blobc_blob_check_header(h, len, hd, ve) != BLOBC_OK) return "verification failed";
+    if (hd->schema_hash != blobc_type_hash(plan->root))
         return "verification failed: the blob's layout hash is not the schema's";
-    bool stripped = hd.types_offset == 0;
+    bool stripped = hd->types_offset == 0;
     if (stripped != strip) return stripped ? "stripped" : "not stripped";
-    uint64_t data_end = hd.data_offset + hd.data_size;
+    uint64_t data_end = hd->data_offset + hd->data_size;
     const char *why = NULL;
     if (!stripped) {
         /* the padding after the data and the type section: small, and
          * bounded by the plan's section, or the entry is not this bake's */
-        if (hd.types_size != plan->types_.len)
+        if (hd->types_size != plan->types_.len)
             return "its type description is not the one this bake writes";
-        size_t tail = (size_t)(len - data_end), pad = tail - (size_t)hd.types_size;
+        size_t tail = (size_t)(len - data_end), pad = tail - (size_t)hd->types_size;
         uint8_t *t = malloc(tail);
         if (!t) return "out of memory";
         if (!read_at(fd, t, tail, base + data_end)) why = "it was cut short while being read";
         for (size_t i = 0; !why && i < pad; i++)
             if (t[i]) why = "verification failed: nonzero padding before the type section";
-        if (!why && XXH3_64bits(t + pad, (size_t)hd.types_size) != hd.types_hash)
+        if (!why && XXH3_64bits(t + pad, (size_t)hd->types_size) != hd->types_hash)
             why = "verification failed: the type section does not hash to its header's hash";
         if (!why && memcmp(t + pad, plan->types_.data, plan->types_.len) != 0)
             why = "its type description is not the one this bake writes";
         free(t);
     }
     uint64_t got;
-    if (!why && data && !hash_range(fd, base + hd.data_offset, hd.data_size, &got))
+    if (!why && data && !hash_range(fd, base + hd->data_offset, hd->data_size, &got))
         why = "it was cut short while being read";
-    else if (!why && data && got != hd.data_hash)
+    else if (!why && data && got != hd->data_hash)
         why = "verification failed: the data section does not hash to its header's hash";
     return why;
 }
@@ -326,8 +327,11 @@ static const char *blob_checks(blobc_os_fd fd, uint64_t base, uint64_t len,
  * section where they lie. Its data section is hashed in the copy that is
  * written out, before that is given its name (entry_write). Only for
  * --format blob, whose header holds those hashes. */
-static bool file_entry_ok(blobc_os_fd fd, uint64_t size, const blobc_bake_plan *plan,
-                          const blobc_bake_options *opts, const char *name, blobc_error *warn) {
+static bool file_entry_ok(in_file *f, const blobc_bake_options *opts, blobc_error *warn) {
+    blobc_os_fd fd = f->fd;
+    uint64_t size = f->size;
+    const blobc_bake_plan *plan = f->plan;
+    const char *name = f->name;
     uint8_t head[ENTRY_HEAD];
     if (size < ENTRY_HEAD) return blobc_entry_reject(warn, name, "not a cache entry", NULL);
     if (!read_at(fd, head, ENTRY_HEAD, 0))
@@ -346,7 +350,10 @@ static bool file_entry_ok(blobc_os_fd fd, uint64_t size, const blobc_bake_plan *
     }
     blobc_error ve;
     blobc_error_clear(&ve);
-    bad = blob_checks(fd, ENTRY_HEAD, len, plan, opts && opts->strip, false, &ve);
+    blobc_header hd = {0};
+    bad = blob_checks(fd, ENTRY_HEAD, len, plan, opts && opts->strip, false, &hd, &ve);
+    f->data_at = hd.data_offset;
+    f->data_len = hd.data_size;
     return !bad || blobc_entry_reject(warn, name, bad, ve.status ? &ve : NULL);
 }
 
@@ -456,10 +463,10 @@ static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
             blobc_os_close(file.fd);
             blobc_err_nomem(warn);
         } else {
-            *f = (in_file){file.fd, file.size, plan, opts && opts->strip, name, c, owner};
+            *f = (in_file){file.fd, file.size, plan, opts && opts->strip, name, 0, 0, c, owner};
             name = NULL; /* the entry's now, for the messages of its write */
             out->in_file_ = f;
-            if (file_entry_ok(f->fd, f->size, plan, opts, f->name, warn)) {
+            if (file_entry_ok(f, opts, warn)) {
                 /* used now: prune drops what is used least recently */
                 blobc_os_touch_fd(f->fd);
                 out->len = (size_t)(f->size - ENTRY_HEAD);
@@ -498,18 +505,40 @@ bool blobc_cache_asks(const blobc_cache *c, blobc_input_format fmt, uint64_t inp
     return false;
 }
 
-/* The copy of an entry written out, read back before it is given its
- * name: the data section's hash among the rest (blob_checks). */
+/* The copy of an entry written out, checked before it is given its name:
+ * its data section hashed as the plain copy's pieces went out (one read
+ * of the entry, no read back), or else read back from the copy; the rest
+ * read back from the copy either way (blob_checks). */
 typedef struct recheck {
     const in_file *f;
+    XXH3_state_t *h;
+    uint64_t data_at, data_len, fed; /* the data section in the payload, and how much was hashed */
     const char *why;
     blobc_error ve;
 } recheck;
 
+static void copy_seen(void *ctx, uint64_t at, const void *p, size_t n) {
+    recheck *r = ctx;
+    uint64_t from = r->data_at + r->fed, end = r->data_at + r->data_len;
+    if (!r->h || at > from || at + n <= from || from >= end) return;
+    size_t skip = (size_t)(from - at), take = n - skip;
+    if (take > end - from) take = (size_t)(end - from);
+    if (XXH3_64bits_update(r->h, (const uint8_t *)p + skip, take) == XXH_OK) r->fed += take;
+}
+
 static int check_copy(void *ctx, blobc_os_fd written) {
     recheck *r = ctx;
     blobc_error_clear(&r->ve);
-    r->why = blob_checks(written, 0, r->f->size - ENTRY_HEAD, r->f->plan, r->f->strip, true, &r->ve);
+    bool streamed = r->h && r->fed == r->data_len;
+    blobc_header hd;
+    r->why = blob_checks(written, 0, r->f->size - ENTRY_HEAD, r->f->plan, r->f->strip, !streamed,
+                         &hd, &r->ve);
+    /* what was hashed on the way must be the data section the copy's own
+     * header declares, and hash to its hash */
+    if (!r->why && streamed &&
+        (hd.data_offset != r->data_at || hd.data_size != r->data_len ||
+         XXH3_64bits_digest(r->h) != hd.data_hash))
+        r->why = "verification failed: the data section does not hash to its header's hash";
     return r->why ? ECANCELED : 0;
 }
 
@@ -565,9 +594,14 @@ blobc_status blobc_cache_entry_write(const blobc_cache_entry *e, const char *pat
     blobc_os_info st;
     if (strcmp(path, "-") == 0 || (blobc_os_stat(path, &st) == 0 && st.kind == BLOBC_OS_OTHER))
         return write_through_memory(f, path, opts, rejected, err);
-    recheck r = {f, NULL, {0}};
+    recheck r = {f, XXH3_createState(), f->data_at, f->data_len, 0, NULL, {0}};
+    if (r.h && XXH3_64bits_reset(r.h) != XXH_OK) {
+        XXH3_freeState(r.h);
+        r.h = NULL; /* read back instead */
+    }
     blobc_status s = blobc_write_output_copy(path, f->fd, ENTRY_HEAD, f->size - ENTRY_HEAD,
-                                             check_copy, &r, opts, err);
+                                             check_copy, copy_seen, &r, opts, err);
+    XXH3_freeState(r.h);
     if (s && r.why) return write_rejected(f, r.why, &r.ve, rejected, err);
     /* A copy cut short: the entry shrank while it was copied. */
     if (s && (blobc_os_fstat(f->fd, &st) != 0 || st.size != f->size))

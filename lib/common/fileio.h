@@ -41,10 +41,13 @@ blobc_status blobc_err_refuse_input(blobc_error *err, const char *input, const c
  * written in pieces; never whole in memory. check (NULL: none) reads the
  * new file back before it is given its name and fails the write with a
  * nonzero errno value (ECANCELED: its own reasons, in check_ctx); not
- * run for a device or FIFO, refused for standard output. */
+ * run for a device or FIFO, refused for standard output. seen (NULL:
+ * none) is shown each piece a plain copy wrote (blobc_os_copy). */
 blobc_status blobc_write_output_copy(const char *path, blobc_os_fd fd, uint64_t at, uint64_t len,
-                                     int (*check)(void *ctx, blobc_os_fd written), void *check_ctx,
-                                     const blobc_output_options *opts, blobc_error *err);
+                                     int (*check)(void *ctx, blobc_os_fd written),
+                                     void (*seen)(void *ctx, uint64_t at, const void *p, size_t n),
+                                     void *check_ctx, const blobc_output_options *opts,
+                                     blobc_error *err);
 /* Adds every file of src to dst. */
 blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err);
 

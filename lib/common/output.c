@@ -410,6 +410,7 @@ static int copy_pieces(void *ctx, int (*put)(void *to, const void *p, size_t n),
         e = blobc_os_read_at(c->fd, buf, want, c->at + done, &got);
         if (!e && got != want) e = EIO; /* cut short meanwhile */
         if (!e) e = put(to, buf, got);
+        if (!e && c->seen) c->seen(c->check_ctx, done, buf, got);
         done += got;
     }
     free(buf);
@@ -417,14 +418,16 @@ static int copy_pieces(void *ctx, int (*put)(void *to, const void *p, size_t n),
 }
 
 blobc_status blobc_write_output_copy(const char *path, blobc_os_fd fd, uint64_t at, uint64_t len,
-                                     int (*check)(void *ctx, blobc_os_fd written), void *check_ctx,
-                                     const blobc_output_options *opts, blobc_error *err) {
+                                     int (*check)(void *ctx, blobc_os_fd written),
+                                     void (*seen)(void *ctx, uint64_t at, const void *p, size_t n),
+                                     void *check_ctx, const blobc_output_options *opts,
+                                     blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!path || fd == BLOBC_OS_NO_FD) return blobc_err_arg(err, __func__, "path or fd is missing");
     if (check && strcmp(path, "-") == 0)
         return blobc_err_arg(err, __func__, "a checked copy cannot go to standard output");
-    blobc_os_copy copy = {fd, at, len, opts && opts->plain_copy, check, check_ctx};
+    blobc_os_copy copy = {fd, at, len, opts && opts->plain_copy, check, seen, check_ctx};
     blobc_os_content content = {NULL, 0, copy_pieces, &copy, &copy};
     return write_content(path, &content, NULL, opts, err);
 }

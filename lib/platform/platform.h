@@ -208,6 +208,10 @@ struct blobc_os_copy {
      * name; nonzero fails the write, so nothing is published. NULL: none.
      * Only for a new file: never for a device, FIFO or standard output. */
     int (*check)(void *ctx, blobc_os_fd written);
+    /* Shown each piece the plain copy writes (at: its offset in the
+     * range), before check: a check can then hash what went out instead
+     * of reading the file back. NULL: none. */
+    void (*seen)(void *ctx, uint64_t at, const void *p, size_t n);
     void *check_ctx;
 };
 
