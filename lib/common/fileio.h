@@ -48,6 +48,11 @@ blobc_status blobc_write_output_copy(const char *path, blobc_os_fd fd, uint64_t 
                                      void (*seen)(void *ctx, uint64_t at, const void *p, size_t n),
                                      void *check_ctx, const blobc_output_options *opts,
                                      blobc_error *err);
+/* blobc_file_map_ex that, when it maps the file, leaves the descriptor
+ * it mapped open in *keep (the caller closes it), so that the very file
+ * mapped can also be read in pieces; BLOBC_OS_NO_FD when it read it. */
+blobc_status blobc_file_map_keep(const char *path, const blobc_read_options *opts,
+                                 blobc_file_view *view, blobc_os_fd *keep, blobc_error *err);
 /* Adds every file of src to dst. */
 blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err);
 

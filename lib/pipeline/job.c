@@ -11,6 +11,7 @@
 #include "common/buffer.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "platform/platform.h"
 
 /* Keeps a message of the job; one that cannot be kept makes the job's
  * status BLOBC_ENOMEM. */
@@ -96,7 +97,16 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
                                    blobc_error *err) {
     const char *in = job->input;
     blobc_file_view v;
-    blobc_status st = read_input(o, in, &v, err);
+    /* A mapped input is planned from its file (blobc_bake_plan_file): on
+     * a hit its pages are then never touched past the meta keys. */
+    blobc_os_info info;
+    bool from_file = !o->copy_inputs && strcmp(in, "-") != 0 && blobc_os_stat(in, &info) == 0 &&
+                     (job->depfile || o->deps || blobc_cache_asks(o->cache, BLOBC_INPUT_YAML, info.size) ||
+                      blobc_cache_asks(o->cache, BLOBC_INPUT_JSON, info.size));
+    blobc_status st = from_file ? blobc_bake_plan_file(in, bo, &b->plan, &v, err)
+                                : read_input(o, in, &v, err);
+    bool planned = from_file && st == BLOBC_OK;
+    if (from_file && v.data) st = BLOBC_OK; /* a plan that failed: the bake says why */
     if (st && st != BLOBC_ENOMEM && strcmp(in, "-") != 0) keep_unread(s, in);
     if (st) return st;
     const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
@@ -104,7 +114,9 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
      * only a server) needs no key: without a depfile, no plan either. */
     blobc_input_format fmt = bo->input ? bo->input : blobc_input_format_of(text, v.len, name);
     bool plan = job->depfile || o->deps || blobc_cache_asks(o->cache, fmt, v.len);
-    if (plan && blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK) {
+    if (planned && !plan) blobc_bake_plan_free(&b->plan);
+    if (plan && (planned ||
+                 (!from_file && blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK))) {
         b->planned = true;
         st = bake_planned(o, text, v.len, name, bo, b, s, look, err);
     } else {
