@@ -135,7 +135,8 @@ BLOBC_API void blobc_cache_entry_free(blobc_cache_entry *entry);
  * and writable by no one else; never on Windows) may stay in its file:
  * then entry->data is NULL, and the entry was checked there without being
  * read into memory (docs/PIPELINE.md, "Entries and trust"). Write it out
- * with blobc_cache_entry_write. */
+ * with blobc_cache_entry_write while plan and opts are still alive: its
+ * copy is checked against them. */
 BLOBC_API void blobc_cache_get_file(blobc_cache *cache, const blobc_bake_plan *plan,
                                     uint64_t input_size, const blobc_bake_options *opts,
                                     blobc_cache_entry *out, bool *hit, blobc_error *warn);
