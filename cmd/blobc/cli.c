@@ -538,8 +538,13 @@ void install_signal_handlers(void) {
     blobc_os_on_interrupt(on_interrupt);
 }
 
+/* BLOBC_COPY=plain: outputs copied from a file (cache hits) are read and
+ * written, never copied by the kernel: for a file system whose copy
+ * offload misbehaves, and to test that way on any. */
 blobc_output_options cli_output_options(void) {
-    return (blobc_output_options){run_inputs, on_temp_created, on_temp_gone, NULL, false};
+    const char *copy = blobc_os_getenv("BLOBC_COPY");
+    bool plain = copy && strcmp(copy, "plain") == 0;
+    return (blobc_output_options){run_inputs, on_temp_created, on_temp_gone, NULL, false, plain};
 }
 
 int write_output(const char *path, const blobc_buffer *buf) {

@@ -159,6 +159,10 @@ struct bk {
     const blobc_bake_options *opts;
     bool json;                   /* path style and wording */
     bool probe;                  /* stop once the root type is known (BK_OUT_PROBED) */
+    /* Whether the JSON text can spell a "$type" key at all, when a plan
+     * found out in its pass over the file (0: not known, look; 1: it
+     * cannot; 2: it may), so that a probe never reads the whole mapping. */
+    signed char type_key;
     bk_outcome outcome;          /* why the BLOBC_EINPUT in flight unwinds, if not a failure */
 
     bk_frame *fr;
@@ -583,5 +587,11 @@ blobc_status bk_fill_stream(bk *k, blobc_status (*pull)(void *ctx, struct blobc_
 /* Did-you-mean among a list of names: the closest within a small edit
  * distance, or NULL. */
 const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n);
+
+/* Whether JSON text can spell a "$type" key at all (json.c), asked of the
+ * piece b[0, n) at offset off of the text: b holds avail >= n bytes, up
+ * to 5 past the piece (fewer only where the text ends); *from (0 at the
+ * start) carries from piece to piece where the next backslash may be. */
+bool bk_type_key_piece(const char *b, size_t n, size_t avail, uint64_t off, uint64_t *from);
 
 #endif

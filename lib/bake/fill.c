@@ -49,11 +49,13 @@ void bk_reset(bk *k) {
     blobc_error *err = k->err;
     blobc_status (*resolve_root)(bk *, const bk_pos *) = k->resolve_root;
     bool probe = k->probe, in_order = k->in_order;
+    signed char type_key = k->type_key;
     size_t size_hint = k->size_hint, warned = k->warned, warn_skip = k->warn_skip;
     bk_free(k);
     bk_init(k, filename, opts, err);
     k->resolve_root = resolve_root;
     k->probe = probe;
+    k->type_key = type_key;
     k->in_order = in_order;
     k->size_hint = size_hint;
     k->warned = warned;

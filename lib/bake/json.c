@@ -467,16 +467,24 @@ static blobc_status step(bk *k, jstate *js, bk_frame *f) {
 /* Can the text hold a "$type" key at all? Only as `$type"` or with a
  * \u escape somewhere (every other spelling of its characters is one),
  * and both are found at memchr speed: most data has neither, and then
- * the key scan below is skipped. */
-static bool may_spell_type_key(const char *t, size_t len) {
-    for (const char *p = t, *end = t + len; (p = memchr(p, '$', (size_t)(end - p))); p++)
-        if ((size_t)(end - p) > 5 && memcmp(p + 1, "type\"", 5) == 0) return true;
-    for (const char *p = t, *end = t + len; (p = memchr(p, '\\', (size_t)(end - p)));) {
-        if ((size_t)(end - p) < 2) break;
+ * the key scan below is skipped. (A plan's pass over a file asks the
+ * same in pieces: blobc_scan_type_key, plan.c.) */
+bool bk_type_key_piece(const char *b, size_t n, size_t avail, uint64_t off, uint64_t *from) {
+    for (const char *p = b, *end = b + n; (p = memchr(p, '$', (size_t)(end - p))); p++)
+        if (avail - (size_t)(p - b) > 5 && memcmp(p + 1, "type\"", 5) == 0) return true;
+    const char *p = b + (*from > off ? (size_t)(*from - off) : 0), *end = b + n;
+    while (p < end && (p = memchr(p, '\\', (size_t)(end - p)))) {
+        if (avail - (size_t)(p - b) < 2) break;
         if (p[1] == 'u') return true;
         p += 2; /* past an escaped character, which may be a '\\' */
+        *from = off + (uint64_t)(p - b);
     }
     return false;
+}
+
+static bool may_spell_type_key(const char *t, size_t len) {
+    uint64_t from = 0;
+    return bk_type_key_piece(t, len, len, 0, &from);
 }
 
 /* Is there a top-level "$type" naming a type other than the root the data
@@ -486,7 +494,7 @@ static bool late_type_differs(bk *k, jstate *js, size_t open) {
     const char *t = js->text;
     size_t len = js->len, i = open + 1, j;
     int which;
-    if (!may_spell_type_key(t, len)) return false;
+    if (k->type_key ? k->type_key == 1 : !may_spell_type_key(t, len)) return false;
     while ((which = next_top_meta(js, &i, &j))) {
         if (which != 2) continue;
         unsigned fl;

@@ -107,9 +107,11 @@ static void read_header(const uint8_t *h, blobc_header *hd) {
     hd->file_size = blobc_ld64(h + BLOBC_RT_H_FILE_SIZE);
 }
 
-/* Everything that only needs the header: sizes, bounds, alignment. */
-static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_header *hd,
-                                 blobc_error *err) {
+/* Everything that only needs the header: sizes, bounds, alignment; and
+ * the padding before the type section when the whole file is at `whole`
+ * (NULL: only the header is in b, and the padding is the caller's). */
+static blobc_status check_layout(const uint8_t *b, const uint8_t *whole, size_t len,
+                                 const blobc_header *hd, blobc_error *err) {
     if (hd->flags != 0)
         return blobc_err_verify(err, BLOBC_V_BAD_HEADER, BLOBC_RT_H_FLAGS, "unknown flags 0x%x", (unsigned)hd->flags);
     if (blobc_ld32(b + BLOBC_RT_H_RESERVED) != 0)
@@ -153,8 +155,8 @@ static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_heade
                         BLOBC_RT_H_TYPES_SIZE, "type section of %llu bytes at offset %llu does not fit "
                         "in the %zu-byte file",
                         (unsigned long long)hd->types_size, (unsigned long long)want, len);
-        for (uint64_t i = data_end; i < want; i++)
-            if (b[i])
+        for (uint64_t i = data_end; whole && i < want; i++)
+            if (whole[i])
                 return blobc_err_verify(err, BLOBC_V_PADDING, i,
                             "nonzero padding byte between the data and type sections");
         end = want + hd->types_size;
@@ -166,15 +168,12 @@ static blobc_status check_layout(const uint8_t *b, size_t len, const blobc_heade
     return BLOBC_OK;
 }
 
-blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
-                             blobc_error *err) {
-    blobc_error scratch;
-    err = blobc_err_or(err, &scratch);
-    if (!blob) return blobc_err_arg(err, __func__, "blob is NULL");
-    memset(blob, 0, sizeof *blob);
-    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
-    const uint8_t *b = bytes;
-    bool hashes = !(flags & BLOBC_OPEN_NO_HASH);
+/* blobc_blob_open's checks of the header, in its order (magic, version,
+ * header size, header hash with `hashes`, the layout); b holds the first
+ * min(len, BLOBC_HEADER_SIZE) bytes of the len-byte file, `whole` all of
+ * it or NULL. */
+static blobc_status open_header(const uint8_t *b, const uint8_t *whole, size_t len, bool hashes,
+                                blobc_header *hd, blobc_error *err) {
     if (len < BLOBC_MAGIC_SIZE || memcmp(b, BLOBC_MAGIC, BLOBC_MAGIC_SIZE) != 0) {
         if (len < BLOBC_MAGIC_SIZE && (len == 0 || memcmp(b, BLOBC_MAGIC, len) == 0))
             return blobc_err_verify(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header",
@@ -183,7 +182,6 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
     }
     if (len < BLOBC_RT_H_HEADER_SIZE + 4)
         return blobc_err_verify(err, BLOBC_V_TRUNCATED, 0, "file is %zu bytes, shorter than a header", len);
-    blobc_header hd;
     uint32_t version = blobc_ld32(b + BLOBC_RT_H_VERSION);
     if (version != BLOBC_FORMAT_VERSION)
         return blobc_err_verify(err, BLOBC_V_BAD_VERSION, BLOBC_RT_H_VERSION,
@@ -204,8 +202,32 @@ blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blob
                         "header hash is 0x%016llx, but the header hashes to 0x%016llx",
                         (unsigned long long)want, (unsigned long long)got);
     }
-    read_header(b, &hd);
-    blobc_status st = check_layout(b, len, &hd, err);
+    read_header(b, hd);
+    return check_layout(b, whole, len, hd, err);
+}
+
+blobc_status blobc_blob_check_header(const void *header, uint64_t file_size, blobc_header *hd,
+                                     blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!header || !hd) return blobc_err_arg(err, __func__, "header or hd is NULL");
+    memset(hd, 0, sizeof *hd);
+    if (file_size > SIZE_MAX) return blobc_err(err, BLOBC_EINPUT, "file of %llu bytes is too large",
+                                               (unsigned long long)file_size);
+    return open_header(header, NULL, (size_t)file_size, true, hd, err);
+}
+
+blobc_status blobc_blob_open(const void *bytes, size_t len, unsigned flags, blobc_blob *blob,
+                             blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!blob) return blobc_err_arg(err, __func__, "blob is NULL");
+    memset(blob, 0, sizeof *blob);
+    if (!bytes && len) return blobc_err_arg(err, __func__, "len is not 0 but bytes is NULL");
+    const uint8_t *b = bytes;
+    bool hashes = !(flags & BLOBC_OPEN_NO_HASH);
+    blobc_header hd;
+    blobc_status st = open_header(b, b, len, hashes, &hd, err);
     if (st) return st;
     const uint8_t *data = b + hd.data_offset;
     if (hashes) {

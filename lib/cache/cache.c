@@ -9,10 +9,12 @@
  * followed by the output bytes, so a file put under the wrong name, cut
  * short or replaced is caught before its payload is even verified.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "blobc/blobc.h"
 #include "blobc/cache.h"
@@ -48,6 +50,19 @@ struct blobc_cache {
     atomic_uint_least64_t hits, misses; /* lookups, whichever tier answered */
     atomic_size_t held;  /* bytes of entries held now: HELD_MAX at most */
 };
+
+/* A hit left in its entry's file (blobc_cache_get_file): what its write
+ * checks the copy against, and where its lookup was counted. */
+typedef struct in_file {
+    blobc_os_fd fd;
+    uint64_t size;                 /* of the entry file, head included */
+    const blobc_bake_plan *plan;
+    bool strip;
+    char *name;                    /* the entry's path, for messages */
+    uint64_t data_at, data_len;    /* its data section, as its header said when checked */
+    tier *tier;
+    blobc_cache *owner;
+} in_file;
 
 /* ---- names ---- */
 
@@ -237,6 +252,111 @@ static bool entry_ok(const uint8_t *e, size_t n, const blobc_bake_plan *plan,
     return true;
 }
 
+/* Reads n bytes at `at` of the entry file: whether all of them came. */
+static bool read_at(blobc_os_fd fd, void *buf, size_t n, uint64_t at) {
+    size_t got = 0;
+    return blobc_os_read_at(fd, buf, n, at, &got) == 0 && got == n;
+}
+
+/* The data section's hash, read in pieces that stay in the processor's
+ * cache: false when the file was cut short. */
+static bool hash_range(blobc_os_fd fd, uint64_t at, uint64_t len, uint64_t *hash) {
+    enum { PIECE = 256 << 10 };
+    uint8_t *buf = malloc(PIECE);
+    XXH3_state_t *h = XXH3_createState();
+    bool ok = buf && h && XXH3_64bits_reset(h) == XXH_OK;
+    for (uint64_t done = 0; ok && done < len; done += PIECE) {
+        size_t want = len - done < PIECE ? (size_t)(len - done) : PIECE;
+        ok = read_at(fd, buf, want, at + done) && XXH3_64bits_update(h, buf, want) == XXH_OK;
+    }
+    if (ok) *hash = XXH3_64bits_digest(h);
+    XXH3_freeState(h);
+    free(buf);
+    return ok;
+}
+
+/* The checks of a blob of len bytes at `base` of the open file fd that
+ * entry_ok makes, without the walk of its data section (the one check
+ * that needs all of it in memory, and most of a hit's cost): the header
+ * and its hash, the layout hash, stripped or not as asked, the type
+ * section's hash and its bytes against the plan's, and with `data` the
+ * data section's hash, which catches a file damaged since it was
+ * written. NULL when it passes, else why not (detail in *ve). */
+static const char *blob_checks(blobc_os_fd fd, uint64_t base, uint64_t len,
+                               const blobc_bake_plan *plan, bool strip, bool data,
+                               blobc_header *out, blobc_error *ve) {
+    uint8_t h[BLOBC_HEADER_SIZE];
+    blobc_header scratch, *hd = out ? out : &scratch;
+    size_t n = len < sizeof h ? (size_t)len : sizeof h;
+    if (!read_at(fd, h, n, base)) return "it was cut short while being read";
+    if (blobc_blob_check_header(h, len, hd, ve) != BLOBC_OK) return "verification failed";
+    if (hd->schema_hash != blobc_type_hash(plan->root))
+        return "verification failed: the blob's layout hash is not the schema's";
+    bool stripped = hd->types_offset == 0;
+    if (stripped != strip) return stripped ? "stripped" : "not stripped";
+    uint64_t data_end = hd->data_offset + hd->data_size;
+    const char *why = NULL;
+    if (!stripped) {
+        /* the padding after the data and the type section: small, and
+         * bounded by the plan's section, or the entry is not this bake's */
+        if (hd->types_size != plan->types_.len)
+            return "its type description is not the one this bake writes";
+        size_t tail = (size_t)(len - data_end), pad = tail - (size_t)hd->types_size;
+        uint8_t *t = malloc(tail);
+        if (!t) return "out of memory";
+        if (!read_at(fd, t, tail, base + data_end)) why = "it was cut short while being read";
+        for (size_t i = 0; !why && i < pad; i++)
+            if (t[i]) why = "verification failed: nonzero padding before the type section";
+        if (!why && XXH3_64bits(t + pad, (size_t)hd->types_size) != hd->types_hash)
+            why = "verification failed: the type section does not hash to its header's hash";
+        if (!why && memcmp(t + pad, plan->types_.data, plan->types_.len) != 0)
+            why = "its type description is not the one this bake writes";
+        free(t);
+    }
+    uint64_t got;
+    if (!why && data && !hash_range(fd, base + hd->data_offset, hd->data_size, &got))
+        why = "it was cut short while being read";
+    else if (!why && data && got != hd->data_hash)
+        why = "verification failed: the data section does not hash to its header's hash";
+    return why;
+}
+
+/* The checks of an entry left in its file, one only this user can have
+ * written (a private directory's; docs/PIPELINE.md, "Entries and trust"),
+ * before it is taken for a hit: its head, and the blob's header and type
+ * section where they lie. Its data section is hashed in the copy that is
+ * written out, before that is given its name (entry_write). Only for
+ * --format blob, whose header holds those hashes. */
+static bool file_entry_ok(in_file *f, const blobc_bake_options *opts, blobc_error *warn) {
+    blobc_os_fd fd = f->fd;
+    uint64_t size = f->size;
+    const blobc_bake_plan *plan = f->plan;
+    const char *name = f->name;
+    uint8_t head[ENTRY_HEAD];
+    if (size < ENTRY_HEAD) return blobc_entry_reject(warn, name, "not a cache entry", NULL);
+    if (!read_at(fd, head, ENTRY_HEAD, 0))
+        return blobc_entry_reject(warn, name, "it was cut short while being read", NULL);
+    const char *bad = head_problem(head, plan->key);
+    if (bad) return blobc_entry_reject(warn, name, bad, NULL);
+    uint64_t len = blobc_ld64(head + 24);
+    if (len != size - ENTRY_HEAD) return blobc_entry_reject(warn, name, "its length is wrong", NULL);
+    /* Never taken into memory, but held to the one bound every entry
+     * keeps: a larger one is never taken from a cache. */
+    if (size > HELD_MAX) {
+        char why[96];
+        snprintf(why, sizeof why, "its %llu bytes are past %zu MiB, the most an entry may hold",
+                 (unsigned long long)size, HELD_MAX >> 20);
+        return blobc_entry_reject(warn, name, why, NULL);
+    }
+    blobc_error ve;
+    blobc_error_clear(&ve);
+    blobc_header hd = {0};
+    bad = blob_checks(fd, ENTRY_HEAD, len, plan, opts && opts->strip, false, &hd, &ve);
+    f->data_at = hd.data_offset;
+    f->data_len = hd.data_size;
+    return !bad || blobc_entry_reject(warn, name, bad, ve.status ? &ve : NULL);
+}
+
 /* ---- get, put ---- */
 
 /* ---- memory held by entries ---- */
@@ -290,13 +410,14 @@ static void mark(atomic_bool *flag, blobc_error *warn) {
  * counted first. A directory entry is read, never mapped: a file that
  * another user truncates under a mapping would kill the process (SIGBUS). */
 static int fetch(blobc_cache *owner, tier *c, const uint8_t key[16], const char *name,
-                 blobc_cache_entry *out, blobc_error *warn) {
+                 blobc_cache_entry *out, entry_file *file, blobc_error *warn) {
     if (c->http && (atomic_load(&c->down) || !c->curl.dl)) return 0;
     lookup l = {.h = {.head = ENTRY_HEAD, .judge = judge_head}, .cache = owner, .key = key};
     l.h.ctx = &l;
     http_result r = HTTP_MISSING;
     bool found = c->http ? (r = blobc_http_get(&c->curl, name, &l.h, &out->body_, warn)) == HTTP_FOUND
-                         : blobc_dir_get(c->fd, c->root, key, &l.h, &out->body_, warn);
+                         : blobc_dir_get(c->fd, c->root, key, &l.h, &out->body_, file, warn);
+    if (found && file && file->fd != BLOBC_OS_NO_FD) return 1;
     if (found) {
         out->cache_ = owner;
         out->held_ = l.held;
@@ -321,15 +442,38 @@ static bool make_entry(const uint8_t key[16], const void *bytes, size_t len, blo
            blobc_buf_append(e, bytes, len);
 }
 
-/* Looks in one tier; true on a verified hit, left where it lies in *out. */
+/* Looks in one tier; true on a verified hit, left where it lies in *out.
+ * With `leave`, a blob in a private directory's entry stays in its file
+ * (out->data NULL) and is checked there. */
 static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
-                     const blobc_bake_options *opts, blobc_cache_entry *out, blobc_error *warn) {
+                     const blobc_bake_options *opts, bool leave, blobc_cache_entry *out,
+                     blobc_error *warn) {
     char *name = entry_name(c, plan->key);
     bool hit = false;
+    entry_file file = {BLOBC_OS_NO_FD, 0};
+    bool blob = !opts || opts->output == BLOBC_OUTPUT_BLOB;
+    entry_file *fp = leave && blob && !c->http ? &file : NULL;
     if (!name) {
         blobc_err_nomem(warn);
-    } else if (fetch(owner, c, plan->key, name, out, warn) &&
-               entry_ok(out->file_.data, out->file_.len, plan, opts, name, warn)) {
+    } else if (!fetch(owner, c, plan->key, name, out, fp, warn)) {
+        /* a miss, or a refused entry (warn says) */
+    } else if (file.fd != BLOBC_OS_NO_FD) {
+        in_file *f = calloc(1, sizeof *f);
+        if (!f) {
+            blobc_os_close(file.fd);
+            blobc_err_nomem(warn);
+        } else {
+            *f = (in_file){file.fd, file.size, plan, opts && opts->strip, name, 0, 0, c, owner};
+            name = NULL; /* the entry's now, for the messages of its write */
+            out->in_file_ = f;
+            if (file_entry_ok(f, opts, warn)) {
+                /* used now: prune drops what is used least recently */
+                blobc_os_touch_fd(f->fd);
+                out->len = (size_t)(f->size - ENTRY_HEAD);
+                hit = true;
+            }
+        }
+    } else if (entry_ok(out->file_.data, out->file_.len, plan, opts, name, warn)) {
         out->data = out->file_.data + ENTRY_HEAD;
         out->len = out->file_.len - ENTRY_HEAD;
         hit = true;
@@ -341,6 +485,12 @@ static bool get_tier(blobc_cache *owner, tier *c, const blobc_bake_plan *plan,
 
 void blobc_cache_entry_free(blobc_cache_entry *e) {
     if (!e) return;
+    in_file *f = e->in_file_;
+    if (f) {
+        blobc_os_close(f->fd);
+        free(f->name);
+        free(f);
+    }
     /* file_ views the body: freed once, as the body. */
     blobc_buffer_free(&e->body_);
     if (e->held_) atomic_fetch_sub(&e->cache_->held, e->held_);
@@ -355,9 +505,113 @@ bool blobc_cache_asks(const blobc_cache *c, blobc_input_format fmt, uint64_t inp
     return false;
 }
 
-void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
-                     const blobc_bake_options *opts, blobc_cache_entry *out, bool *hit,
-                     blobc_error *warn) {
+/* The copy of an entry written out, checked before it is given its name:
+ * its data section hashed as the plain copy's pieces went out (one read
+ * of the entry, no read back), or else read back from the copy; the rest
+ * read back from the copy either way (blob_checks). */
+typedef struct recheck {
+    const in_file *f;
+    XXH3_state_t *h;
+    uint64_t data_at, data_len, fed; /* the data section in the payload, and how much was hashed */
+    const char *why;
+    blobc_error ve;
+} recheck;
+
+static void copy_seen(void *ctx, uint64_t at, const void *p, size_t n) {
+    recheck *r = ctx;
+    uint64_t from = r->data_at + r->fed, end = r->data_at + r->data_len;
+    if (!r->h || at > from || at + n <= from || from >= end) return;
+    size_t skip = (size_t)(from - at), take = n - skip;
+    if (take > end - from) take = (size_t)(end - from);
+    if (XXH3_64bits_update(r->h, (const uint8_t *)p + skip, take) == XXH_OK) r->fed += take;
+}
+
+static int check_copy(void *ctx, blobc_os_fd written) {
+    recheck *r = ctx;
+    blobc_error_clear(&r->ve);
+    bool streamed = r->h && r->fed == r->data_len;
+    blobc_header hd;
+    r->why = blob_checks(written, 0, r->f->size - ENTRY_HEAD, r->f->plan, r->f->strip, !streamed,
+                         &hd, &r->ve);
+    /* what was hashed on the way must be the data section the copy's own
+     * header declares, and hash to its hash */
+    if (!r->why && streamed &&
+        (hd.data_offset != r->data_at || hd.data_size != r->data_len ||
+         XXH3_64bits_digest(r->h) != hd.data_hash))
+        r->why = "verification failed: the data section does not hash to its header's hash";
+    return r->why ? ECANCELED : 0;
+}
+
+/* An entry that proved bad as it was written out: counted as a miss
+ * after all, and the warning in err. */
+static blobc_status write_rejected(const in_file *f, const char *why, const blobc_error *ve,
+                                   bool *rejected, blobc_error *err) {
+    atomic_fetch_sub(&f->tier->hits, 1);
+    atomic_fetch_add(&f->tier->misses, 1);
+    atomic_fetch_sub(&f->owner->hits, 1);
+    atomic_fetch_add(&f->owner->misses, 1);
+    *rejected = true;
+    blobc_entry_reject(err, f->name, why, ve && ve->status ? ve : NULL);
+    return BLOBC_EINPUT;
+}
+
+/* To standard output or a device, which cannot be read back before
+ * anyone sees it: the whole entry read into memory and checked in full
+ * there (entry_ok), as an untrusted directory's would be. */
+static blobc_status write_through_memory(const in_file *f, const char *path,
+                                         const blobc_output_options *opts, bool *rejected,
+                                         blobc_error *err) {
+    blobc_buffer b = {0};
+    blobc_error w;
+    blobc_error_clear(&w);
+    if (!blobc_buf_reserve(&b, (size_t)f->size)) return blobc_err_nomem(err);
+    blobc_status st;
+    blobc_bake_options o;
+    memset(&o, 0, sizeof o);
+    o.strip = f->strip;
+    if (!read_at(f->fd, b.data, (size_t)f->size, 0))
+        st = write_rejected(f, "it was cut short while being read", NULL, rejected, err);
+    else if (!entry_ok(b.data, (size_t)f->size, f->plan, &o, f->name, &w)) {
+        st = write_rejected(f, "verification failed", NULL, rejected, err);
+        *err = w; /* entry_ok's warning says why */
+    } else
+        st = blobc_write_output(path, b.data + ENTRY_HEAD, (size_t)f->size - ENTRY_HEAD, opts, err);
+    blobc_buffer_free(&b);
+    return st;
+}
+
+blobc_status blobc_cache_entry_write(const blobc_cache_entry *e, const char *path,
+                                     const blobc_output_options *opts, bool *rejected,
+                                     blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    bool no;
+    if (!rejected) rejected = &no;
+    *rejected = false;
+    if (!e || !path) return blobc_err_arg(err, __func__, "entry or path is NULL");
+    const in_file *f = e->in_file_;
+    if (!f) return blobc_write_output(path, e->data, e->len, opts, err);
+    blobc_os_info st;
+    if (strcmp(path, "-") == 0 || (blobc_os_stat(path, &st) == 0 && st.kind == BLOBC_OS_OTHER))
+        return write_through_memory(f, path, opts, rejected, err);
+    recheck r = {f, XXH3_createState(), f->data_at, f->data_len, 0, NULL, {0}};
+    if (r.h && XXH3_64bits_reset(r.h) != XXH_OK) {
+        XXH3_freeState(r.h);
+        r.h = NULL; /* read back instead */
+    }
+    blobc_status s = blobc_write_output_copy(path, f->fd, ENTRY_HEAD, f->size - ENTRY_HEAD,
+                                             check_copy, copy_seen, &r, opts, err);
+    XXH3_freeState(r.h);
+    if (s && r.why) return write_rejected(f, r.why, &r.ve, rejected, err);
+    /* A copy cut short: the entry shrank while it was copied. */
+    if (s && (blobc_os_fstat(f->fd, &st) != 0 || st.size != f->size))
+        return write_rejected(f, "it was cut short while being read", NULL, rejected, err);
+    return s;
+}
+
+static void get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
+                const blobc_bake_options *opts, bool leave, blobc_cache_entry *out, bool *hit,
+                blobc_error *warn) {
     blobc_error scratch;
     warn = blobc_err_or(warn, &scratch);
     blobc_error_clear(warn);
@@ -368,12 +622,14 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input
         return;
     }
     blobc_error w;
-    bool servers = worth_a_server(&c->opts, plan->input, input_size);
+    bool servers = worth_a_server(&c->opts, plan->input, input_size), asked = false;
     size_t i;
     for (i = 0; i < c->n && !*hit; i++) {
         if (c->t[i].http && !servers) continue;
         blobc_error_clear(&w);
-        *hit = get_tier(c, &c->t[i], plan, opts, out, &w);
+        /* Left in its file only where no tier before wants a copy of it. */
+        *hit = get_tier(c, &c->t[i], plan, opts, leave && !asked, out, &w);
+        asked = true;
         if (w.status != BLOBC_OK && warn->status == BLOBC_OK) *warn = w;
         /* Counted where it was answered: a miss in each tier asked, a hit
          * only in the one that held the entry. */
@@ -391,6 +647,18 @@ void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input
         }
     }
     atomic_fetch_add(*hit ? &c->hits : &c->misses, 1);
+}
+
+void blobc_cache_get(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
+                     const blobc_bake_options *opts, blobc_cache_entry *out, bool *hit,
+                     blobc_error *warn) {
+    get(c, plan, input_size, opts, false, out, hit, warn);
+}
+
+void blobc_cache_get_file(blobc_cache *c, const blobc_bake_plan *plan, uint64_t input_size,
+                          const blobc_bake_options *opts, blobc_cache_entry *out, bool *hit,
+                          blobc_error *warn) {
+    get(c, plan, input_size, opts, true, out, hit, warn);
 }
 
 static void put_tier(tier *c, const uint8_t key[16], const blobc_buffer *e, blobc_error *warn) {

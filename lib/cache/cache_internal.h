@@ -47,12 +47,20 @@ typedef struct entry_judge {
  * filled. */
 blobc_os_tree *blobc_dir_open(const char *root, bool create, blobc_error *err);
 void blobc_dir_close(blobc_os_tree *dir); /* NULL: nothing */
+/* An entry left in its file: open, unread, and unchecked. */
+typedef struct entry_file {
+    blobc_os_fd fd; /* BLOBC_OS_NO_FD: none */
+    uint64_t size;
+} entry_file;
 /* Reads the entry of key into out (empty): true when it is a regular file
  * of the cache whose head j accepts, declaring the file's size, and it was
  * read in full; false when there is none (warn says why when one was
- * there but refused). */
+ * there but refused). With `file` (NULL: always read), an entry that only
+ * this user can have written (its file, its directory and the cache's are
+ * theirs and writable by no one else) is left open there instead, neither
+ * read nor judged: true with file->fd set. */
 bool blobc_dir_get(blobc_os_tree *dir, const char *root, const uint8_t key[16], entry_judge *j,
-                   blobc_buffer *out, blobc_error *warn);
+                   blobc_buffer *out, entry_file *file, blobc_error *warn);
 /* Stores the entry bytes under key: a new file renamed over the name. */
 void blobc_dir_put(blobc_os_tree *dir, const char *root, const uint8_t key[16], const void *entry,
                    size_t len, blobc_error *warn);

@@ -166,13 +166,21 @@ static const char *judge_head(blobc_os_fd fd, uint64_t size, entry_judge *j, uin
 }
 
 /* Reads the entry `hex` of the subdirectory sub into out: NULL when it
- * was read, else why not ("" when there is none). */
-static const char *read_entry(const blobc_os_tree *sub, const char *hex, entry_judge *j,
-                              blobc_buffer *out) {
+ * was read, else why not ("" when there is none). With `file`, an entry
+ * that only this user can have written (the file, sub and the cache
+ * directory `top` all private, lib/platform/) is left open in its file
+ * instead, unread: its checks are the caller's. */
+static const char *read_entry(const blobc_os_tree *top, const blobc_os_tree *sub, const char *hex,
+                              entry_judge *j, blobc_buffer *out, entry_file *file) {
     blobc_os_info st;
     const char *why;
     blobc_os_fd fd = open_regular(sub, hex, &st, &why);
     if (fd == BLOBC_OS_NO_FD) return why ? why : "";
+    if (file && blobc_os_fd_private(fd) && blobc_os_tree_private(sub) && blobc_os_tree_private(top)) {
+        file->fd = fd;
+        file->size = st.size;
+        return NULL;
+    }
     uint8_t head[HEAD_MAX];
     why = judge_head(fd, st.size, j, head);
     /* Only now is the size trusted: the head of this key declares it, and
@@ -194,7 +202,7 @@ static const char *read_entry(const blobc_os_tree *sub, const char *hex, entry_j
 }
 
 bool blobc_dir_get(blobc_os_tree *dir, const char *root, const uint8_t key[16], entry_judge *j,
-                   blobc_buffer *out, blobc_error *warn) {
+                   blobc_buffer *out, entry_file *file, blobc_error *warn) {
     char hex[33], sub[3];
     blobc_cache_key_hex(key, hex);
     memcpy(sub, hex, 2);
@@ -207,7 +215,7 @@ bool blobc_dir_get(blobc_os_tree *dir, const char *root, const uint8_t key[16], 
         why = sub_fault(e);
         if (!why && e != ENOENT) why = "its directory cannot be read";
     } else {
-        why = read_entry(st, hex, j, out);
+        why = read_entry(dir, st, hex, j, out, file);
         blobc_os_tree_close(st);
         found = !why;
     }

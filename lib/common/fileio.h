@@ -35,6 +35,24 @@ bool blobc_writes_over(const char *output, const char *path);
 /* The refusal, BLOBC_EIO, file set to output: the input as given, and the
  * output's name too when it is spelled otherwise. */
 blobc_status blobc_err_refuse_input(blobc_error *err, const char *input, const char *output);
+/* blobc_write_output of len bytes of the open regular file fd from
+ * offset at (a cache entry left in its file): the kernel copies them
+ * where it can (platform.h, blobc_os_copy), else they are read and
+ * written in pieces; never whole in memory. check (NULL: none) reads the
+ * new file back before it is given its name and fails the write with a
+ * nonzero errno value (ECANCELED: its own reasons, in check_ctx); not
+ * run for a device or FIFO, refused for standard output. seen (NULL:
+ * none) is shown each piece a plain copy wrote (blobc_os_copy). */
+blobc_status blobc_write_output_copy(const char *path, blobc_os_fd fd, uint64_t at, uint64_t len,
+                                     int (*check)(void *ctx, blobc_os_fd written),
+                                     void (*seen)(void *ctx, uint64_t at, const void *p, size_t n),
+                                     void *check_ctx, const blobc_output_options *opts,
+                                     blobc_error *err);
+/* blobc_file_map_ex that, when it maps the file, leaves the descriptor
+ * it mapped open in *keep (the caller closes it), so that the very file
+ * mapped can also be read in pieces; BLOBC_OS_NO_FD when it read it. */
+blobc_status blobc_file_map_keep(const char *path, const blobc_read_options *opts,
+                                 blobc_file_view *view, blobc_os_fd *keep, blobc_error *err);
 /* Adds every file of src to dst. */
 blobc_status blobc_inputs_add_all(blobc_inputs *dst, const blobc_inputs *src, blobc_error *err);
 

@@ -11,6 +11,7 @@
 
 #include "blobc/blobfile.h"
 #include "common/err.h"
+#include "common/fileio.h"
 #include "platform/platform.h"
 
 blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error *err) {
@@ -19,7 +20,13 @@ blobc_status blobc_file_map(const char *path, blobc_file_view *view, blobc_error
 
 blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
                                blobc_file_view *view, blobc_error *err) {
+    return blobc_file_map_keep(path, opts, view, NULL, err);
+}
+
+blobc_status blobc_file_map_keep(const char *path, const blobc_read_options *opts,
+                                 blobc_file_view *view, blobc_os_fd *keep, blobc_error *err) {
     blobc_error scratch;
+    if (keep) *keep = BLOBC_OS_NO_FD;
     err = blobc_err_or(err, &scratch);
     if (!path || !view) return blobc_err_arg(err, __func__, "path or view is NULL");
     memset(view, 0, sizeof *view);
@@ -34,7 +41,8 @@ blobc_status blobc_file_map_ex(const char *path, const blobc_read_options *opts,
         sb.size < SIZE_MAX) {
         size_t len = (size_t)sb.size;
         const void *p = blobc_os_map_file(fd, len);
-        blobc_os_close(fd);
+        if (p && keep) *keep = fd;
+        else blobc_os_close(fd);
         if (p) {
             view->data = p;
             view->len = len;

@@ -350,9 +350,18 @@ static int classify(out_ctx *c, const blobc_os_content *content, const producer 
     } else if (sb.kind == BLOBC_OS_DIRECTORY) {
         *st = out_error(err, "replace", c->path, EISDIR);
     } else if (sb.kind == BLOBC_OS_OTHER) {
-        /* Devices, FIFOs and sockets are written where they are. */
+        /* Devices, FIFOs and sockets are written where they are, and
+         * cannot be read back: a copy's check is not run (its callers
+         * write those from memory). */
         const char *stage = "open";
-        int e = blobc_os_write_in_place(c->target, content, &stage);
+        blobc_os_copy unchecked;
+        blobc_os_content in_place = *content;
+        if (content->copy) {
+            unchecked = *content->copy;
+            unchecked.check = NULL;
+            in_place.copy = &unchecked;
+        }
+        int e = blobc_os_write_in_place(c->target, &in_place, &stage);
         *st = e ? write_failed(p, stage, c->path, e, err) : BLOBC_OK;
     } else {
         c->exists = true;
@@ -428,7 +437,7 @@ blobc_status blobc_write_output_known(const char *path, const blobc_out_known *k
      * made): anything else is looked at again, as any write does. */
     if (!known || !known->target || !dir || (known->found && known->found != ENOENT))
         return blobc_write_output(path, data, len, opts, err);
-    blobc_os_content content = {data, len, NULL, NULL};
+    blobc_os_content content = {data, len, NULL, NULL, NULL};
     return write_known(path, known->target, known->found, &known->info, dir, &content, NULL, opts,
                        err);
 }
@@ -439,7 +448,7 @@ blobc_status blobc_write_output(const char *path, const void *data, size_t len,
     err = blobc_err_or(err, &scratch);
     if (!path) return blobc_err_arg(err, __func__, "path is NULL");
     if (!data && len) return blobc_err_arg(err, __func__, "len is not 0 but data is NULL");
-    blobc_os_content content = {data, len, NULL, NULL};
+    blobc_os_content content = {data, len, NULL, NULL, NULL};
     return write_content(path, &content, NULL, opts, err);
 }
 
@@ -449,8 +458,43 @@ blobc_status blobc_write_output_from(const char *path, blobc_produce_fn produce,
     err = blobc_err_or(err, &scratch);
     if (!path || !produce) return blobc_err_arg(err, __func__, "path or produce is NULL");
     producer p = {produce, ctx, err, BLOBC_OK};
-    blobc_os_content content = {NULL, 0, run_producer, &p};
+    blobc_os_content content = {NULL, 0, run_producer, &p, NULL};
     return write_content(path, &content, &p, opts, err);
+}
+
+/* The plain copy of a file's range: read and handed to put in pieces
+ * small enough to stay in the processor's cache. */
+static int copy_pieces(void *ctx, int (*put)(void *to, const void *p, size_t n), void *to) {
+    enum { PIECE = 256 << 10 };
+    const blobc_os_copy *c = ctx;
+    uint8_t *buf = malloc(c->len < PIECE ? (size_t)c->len + 1 : PIECE);
+    if (!buf) return ENOMEM;
+    int e = 0;
+    for (uint64_t done = 0; !e && done < c->len;) {
+        size_t want = c->len - done < PIECE ? (size_t)(c->len - done) : PIECE, got = 0;
+        e = blobc_os_read_at(c->fd, buf, want, c->at + done, &got);
+        if (!e && got != want) e = EIO; /* cut short meanwhile */
+        if (!e) e = put(to, buf, got);
+        if (!e && c->seen) c->seen(c->check_ctx, done, buf, got);
+        done += got;
+    }
+    free(buf);
+    return e;
+}
+
+blobc_status blobc_write_output_copy(const char *path, blobc_os_fd fd, uint64_t at, uint64_t len,
+                                     int (*check)(void *ctx, blobc_os_fd written),
+                                     void (*seen)(void *ctx, uint64_t at, const void *p, size_t n),
+                                     void *check_ctx, const blobc_output_options *opts,
+                                     blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!path || fd == BLOBC_OS_NO_FD) return blobc_err_arg(err, __func__, "path or fd is missing");
+    if (check && strcmp(path, "-") == 0)
+        return blobc_err_arg(err, __func__, "a checked copy cannot go to standard output");
+    blobc_os_copy copy = {fd, at, len, opts && opts->plain_copy, check, seen, check_ctx};
+    blobc_os_content content = {NULL, 0, copy_pieces, &copy, &copy};
+    return write_content(path, &content, NULL, opts, err);
 }
 
 blobc_status blobc_write_file_atomic(const char *path, const void *data, size_t len,

@@ -12,6 +12,7 @@
 #include "common/buffer.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "platform/platform.h"
 
 /* Keeps a message of the job; one that cannot be kept makes the job's
  * status BLOBC_ENOMEM. */
@@ -59,15 +60,12 @@ static void warn_if(blobc_pl_slot *s, const blobc_error *w) {
  * (and then stored there). */
 static blobc_status bake_planned(const blobc_batch_options *o, const char *text, size_t len,
                                  const char *name, blobc_bake_options *bo, baked *b,
-                                 blobc_pl_slot *s, blobc_error *err) {
+                                 blobc_pl_slot *s, bool look, blobc_error *err) {
     blobc_error w;
-    if (o->cache) {
-        blobc_cache_get(o->cache, &b->plan, len, bo, &b->hit, &s->cached, &w);
+    if (o->cache && look) {
+        blobc_cache_get_file(o->cache, &b->plan, len, bo, &b->hit, &s->cached, &w);
         warn_if(s, &w);
-        if (s->cached) {
-            b->buf = (blobc_buffer){(uint8_t *)b->hit.data, b->hit.len, b->hit.len};
-            return BLOBC_OK;
-        }
+        if (s->cached) return BLOBC_OK;
     }
     bo->schema = b->plan.schema;
     blobc_status st = blobc_bake_memory(text, len, name, bo, &b->buf, err);
@@ -96,11 +94,20 @@ static blobc_status read_input(const blobc_batch_options *o, const char *in, blo
  * the plan names the schema files and gives the cache key. A plan that
  * fails is followed by a plain bake, which reports the error in full. */
 static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job *job,
-                                   blobc_bake_options *bo, baked *b, blobc_pl_slot *s,
+                                   blobc_bake_options *bo, baked *b, blobc_pl_slot *s, bool look,
                                    blobc_error *err) {
     const char *in = job->input;
     blobc_file_view v;
-    blobc_status st = read_input(o, in, &v, err);
+    /* A mapped input is planned from its file (blobc_bake_plan_file): on
+     * a hit its pages are then never touched past the meta keys. */
+    blobc_os_info info;
+    bool from_file = !o->copy_inputs && strcmp(in, "-") != 0 && blobc_os_stat(in, &info) == 0 &&
+                     (job->depfile || o->deps || blobc_cache_asks(o->cache, BLOBC_INPUT_YAML, info.size) ||
+                      blobc_cache_asks(o->cache, BLOBC_INPUT_JSON, info.size));
+    blobc_status st = from_file ? blobc_bake_plan_file(in, bo, &b->plan, &v, err)
+                                : read_input(o, in, &v, err);
+    bool planned = from_file && st == BLOBC_OK;
+    if (from_file && v.data) st = BLOBC_OK; /* a plan that failed: the bake says why */
     if (st && st != BLOBC_ENOMEM && strcmp(in, "-") != 0) keep_unread(s, in);
     if (st) return st;
     const char *text = (const char *)v.data, *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
@@ -108,9 +115,11 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
      * only a server) needs no key: without a depfile, no plan either. */
     blobc_input_format fmt = bo->input ? bo->input : blobc_input_format_of(text, v.len, name);
     bool plan = job->depfile || o->deps || blobc_cache_asks(o->cache, fmt, v.len);
-    if (plan && blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK) {
+    if (planned && !plan) blobc_bake_plan_free(&b->plan);
+    if (plan && (planned ||
+                 (!from_file && blobc_bake_plan_memory(text, v.len, name, bo, &b->plan, err) == BLOBC_OK))) {
         b->planned = true;
-        st = bake_planned(o, text, v.len, name, bo, b, s, err);
+        st = bake_planned(o, text, v.len, name, bo, b, s, look, err);
     } else {
         st = blobc_bake_memory(text, v.len, name, bo, &b->buf, err);
     }
@@ -185,13 +194,16 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
 static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
-                              const blobc_batch_options *o, const baked *b, blobc_error *err) {
+                              const blobc_batch_options *o, const baked *b, bool cached, bool *rejected,
+                              blobc_error *err) {
     blobc_buffer dep = {0};
     blobc_status st = BLOBC_OK;
     if (job->depfile && b->planned &&
         (st = blobc_depfile(job->output, job->input, b->plan.schema, &dep, err)) != BLOBC_OK)
         blobc_err_file(err, job->depfile);
-    if (!st)
+    if (!st && cached)
+        st = blobc_cache_entry_write(&b->hit, job->output, &o->output, rejected, err);
+    else if (!st)
         st = blobc_write_output_known(job->output, &prep->out, prep->dir, b->buf.data, b->buf.len,
                                       &o->output, err);
     if (!st && job->depfile) st = blobc_write_output(job->depfile, dep.data, dep.len, &o->output, err);
@@ -232,10 +244,24 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
     baked b;
     memset(&b, 0, sizeof b);
     bool read_whole = o->cache || job->depfile || o->deps || o->copy_inputs;
-    blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, &err)
+    blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, true, &err)
                                  : bake_input(job, prep, &bo, &b.buf, &err);
+    bool rejected = false;
+    if (st == BLOBC_OK) st = write_all(job, prep, o, &b, s->cached, &rejected, &err);
+    if (rejected) {
+        /* The hit proved bad as it was copied out (nothing was written):
+         * a warning, and the bake a miss would have run, which replaces
+         * the entry. */
+        blobc_pl_keep(s, BLOBC_EVENT_WARNING, &err);
+        blobc_error_clear(&err);
+        blobc_cache_entry_free(&b.hit);
+        blobc_bake_plan_free(&b.plan);
+        memset(&b, 0, sizeof b);
+        s->cached = false;
+        st = bake_with_plan(o, job, &bo, &b, s, false, &err);
+        if (st == BLOBC_OK) st = write_all(job, prep, o, &b, false, &rejected, &err);
+    }
     if (o->deps && b.planned) keep_files(job, &b, s);
-    if (st == BLOBC_OK) st = write_all(job, prep, o, &b, &err);
     /* the sink kept the errors of the data; any other comes here */
     bool delivered = false;
     for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;

@@ -145,6 +145,12 @@ int blobc_os_tree_stat(const blobc_os_tree *t, const char *name, blobc_os_info *
  * ENOENT when nothing is there; EAGAIN when it changed while opened. */
 int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd,
                        blobc_os_info *info);
+/* Whether only this user (or the administrator) can change the tree's
+ * entries, or the open file: owned by the effective user or root, and
+ * writable by neither group nor others. Never on Windows, whose access
+ * lists this does not read. */
+bool blobc_os_tree_private(const blobc_os_tree *t);
+bool blobc_os_fd_private(blobc_os_fd fd);
 /* Marks the open file as used now (best effort: it may be another's). */
 void blobc_os_touch_fd(blobc_os_fd fd);
 /* Writes data to a new file `tmp` (its last n characters replaced by a
@@ -182,12 +188,32 @@ int blobc_os_resolve_links(const char *path, char **target);
  * returned, or a code of its own (ECANCELED: it failed, and says why
  * elsewhere). It may be called again when a way of writing fails before
  * anything is in place, and hands over the whole content each time. */
+typedef struct blobc_os_copy blobc_os_copy;
 typedef struct blobc_os_content {
     const void *data;
     size_t len;
     int (*produce)(void *ctx, int (*put)(void *to, const void *p, size_t n), void *to);
     void *ctx;
+    /* When set, the content is this range of an open file and produce
+     * writes it with reads and writes: Linux first asks the kernel to copy
+     * it file to file (copy_file_range), which keeps the bytes out of the
+     * process, and falls back to produce where the file systems cannot. */
+    const blobc_os_copy *copy;
 } blobc_os_content;
+struct blobc_os_copy {
+    blobc_os_fd fd;  /* a regular file open for reading */
+    uint64_t at, len;
+    bool plain;      /* never the kernel's copy: produce only */
+    /* Called with the written file (readable) before it is given its
+     * name; nonzero fails the write, so nothing is published. NULL: none.
+     * Only for a new file: never for a device, FIFO or standard output. */
+    int (*check)(void *ctx, blobc_os_fd written);
+    /* Shown each piece the plain copy writes (at: its offset in the
+     * range), before check: a check can then hash what went out instead
+     * of reading the file back. NULL: none. */
+    void (*seen)(void *ctx, uint64_t at, const void *p, size_t n);
+    void *check_ctx;
+};
 
 /* Writes content to a new file in target's directory and then gives it
  * target's name in one step, so every other process sees the old file or

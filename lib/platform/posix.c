@@ -153,8 +153,39 @@ int blobc_os_write_stdout(const void *data, size_t len) { return write_all(STDOU
 
 static int put_fd(void *to, const void *p, size_t n) { return write_all(*(const int *)to, p, n); }
 
+#ifdef __linux__
+/* Copies c's range into fd inside the kernel: 0, an errno value, or -1
+ * when these files cannot be copied that way (another file system, a
+ * kernel without the call, a FIFO or device) and nothing was written. */
+static int copy_in_kernel(int fd, const blobc_os_copy *c) {
+    loff_t in = (loff_t)c->at, out = 0;
+    uint64_t left = c->len;
+    while (left) {
+        size_t want = left > ((size_t)1 << 30) ? (size_t)1 << 30 : (size_t)left;
+        ssize_t n = copy_file_range((int)c->fd, &in, fd, &out, want, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && out == 0 &&
+            (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+             errno == EBADF || errno == ETXTBSY || errno == EPERM))
+            return -1;
+        if (n < 0) return errno;
+        if (n == 0) return EIO; /* the source ended before the range did */
+        left -= (uint64_t)n;
+    }
+    /* The writes went through offsets: the file position is where a plain
+     * write would have left it, for whoever writes after. */
+    return lseek(fd, out, SEEK_SET) < 0 ? errno : 0;
+}
+#endif
+
 static int write_content(int fd, const blobc_os_content *c) {
-    return c->produce ? c->produce(c->ctx, put_fd, &fd) : write_all(fd, c->data, c->len);
+    int e = -1;
+#ifdef __linux__
+    if (c->copy && !c->copy->plain) e = copy_in_kernel(fd, c->copy);
+#endif
+    if (e < 0) e = c->produce ? c->produce(c->ctx, put_fd, &fd) : write_all(fd, c->data, c->len);
+    if (!e && c->copy && c->copy->check) e = c->copy->check(c->copy->check_ctx, fd);
+    return e;
 }
 
 FILE *blobc_os_fopen(const char *path, const char *mode) { return fopen(path, mode); }
@@ -329,6 +360,20 @@ int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd
     }
     *fd = f;
     return 0;
+}
+
+static bool private_stat(const struct stat *st) {
+    return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+bool blobc_os_tree_private(const blobc_os_tree *t) {
+    struct stat st;
+    return fstat(t->fd, &st) == 0 && private_stat(&st);
+}
+
+bool blobc_os_fd_private(blobc_os_fd fd) {
+    struct stat st;
+    return fstat((int)fd, &st) == 0 && private_stat(&st);
 }
 
 void blobc_os_touch_fd(blobc_os_fd fd) { (void)futimens((int)fd, NULL); }
@@ -542,7 +587,8 @@ static int write_named_temp(const out_ctx *c, const blobc_os_content *content) {
         if (!(tmp = random_temp_name(c->target, attempt))) return fail_at(c, "create", ENOMEM);
         hook(c->hooks, true, tmp);
         /* 0666 so the umask applies as for a plain create. */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        /* Readable too: a copy's check reads back what was written. */
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) break;
     }
     int res;
@@ -674,7 +720,8 @@ static int write_tmpfile(const out_ctx *c, const blobc_os_content *content, int 
     free(dir);
     if (u.dirfd < 0) return 0;
     unsigned want = c->old ? c->old->mode & 07777 : 0666;
-    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)(want & 0777));
+    /* read and write: a copied output is read back by its check */
+    u.fd = openat(u.dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)(want & 0777));
     int taken = u.fd >= 0;
     if (taken) {
         snprintf(u.proc, sizeof u.proc, "/proc/self/fd/%d", u.fd);

@@ -286,8 +286,12 @@ int blobc_os_write_stdout(const void *data, size_t len) {
 
 static int put_handle(void *to, const void *p, size_t n) { return write_all(*(HANDLE *)to, p, n); }
 
+/* A copy (c->copy) is always the plain one here: produce reads and writes
+ * it in pieces. */
 static int write_content(HANDLE h, const blobc_os_content *c) {
-    return c->produce ? c->produce(c->ctx, put_handle, &h) : write_all(h, c->data, c->len);
+    int e = c->produce ? c->produce(c->ctx, put_handle, &h) : write_all(h, c->data, c->len);
+    if (!e && c->copy && c->copy->check) e = c->copy->check(c->copy->check_ctx, (blobc_os_fd)h);
+    return e;
 }
 
 FILE *blobc_os_fopen(const char *path, const char *mode) {
@@ -497,7 +501,8 @@ static HANDLE create_temp(const char *target, char **name, const blobc_os_temp_h
             return h;
         }
         hook(hooks, true, *name);
-        h = open_w(*name, GENERIC_WRITE, CREATE_NEW, FILE_ATTRIBUTE_NORMAL);
+        /* readable too: a copy's check reads back what was written */
+        h = open_w(*name, GENERIC_READ | GENERIC_WRITE, CREATE_NEW, FILE_ATTRIBUTE_NORMAL);
         if (h != INVALID_HANDLE_VALUE) return h;
         DWORD e = GetLastError();
         hook(hooks, false, *name);
@@ -799,6 +804,18 @@ int blobc_os_tree_read(const blobc_os_tree *t, const char *name, blobc_os_fd *fd
 
 /* A second handle with the right to set times: the first was opened for
  * reading only, and another user's entry may not be ours to touch. */
+/* Who may write a file is in its access list, which is not read here:
+ * every entry is treated as one another user may have written. */
+bool blobc_os_tree_private(const blobc_os_tree *t) {
+    (void)t;
+    return false;
+}
+
+bool blobc_os_fd_private(blobc_os_fd fd) {
+    (void)fd;
+    return false;
+}
+
 void blobc_os_touch_fd(blobc_os_fd fd) {
     HANDLE h = ReOpenFile((HANDLE)fd, FILE_WRITE_ATTRIBUTES, FILE_SHARE_ALL, 0);
     if (h == INVALID_HANDLE_VALUE) return;

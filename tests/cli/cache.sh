@@ -113,6 +113,71 @@ forge type 's/Vec3/Vec4/g' ''
 forge member 's/stairs/stairz/' 's/kind: stairs/kind: stairz/'
 forge schema_name '' 's|^\$schema:.*|$schema: ../forge/level.schema|'
 
+# A hit on an entry only this user can write (the cache directory, its
+# ab/ and the entry theirs, writable by no group or other) is checked
+# where it lies and copied file to file: copy_file_range where the kernel
+# can, else (BLOBC_COPY=plain, or Windows) read and written in pieces
+# whose data-section hash is checked on the way. Both give the bake's
+# bytes; a damaged data section is refused by both before the output is
+# given its name. An entry bigger than one piece (256 KiB) is used.
+CP=$T/cache-private
+mkdir -p "$CP" && chmod 755 "$CP"
+printf 'struct R { id: u32; name: string; xs: [u32]; }\nstruct L { rooms: [R]; }\nroot L;\n' >"$T/big.schema"
+awk 'BEGIN { print "$schema: big.schema"; print "rooms:";
+    for (i = 0; i < 10000; i++) printf "  - {id: %d, name: room%d, xs: [%d, %d, %d]}\n", i, i, i, i + 1, i * 7 }' \
+    >"$T/big.yaml"
+"$BLOBC" bake "$T/big.yaml" -o "$T/big.want" || fail big_setup "plain bake failed"
+"$BLOBC" bake -q --cache "$CP" "$T/big.yaml" -o "$T/big.got"
+EP=$(find "$CP" -type f -path '*/[0-9a-f][0-9a-f]/*')
+chmod 644 "$EP" && chmod 755 "$(dirname "$EP")"
+cp "$EP" "$T/big.entry"
+[ "$(wc -c <"$EP")" -gt 300000 ] && pass private_entry_size || fail private_entry_size "$(wc -c <"$EP") bytes"
+for mode in kernel plain; do
+    copy=; [ $mode = plain ] && copy=plain
+    expect "private_hit_$mode" 0 env BLOBC_COPY=$copy "$BLOBC" bake -v --cache "$CP" "$T/big.yaml" -o "$T/big.$mode"
+    verbose_is "private_hit_${mode}_cached" cached
+    same_file "private_hit_${mode}_bytes" "$T/big.$mode" "$T/big.want"
+    # a byte of the data section, deep in the entry (past the first piece)
+    cp "$T/big.entry" "$EP"
+    printf '\125' | dd of="$EP" bs=1 seek=300000 conv=notrunc 2>/dev/null
+    cp "$T/big.want" "$T/big.$mode"
+    expect_err "private_damaged_$mode" 0 "cache entry rejected (verification failed: the data section does not hash" \
+        env BLOBC_COPY=$copy "$BLOBC" bake -v --cache "$CP" "$T/big.yaml" -o "$T/big.$mode"
+    verbose_is "private_damaged_${mode}_baked" baked
+    same_file "private_damaged_${mode}_bytes" "$T/big.$mode" "$T/big.want"
+    cmp -s "$EP" "$T/big.entry" && pass "private_damaged_${mode}_replaced" ||
+        fail "private_damaged_${mode}_replaced" "entry not rewritten"
+done
+# to standard output (never read back before it is seen): checked in
+# memory first, damaged or not
+run env "$BLOBC" bake --cache "$CP" "$T/big.yaml" -o -
+cmp -s "$T/out" "$T/big.want" && pass private_hit_stdout || fail private_hit_stdout "stdout differs"
+printf '\125' | dd of="$EP" bs=1 seek=300000 conv=notrunc 2>/dev/null
+expect_err private_damaged_stdout 0 "cache entry rejected (verification failed" \
+    "$BLOBC" bake --cache "$CP" "$T/big.yaml" -o -
+cmp -s "$T/out" "$T/big.want" && pass private_damaged_stdout_bytes || fail private_damaged_stdout_bytes "stdout differs"
+# Which way each took, by its system calls: copy_file_range only for the
+# private hit; the plain copy and a directory that others can write (its
+# entries read whole and verified in full, as before) never use it.
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+    calls() { strace -f -e trace=copy_file_range,pread64 -o "$T/trace" "$@" 2>/dev/null >/dev/null
+        grep -c "^[0-9 ]*copy_file_range(" "$T/trace"; }
+    [ "$(calls "$BLOBC" bake -q --cache "$CP" "$T/big.yaml" -o "$T/big.got")" -ge 1 ] &&
+        pass private_uses_copy_file_range || fail private_uses_copy_file_range "$(head -5 "$T/trace")"
+    same_file private_copy_bytes "$T/big.got" "$T/big.want"
+    [ "$(calls env BLOBC_COPY=plain "$BLOBC" bake -q --cache "$CP" "$T/big.yaml" -o "$T/big.got")" -eq 0 ] &&
+        pass plain_no_copy_file_range || fail plain_no_copy_file_range "$(grep copy_file_range "$T/trace" | head -2)"
+    same_file plain_copy_bytes "$T/big.got" "$T/big.want"
+    chmod g+w "$CP"
+    [ "$(calls "$BLOBC" bake -q --cache "$CP" "$T/big.yaml" -o "$T/big.got")" -eq 0 ] &&
+        grep -q "pread64(.*, $(($(wc -c <"$T/big.entry") - 32)), 32)" "$T/trace" &&
+        pass shared_dir_read_whole || fail shared_dir_read_whole "$(grep -v 'resumed' "$T/trace" | tail -3)"
+    same_file shared_dir_bytes "$T/big.got" "$T/big.want"
+    chmod g-w "$CP"
+else
+    skip private_uses_copy_file_range "strace cannot run here"
+fi
+
 # A cache that cannot be written is a warning, never a failed bake.
 expect_err unwritable_cache 0 "warning" "$BLOBC" bake --cache /proc/blobc-cache "$T/level.yaml" -o "$T/u.blob"
 same_file unwritable_output "$T/u.blob" "$T/want.blob"

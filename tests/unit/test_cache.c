@@ -73,6 +73,63 @@ TEST(plan_json_late_type) {
     CHECK(ok);
 }
 
+/* JSON whose tail `tail` (a late "$type", a \u escape) begins at offset
+ * `at` of the file: the name's string pads the text up to it. */
+static char *json_with_tail_at(size_t at, const char *tail) {
+    const char *head = "{\"x\": 1, \"tags\": [], \"name\": \"";
+    size_t h = strlen(head), t = strlen(tail);
+    char *text = malloc(at + t + 8);
+    if (!text || at < h + 2) return text;
+    memcpy(text, head, h);
+    memset(text + h, 'a', at - h - 3);
+    memcpy(text + at - 3, "\", ", 3);
+    strcpy(text + at, tail);
+    strcat(text, "}");
+    return text;
+}
+
+/* A plan from the file (its passes read in pieces) is the plan from
+ * memory: the same root and key, with the late "$type" or the \u escape
+ * straddling the pieces' boundary at 256 KiB, or not. */
+TEST(plan_file_same_as_memory) {
+    char dir[] = "/tmp/blobc-cache-test.XXXXXX";
+    CHECK(test_mkdtemp(dir) != NULL);
+    blobc_schema *s = schema_of(schema_text);
+    CHECK(s != NULL);
+    blobc_bake_options o = {0};
+    o.schema = s;
+    static const char *const tails[] = {"\"$type\": \"Q\"", "\"z\": \"\\u0041\"",
+                                        "\"z\": \"\\\\u\""};
+    static const char *const roots[] = {"Q", "P", "P"};
+    int bad = 0, cases = 0;
+    char path[64];
+    snprintf(path, sizeof path, "%s/d.json", dir);
+    for (size_t i = 0; i < 3; i++) {
+        for (size_t back = 0; back <= 8; back++, cases++) {
+            char *text = json_with_tail_at(((size_t)256 << 10) - back, tails[i]);
+            FILE *f = text ? fopen(path, "wb") : NULL;
+            if (!f || fwrite(text, 1, strlen(text), f) != strlen(text)) bad++;
+            if (f) fclose(f);
+            blobc_bake_plan pm, pf;
+            blobc_file_view v;
+            blobc_error err;
+            bool okm = text && blobc_bake_plan_memory(text, strlen(text), "d.json", &o, &pm, &err) == BLOBC_OK;
+            bool okf = blobc_bake_plan_file(path, &o, &pf, &v, &err) == BLOBC_OK;
+            if (!okm || !okf || memcmp(pm.key, pf.key, 16) != 0 || strcmp(pf.root->name, roots[i]) != 0 ||
+                strcmp(pm.root->name, roots[i]) != 0)
+                bad++;
+            if (okm) blobc_bake_plan_free(&pm);
+            if (okf) blobc_bake_plan_free(&pf);
+            blobc_file_unmap(&v);
+            free(text);
+        }
+    }
+    test_rm_rf(dir);
+    blobc_schema_free(s);
+    CHECK_EQ_I(cases, 27);
+    CHECK_EQ_I(bad, 0);
+}
+
 TEST(key_covers_what_decides_the_bytes) {
     const char *d = "x: 1\nname: a\ntags: [b]\n";
     uint8_t k[16], k2[16];
@@ -324,6 +381,7 @@ TEST_MAIN_BEGIN("cache")
 RUN(error_contract);
 RUN(plan_finds_root_without_baking);
 RUN(plan_json_late_type);
+RUN(plan_file_same_as_memory);
 RUN(key_covers_what_decides_the_bytes);
 RUN(key_same_on_every_thread);
 RUN(dir_cache_many_threads);

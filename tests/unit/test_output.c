@@ -244,7 +244,7 @@ TEST(inputs_are_refused) {
     CHECK_STR(blobc_inputs_find(set, hard), in);
     CHECK_STR(blobc_inputs_find(set, soft), in);
     CHECK(blobc_inputs_find(set, path_in("missing")) == NULL);
-    blobc_output_options o = {set, NULL, NULL, NULL, false};
+    blobc_output_options o = {set, NULL, NULL, NULL, false, false};
     CHECK_EQ_U(blobc_write_output(in, "x", 1, &o, &err), BLOBC_EIO);
     CHECK_CONTAINS(err.message, "refusing to overwrite input file '");
     blobc_error_clear(&err);
@@ -289,7 +289,7 @@ TEST(hooks_pair_up) {
     const char *out = path_in("h.blob");
     put(out, "old");
     hook_events = 0;
-    blobc_output_options o = {NULL, on_temp, on_temp, NULL, false};
+    blobc_output_options o = {NULL, on_temp, on_temp, NULL, false, false};
     blobc_error err;
     blobc_error_clear(&err);
     CHECK_EQ_U(blobc_write_output(out, "new", 3, &o, &err), BLOBC_OK);
@@ -371,7 +371,7 @@ TEST(temporaries_of_a_killed_writer) {
         return;
     }
     const char *out = path_in("r.blob"), *tmp = path_in(".r.blob.blobc-tmp");
-    blobc_output_options o = {NULL, on_temp, on_temp, NULL, false};
+    blobc_output_options o = {NULL, on_temp, on_temp, NULL, false, false};
     blobc_error err;
     blobc_error_clear(&err);
     /* A new file is linked under its own name: no temporary at all. */

@@ -76,7 +76,7 @@ static void changes_seen(unsigned poll_ms) {
     blobc_os_info old;
     CHECK_EQ_I(blobc_os_stat(in_dir("a.yaml"), &old), 0);
     /* an editor's save: a new file renamed over the name */
-    blobc_os_content text = {"x: 333\n", 7, NULL, NULL};
+    blobc_os_content text = {"x: 333\n", 7, NULL, NULL, NULL};
     CHECK_EQ_I(blobc_os_replace(in_dir("a.yaml"), &text, &old, true, NULL, &stage), 0);
     CHECK(wait_for(w, &s, "a.yaml"));
     memset(&s, 0, sizeof s);

@@ -161,6 +161,17 @@ typedef struct blobc_bake_plan {
 BLOBC_API blobc_status blobc_bake_plan_memory(const char *text, size_t len, const char *filename,
                                     const blobc_bake_options *opts, blobc_bake_plan *plan,
                                     blobc_error *err);
+/* blobc_bake_plan_memory of the file at `path`, whose text it leaves in
+ * *text (mapped, or read when it cannot be mapped; free it with
+ * blobc_file_unmap, also after a failed plan) for the bake that may
+ * follow. The passes over the whole input (the key's hash of it; in
+ * JSON, the look for a "$type" key past the first data key) read the
+ * file in small pieces instead of through the mapping, so that a cache
+ * hit touches the mapped text only up to its meta keys. The same plan
+ * as blobc_bake_plan_memory of the same bytes. */
+BLOBC_API blobc_status blobc_bake_plan_file(const char *path, const blobc_bake_options *opts,
+                                            blobc_bake_plan *plan, blobc_file_view *text,
+                                            blobc_error *err);
 BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 
 /* The make/ninja depfile of a bake into `out` (replacing its contents):

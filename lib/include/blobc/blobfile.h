@@ -110,6 +110,14 @@ enum {
     BLOBC_OPEN_NO_HASH = 1      /* skip every hash check (header, data, types, schema): fuzzing */
 };
 
+/* The checks of blobc_blob_open that need only the header, for a blob
+ * read in pieces (a cache entry left in its file): magic, version, header
+ * size and hash, and the sections' bounds in a file of file_size bytes.
+ * `header` holds the file's first min(file_size, BLOBC_HEADER_SIZE) bytes.
+ * Left to the caller: the data and type sections' hashes, the padding
+ * between them and the type section's content. */
+BLOBC_API blobc_status blobc_blob_check_header(const void *header, uint64_t file_size,
+                                               blobc_header *hd, blobc_error *err);
 /* Checks magic, version, header size, section bounds and alignment, the
  * header and section hashes, and decodes the type section. Errors carry a
  * verify code (blobc/verify.h) and the header byte offset. Free with
@@ -224,6 +232,9 @@ typedef struct blobc_output_options {
     void *hook_ctx;
     bool named_temp;            /* a named temporary even where O_TMPFILE works
                                    (for file systems that misreport it) */
+    bool plain_copy;            /* an output copied from a file (a cache hit) is
+                                   read and written, never copied by the kernel
+                                   (for file systems whose copy offload misbehaves) */
 } blobc_output_options;
 
 /* Writes `len` bytes to `path` by the output rules above; "-" writes

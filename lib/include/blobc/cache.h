@@ -110,6 +110,7 @@ typedef struct blobc_cache_entry {
     blobc_buffer body_;       /* private */
     struct blobc_cache *cache_; /* private: whose memory bound body_ counts against */
     size_t held_;             /* private */
+    void *in_file_;           /* private: a hit left in its file */
 } blobc_cache_entry;
 
 /* Whether a lookup for an input of `input_size` bytes in `format` asks
@@ -129,6 +130,28 @@ BLOBC_API void blobc_cache_get(blobc_cache *cache, const blobc_bake_plan *plan, 
                                const blobc_bake_options *opts, blobc_cache_entry *out,
                                bool *hit, blobc_error *warn);
 BLOBC_API void blobc_cache_entry_free(blobc_cache_entry *entry);
+/* blobc_cache_get, except that a hit on an entry that only this user can
+ * have written (its file, its directory and the cache directory theirs
+ * and writable by no one else; never on Windows) may stay in its file:
+ * then entry->data is NULL, and the entry was checked there without being
+ * read into memory (docs/PIPELINE.md, "Entries and trust"). Write it out
+ * with blobc_cache_entry_write while plan and opts are still alive: its
+ * copy is checked against them. */
+BLOBC_API void blobc_cache_get_file(blobc_cache *cache, const blobc_bake_plan *plan,
+                                    uint64_t input_size, const blobc_bake_options *opts,
+                                    blobc_cache_entry *out, bool *hit, blobc_error *warn);
+/* Writes a hit's output bytes to path by the output rules
+ * (blobc_write_output). One left in its file is copied file to file (by
+ * the kernel where it can, never whole in memory; to standard output or
+ * a device, through memory) and its data section's hash checked in the
+ * copy before the copy is given its name. When that check fails (the
+ * entry was damaged, or changed while it was copied), nothing is written,
+ * *rejected is set and err holds the warning ("cache entry rejected
+ * (...); baking instead"): the caller bakes instead, as on a miss, and
+ * the lookup counts as one. */
+BLOBC_API blobc_status blobc_cache_entry_write(const blobc_cache_entry *entry, const char *path,
+                                               const blobc_output_options *opts, bool *rejected,
+                                               blobc_error *err);
 
 /* Stores the output (`bytes`, `len`) baked for `plan` from an input of
  * `input_size` bytes: into every directory of the cache, and into its
