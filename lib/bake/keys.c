@@ -450,7 +450,7 @@ static bool add_ref_chunk(bk_keys *ks) {
     size_t bytes = sizeof(ref_chunk) + cap * sizeof(ref_rec);
     ref_chunk *c = malloc(bytes);
     if (!c) return false;
-    if (cap == REF_CHUNK_MAX) blobc_os_advise_huge(c, bytes);
+    blobc_os_advise_huge(c, bytes);
     c->next = NULL;
     c->n = 0;
     c->cap = cap;

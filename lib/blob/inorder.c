@@ -42,7 +42,6 @@
 #define CLEAR_STEP ((size_t)64 * 1024)
 /* A segment buffer up to this size is kept for the next open array. */
 #define SPARE_MAX ((size_t)1024 * 1024)
-#define HUGE_MIN ((size_t)4 * 1024 * 1024)
 
 typedef struct seg {
     uint8_t *mem;
@@ -86,10 +85,6 @@ struct io_builder {
     seg spare;
 };
 
-static void advise(void *p, size_t bytes) {
-    if (p && bytes >= HUGE_MIN) blobc_os_advise_huge(p, bytes);
-}
-
 io_builder *io_new(size_t prefix, size_t hint, io_last *last) {
     io_builder *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -101,7 +96,7 @@ io_builder *io_new(size_t prefix, size_t hint, io_last *last) {
         io_free(s);
         return NULL;
     }
-    advise(mem, cap);
+    blobc_os_advise_huge(mem, cap);
     s->segs_cap = 4;
     s->nsegs = 1;
     s->segs[0] = (seg){mem, prefix, cap, cap, NONE, NONE, 0, 0, 1, 0};
@@ -136,7 +131,7 @@ static bool reserve_more(io_builder *s, seg *sg, size_t need) {
         while (cap < need) cap *= 2; /* need < 2^32 + a prefix: no overflow */
         uint8_t *p = realloc(sg->mem, cap);
         if (!p) return false;
-        advise(p, cap);
+        blobc_os_advise_huge(p, cap);
         sg->mem = p;
         sg->cap = cap;
         s->last->ref = NONE; /* it may have moved */

@@ -17,9 +17,9 @@ struct blobc_arena_block {
 };
 
 #define ARENA_BLOCK_DEFAULT (64u * 1024u)
-/* Blocks double up to this size, which is asked for huge pages: a large
+/* Blocks double up to the size that is asked for huge pages: a large
  * schema's tree would otherwise pay a page fault per 4 KiB it fills. */
-#define ARENA_BLOCK_MAX ((size_t)4 * 1024 * 1024)
+#define ARENA_BLOCK_MAX BLOBC_OS_HUGE_MIN
 
 void blobc_arena_init(blobc_arena *a) { memset(a, 0, sizeof *a); }
 
@@ -38,13 +38,15 @@ void *blobc_arena_alloc(blobc_arena *a, size_t n) {
     if (n == 0) n = 1;
     if (!blobc_align_ok(n, 16, &need)) return NULL;
     if (!a->head || need > a->cap - a->used) {
-        size_t grown = !a->head ? ARENA_BLOCK_DEFAULT : a->cap >= ARENA_BLOCK_MAX / 2 ? ARENA_BLOCK_MAX : a->cap * 2;
+        size_t grown = !a->head                      ? ARENA_BLOCK_DEFAULT
+                       : a->cap >= ARENA_BLOCK_MAX / 2 ? ARENA_BLOCK_MAX
+                                                       : a->cap * 2;
         size_t cap = need > grown ? need : grown;
         size_t total;
         if (!blobc_add_ok(cap, sizeof(blobc_arena_block), &total)) return NULL;
         blobc_arena_block *blk = malloc(total);
         if (!blk) return NULL;
-        if (total >= ARENA_BLOCK_MAX) blobc_os_advise_huge(blk, total);
+        blobc_os_advise_huge(blk, total);
         /* A dedicated oversized block goes behind the head so the head's
          * free space is not abandoned. */
         if (a->head && need > grown) {

@@ -11,11 +11,6 @@
 #include "common/checked.h"
 #include "platform/platform.h"
 
-/* A buffer or array this large is asked for huge pages: a large output
- * (a big schema's generated header) or table (a bake's references)
- * otherwise pays one page fault per 4 KiB it fills, more than its
- * formatting or filling costs. */
-#define HUGE_MIN ((size_t)4 * 1024 * 1024)
 
 void blobc_buffer_free(blobc_buffer *buf) {
     if (!buf) return;
@@ -24,8 +19,13 @@ void blobc_buffer_free(blobc_buffer *buf) {
     buf->len = buf->cap = 0;
 }
 
+/* The block p (of which the first `used` bytes matter) made `size`
+ * bytes, or NULL with p unchanged. A large one is asked for huge pages (a
+ * big generated header or a bake's reference table otherwise pays a page
+ * fault per 4 KiB it fills, more than filling it costs) and is moved by
+ * hand, not realloc'd: the fresh pages are then huge from the start. */
 static void *resize(void *p, size_t used, size_t size) {
-    if (size < HUGE_MIN) return realloc(p, size);
+    if (size < BLOBC_OS_HUGE_MIN) return realloc(p, size);
     void *q = malloc(size);
     if (!q) return NULL;
     blobc_os_advise_huge(q, size);

@@ -112,7 +112,10 @@ void blobc_os_unmap_zero(void *p, size_t len);
 /* Asks that the large block [p, p + len) of the caller's own memory be
  * backed by huge pages where the system offers them (Linux's transparent
  * huge pages): one fault per 2 MiB instead of one per page. A hint: the
- * memory works the same without it. */
+ * memory works the same without it. Nothing for a block smaller than
+ * BLOBC_OS_HUGE_MIN, the size from which the library's growing buffers,
+ * arrays and arena blocks are worth the advice. */
+#define BLOBC_OS_HUGE_MIN ((size_t)4 * 1024 * 1024)
 void blobc_os_advise_huge(void *p, size_t len);
 
 /* ---- directories ---- */

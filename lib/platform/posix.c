@@ -236,6 +236,7 @@ void blobc_os_unmap_zero(void *p, size_t len) { munmap(p, len); }
 
 void blobc_os_advise_huge(void *p, size_t len) {
 #ifdef MADV_HUGEPAGE
+    if (!p || len < BLOBC_OS_HUGE_MIN) return;
     /* Every page the block touches: the advice changes no memory, so a
      * page shared with a neighbour takes no harm, and a block the C
      * library mapped on its own (its header in the first page) is then
