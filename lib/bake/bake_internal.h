@@ -234,6 +234,10 @@ struct bk {
 
     /* Keyed arrays and references (keys.c); NULL until the first. */
     struct bk_keys *keys;
+    /* The schema has value checks (checks.c), and their state (NULL until
+     * a @unique list's first item). */
+    bool checking;
+    struct bk_checks *checks;
 
     /* The builder writes payloads in place as they come (JSON, whose
      * reader fills values in the blob's own order); the driver bakes again
@@ -411,6 +415,7 @@ static inline bool bk_f32_from_double(double d, double *out) {
  * False when bk_store must decide (a *T, an enum, a string, a value out
  * of range or needing the slow conversion, a type error). */
 static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
+    if (k->checking) return false;
     blobc_kind kind = s->type->kind;
     if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
         double d = v->d;
@@ -471,6 +476,13 @@ blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
 blobc_status bk_link_shared(bk *k, const bk_slot *s, blobc_ref target, uint32_t len,
                             const bk_pos *pos);
 
+
+/* "expected TYPE, got VALUE" (and `extra`, when given) at pos, kept. */
+blobc_status bk_type_error(bk *k, const blobc_type *t, const bk_scalar *v, const bk_pos *pos,
+                           const char *extra);
+/* The same for a container (a mapping when is_map, else a sequence) where
+ * slot s's type wants something else. */
+blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos);
 
 /* "a mapping (struct Vec3)", "an integer (u32)", ... for messages. */
 void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap);
@@ -557,6 +569,17 @@ typedef struct bk_path_memo {
 blobc_status bk_path_mark_take(bk *k, bk_path_memo *memo, bk_path_mark *out);
 void bk_path_mark_text(const bk *k, const bk_path_mark *m, char *buf, size_t cap);
 void bk_path_memo_free(bk_path_memo *memo);
+
+/* ---- value checks (checks.c) ---- */
+
+/* The value just stored in slot s (a number, bool or enum) / the string
+ * s[0..n) just stored / the list or map about to close, judged by the
+ * checks of the field it belongs to; a failure is an error kept (the
+ * value stays: nothing to skip). Called only while k->checking. */
+blobc_status bk_check_number(bk *k, const bk_slot *s, const bk_pos *pos);
+blobc_status bk_check_string(bk *k, const char *s, size_t n, const bk_pos *pos);
+blobc_status bk_check_count(bk *k, const bk_pos *pos);
+void bk_checks_free(bk *k);
 
 /* ---- front ends ---- */
 

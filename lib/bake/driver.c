@@ -156,6 +156,15 @@ static bool has_keys(const blobc_schema *s) {
     return false;
 }
 
+static bool has_checks(const blobc_schema *s) {
+    for (size_t i = 0, n = blobc_schema_count(s); i < n; i++) {
+        const blobc_type *t = blobc_schema_at(s, i);
+        for (uint32_t f = 0; t->kind == BLOBC_KIND_STRUCT && f < t->nfields; f++)
+            if (t->fields[f].nchecks) return true;
+    }
+    return false;
+}
+
 /* The hook behind bk_resolve_root (bake_internal.h). */
 static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     blobc_status st = find_schema(k, pos);
@@ -185,6 +194,7 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     }
     k->root = t;
     if (k->probe) return bk_stop(k, BK_OUT_PROBED);
+    k->checking = has_checks(k->schema);
     k->b = k->in_order && !has_keys(k->schema)
                ? blobc_builder_new_in_order(
                      k->opts->output == BLOBC_OUTPUT_BLOB ? BLOBC_HEADER_SIZE : 0, k->size_hint)

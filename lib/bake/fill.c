@@ -31,6 +31,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 
 void bk_free(bk *k) {
     bk_keys_free(k);
+    bk_checks_free(k);
     free(k->fr);
     free(k->defs);
     blobc_ptrset_free(&k->plan_types);
@@ -68,44 +69,6 @@ blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
 }
 
 /* ---- messages ---- */
-
-/* How the author wrote a scalar, for "got ..." in messages. */
-static void describe_scalar(const bk_scalar *v, char *buf, size_t cap) {
-    char q[200];
-    bk_quote(q, sizeof q, v->s, v->n);
-    switch (v->tok) {
-    case BK_TOK_PLAIN:
-        if (v->n == 0) snprintf(buf, cap, "an empty value");
-        else snprintf(buf, cap, "%s", q);
-        break;
-    case BK_TOK_QUOTED: snprintf(buf, cap, "a quoted string %s", q); break;
-    case BK_TOK_JSTRING: snprintf(buf, cap, "the string %s", q); break;
-    case BK_TOK_JNUMBER: snprintf(buf, cap, "the number %.*s", (int)(v->n > 40 ? 40 : v->n), v->s);
-        break;
-    case BK_TOK_JBOOL: snprintf(buf, cap, "%.*s", (int)v->n, v->s); break;
-    case BK_TOK_JNULL: snprintf(buf, cap, "null"); break;
-    }
-}
-
-static blobc_status type_error(bk *k, const blobc_type *t, const bk_scalar *v, const bk_pos *pos,
-                               const char *extra) {
-    char want[300], got[300];
-    bk_describe_type(k, t, want, sizeof want);
-    describe_scalar(v, got, sizeof got);
-    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s",
-                              want, got, extra ? extra : ""));
-}
-
-/* Error for a container (mapping/sequence, `is_map`) where slot s's type
- * wants something else. */
-static blobc_status fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
-    char want[300];
-    bk_describe_type(k, s->type, want, sizeof want);
-    const char *got = k->json ? (is_map ? "an object" : "an array")
-                              : (is_map ? "a mapping" : "a sequence");
-    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
-                              want, got));
-}
 
 /* ---- did you mean ---- */
 
@@ -189,7 +152,7 @@ static const bk_keyplan *key_plan(bk *k, const blobc_type *t) {
 
 blobc_status bk_open_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     bool is_union = s->type->kind == BLOBC_KIND_UNION;
-    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return fail_container(k, s, true, pos);
+    if (s->type->kind != BLOBC_KIND_STRUCT && !is_union) return bk_fail_container(k, s, true, pos);
     /* a union has one key: no seen-field bits */
     size_t words = is_union ? 0 : ((size_t)s->type->nfields + 63) / 64;
     const bk_keyplan *keys = is_union ? NULL : key_plan(k, s->type);
@@ -377,8 +340,17 @@ blobc_status bk_key_field(bk *k, const blobc_field *fld, const bk_pos *pos, bk_s
     return BLOBC_OK;
 }
 
+static blobc_status put_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                               const bk_pos *pos, blobc_ref *payload);
+
 blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
                              const bk_pos *pos, blobc_ref *payload) {
+    blobc_status st = put_string(k, s, str, n, pos, payload);
+    return st || !k->checking ? st : bk_check_string(k, str, n, pos);
+}
+
+static blobc_status put_string(bk *k, const bk_slot *s, const char *str, size_t n,
+                               const bk_pos *pos, blobc_ref *payload) {
     if (n >= 0x7ffffffeu)
         return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                   "string of %zu bytes is too long (at most 2 GiB)", n));
@@ -395,7 +367,7 @@ blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
 static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
                                   const bk_pos *pos) {
     blobc_kind kind = s->type->kind;
-    if (kind == BLOBC_KIND_STRING) return bk_store_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_STRING) return put_string(k, s, d->str, d->str_len, pos, NULL);
     if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
     if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
@@ -519,7 +491,7 @@ blobc_status bk_open_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
                                       (unsigned)t->count, sp, (unsigned)known));
         }
     } else if (t->kind != BLOBC_KIND_ARRAY) {
-        return fail_container(k, s, false, pos);
+        return bk_fail_container(k, s, false, pos);
     }
     blobc_ref items = 0;
     /* A keyed array's items are sorted in place before it closes: grown. */
@@ -603,6 +575,10 @@ blobc_status bk_pop_seq(bk *k, const bk_pos *pos, blobc_ref *items, uint32_t *co
         if (count) *count = 0;
         k->depth--;
         return BLOBC_OK;
+    }
+    if (k->checking) {
+        blobc_status st = bk_check_count(k, &f->pos);
+        if (st) return st;
     }
     if (f->keyed) {
         blobc_status st = bk_keyed_end(k, f, pos);
@@ -833,7 +809,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         case BLOBC_KIND_ARRAY:
         case BLOBC_KIND_MAP:
             if (bk_is_null(v)) return BLOBC_OK;
-            return type_error(k, t, v, pos, NULL);
+            return bk_type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_OPTIONAL:
             if (bk_is_null(v)) return BLOBC_OK; /* absent: all zero */
             bk_ptr(k, s)[blobc_optional_flag(t)] = 1;
@@ -843,14 +819,14 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         case BLOBC_KIND_UNION:
             if (bk_is_null(v) && (nullable_slot(k, s) || (t->flags & BLOBC_STRUCT_OPEN))) return BLOBC_OK;
             if (bk_is_null(v))
-                return type_error(k, t, v, pos,
+                return bk_type_error(k, t, v, pos,
                                   " (null, no member, is allowed only in a field declared "
                                   "'= null' or an @open union)");
-            return type_error(k, t, v, pos, NULL);
+            return bk_type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_STRUCT:
-        case BLOBC_KIND_FIXED: return type_error(k, t, v, pos, NULL);
+        case BLOBC_KIND_FIXED: return bk_type_error(k, t, v, pos, NULL);
         case BLOBC_KIND_STRING:
-            if (v->tok == BK_TOK_JNULL) return type_error(k, t, v, pos, NULL);
+            if (v->tok == BK_TOK_JNULL) return bk_type_error(k, t, v, pos, NULL);
             if (v->has_nul || (v->tok != BK_TOK_JSTRING && memchr(v->s, 0, v->n)))
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
                                "a string cannot contain a NUL character (U+0000)");
@@ -860,7 +836,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
             return bk_store_string(k, s, v->s, v->n, pos, payload);
         case BLOBC_KIND_ENUM: {
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_QUOTED && v->tok != BK_TOK_JSTRING)
-                return type_error(k, t, v, pos, NULL);
+                return bk_type_error(k, t, v, pos, NULL);
             const blobc_enum_value *ev = memchr(v->s, 0, v->n) ? NULL
                                                                  : blobc_enum_find_name(t, v->s, v->n);
             for (uint32_t i = 0; !ev && !memchr(v->s, 0, v->n) && i < t->nvalues; i++)
@@ -890,7 +866,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
         }
         case BLOBC_KIND_BOOL: {
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_JBOOL)
-                return type_error(k, t, v, pos, NULL);
+                return bk_type_error(k, t, v, pos, NULL);
             bool b;
             if (!blobc_parse_bool(v->s, v->n, &b, msg, sizeof msg))
                 return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
@@ -906,7 +882,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                 else if (v->n == 4 && memcmp(v->s, "-inf", 4) == 0) d = -HUGE_VAL;
                 else if (v->n == 3 && memcmp(v->s, "nan", 3) == 0) d = NAN;
                 else
-                    return type_error(k, t, v, pos,
+                    return bk_type_error(k, t, v, pos,
                                       " (JSON writes infinities and NaN as the strings \"inf\", "
                                       "\"-inf\" and \"nan\")");
             } else if (v->tok == BK_TOK_PLAIN || v->tok == BK_TOK_JNUMBER) {
@@ -916,7 +892,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                 if (!fast && !blobc_parse_float(v->s, v->n, kind, syn, &d, msg, sizeof msg))
                     return bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "%s", msg);
             } else {
-                return type_error(k, t, v, pos, NULL);
+                return bk_type_error(k, t, v, pos, NULL);
             }
             blobc_store_scalar(bk_ptr(k, s), kind, 0, d);
             return BLOBC_OK;
@@ -928,7 +904,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                 return BLOBC_OK;
             }
             if (v->tok != BK_TOK_PLAIN && v->tok != BK_TOK_JNUMBER)
-                return type_error(k, t, v, pos, NULL);
+                return bk_type_error(k, t, v, pos, NULL);
             uint64_t bits;
             blobc_syntax syn = v->tok == BK_TOK_PLAIN ? BLOBC_SYNTAX_YAML : BLOBC_SYNTAX_JSON;
             if (!blobc_parse_int(v->s, v->n, kind, syn, &bits, msg, sizeof msg))
@@ -943,5 +919,6 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
 blobc_status bk_store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *pos,
                       blobc_ref *payload) {
     blobc_status st = store(k, s, v, pos, payload);
-    return st == BLOBC_EINPUT ? bk_soft(k, st) : st;
+    if (st == BLOBC_EINPUT) return bk_soft(k, st);
+    return st || !k->checking ? st : bk_check_number(k, s, pos);
 }

@@ -298,6 +298,44 @@ void bk_describe_type(const bk *k, const blobc_type *t, char *buf, size_t cap) {
     }
 }
 
+/* How the author wrote a scalar, for "got ..." in messages. */
+static void describe_scalar(const bk_scalar *v, char *buf, size_t cap) {
+    char q[200];
+    bk_quote(q, sizeof q, v->s, v->n);
+    switch (v->tok) {
+    case BK_TOK_PLAIN:
+        if (v->n == 0) snprintf(buf, cap, "an empty value");
+        else snprintf(buf, cap, "%s", q);
+        break;
+    case BK_TOK_QUOTED: snprintf(buf, cap, "a quoted string %s", q); break;
+    case BK_TOK_JSTRING: snprintf(buf, cap, "the string %s", q); break;
+    case BK_TOK_JNUMBER: snprintf(buf, cap, "the number %.*s", (int)(v->n > 40 ? 40 : v->n), v->s);
+        break;
+    case BK_TOK_JBOOL: snprintf(buf, cap, "%.*s", (int)v->n, v->s); break;
+    case BK_TOK_JNULL: snprintf(buf, cap, "null"); break;
+    }
+}
+
+blobc_status bk_type_error(bk *k, const blobc_type *t, const bk_scalar *v, const bk_pos *pos,
+                           const char *extra) {
+    char want[300], got[300];
+    bk_describe_type(k, t, want, sizeof want);
+    describe_scalar(v, got, sizeof got);
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s%s",
+                              want, got, extra ? extra : ""));
+}
+
+/* Error for a container (mapping/sequence, `is_map`) where slot s's type
+ * wants something else. */
+blobc_status bk_fail_container(bk *k, const bk_slot *s, bool is_map, const bk_pos *pos) {
+    char want[300];
+    bk_describe_type(k, s->type, want, sizeof want);
+    const char *got = k->json ? (is_map ? "an object" : "an array")
+                              : (is_map ? "a mapping" : "a sequence");
+    return bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0, "expected %s, got %s",
+                              want, got));
+}
+
 /* "id, name, kind, ..." : the first few names of a struct's fields, an
  * enum's or a union's members. */
 void bk_list_names(char *buf, size_t cap, const blobc_type *t) {

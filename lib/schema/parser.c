@@ -10,20 +10,6 @@
  */
 #include "schema/parser_internal.h"
 
-static blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->err); }
-
-
-static blobc_status unexpected(parser *p, const char *want) {
-    char got[64];
-    blobc_tok_describe(p->s, &p->tok, got, sizeof got);
-    return blobc_schema_err(p->s, p->tok.pos, p->err, "expected %s, got %s", want, got);
-}
-
-static blobc_status expect(parser *p, blobc_tok_kind k, const char *want) {
-    if (p->tok.kind != k) return unexpected(p, want);
-    return next(p);
-}
-
 /* An identifier that names something new (a type, field or member). */
 static blobc_status expect_name(parser *p, const char *what, blobc_token *out) {
     if (p->tok.kind != BLOBC_TOK_IDENT) {
@@ -184,6 +170,11 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     p->was = NULL;
     f->flags = p->anchor_next ? BLOBC_FIELD_ANCHOR : 0;
     p->anchor_next = false;
+    if (p->nck) {
+        if (!(f->checks = arena_copy(p, p->ck, p->nck, sizeof *p->ck))) return blobc_err_nomem(p->err);
+        f->nchecks = (uint32_t)p->nck;
+        p->nck = 0;
+    }
     pending_field *pf = &p->pf[p->npf];
     memset(pf, 0, sizeof *pf);
     pf->st = st;
@@ -246,6 +237,7 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     if (next(p)) return BLOBC_EINPUT; /* '@' */
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
     if (tok_is(p, &p->tok, "was")) return parse_was(p);
+    if (blobc_check_named(p)) return blobc_check_parse(p, st, at);
     if (tok_is(p, &p->tok, "anchor")) {
         if (p->anchor_next) return blobc_schema_err(p->s, at, p->err, "@anchor is given twice");
         p->anchor_next = true;
@@ -253,8 +245,8 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     }
     if (!tok_is(p, &p->tok, "key"))
         return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "unknown field attribute '@%.*s' (a field takes @key, @anchor "
-                                "and @was)",
+                                "unknown field attribute '@%.*s' (a field takes @key, @anchor, "
+                                "@was, @range, @len, @match, @path and @unique)",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (st->key)
         return blobc_schema_err(p->s, at, p->err, "struct %s has two @key fields; a struct has at "
@@ -289,9 +281,9 @@ static blobc_status parse_struct(parser *p, const decl_attrs *da) {
         }
         if (parse_field(p, t)) return BLOBC_EINPUT;
     }
-    if (t->key > p->nfv || p->was || p->anchor_next)
+    if (t->key > p->nfv || p->was || p->anchor_next || p->nck)
         return unexpected(p, p->was ? "a field after @was" : p->anchor_next ? "a field after @anchor"
-                                                                             : "a field after @key");
+                             : p->nck ? "a field after the value check" : "a field after @key");
     if (p->nfv == 0)
         return blobc_schema_err(p->s, name.pos, p->err,
                                 "struct %s has no fields (a struct needs at least one)", t->name);
@@ -837,6 +829,8 @@ blobc_status blobc_schema_parse_with(const char *text, size_t len, const char *f
     if (st == BLOBC_OK) st = blobc_parser_resolve(&p);
     if (st == BLOBC_OK) st = blobc_schema_layout(s, err);
     free(p.pf);
+    free(p.ck);
+    free(p.pc);
     free(p.fv);
     free(p.ev);
     blobc_hashtab_free(&p.itab);

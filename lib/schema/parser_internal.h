@@ -60,6 +60,15 @@ typedef struct pending_field {
     blobc_token def;
 } pending_field;
 
+/* A value check waiting for its field's type: the bounds of a @range
+ * are read as that type's numbers. */
+typedef struct pending_check {
+    blobc_type *st;
+    uint32_t index;        /* the field's */
+    uint32_t which;        /* the check's, among the field's */
+    blobc_token lo, hi;    /* RANGE: the bounds as written (kind EOF when left out) */
+} pending_check;
+
 typedef struct parser {
     blobc_schema *s;
     blobc_lexer lx;
@@ -81,6 +90,10 @@ typedef struct parser {
     blobc_token root_tok;
     const char *was;      /* @was(old) read, for the next field or member */
     bool anchor_next;     /* @anchor read, for the next field */
+    blobc_check *ck;      /* value checks read, for the next field */
+    size_t nck, ckcap;
+    pending_check *pc;    /* every value check, for resolve */
+    size_t npc, pccap;
     blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;
@@ -101,6 +114,28 @@ static inline bool tok_is(const parser *p, const blobc_token *t, const char *wor
 static inline const char *tok_text(const parser *p, const blobc_token *t) {
     return t->text + t->off;
 }
+
+static inline blobc_status next(parser *p) { return blobc_lex_next(&p->lx, &p->tok, p->err); }
+
+static inline blobc_status unexpected(parser *p, const char *want) {
+    char got[64];
+    blobc_tok_describe(p->s, &p->tok, got, sizeof got);
+    return blobc_schema_err(p->s, p->tok.pos, p->err, "expected %s, got %s", want, got);
+}
+
+static inline blobc_status expect(parser *p, blobc_tok_kind k, const char *want) {
+    if (p->tok.kind != k) return unexpected(p, want);
+    return next(p);
+}
+
+/* Whether the attribute name at p->tok is a value check's (checks.c). */
+bool blobc_check_named(const parser *p);
+/* A value check before field number p->nfv of struct st (at its name,
+ * after the '@' at `at`), kept for that field. */
+blobc_status blobc_check_parse(parser *p, blobc_type *st, blobc_pos at);
+/* Every value check against its field's type, once types are resolved:
+ * @range's bounds read as the field's numbers, patterns compiled. */
+blobc_status blobc_checks_resolve(parser *p);
 
 /* Resolves every name the files used, once all are parsed (resolve.c). */
 blobc_status blobc_parser_resolve(parser *p);

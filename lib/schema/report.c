@@ -146,6 +146,7 @@ static void report_struct(report *r, const blobc_type *t) {
             t->key == i + 1 ? "@key " : "", f->flags & BLOBC_FIELD_ANCHOR ? "@anchor " : "",
             f->name, sp);
         put_default(r, f);
+        for (uint32_t c = 0; c < f->nchecks; c++) put(r, "%s%s", c ? " " : "  ", f->checks[c].text);
         if (f->was) put(r, "  (@was %s)", f->was);
         put(r, "\n");
         end = (uint64_t)f->offset + f->type->size;

@@ -252,5 +252,5 @@ blobc_status blobc_parser_resolve(parser *p) {
         if (!pf->has_def) continue;
         if (check_default(p, pf, (blobc_field *)&pf->st->fields[pf->index])) return BLOBC_EINPUT;
     }
-    return BLOBC_OK;
+    return blobc_checks_resolve(p);
 }

@@ -110,6 +110,12 @@ typedef struct blobc_bake_options {
     void *unread_ctx;
     bool warn_unknown;            /* --warn-unknown: each key an @open struct
                                      skips is a warning to the sink */
+    const char *assets_dir;       /* --assets: the root @path checks look
+                                     under; NULL: the current directory */
+    /* Told of each file a @path check found (its path as checked, under
+     * assets_dir), for a depfile. NULL: not told. */
+    void (*asset)(void *ctx, const char *path);
+    void *asset_ctx;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

@@ -146,6 +146,31 @@ typedef struct blobc_default {
     size_t str_len;
 } blobc_default;
 
+/* A value check on a field (docs/SCHEMA.md, "Value checks"): data its
+ * type takes but a bake refuses. On a field of a list, fixed array or
+ * optional, @range, @match and @path apply to each number or string in it
+ * (one level down); @len and @unique to the field's own value. */
+typedef enum blobc_check_kind {
+    BLOBC_CHECK_RANGE = 1, /* @range(lo, hi): lo <= number <= hi; a bound may be left out */
+    BLOBC_CHECK_LEN,       /* @len(n), @len(min, max): a string's characters, a list's or map's items */
+    BLOBC_CHECK_MATCH,     /* @match("re"): a string the POSIX extended pattern matches */
+    BLOBC_CHECK_PATH,      /* @path("dir/", ".ext"): a string naming a file under the assets root */
+    BLOBC_CHECK_UNIQUE     /* @unique: a list's items all differ */
+} blobc_check_kind;
+
+typedef struct blobc_check {
+    blobc_check_kind kind;
+    blobc_pos pos;          /* its '@' */
+    const char *text;       /* as blobc writes it back: "@range(0, 100)" */
+    bool has_lo, has_hi;    /* RANGE: which bounds are given */
+    uint64_t lo, hi;        /* RANGE on an integer: the bounds' bits (as blobc_default.bits) */
+    double lo_f, hi_f;      /* RANGE on a float */
+    uint64_t min, max;      /* LEN: inclusive */
+    const char *arg;        /* MATCH: the pattern; PATH: the directory prefix ("" for none) */
+    const char *ext;        /* PATH: the ending a name must have, or NULL */
+    const void *impl;       /* reserved for the library (MATCH: the compiled pattern) */
+} blobc_check;
+
 typedef struct blobc_field {
     const char *name;
     const blobc_type *type;
@@ -157,6 +182,8 @@ typedef struct blobc_field {
     uint32_t flags;         /* BLOBC_FIELD_* */
     const char *tag;        /* a union member's string tag (BY_FIELD, BY_TAG), else NULL */
     uint64_t tag_value;     /* a union member's integer tag (BY_FIELD with int_tags): i64 bits */
+    const blobc_check *checks; /* its value checks, in the order written */
+    uint32_t nchecks;
 } blobc_field;
 
 struct blobc_type {
