@@ -243,7 +243,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     const char *server_min = NULL, *server_min_env = blobc_os_getenv("BLOBC_CACHE_SERVER_MIN");
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false, warn_unknown = false;
-    const char *unity_version = NULL, *unity_length = NULL;
+    const char *unity_version = NULL, *unity_length = NULL, *assets = NULL;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
@@ -263,11 +263,12 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"cache-server-min", 0, true, &server_min, NULL},
         {"max-errors", 0, true, &max_errors, NULL},
         {"warn-unknown", 0, false, NULL, &warn_unknown},
-        {NULL, 0, false, NULL, NULL},
+        {"assets", 0, true, &assets, NULL},
+        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 18;
+    size_t nopts = 19;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -284,6 +285,12 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     r->bo.bake.strip = strip;
     r->bo.bake.one_thread = one_thread;
     r->bo.bake.warn_unknown = warn_unknown;
+    r->bo.bake.assets_dir = assets;
+    blobc_os_info ainfo;
+    if (assets && (blobc_os_stat(assets, &ainfo) != 0 || ainfo.kind != BLOBC_OS_DIRECTORY)) {
+        usage_error(cmd, "--assets '%s' is not a directory", assets);
+        return EXIT_USAGE;
+    }
     r->bo.bake.max_input = cli_max_input;
     r->verbose = verbose;
     if (format && strcmp(format, "raw") == 0) r->bo.bake.output = BLOBC_OUTPUT_RAW;

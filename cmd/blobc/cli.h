@@ -181,6 +181,8 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "                        (0.17 and earlier), or a release number (0.17, 1.3)\n" \
     "      --strip           leave the embedded type description out\n" \
     "      --warn-unknown    warn of each key an @open struct skips\n" \
+    "      --assets DIR      the root @path checks look under (default: the\n" \
+    "                        current directory)\n" \
     "      --one-thread      never parse on a second thread (by default YAML of\n" \
     "                        1 MiB or more is parsed on one while the other bakes)\n" \
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \

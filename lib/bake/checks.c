@@ -154,7 +154,11 @@ blobc_status bk_check_number(bk *k, const bk_slot *s, const bk_pos *pos) {
         if (c->kind == BLOBC_CHECK_RANGE && kind != BLOBC_KIND_BOOL && !in_range(c, kind, p, shown))
             st = failed(k, pos, BK_AT_VALUE, "%s is out of %s", shown, c->text);
         else if (c->kind == BLOBC_CHECK_UNIQUE && each) {
-            if (kind != BLOBC_KIND_BOOL) in_range(c, kind, p, shown);
+            const blobc_enum_value *ev = s->type->kind == BLOBC_KIND_ENUM
+                                             ? blobc_enum_find_value(s->type, blobc_load_int(p, kind))
+                                             : NULL;
+            if (ev) snprintf(shown, sizeof shown, "%.40s", ev->name);
+            else if (kind != BLOBC_KIND_BOOL) in_range(c, kind, p, shown);
             else strcpy(shown, *p ? "true" : "false");
             st = unique_item(k, c, p, s->type->size, shown, pos);
         }
@@ -202,9 +206,9 @@ static blobc_status check_path(bk *k, const blobc_check *c, const char *s, size_
     blobc_status st = BLOBC_OK;
     if (there && k->opts->asset) k->opts->asset(k->opts->asset_ctx, (const char *)full.data);
     if (!there)
-        st = failed(k, pos, BK_AT_VALUE, "%s names no file: %s is not there (%s; the assets root is %s%s)", q,
-                    (const char *)full.data, c->text, k->opts->assets_dir ? "--assets " : "",
-                    k->opts->assets_dir ? root : "the current directory, or --assets DIR");
+        st = failed(k, pos, BK_AT_VALUE, "%s names no file: %s is not there (%s%s)", q,
+                    (const char *)full.data, c->text,
+                    k->opts->assets_dir ? "" : "; --assets DIR sets the root");
     blobc_buffer_free(&full);
     return st;
 }

@@ -119,6 +119,16 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
  * declaration order and unused types do not matter; and the input bytes.
  * The type section the output embeds is kept in the plan, so that a
  * cache can hold an entry's against it. */
+static bool checks_files(const blobc_schema *s) {
+    for (size_t i = 0, n = blobc_schema_count(s); i < n; i++) {
+        const blobc_type *t = blobc_schema_at(s, i);
+        for (uint32_t f = 0; t->kind == BLOBC_KIND_STRUCT && f < t->nfields; f++)
+            for (uint32_t c = 0; c < t->fields[f].nchecks; c++)
+                if (t->fields[f].checks[c].kind == BLOBC_CHECK_PATH) return true;
+    }
+    return false;
+}
+
 static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
                              const blobc_bake_options *o, size_t len, const text_pass *pass,
                              blobc_error *err) {
@@ -161,6 +171,7 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     XXH128_canonical_t c;
     XXH128_canonicalFromHash(&c, XXH3_128bits_digest(h));
     memcpy(plan->key, c.digest, 16);
+    plan->checks_files = checks_files(plan->schema);
     XXH3_freeState(h);
     desc.len = embeds ? section : 0;
     plan->types_ = desc;

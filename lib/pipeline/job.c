@@ -62,14 +62,15 @@ static blobc_status bake_planned(const blobc_batch_options *o, const char *text,
                                  const char *name, blobc_bake_options *bo, baked *b,
                                  blobc_pl_slot *s, bool look, blobc_error *err) {
     blobc_error w;
-    if (o->cache && look) {
+    bool cache = o->cache && !b->plan.checks_files;
+    if (cache && look) {
         blobc_cache_get_file(o->cache, &b->plan, len, bo, &b->hit, &s->cached, &w);
         warn_if(s, &w);
         if (s->cached) return BLOBC_OK;
     }
     bo->schema = b->plan.schema;
     blobc_status st = blobc_bake_memory(text, len, name, bo, &b->buf, err);
-    if (st == BLOBC_OK && o->cache) {
+    if (st == BLOBC_OK && cache) {
         blobc_cache_put(o->cache, &b->plan, len, b->buf.data, b->buf.len, &w);
         warn_if(s, &w);
     }

@@ -337,9 +337,26 @@ static bool put_was(const char *was, blobc_buffer *out) {
     return blobc_buf_putc(out, was ? 1 : 0) && (!was || (put64(out, n) && blobc_buf_append(out, was, n)));
 }
 
-/* What the section leaves out but a bake reads: every field's default and
- * old name, struct and union records in the section's order, and every
- * enum member's old name. */
+/* A field's old name and value checks, which a bake reads too: the
+ * old-name byte says (bit 1) whether checks follow, each as it is spelled
+ * (the spelling holds every argument), so a schema without checks is
+ * described as before they existed. */
+static bool put_field_extras(const blobc_field *f, blobc_buffer *out) {
+    size_t n = f->was ? strlen(f->was) : 0;
+    if (!blobc_buf_putc(out, (char)((f->was ? 1 : 0) | (f->nchecks ? 2 : 0))) ||
+        (f->was && !(put64(out, n) && blobc_buf_append(out, f->was, n))))
+        return false;
+    if (f->nchecks && !put64(out, f->nchecks)) return false;
+    for (uint32_t i = 0; i < f->nchecks; i++) {
+        n = strlen(f->checks[i].text);
+        if (!put64(out, n) || !blobc_buf_append(out, f->checks[i].text, n)) return false;
+    }
+    return true;
+}
+
+/* What the section leaves out but a bake reads: every field's default,
+ * old name and checks, struct and union records in the section's order,
+ * and every enum member's old name. */
 static bool write_defaults(const encoder *e, blobc_buffer *out) {
     bool ok = true;
     for (size_t i = 0; ok && i < e->ntypes; i++) {
@@ -348,7 +365,7 @@ static bool write_defaults(const encoder *e, blobc_buffer *out) {
             for (uint32_t v = 0; ok && v < t->nvalues; v++) ok = put_was(t->values[v].was, out);
         if (t->kind != BLOBC_KIND_STRUCT && t->kind != BLOBC_KIND_UNION) continue;
         for (uint32_t f = 0; ok && f < t->nfields; f++)
-            ok = put_default(&t->fields[f], out) && put_was(t->fields[f].was, out);
+            ok = put_default(&t->fields[f], out) && put_field_extras(&t->fields[f], out);
     }
     return ok;
 }

@@ -150,6 +150,9 @@ typedef struct blobc_bake_plan {
                                      format, the schema as the bake uses it
                                      (blobc_types_describe: names, layout, defaults)
                                      and the input bytes */
+    bool checks_files;            /* the schema has @path checks: whether the bake
+                                     succeeds depends on files the key does not
+                                     cover, so no cache answers for it */
     blobc_schema *owned_schema;   /* the schema when the plan loaded it */
     blobc_buffer types_;          /* private: the type section the output embeds
                                      (empty when it embeds none), which a cache

@@ -1,0 +1,75 @@
+# Value checks in the schema (@range, @len, @match, @path, @unique): the
+# check report lists them, good data bakes to the same bytes from YAML and
+# JSON, bad data fails with every failing value located (golden stderr),
+# bad checks are schema errors (tests/bad/schema/check_*), @path follows
+# --assets and keeps its bakes out of the cache, and a changed check is a
+# changed cache key.
+. "$(dirname "$0")/lib.sh"
+D=$TOP/tests/data/checks
+
+# Run from the data's folder, so messages name files as the goldens do.
+in_data() { (cd "$D" && "$@"); }
+
+RC=0
+in_data "$BLOBC" check items.schema >"$T/out" 2>"$T/err" || RC=$?
+rc_is report_exit 0 && same_file report_golden "$T/out" "$D/report.expect"
+
+expect good_yaml 0 in_data "$BLOBC" bake good.yaml -s items.schema --assets assets -o "$T/y.blob"
+expect good_json 0 in_data "$BLOBC" bake good.json -s items.schema --assets assets -o "$T/j.blob"
+same_file good_same_bytes "$T/y.blob" "$T/j.blob"
+"$BLOBC" dump "$T/y.blob" >"$T/dump" 2>&1
+grep -q '^    drop: 0.5$' "$T/dump" && grep -q '^    rarities: \[common, rare\]$' "$T/dump" &&
+    pass good_values || fail good_values "$(head -c 400 "$T/dump")"
+
+for f in bad.yaml bad.json; do
+    run in_data "$BLOBC" bake "$f" -s items.schema --assets assets -o "$T/bad.blob"
+    rc_is "${f%.*}_${f#*.}_exit" 1 && same_file "${f%.*}_${f#*.}_golden" "$T/err" "$D/$f.expect"
+    absent "${f%.*}_${f#*.}_no_output" "$T/bad.blob"
+done
+n=$(grep -c ': error: ' "$D/bad.yaml.expect")
+[ "$n" -eq 15 ] && pass bad_yaml_every_failure || fail bad_yaml_every_failure "$n errors"
+
+# Without --assets, @path looks under the current directory.
+expect path_from_cwd 0 sh -c "cd '$D/assets' && '$BLOBC' bake ../good.yaml -s ../items.schema -o '$T/c.blob'"
+expect_err path_root_named 1 '"sword.png" names no file: ./icons/sword.png is not there (@path("icons/", ".png"); --assets DIR sets the root)' \
+    in_data "$BLOBC" bake good.yaml -s items.schema -o "$T/n.blob"
+expect_err assets_not_dir 2 "--assets 'items.schema' is not a directory" \
+    in_data "$BLOBC" bake good.yaml -s items.schema --assets items.schema -o "$T/n.blob"
+
+# A bake with @path checks is never taken from the cache: the files it
+# checks are not in the key. Removing the file makes the same bake fail.
+mkdir -p "$T/assets/icons/weapons"
+cp "$D/assets/icons/sword.png" "$T/assets/icons/"
+cp "$D/assets/icons/weapons/axe.png" "$T/assets/icons/weapons/"
+for i in 1 2; do
+    expect "path_cache_bake_$i" 0 in_data "$BLOBC" bake -v --cache "$T/cache" good.yaml -s items.schema \
+        --assets "$T/assets" -o "$T/p$i.blob"
+done
+grep -q cached "$T/out" "$T/err" && fail path_cache_not_used "$(cat "$T/out" "$T/err")" || pass path_cache_not_used
+rm "$T/assets/icons/weapons/axe.png"
+expect_err path_cache_file_gone 1 'weapons/axe.png is not there' \
+    in_data "$BLOBC" bake --cache "$T/cache" good.yaml -s items.schema --assets "$T/assets" -o "$T/p3.blob"
+
+# The checks are part of the cache key: data a tighter @range refuses is
+# not answered from the entry the looser one stored.
+printf 'struct A { @range(0, 10) x: i32; }\nroot A;\n' >"$T/a.schema"
+printf 'x: 7\n' >"$T/a.yaml"
+expect key_loose 0 "$BLOBC" bake --cache "$T/cache2" "$T/a.yaml" -s "$T/a.schema" -o "$T/a1.blob"
+expect key_loose_again 0 "$BLOBC" bake -v --cache "$T/cache2" "$T/a.yaml" -s "$T/a.schema" -o "$T/a2.blob"
+grep -q cached "$T/out" "$T/err" && pass key_loose_cached || fail key_loose_cached "$(cat "$T/out" "$T/err")"
+printf 'struct A { @range(0, 5) x: i32; }\nroot A;\n' >"$T/a.schema"
+expect_err key_tight_refused 1 '7 is out of @range(0, 5)' \
+    "$BLOBC" bake --cache "$T/cache2" "$T/a.yaml" -s "$T/a.schema" -o "$T/a3.blob"
+
+# A pattern that takes a backtracking matcher exponential time, on a long
+# string: answered (the matcher is linear), and the value refused.
+printf 'struct S { @match("^(a|a)*(a|aa)*(a*)*b$") s: string; }\nroot S;\n' >"$T/re.schema"
+python3 -c 'print("s: " + "a" * 30000)' >"$T/re.yaml"
+expect_err hostile_pattern 1 'does not match @match("^(a|a)*(a|aa)*(a*)*b$")' \
+    "$BLOBC" bake "$T/re.yaml" -s "$T/re.schema" -o "$T/re.blob"
+
+# Several errors per run stop at --max-errors like any others.
+run in_data "$BLOBC" bake bad.yaml -s items.schema --assets assets --max-errors 2 -o "$T/m.blob"
+rc_is max_errors_exit 1 && { n=$(grep -c ':[0-9]*: .*: error: ' "$T/err"); [ "$n" -eq 2 ] &&
+    grep -q '^bad.yaml: error: too many errors; stopping here: 13 more not shown' "$T/err" &&
+    pass max_errors_two || fail max_errors_two "$n errors: $(head -c 300 "$T/err")"; }
