@@ -163,6 +163,59 @@ static void type_body(js *w, cJSON *o, const blobc_type *t, int chain) {
     }
 }
 
+/* A file ending as a pattern: ".png" -> "\\.png$". */
+static void ending_pattern(js *w, cJSON *o, const char *ext) {
+    blobc_buffer b = {0};
+    bool ok = true;
+    for (const char *c = ext; *c && ok; c++)
+        ok = (!strchr("\\^$.|?*+()[]{}/", *c) || blobc_buf_putc(&b, '\\')) && blobc_buf_putc(&b, *c);
+    if (ok && blobc_buf_putc(&b, '$') && blobc_buf_putc(&b, 0)) text(w, o, "pattern", (const char *)b.data);
+    else w->ok = false;
+    blobc_buffer_free(&b);
+}
+
+/* The field's value checks as the JSON Schema keywords that say the same,
+ * one allOf entry each (a keyword applies only to values of its kind, so
+ * ?T and the YAML spellings of integers stay as they are). A @match whose
+ * pattern uses POSIX classes ([:alpha:]), which JSON Schema's regular
+ * expressions lack, is left to the bake. */
+static void put_checks(js *w, cJSON *o, const blobc_field *f) {
+    if (!f->nchecks) return;
+    const blobc_type *own = f->type->kind == BLOBC_KIND_OPTIONAL ? f->type->elem : f->type;
+    bool list = own->kind == BLOBC_KIND_ARRAY || own->kind == BLOBC_KIND_FIXED;
+    const blobc_type *each = list ? own->elem : own;
+    if (each->kind == BLOBC_KIND_OPTIONAL) each = each->elem;
+    cJSON *all = arr(w, o, "allOf");
+    for (uint32_t i = 0; i < f->nchecks; i++) {
+        const blobc_check *c = &f->checks[i];
+        bool per_item = list && c->kind != BLOBC_CHECK_LEN && c->kind != BLOBC_CHECK_UNIQUE;
+        if (c->kind == BLOBC_CHECK_MATCH && strstr(c->arg, "[:")) continue;
+        cJSON *k = obj(w, all, NULL);
+        if (per_item) k = obj(w, k, "items");
+        bool f32 = each->kind == BLOBC_KIND_F32, flt = f32 || each->kind == BLOBC_KIND_F64;
+        switch (c->kind) {
+        case BLOBC_CHECK_RANGE:
+            if (c->has_lo) put(w, k, "minimum", flt ? blobc_json_float(c->lo_f, false) : int_item(each->kind, c->lo));
+            if (c->has_hi) put(w, k, "maximum", flt ? blobc_json_float(c->hi_f, false) : int_item(each->kind, c->hi));
+            break;
+        case BLOBC_CHECK_LEN: {
+            const char *lo = own->kind == BLOBC_KIND_STRING ? "minLength"
+                             : own->kind == BLOBC_KIND_MAP  ? "minProperties" : "minItems";
+            const char *hi = own->kind == BLOBC_KIND_STRING ? "maxLength"
+                             : own->kind == BLOBC_KIND_MAP  ? "maxProperties" : "maxItems";
+            if (c->min) put(w, k, lo, blobc_json_u64(c->min));
+            if (c->max != UINT32_MAX) put(w, k, hi, blobc_json_u64(c->max));
+            break;
+        }
+        case BLOBC_CHECK_MATCH: text(w, k, "pattern", c->arg); break;
+        case BLOBC_CHECK_PATH:
+            if (c->ext) ending_pattern(w, k, c->ext);
+            break;
+        case BLOBC_CHECK_UNIQUE: put(w, k, "uniqueItems", cJSON_CreateTrue()); break;
+        }
+    }
+}
+
 /* Absent [T] and *T fields are empty and null; defaulted fields take the
  * default, and so do all-default structs. */
 static bool required(const blobc_field *f) { return !blobc_field_optional(f); }
@@ -183,6 +236,7 @@ static void field_body(js *w, cJSON *o, const blobc_field *f) {
         type_body(w, o, f->type, 0);
     }
     if (f->def.present) put_default(w, o, f);
+    put_checks(w, o, f);
 }
 
 /* The keywords of a struct's object; `top` adds the meta keys of the

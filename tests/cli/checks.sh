@@ -73,3 +73,41 @@ run in_data "$BLOBC" bake bad.yaml -s items.schema --assets assets --max-errors 
 rc_is max_errors_exit 1 && { n=$(grep -c ':[0-9]*: .*: error: ' "$T/err"); [ "$n" -eq 2 ] &&
     grep -q '^bad.yaml: error: too many errors; stopping here: 13 more not shown' "$T/err" &&
     pass max_errors_two || fail max_errors_two "$n errors: $(head -c 300 "$T/err")"; }
+
+# gen jsonschema says the checks as JSON Schema keywords, so an editor
+# flags the values the bake refuses (a real validator, Draft 2020-12).
+"$BLOBC" gen jsonschema "$D/items.schema" -o "$T/items.json"
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    skip jsonschema_checks "python3-jsonschema is not installed (make deps)"
+else
+    python3 - "$T/items.json" "$D/good.json" >"$T/js" 2>&1 <<'PY'
+import json, sys, copy, jsonschema
+schema = json.load(open(sys.argv[1]))
+good = json.load(open(sys.argv[2]))
+v = jsonschema.Draft202012Validator(schema)
+def verdict(name, edit):
+    d = copy.deepcopy(good)
+    edit(d["items"][0])
+    errs = sorted(e.message for e in v.iter_errors(d))
+    print(name, "valid" if not errs else errs[0])
+verdict("good", lambda i: None)
+verdict("range", lambda i: i.update(drop=1.5))
+verdict("len", lambda i: i.update(name="x" * 17))
+verdict("match", lambda i: i.update(name="Sword"))
+verdict("ending", lambda i: i.update(icon="sword.gif"))
+verdict("unique", lambda i: i.update(tags=["a", "a"]))
+verdict("each", lambda i: i.update(bonus=[9, 0]))
+verdict("map_len", lambda i: i.update(stats={}))
+PY
+    cat >"$T/js.want" <<'W'
+good valid
+range 1.5 is greater than the maximum of 1.0
+len 'xxxxxxxxxxxxxxxxx' is too long
+match 'Sword' does not match '^[a-z][a-z_]*$'
+ending 'sword.gif' does not match '\\.png$'
+unique ['a', 'a'] has non-unique elements
+each 9 is greater than the maximum of 5
+map_len {} should be non-empty
+W
+    same_file jsonschema_checks "$T/js" "$T/js.want"
+fi
