@@ -237,6 +237,28 @@ static blobc_status compile(parser *p, blobc_check *c) {
     return blobc_schema_err(p->s, c->pos, p->err, "@match: %s (at byte %zu of the pattern)", msg, at);
 }
 
+/* Whether the field's default passes check c (a default that its own
+ * field refuses is a mistake in the schema). @path is judged per bake,
+ * against the files then: not here. */
+static bool default_passes(const blobc_field *f, const blobc_check *c) {
+    const blobc_default *d = &f->def;
+    blobc_kind kind = f->type->kind;
+    if (!d->present) return true;
+    if (c->kind == BLOBC_CHECK_RANGE && blobc_kind_is_integer(kind))
+        return blobc_kind_is_signed(kind)
+                   ? (!c->has_lo || (int64_t)d->bits >= (int64_t)c->lo) && (!c->has_hi || (int64_t)d->bits <= (int64_t)c->hi)
+                   : (!c->has_lo || d->bits >= c->lo) && (!c->has_hi || d->bits <= c->hi);
+    if (c->kind == BLOBC_CHECK_RANGE && (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64))
+        return (!c->has_lo || d->f >= c->lo_f) && (!c->has_hi || d->f <= c->hi_f);
+    if (kind != BLOBC_KIND_STRING) return true;
+    if (c->kind == BLOBC_CHECK_LEN) {
+        size_t n = 0;
+        for (size_t i = 0; i < d->str_len; i++) n += ((unsigned char)d->str[i] & 0xc0) != 0x80;
+        return n >= c->min && n <= c->max;
+    }
+    return c->kind != BLOBC_CHECK_MATCH || blobc_regex_search(c->impl, d->str, d->str_len) != 0;
+}
+
 blobc_status blobc_checks_resolve(parser *p) {
     for (size_t i = 0; i < p->npc; i++) {
         const pending_check *pc = &p->pc[i];
@@ -244,6 +266,9 @@ blobc_status blobc_checks_resolve(parser *p) {
         blobc_check *c = (blobc_check *)&f->checks[pc->which];
         if (judge(p, pc, f, c) || spell(p, pc, c)) return BLOBC_EINPUT;
         if (c->kind == BLOBC_CHECK_MATCH && compile(p, c)) return BLOBC_EINPUT;
+        if (!default_passes(f, c))
+            return blobc_schema_err(p->s, c->pos, p->err, "the default of field '%s' fails its own %s",
+                                    f->name, c->text);
     }
     return BLOBC_OK;
 }
