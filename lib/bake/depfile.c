@@ -84,16 +84,35 @@ static bool put_name(blobc_buffer *b, const char *p) {
 
 static bool listed(const char *file) { return file && file[0]; }
 
-blobc_status blobc_depfile(const char *output, const char *input, const blobc_schema *schema,
-                           blobc_buffer *out, blobc_error *err) {
+/* The depfile's names in order: the output, the input, the schema's
+ * files, the others. */
+typedef struct dep_names {
+    const char *output, *input;
+    const blobc_schema *schema;
+    size_t nfiles;
+    const char *const *extra;
+} dep_names;
+
+static const char *dep_name(const dep_names *d, size_t i) {
+    if (i == 0) return d->output;
+    if (i == 1) return d->input;
+    if (i < 2 + d->nfiles) return blobc_schema_file(d->schema, i - 2);
+    return d->extra[i - 2 - d->nfiles];
+}
+
+blobc_status blobc_depfile_with(const char *output, const char *input, const blobc_schema *schema,
+                                const char *const *extra, size_t nextra, blobc_buffer *out,
+                                blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
-    if (!output || !out) return blobc_err_arg(err, __func__, "output or out is NULL");
+    if (!output || !out || (nextra && !extra))
+        return blobc_err_arg(err, __func__, "output, out or extra is NULL");
     if (input && strcmp(input, "-") == 0) input = NULL;
-    size_t nfiles = schema ? blobc_schema_file_count(schema) : 0;
+    dep_names d = {output, input, schema, schema ? blobc_schema_file_count(schema) : 0, extra};
+    size_t total = 2 + d.nfiles + nextra;
     /* Every name is checked before anything is written. */
-    for (size_t i = 0; i < nfiles + 2; i++) {
-        const char *name = i == 0 ? output : i == 1 ? input : blobc_schema_file(schema, i - 2);
+    for (size_t i = 0; i < total; i++) {
+        const char *name = dep_name(&d, i);
         char why[256];
         if (!listed(name) || !refusal(name, why, sizeof why)) continue;
         /* Quoted and escaped (cut short if long) when it holds a control
@@ -110,17 +129,22 @@ blobc_status blobc_depfile(const char *output, const char *input, const blobc_sc
     out->len = 0;
     bool ok = put_name(out, output) && blobc_buf_putc(out, ':');
     if (input) ok = ok && blobc_buf_putc(out, ' ') && put_name(out, input);
-    for (size_t i = 0; i < nfiles; i++)
-        if (listed(blobc_schema_file(schema, i)))
-            ok = ok && blobc_buf_puts(out, " \\\n  ") && put_name(out, blobc_schema_file(schema, i));
+    for (size_t i = 2; i < total; i++)
+        if (listed(dep_name(&d, i))) ok = ok && blobc_buf_puts(out, " \\\n  ") && put_name(out, dep_name(&d, i));
     ok = ok && blobc_buf_putc(out, '\n');
-    for (size_t i = 0; i < nfiles; i++)
-        if (listed(blobc_schema_file(schema, i)))
-            ok = ok && blobc_buf_putc(out, '\n') && put_name(out, blobc_schema_file(schema, i)) &&
-                 blobc_buf_puts(out, ":\n");
+    /* An empty rule for each file but the input, as gcc -MP writes: a
+     * file that is gone is then no error of make's, just a reason to bake. */
+    for (size_t i = 2; i < total; i++)
+        if (listed(dep_name(&d, i)))
+            ok = ok && blobc_buf_putc(out, '\n') && put_name(out, dep_name(&d, i)) && blobc_buf_puts(out, ":\n");
     if (!ok) {
         out->len = 0;
         return blobc_err_nomem(err);
     }
     return BLOBC_OK;
+}
+
+blobc_status blobc_depfile(const char *output, const char *input, const blobc_schema *schema,
+                           blobc_buffer *out, blobc_error *err) {
+    return blobc_depfile_with(output, input, schema, NULL, 0, out, err);
 }

@@ -12,6 +12,7 @@
 #include "common/buffer.h"
 #include "common/err.h"
 #include "common/fileio.h"
+#include "common/hashtab.h"
 #include "platform/platform.h"
 
 /* Keeps a message of the job; one that cannot be kept makes the job's
@@ -45,12 +46,58 @@ static void keep_warning(void *ctx, const blobc_error *w) { blobc_pl_keep(ctx, B
 
 /* What the job's bake came to: the output in buf, or on a cache hit in
  * the entry, where it lies (not copied). */
+/* The files the bake's @path checks found, each once, for the depfile:
+ * NUL-terminated names one after another in text, where each starts in at. */
+typedef struct assets {
+    blobc_buffer text;
+    size_t *at;
+    size_t n, cap;
+    blobc_hashtab seen;
+    bool nomem;
+} assets;
+
 typedef struct baked {
     blobc_buffer buf;
     blobc_cache_entry hit;
     blobc_bake_plan plan;
     bool planned;
+    assets files;
 } baked;
+
+static void keep_asset(void *ctx, const char *path) {
+    assets *a = ctx;
+    size_t len = strlen(path);
+    uint64_t h = blobc_hash_bytes(path, len);
+    blobc_hprobe pr;
+    for (uint32_t i = blobc_hashtab_first(&a->seen, h, &pr); i; i = blobc_hashtab_next(&a->seen, &pr))
+        if (strcmp((const char *)a->text.data + a->at[i - 1], path) == 0) return;
+    size_t start = a->text.len;
+    if (a->n >= UINT32_MAX - 1 || !blobc_grow((void **)&a->at, &a->cap, a->n + 1, sizeof *a->at) ||
+        !blobc_buf_append(&a->text, path, len + 1) || !blobc_hashtab_add(&a->seen, h, (uint32_t)a->n + 1)) {
+        a->nomem = true;
+        return;
+    }
+    a->at[a->n++] = start;
+}
+
+static void assets_free(assets *a) {
+    blobc_buffer_free(&a->text);
+    free(a->at);
+    blobc_hashtab_free(&a->seen);
+}
+
+/* The depfile of a bake, with the files its @path checks found. */
+static blobc_status make_depfile(const blobc_job *job, const baked *b, blobc_buffer *dep,
+                                 blobc_error *err) {
+    const assets *a = &b->files;
+    if (a->nomem) return blobc_err_nomem(err);
+    const char **names = a->n ? malloc(a->n * sizeof *names) : NULL;
+    if (a->n && !names) return blobc_err_nomem(err);
+    for (size_t i = 0; i < a->n; i++) names[i] = (const char *)a->text.data + a->at[i];
+    blobc_status st = blobc_depfile_with(job->output, job->input, b->plan.schema, names, a->n, dep, err);
+    free(names);
+    return st;
+}
 
 static void warn_if(blobc_pl_slot *s, const blobc_error *w) {
     if (w->status != BLOBC_OK) blobc_pl_keep(s, BLOBC_EVENT_WARNING, w);
@@ -200,7 +247,7 @@ static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
     blobc_buffer dep = {0};
     blobc_status st = BLOBC_OK;
     if (job->depfile && b->planned &&
-        (st = blobc_depfile(job->output, job->input, b->plan.schema, &dep, err)) != BLOBC_OK)
+        (st = make_depfile(job, b, &dep, err)) != BLOBC_OK)
         blobc_err_file(err, job->depfile);
     if (!st && cached)
         st = blobc_cache_entry_write(&b->hit, job->output, &o->output, rejected, err);
@@ -244,6 +291,10 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
     bo.diag = &sink;
     baked b;
     memset(&b, 0, sizeof b);
+    if (job->depfile) {
+        bo.asset = keep_asset;
+        bo.asset_ctx = &b.files;
+    }
     bool read_whole = o->cache || job->depfile || o->deps || o->copy_inputs;
     blobc_status st = read_whole ? bake_with_plan(o, job, &bo, &b, s, true, &err)
                                  : bake_input(job, prep, &bo, &b.buf, &err);
@@ -257,6 +308,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
         blobc_error_clear(&err);
         blobc_cache_entry_free(&b.hit);
         blobc_bake_plan_free(&b.plan);
+        assets_free(&b.files);
         memset(&b, 0, sizeof b);
         s->cached = false;
         st = bake_with_plan(o, job, &bo, &b, s, false, &err);
@@ -274,4 +326,5 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
     if (s->cached) blobc_cache_entry_free(&b.hit);
     else blobc_buffer_free(&b.buf);
     blobc_bake_plan_free(&b.plan);
+    assets_free(&b.files);
 }

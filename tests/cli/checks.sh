@@ -111,3 +111,25 @@ map_len {} should be non-empty
 W
     same_file jsonschema_checks "$T/js" "$T/js.want"
 fi
+
+# The files @path found are in the depfile, with an empty rule each, so
+# make bakes again when one changes and is not stopped when one is gone.
+expect depfile_bake 0 in_data "$BLOBC" bake good.yaml -s items.schema --assets assets -o "$T/d.blob" \
+    --depfile "$T/d.d"
+printf '%s: good.yaml \\\n  items.schema \\\n  assets/icons/sword.png \\\n  assets/icons/weapons/axe.png\n\nitems.schema:\n\nassets/icons/sword.png:\n\nassets/icons/weapons/axe.png:\n' \
+    "$T/d.blob" >"$T/d.want"
+same_file depfile_assets "$T/d.d" "$T/d.want"
+if command -v make >/dev/null; then
+    mkdir -p "$T/mk/assets/icons/weapons"
+    cp "$D/items.schema" "$D/good.yaml" "$T/mk/"
+    cp "$D/assets/icons/sword.png" "$T/mk/assets/icons/"
+    cp "$D/assets/icons/weapons/axe.png" "$T/mk/assets/icons/weapons/"
+    printf 'out.blob:\n\t"%s" bake good.yaml -s items.schema --assets assets -o out.blob --depfile out.d\n-include out.d\n' \
+        "$BLOBC" >"$T/mk/Makefile"
+    make -s -C "$T/mk" >/dev/null 2>&1
+    make -q -s -C "$T/mk" && pass depfile_make_up_to_date || fail depfile_make_up_to_date "make -q says out of date"
+    sleep 1; touch "$T/mk/assets/icons/weapons/axe.png"
+    make -q -s -C "$T/mk" && fail depfile_make_asset_changed "make -q says up to date" || pass depfile_make_asset_changed
+else
+    skip depfile_make "make is not installed"
+fi

@@ -192,6 +192,11 @@ BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 BLOBC_API blobc_status blobc_depfile(const char *output, const char *input,
                                      const blobc_schema *schema, blobc_buffer *out,
                                      blobc_error *err);
+/* The same with more files after the schema's (the files a bake's @path
+ * checks found: blobc_bake_options.asset), each with its empty rule. */
+BLOBC_API blobc_status blobc_depfile_with(const char *output, const char *input,
+                                          const blobc_schema *schema, const char *const *extra,
+                                          size_t nextra, blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }
