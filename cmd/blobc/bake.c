@@ -17,7 +17,7 @@
 
 static const char bake_help[] =
     "Usage: blobc bake [OPTIONS] INPUT...\n"
-    "Bake YAML or JSON data into a .blob.\n"
+    "Bake YAML, JSON, CSV or TSV data into a .blob.\n"
     "\n"
     BATCH_HELP
     COMMON_HELP
@@ -25,7 +25,8 @@ static const char bake_help[] =
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
     ".bytes for --format unity).\n"
-    "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
+    "The input format is chosen by --input, else by extension (.yaml, .yml, .json,\n"
+    ".csv, .tsv), else by content (JSON or YAML).\n"
     "A file is written to a temporary file and renamed into place on success\n"
     "(missing directories above it are made);\n"
     "a device or FIFO is written in place; an output that is an input of the\n"
@@ -239,6 +240,7 @@ static bool parse_jobs(const char *s, int *jobs) {
 int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const char *help,
                bake_run *r) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
+    const char *input = NULL, *table = NULL;
     const char *depfile = NULL, *cache = blobc_os_getenv("BLOBC_CACHE"), *max_errors = NULL;
     const char *server_min = NULL, *server_min_env = blobc_os_getenv("BLOBC_CACHE_SERVER_MIN");
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
@@ -263,11 +265,14 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"cache-server-min", 0, true, &server_min, NULL},
         {"max-errors", 0, true, &max_errors, NULL},
         {"warn-unknown", 0, false, NULL, &warn_unknown},
+        {"input", 0, true, &input, NULL},
+        {"table", 0, true, &table, NULL},
         {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
-        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
+        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
+        {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 18;
+    size_t nopts = 20;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -286,6 +291,14 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     r->bo.bake.warn_unknown = warn_unknown;
     r->bo.bake.max_input = cli_max_input;
     r->verbose = verbose;
+    r->bo.bake.table = table;
+    static const char *const inputs[] = {"yaml", "json", "csv", "tsv"};
+    for (int i = 0; input && i < 4 && !r->bo.bake.input; i++)
+        if (strcmp(input, inputs[i]) == 0) r->bo.bake.input = (blobc_input_format)(BLOBC_INPUT_YAML + i);
+    if (input && !r->bo.bake.input) {
+        usage_error(cmd, "unknown input format '%s' (expected yaml, json, csv or tsv)", input);
+        return EXIT_USAGE;
+    }
     if (format && strcmp(format, "raw") == 0) r->bo.bake.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "unity") == 0) r->bo.bake.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {

@@ -179,6 +179,10 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "                        (required with --format unity)\n" \
     "      --unity-length R  padded (default: Entities 0.50 and later), exact\n" \
     "                        (0.17 and earlier), or a release number (0.17, 1.3)\n" \
+    "      --input FMT       read every input as yaml, json, csv or tsv\n" \
+    "                        (default: by extension, else by content)\n" \
+    "      --table FIELD     CSV and TSV: the root's list the rows fill\n" \
+    "                        (default: its only list of structs)\n" \
     "      --strip           leave the embedded type description out\n" \
     "      --warn-unknown    warn of each key an @open struct skips\n" \
     "      --one-thread      never parse on a second thread (by default YAML of\n" \

@@ -108,6 +108,22 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
     return e;
 }
 
+/* What else decides a table's bytes: the field its rows fill, and the
+ * @sep of every field a cell may split (which a blob's schema does not
+ * keep, so blobc_types_describe leaves it out). */
+static void put_table(XXH3_state_t *h, const blobc_bake_plan *plan, const blobc_bake_options *o) {
+    put_str(h, o->table ? o->table : "");
+    for (size_t i = 0, n = blobc_schema_count(plan->schema); i < n; i++) {
+        const blobc_type *t = blobc_schema_at(plan->schema, i);
+        for (uint32_t f = 0; t->kind == BLOBC_KIND_STRUCT && f < t->nfields; f++) {
+            if (!t->fields[f].sep) continue;
+            put_str(h, t->name);
+            put_str(h, t->fields[f].name);
+            put_str(h, t->fields[f].sep);
+        }
+    }
+}
+
 /* The key covers everything that decides the output bytes or whether the
  * bake succeeds: the code that bakes (the library's version and source
  * checksum, the versions of libyaml and cJSON, the blob format version);
@@ -118,7 +134,8 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
  * records it, and every default), never the schema's text, so comments,
  * declaration order and unused types do not matter; and the input bytes.
  * The type section the output embeds is kept in the plan, so that a
- * cache can hold an entry's against it. */
+ * cache can hold an entry's against it. A table adds what put_table
+ * says. */
 static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
                              const blobc_bake_options *o, size_t len, const text_pass *pass,
                              blobc_error *err) {
@@ -154,6 +171,7 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
+    if (plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) put_table(h, plan, o);
     /* The input by its own hash, which a pass over a file computes piece
      * by piece before the schema is known (text_pass). */
     put_u64(h, len);

@@ -81,6 +81,7 @@ typedef struct parser {
     blobc_token root_tok;
     const char *was;      /* @was(old) read, for the next field or member */
     bool anchor_next;     /* @anchor read, for the next field */
+    const char *sep;      /* @sep("|") read, for the next field */
     blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;

@@ -27,14 +27,16 @@ extern "C" {
 #endif
 
 typedef enum blobc_input_format {
-    BLOBC_INPUT_AUTO = 0,   /* by extension (.yaml/.yml, .json), else by content */
+    BLOBC_INPUT_AUTO = 0,   /* by extension (.yaml/.yml, .json, .csv, .tsv), else by content */
     BLOBC_INPUT_YAML,
-    BLOBC_INPUT_JSON
+    BLOBC_INPUT_JSON,
+    BLOBC_INPUT_CSV,        /* a header row, then a row per item (docs/AUTHORING.md) */
+    BLOBC_INPUT_TSV         /* the same, separated by tabs */
 } blobc_input_format;
 
 /* The format a bake with BLOBC_INPUT_AUTO reads `text` (the contents of
  * `filename`, or their first bytes) as: by the name's extension (.yaml,
- * .yml, .json, in any case), else JSON when the first character after a
+ * .yml, .json, .csv, .tsv, in any case), else JSON when the first character after a
  * byte order mark and white space opens an object or array, else YAML. */
 BLOBC_API blobc_input_format blobc_input_format_of(const char *text, size_t len, const char *filename);
 
@@ -110,6 +112,8 @@ typedef struct blobc_bake_options {
     void *unread_ctx;
     bool warn_unknown;            /* --warn-unknown: each key an @open struct
                                      skips is a warning to the sink */
+    const char *table;            /* CSV and TSV: the root's [T] field the rows
+                                     fill (--table); NULL: its only one */
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to
