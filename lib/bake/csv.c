@@ -529,9 +529,9 @@ static blobc_status pick_table(csv *c, const char *want) {
         if (best) snprintf(hint, sizeof hint, "; did you mean \"%s\"?", best);
         else snprintf(hint, sizeof hint, " (its lists of structs: %s)", lists ? names : "none");
         return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_CONTAINER, NULL, 0,
-                       "--table %s: %s of struct %s%s", q,
-                       f ? "is not a list of structs, which a table's rows fill" : "names no field",
-                       root->name, hint);
+                       f ? "--table %s: field %s of struct %s is not a list of structs%s"
+                         : "--table %s: struct %s has no field %s%s",
+                       q, f ? f->name : root->name, f ? root->name : q, hint);
     }
     if (lists == 1) {
         c->table = only;
@@ -599,6 +599,14 @@ static blobc_status store_text(csv *c, bk_slot *slot, const char *s, size_t n, u
     v.s = s;
     v.n = n;
     v.tok = (bk_tok)tok;
+    if (through(slot->type)->kind == BLOBC_KIND_BOOL && (n == 4 || n == 5)) {
+        /* spreadsheets write their booleans TRUE and FALSE */
+        static const char *const words[] = {"true", "false"};
+        const char *w = words[n == 5];
+        size_t i = 0;
+        while (i < n && (s[i] | 0x20) == w[i]) i++;
+        if (i == n) v.s = w;
+    }
     if (tok == BK_TOK_PLAIN && n && s[0] >= '0' && s[0] <= '9' && n < 20) {
         /* the common case, digits only, without the parser */
         uint64_t u = 0;
