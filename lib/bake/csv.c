@@ -76,6 +76,7 @@ typedef struct csv {
     csv_op *ops;
     size_t nops, ops_cap;
     const blobc_field *table;
+    unsigned char stop[256];  /* stop_class of every byte */
 } csv;
 
 /* ---- reading cells ---- */
@@ -139,11 +140,14 @@ static void new_line(csv *c, size_t next) {
 }
 
 /* Bytes an unquoted cell stops at: 1 the separator or a line end, 2 a
- * quote, 3 the start of a multi-byte character. */
-static unsigned char stop_class(const csv *c, unsigned char b) {
-    if (b == (unsigned char)c->sep || b == '\n' || b == '\r') return 1;
-    if (b == '"') return 2;
-    return b >= 0x80 ? 3 : 0;
+ * quote, 3 the start of a multi-byte character; a table, for the loop
+ * every byte of the text goes through. */
+static void stop_classes(csv *c) {
+    for (unsigned b = 0; b < 256; b++)
+        c->stop[b] = b == (unsigned char)c->sep || b == '\n' || b == '\r' ? 1
+                     : b == '"'                                           ? 2
+                     : b >= 0x80                                          ? 3
+                                                                          : 0;
 }
 
 static blobc_status add_cell(csv *c, size_t s, size_t n, bool copied, bk_pos pos) {
@@ -192,7 +196,7 @@ static blobc_status quoted_cell(csv *c) {
         n = i - s;
     }
     c->i = i + 1;
-    if (c->i < c->len && stop_class(c, (unsigned char)t[c->i]) != 1) {
+    if (c->i < c->len && c->stop[(unsigned char)t[c->i]] != 1) {
         bk_pos p = here(c, c->i);
         return syntax_fail(c, &p, "text after a quoted cell's closing quote (a quote inside a "
                                   "quoted cell is written twice: \"\")");
@@ -211,9 +215,9 @@ static blobc_status read_row(csv *c) {
             if ((st = quoted_cell(c))) return st;
         } else {
             size_t i = c->i;
-            unsigned char k;
+            unsigned char k = 0;
             for (;;) {
-                while (i < c->len && !(k = stop_class(c, (unsigned char)t[i]))) i++;
+                while (i < c->len && !(k = c->stop[(unsigned char)t[i]])) i++;
                 if (i >= c->len || k == 1) break;
                 if (k == 2) {
                     bk_pos p = here(c, i);
@@ -524,7 +528,7 @@ static blobc_status pick_table(csv *c, const char *want) {
         size_t m = 0;
         for (uint32_t i = 0; i < root->nfields && m < 256; i++) list[m++] = root->fields[i].name;
         const char *best = f ? NULL : bk_closest(want, strlen(want), list, m);
-        char q[200], hint[300];
+        char q[200], hint[340];
         bk_quote(q, sizeof q, want, strlen(want));
         if (best) snprintf(hint, sizeof hint, "; did you mean \"%s\"?", best);
         else snprintf(hint, sizeof hint, " (its lists of structs: %s)", lists ? names : "none");
@@ -750,6 +754,7 @@ blobc_status bk_bake_csv(bk *k, const char *text, size_t len, bool tsv) {
     c.len = len;
     c.sep = tsv ? '\t' : ',';
     c.line = 1;
+    stop_classes(&c);
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) c.i = c.bom = 3;
     k->fe = &c;
     k->locate = csv_locate;

@@ -299,7 +299,7 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
         bk k;
         bk_init(&k, filename, opts, err);
         k.resolve_root = resolve_root;
-        k.in_order = pass == 0 && fmt == BLOBC_INPUT_JSON && src->text;
+        k.in_order = pass == 0 && fmt != BLOBC_INPUT_YAML && src->text;
         k.size_hint = src->len;
         k.warn_skip = warned;
         bool reorder;

@@ -103,3 +103,8 @@ printf 'struct A { @sep("|") @sep(";") x: [u8]; }\nroot A;\n' >sep3.schema
 expect_err sep_twice 1 "@sep is given twice" "$BLOBC" check sep3.schema
 printf 'struct A { x: [u8]; @sep("|") }\nroot A;\n' >sep4.schema
 expect_err sep_last 1 "a field after @sep" "$BLOBC" check sep4.schema
+
+# --- the sample bakes as its README says ---
+expect sample_bakes 0 "$BLOBC" bake "$TOP/samples/spreadsheet/items.csv" \
+    -s "$TOP/samples/spreadsheet/items.schema" -o sample.blob
+expect sample_verifies 0 "$BLOBC" verify sample.blob
