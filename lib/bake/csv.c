@@ -68,6 +68,8 @@ typedef struct csv {
     size_t line_start;        /* offset of the line's first byte */
     size_t cont;              /* UTF-8 continuation bytes on the line before i */
     size_t bom;               /* 3 when the text starts with a byte order mark */
+    size_t base;              /* where the text starts among the bake's tables'
+                                 (positions' offsets count across them all) */
     csv_cell *cells;
     size_t ncells, cells_cap;
     blobc_buffer copy;        /* the row's copied cells */
@@ -81,16 +83,27 @@ typedef struct csv {
 
 /* ---- reading cells ---- */
 
+/* The tables of one bake: the input, then opts->tables, each read when
+ * its turn comes and kept to the end, where references are resolved and
+ * an error may point into any of them. */
+typedef struct csv_table {
+    const char *name;
+    const char *text;
+    size_t len, base;
+    uint8_t *owned;
+} csv_table;
+
 static bk_pos here(const csv *c, size_t off) {
-    bk_pos p = {c->line, (uint32_t)(off - c->line_start - c->cont + 1), off};
+    bk_pos p = {c->line, (uint32_t)(off - c->line_start - c->cont + 1), c->base + off};
     if (c->line_start == 0 && c->bom) p.col--;
     return p;
 }
 
 static void csv_locate(bk *k, const bk_pos *pos) {
-    const csv *c = k->fe;
-    blobc_err_at(k->err, NULL, pos->line, pos->col);
-    blobc_err_source_line(k->err, c->text, c->len, pos->off);
+    const csv_table *t = k->fe;
+    while (t[1].name && t[1].base <= pos->off) t++;
+    blobc_err_at(k->err, t->name, pos->line, pos->col);
+    blobc_err_source_line(k->err, t->text, t->len, pos->off - t->base);
 }
 
 /* An error at pos: a mistake in the text itself (syntax: reported
@@ -551,7 +564,7 @@ static blobc_status pick_table(csv *c, const char *want) {
 }
 
 /* Reads the header row and makes the program. */
-static blobc_status read_header(csv *c) {
+static blobc_status read_header(csv *c, const char *field) {
     bk *k = c->k;
     blobc_status st = read_row(c);
     if (st) return st;
@@ -563,8 +576,13 @@ static blobc_status read_header(csv *c) {
         if (!(c->cols[i].name = blobc_arena_strndup(&k->arena, cell_text(c, cell), cell->n)))
             return blobc_err_nomem(k->err);
     }
-    bk_pos start = {1, 1, 0};
-    if ((st = bk_resolve_root(k, &start)) || (st = pick_table(c, k->opts->table))) return st;
+    bk_pos start = {1, 1, c->base};
+    if (!k->root && (st = bk_resolve_root(k, &start))) return st;
+    if ((st = pick_table(c, field))) return st;
+    if (bk_field_seen(k, c->table->name, strlen(c->table->name)))
+        return bk_fail(k, BLOBC_EINPUT, NULL, BK_AT_CONTAINER, NULL, 0,
+                       "two tables fill the list %s of struct %s (each list takes one table)",
+                       c->table->name, k->root->name);
     const blobc_type *row = through(through(c->table->type)->elem);
     blobc_status bad = BLOBC_OK;
     for (uint32_t i = 0; i < c->ncols; i++) {
@@ -723,7 +741,7 @@ static blobc_status fill_row(csv *c, const bk_pos *rowpos) {
 
 static blobc_status bake_rows(csv *c) {
     bk *k = c->k;
-    bk_pos pos = {1, 1, 0};
+    bk_pos pos = {1, 1, c->base};
     bk_slot slot;
     blobc_status st = bk_key_field(k, c->table, &pos, &slot);
     if (!st) st = bk_push_seq(k, &slot, UINT32_MAX, &pos);
@@ -742,38 +760,86 @@ static blobc_status bake_rows(csv *c) {
         if (!st) st = bk_pop_struct(k);
         if (st && !bk_kept(k, st)) return st;
     }
-    st = bk_pop_seq(k, &pos, NULL, NULL);
-    return st ? st : bk_pop_struct(k);
+    return bk_pop_seq(k, &pos, NULL, NULL);
 }
 
-blobc_status bk_bake_csv(bk *k, const char *text, size_t len, bool tsv) {
+/* One table into its list of the root (the root resolved by the first). */
+static blobc_status bake_table(bk *k, const csv_table *t, bool tsv, const char *field) {
     csv c;
     memset(&c, 0, sizeof c);
     c.k = k;
-    c.text = text;
-    c.len = len;
+    c.text = t->text;
+    c.len = t->len;
+    c.base = t->base;
     c.sep = tsv ? '\t' : ',';
     c.line = 1;
     stop_classes(&c);
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) c.i = c.bom = 3;
-    k->fe = &c;
-    k->locate = csv_locate;
+    if (c.len >= 3 && memcmp(c.text, "\xEF\xBB\xBF", 3) == 0) c.i = c.bom = 3;
     skip_blank(&c);
     blobc_status st;
-    if (c.i >= len) {
-        bk_pos pos = {c.line, 1, c.i};
+    if (c.i >= c.len) {
+        bk_pos pos = {c.line, 1, c.base + c.i};
         st = bk_fail(k, BLOBC_EINPUT, &pos, BK_AT_CONTAINER, NULL, 0,
                      "no header row (the first row names the columns)");
     } else {
-        st = read_header(&c);
+        st = read_header(&c, field);
         if (!st) st = bake_rows(&c);
     }
-    if (st) k->depth = 0;
     k->column = NULL;
     free(c.cells);
     free(c.cols);
     free(c.ops);
     blobc_buffer_free(&c.copy);
+    return st;
+}
+
+/* Reads table i of the options, which starts at offset base. */
+static blobc_status read_table(bk *k, const blobc_bake_table *bt, size_t base, csv_table *t) {
+    const blobc_bake_options *o = k->opts;
+    if (!bt->field || !bt->path)
+        return blobc_err_arg(k->err, "blobc_bake_memory", "opts->tables holds a NULL field or path");
+    if (blobc_writes_over(o->output_path, bt->path))
+        return blobc_err_refuse_input(k->err, bt->path, o->output_path);
+    blobc_read_options ro = {o->max_input ? o->max_input : BLOBC_DEFAULT_MAX_INPUT, false,
+                             "CSV or TSV text", 0, o->regular_files};
+    blobc_error_clear(k->err);
+    blobc_status st = blobc_read_file_ex(bt->path, &ro, &t->owned, &t->len, k->err);
+    if (st && st != BLOBC_ENOMEM && o->unread) o->unread(o->unread_ctx, bt->path);
+    if (st) return st;
+    t->name = bt->path;
+    t->text = (const char *)t->owned;
+    t->base = base;
+    return BLOBC_OK;
+}
+
+blobc_status bk_bake_csv(bk *k, const char *text, size_t len, bool tsv) {
+    const blobc_bake_options *o = k->opts;
+    size_t n = 1 + o->ntables;
+    /* one more, empty, ends the list for csv_locate */
+    csv_table *t = n < SIZE_MAX / sizeof *t ? calloc(n + 1, sizeof *t) : NULL;
+    if (!t) return blobc_err_nomem(k->err);
+    const char *main_name = k->filename;
+    t[0] = (csv_table){main_name, text, len, 0, NULL};
+    k->fe = t;
+    k->locate = csv_locate;
+    blobc_status st = bake_table(k, &t[0], tsv, o->table);
+    bool kept = false;
+    for (size_t i = 1; i < n && (!st || (kept |= bk_kept(k, st))); i++) {
+        const blobc_bake_table *bt = &o->tables[i - 1];
+        size_t base = t[i - 1].base + t[i - 1].len + 1;
+        if ((st = read_table(k, bt, base, &t[i]))) break;
+        k->filename = bt->path; /* for the messages that name no cell */
+        st = bake_table(k, &t[i], tsv, bt->field); /* in the first one's format */
+        k->filename = main_name;
+    }
+    if (!st || bk_kept(k, st)) {
+        kept |= st != BLOBC_OK;
+        st = bk_pop_struct(k); /* the root: other fields' defaults, references resolved */
+        if (!st && kept) st = bk_stop(k, BK_OUT_KEPT); /* errors were kept: still so */
+    }
+    if (st) k->depth = 0;
+    for (size_t i = 0; i < n; i++) free(t[i].owned);
+    free(t);
     k->fe = NULL;
     k->locate = NULL;
     return st;

@@ -89,11 +89,28 @@ blobc_status blobc_depfile(const char *output, const char *input, const blobc_sc
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
     if (!output || !out) return blobc_err_arg(err, __func__, "output or out is NULL");
-    if (input && strcmp(input, "-") == 0) input = NULL;
+    return blobc_depfile_inputs(output, &input, 1, schema, out, err);
+}
+
+/* The i-th name of the rule: the output, the inputs, the schema's files. */
+static const char *rule_name(const char *output, const char *const *inputs, size_t ninputs,
+                             const blobc_schema *schema, size_t i) {
+    if (i == 0) return output;
+    if (i <= ninputs) return inputs[i - 1] && strcmp(inputs[i - 1], "-") == 0 ? NULL : inputs[i - 1];
+    return blobc_schema_file(schema, i - 1 - ninputs);
+}
+
+blobc_status blobc_depfile_inputs(const char *output, const char *const *inputs, size_t ninputs,
+                                  const blobc_schema *schema, blobc_buffer *out,
+                                  blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!output || !out || (ninputs && !inputs))
+        return blobc_err_arg(err, __func__, "output, out or inputs is NULL");
     size_t nfiles = schema ? blobc_schema_file_count(schema) : 0;
     /* Every name is checked before anything is written. */
-    for (size_t i = 0; i < nfiles + 2; i++) {
-        const char *name = i == 0 ? output : i == 1 ? input : blobc_schema_file(schema, i - 2);
+    for (size_t i = 0; i < nfiles + ninputs + 1; i++) {
+        const char *name = rule_name(output, inputs, ninputs, schema, i);
         char why[256];
         if (!listed(name) || !refusal(name, why, sizeof why)) continue;
         /* Quoted and escaped (cut short if long) when it holds a control
@@ -109,7 +126,10 @@ blobc_status blobc_depfile(const char *output, const char *input, const blobc_sc
     }
     out->len = 0;
     bool ok = put_name(out, output) && blobc_buf_putc(out, ':');
-    if (input) ok = ok && blobc_buf_putc(out, ' ') && put_name(out, input);
+    for (size_t i = 1; i <= ninputs; i++) {
+        const char *in = rule_name(output, inputs, ninputs, schema, i);
+        if (listed(in)) ok = ok && blobc_buf_putc(out, ' ') && put_name(out, in);
+    }
     for (size_t i = 0; i < nfiles; i++)
         if (listed(blobc_schema_file(schema, i)))
             ok = ok && blobc_buf_puts(out, " \\\n  ") && put_name(out, blobc_schema_file(schema, i));

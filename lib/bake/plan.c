@@ -108,11 +108,27 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
     return e;
 }
 
-/* What else decides a table's bytes: the field its rows fill, and the
- * @sep of every field a cell may split (which a blob's schema does not
- * keep, so blobc_types_describe leaves it out). */
-static void put_table(XXH3_state_t *h, const blobc_bake_plan *plan, const blobc_bake_options *o) {
+/* What else decides a table's bytes: the field its rows fill, the other
+ * tables (each field, name and every byte), and the @sep of every field a
+ * cell may split (which a blob's schema does not keep, so
+ * blobc_types_describe leaves it out). */
+static blobc_status put_table(XXH3_state_t *h, const blobc_bake_plan *plan,
+                              const blobc_bake_options *o, blobc_error *err) {
     put_str(h, o->table ? o->table : "");
+    put_u64(h, o->ntables);
+    for (size_t i = 0; i < o->ntables; i++) {
+        const blobc_bake_table *t = &o->tables[i];
+        if (!t->field || !t->path) return blobc_err_arg(err, "blobc_bake_plan", "opts->tables holds a NULL field or path");
+        blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
+        uint8_t *data;
+        size_t len;
+        blobc_status st = blobc_read_file_ex(t->path, &ro, &data, &len, err);
+        if (st) return st;
+        put_str(h, t->field);
+        put_str(h, t->path);
+        put_bytes(h, data, len);
+        free(data);
+    }
     for (size_t i = 0, n = blobc_schema_count(plan->schema); i < n; i++) {
         const blobc_type *t = blobc_schema_at(plan->schema, i);
         for (uint32_t f = 0; t->kind == BLOBC_KIND_STRUCT && f < t->nfields; f++) {
@@ -122,6 +138,7 @@ static void put_table(XXH3_state_t *h, const blobc_bake_plan *plan, const blobc_
             put_str(h, t->fields[f].sep);
         }
     }
+    return BLOBC_OK;
 }
 
 /* The key covers everything that decides the output bytes or whether the
@@ -171,7 +188,12 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
-    if (plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) put_table(h, plan, o);
+    if ((plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) &&
+        (st = put_table(h, plan, o, err)) != BLOBC_OK) {
+        XXH3_freeState(h);
+        blobc_buffer_free(&desc);
+        return st;
+    }
     /* The input by its own hash, which a pass over a file computes piece
      * by piece before the schema is known (text_pass). */
     put_u64(h, len);

@@ -129,14 +129,17 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
 
 /* With opts->deps: the input and the schema's files, kept for the DONE
  * event (the plan is gone by then). */
-static void keep_files(const blobc_job *job, const baked *b, blobc_pl_slot *s) {
-    size_t n = 1 + blobc_schema_file_count(b->plan.schema);
+static void keep_files(const blobc_job *job, const blobc_bake_options *bo, const baked *b,
+                       blobc_pl_slot *s) {
+    size_t tables = bo->ntables, n = 1 + tables + blobc_schema_file_count(b->plan.schema);
     if (!(s->files = calloc(n, sizeof *s->files))) {
         s->status = BLOBC_ENOMEM;
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        const char *f = i ? blobc_schema_file(b->plan.schema, i - 1) : job->input;
+        const char *f = i == 0       ? job->input
+                        : i <= tables ? bo->tables[i - 1].path
+                                      : blobc_schema_file(b->plan.schema, i - 1 - tables);
         if (!(s->files[s->nfiles++] = strdup(f))) s->status = BLOBC_ENOMEM;
     }
 }
@@ -193,13 +196,25 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
 /* The depfile's text, then the output, then the depfile: a depfile that
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
+/* The depfile's rule: the job's input and a table bake's other tables. */
+static blobc_status make_depfile(const blobc_job *job, const blobc_batch_options *o, const baked *b,
+                                 blobc_buffer *dep, blobc_error *err) {
+    size_t n = 1 + o->bake.ntables;
+    const char **inputs = malloc(n * sizeof *inputs);
+    if (!inputs) return blobc_err_nomem(err);
+    inputs[0] = job->input;
+    for (size_t i = 1; i < n; i++) inputs[i] = o->bake.tables[i - 1].path;
+    blobc_status st = blobc_depfile_inputs(job->output, inputs, n, b->plan.schema, dep, err);
+    free(inputs);
+    return st;
+}
+
 static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
                               const blobc_batch_options *o, const baked *b, bool cached, bool *rejected,
                               blobc_error *err) {
     blobc_buffer dep = {0};
     blobc_status st = BLOBC_OK;
-    if (job->depfile && b->planned &&
-        (st = blobc_depfile(job->output, job->input, b->plan.schema, &dep, err)) != BLOBC_OK)
+    if (job->depfile && b->planned && (st = make_depfile(job, o, b, &dep, err)) != BLOBC_OK)
         blobc_err_file(err, job->depfile);
     if (!st && cached)
         st = blobc_cache_entry_write(&b->hit, job->output, &o->output, rejected, err);
@@ -261,7 +276,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
         st = bake_with_plan(o, job, &bo, &b, s, false, &err);
         if (st == BLOBC_OK) st = write_all(job, prep, o, &b, false, &rejected, &err);
     }
-    if (o->deps && b.planned) keep_files(job, &b, s);
+    if (o->deps && b.planned) keep_files(job, &bo, &b, s);
     /* the sink kept the errors of the data; any other comes here */
     bool delivered = false;
     for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;

@@ -59,6 +59,41 @@ rc_is table_typo_exit_1 1 && same_file table_typo_stderr "$T/err" "$D/table_typo
 run "$BLOBC" bake items.csv -s game.schema --table version -o x.blob
 rc_is table_not_list_exit_1 1 && same_file table_not_list_stderr "$T/err" "$D/table_not_list.expect"
 
+# --- several tables of one root: --table FIELD=FILE ---
+expect tables_bake 0 "$BLOBC" bake --table items=items.csv --table loot=loot.csv -s game.schema -o tables.blob
+expect tables_yaml 0 "$BLOBC" bake game.yaml -s game.schema -o tables_yaml.blob
+same_file tables_same_bytes_as_yaml tables.blob tables_yaml.blob
+expect tables_other_order 0 "$BLOBC" bake --table loot=loot.csv --table items=items.csv -s game.schema -o tables2.blob
+same_file tables_order_free tables2.blob tables.blob
+expect tables_depfile 0 "$BLOBC" bake --table items=items.csv --table loot=loot.csv -s game.schema \
+    -o tables.blob --depfile tables.d
+depfile_checks tables.d tables.blob items.csv loot.csv game.schema
+expect tables_cache_miss 0 "$BLOBC" bake -v --cache tcache --table items=items.csv --table loot=loot.csv \
+    -s game.schema -o t1.blob
+expect tables_cache_hit 0 "$BLOBC" bake -v --cache tcache --table items=items.csv --table loot=loot.csv \
+    -s game.schema -o t2.blob
+grep -q "cached t2.blob" "$T/err" && pass tables_cache_hit_cached || fail tables_cache_hit_cached "$(cat "$T/err")"
+# every table's bytes are in the key, not only the first's
+sed 's/Goblin drop,0.5/Goblin drop,0.25/' loot.csv >loot.tmp && mv loot.tmp loot.csv
+expect tables_cache_edit 0 "$BLOBC" bake -v --cache tcache --table items=items.csv --table loot=loot.csv \
+    -s game.schema -o t3.blob
+grep -q "baked t3.blob" "$T/err" && pass tables_second_table_in_key || fail tables_second_table_in_key "$(cat "$T/err")"
+"$BLOBC" dump t3.blob | grep -q 'chance: 0.25' && pass tables_edit_baked || fail tables_edit_baked "$(cat "$T/err")"
+# an error in a later table names its file; a reference across tables is
+# checked when the last one ends
+printf 'name,chance,item\nX,0.5,99\n' >badloot.csv
+run "$BLOBC" bake --table items=items.csv --table loot=badloot.csv -s game.schema -o bad.blob
+rc_is tables_bad_ref_exit_1 1 && same_file tables_bad_ref_stderr "$T/err" "$D/tables_bad_ref.expect"
+expect_err tables_missing_file 2 "cannot open 'nope.csv'" \
+    "$BLOBC" bake --table items=items.csv --table loot=nope.csv -s game.schema -o bad.blob
+expect_err tables_one_list_twice 1 "two tables fill the list items of struct Game" \
+    "$BLOBC" bake --table items=items.csv --table items=loot.csv -s game.schema -o bad.blob
+expect_err tables_and_input 2 "with --table FIELD=FILE the tables are the input: no INPUT too" \
+    "$BLOBC" bake items.csv --table items=items.csv -s game.schema -o bad.blob
+expect_err tables_mixed 2 "--table FIELD and --table FIELD=FILE do not go together" \
+    "$BLOBC" bake --table items --table loot=loot.csv -s game.schema -o bad.blob
+absent tables_failed_no_output bad.blob
+
 # --- the cache and the depfile: a table is an input like any other ---
 expect cache_miss 0 "$BLOBC" bake -v --cache cache items.csv -s game.schema -t Shop -o c1.blob
 expect cache_hit 0 "$BLOBC" bake -v --cache cache items.csv -s game.schema -t Shop -o c2.blob

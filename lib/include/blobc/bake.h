@@ -74,6 +74,13 @@ typedef struct blobc_diag_sink {
  * format it writes is read back with. */
 #define BLOBC_JSON_MAX_NESTING 1000u
 
+/* One more table of a CSV or TSV bake: the rows of the file at `path`
+ * (in the input's format) fill the root's list `field`. */
+typedef struct blobc_bake_table {
+    const char *field;
+    const char *path;
+} blobc_bake_table;
+
 typedef struct blobc_bake_options {
     const char *schema_path;      /* -s: overrides the data's $schema */
     const blobc_schema *schema;   /* an already loaded schema; overrides both */
@@ -114,6 +121,13 @@ typedef struct blobc_bake_options {
                                      skips is a warning to the sink */
     const char *table;            /* CSV and TSV: the root's [T] field the rows
                                      fill (--table); NULL: its only one */
+    const blobc_bake_table *tables; /* CSV and TSV: more tables of the same root,
+                                     read after the input, each filling its own
+                                     list (--table FIELD=FILE); the root's other
+                                     fields take their defaults. Every one is an
+                                     input: in the plan's key, the depfile, the
+                                     files a batch's DONE event names. */
+    size_t ntables;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to
@@ -187,6 +201,11 @@ BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 BLOBC_API blobc_status blobc_depfile(const char *output, const char *input,
                                      const blobc_schema *schema, blobc_buffer *out,
                                      blobc_error *err);
+/* blobc_depfile of a bake with several inputs (a CSV bake's tables),
+ * listed in order. */
+BLOBC_API blobc_status blobc_depfile_inputs(const char *output, const char *const *inputs,
+                                            size_t ninputs, const blobc_schema *schema,
+                                            blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }
