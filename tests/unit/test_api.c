@@ -158,7 +158,7 @@ TEST(null_error_on_failure) {
         CHECK_EQ_I(blobc_depfile_inputs("o", ins, 2, NULL, &dep, NULL), BLOBC_EIO);
         CHECK_EQ_I(blobc_depfile_inputs("o", ins, 1, NULL, &dep, NULL), BLOBC_OK);
         CHECK(dep.len == strlen("o: a.csv\n") && memcmp(dep.data, "o: a.csv\n", dep.len) == 0);
-        dep.len = 0;
+        blobc_buffer_free(&dep);
     }
     blobc_schema *s = NULL;
     CHECK_EQ_I(blobc_schema_parse("struct {", 8, "bad.schema", &s, NULL), BLOBC_EINPUT);
