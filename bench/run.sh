@@ -622,6 +622,8 @@ BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/pipeline.sh || FAILED=1
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/forms.sh || FAILED=1
 # What keys and references cost against plain integers (bench/keys.sh).
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/keys.sh || FAILED=1
+# A spreadsheet's table against the same data in JSON (bench/csv.sh).
+BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/csv.sh || FAILED=1
 # The reaction time of blobc watch (bench/watch.sh), appended too.
 BUILD=$BUILD BLOBC=$BLOBC REPORT=$REPORT sh bench/watch.sh || FAILED=1
 say ""

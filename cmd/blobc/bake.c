@@ -17,7 +17,7 @@
 
 static const char bake_help[] =
     "Usage: blobc bake [OPTIONS] INPUT...\n"
-    "Bake YAML or JSON data into a .blob.\n"
+    "Bake YAML, JSON, CSV or TSV data into a .blob.\n"
     "\n"
     BATCH_HELP
     COMMON_HELP
@@ -25,7 +25,8 @@ static const char bake_help[] =
     "\n"
     "Without -o, INPUT's extension is replaced by .blob (.bin for --format raw,\n"
     ".bytes for --format unity).\n"
-    "The input format is chosen by extension (.yaml, .yml, .json), else by content.\n"
+    "The input format is chosen by --input, else by extension (.yaml, .yml, .json,\n"
+    ".csv, .tsv), else by content (JSON or YAML).\n"
     "A file is written to a temporary file and renamed into place on success\n"
     "(missing directories above it are made);\n"
     "a device or FIFO is written in place; an output that is an input of the\n"
@@ -233,12 +234,62 @@ static bool parse_jobs(const char *s, int *jobs) {
     *jobs = (int)v;
     return true;
 }
+/* Every --table FIELD=FILE of the command line (parse_args keeps only
+ * the last value of an option): the first's FILE is the run's one input,
+ * filling r->bo.bake.table, the others go to r->tables. 0 or an exit
+ * code. */
+static int collect_tables(const char *cmd, int argc, char **argv, bake_run *r) {
+    size_t n = 0, plain = 0;
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = strncmp(argv[i], "--table=", 8) == 0 ? argv[i] + 8
+                        : strcmp(argv[i], "--table") == 0 && i + 1 < argc ? argv[++i]
+                                                                         : NULL;
+        if (!v) continue;
+        const char *eq = strchr(v, '=');
+        if (!eq) {
+            plain++;
+            continue;
+        }
+        if (eq == v || !eq[1]) {
+            usage_error(cmd, "--table '%s': expected FIELD=FILE", v);
+            return EXIT_USAGE;
+        }
+        char *field = malloc((size_t)(eq - v) + 1);
+        if (field) {
+            memcpy(field, v, (size_t)(eq - v));
+            field[eq - v] = '\0';
+        }
+        blobc_bake_table *bigger = realloc(r->tables, (n + 1) * sizeof *bigger);
+        if (!field || !bigger) {
+            free(field);
+            if (bigger) r->tables = bigger;
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return EXIT_USAGE;
+        }
+        r->tables = bigger;
+        r->tables[n].field = field;
+        r->tables[n++].path = eq + 1;
+        r->ntables = n;
+    }
+    if (!n) return 0;
+    if (plain) {
+        usage_error(cmd, "--table FIELD and --table FIELD=FILE do not go together");
+        return EXIT_USAGE;
+    }
+    r->first_table = r->tables[0].path;
+    r->bo.bake.table = r->tables[0].field;
+    r->bo.bake.tables = r->tables + 1;
+    r->bo.bake.ntables = n - 1;
+    return 0;
+}
+
 /* Reads the options every batch command takes (bake's, and the command's
  * own `extra` rows), and sets up the run: its jobs, their outputs, the
  * cache. 0 or an exit code; r->help after --help was shown. */
 int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const char *help,
                bake_run *r) {
     const char *schema = NULL, *type = NULL, *output = NULL, *format = NULL, *jobs_arg = NULL;
+    const char *input = NULL, *table = NULL;
     const char *depfile = NULL, *cache = blobc_os_getenv("BLOBC_CACHE"), *max_errors = NULL;
     const char *server_min = NULL, *server_min_env = blobc_os_getenv("BLOBC_CACHE_SERVER_MIN");
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
@@ -264,11 +315,14 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"max-errors", 0, true, &max_errors, NULL},
         {"warn-unknown", 0, false, NULL, &warn_unknown},
         {"assets", 0, true, &assets, NULL},
-        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
+        {"input", 0, true, &input, NULL},
+        {"table", 0, true, &table, NULL},
+        {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
-        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
+        {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
+        {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 19;
+    size_t nopts = 21;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -293,6 +347,28 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     }
     r->bo.bake.max_input = cli_max_input;
     r->verbose = verbose;
+    r->bo.bake.table = table;
+    if ((rc = collect_tables(cmd, argc, argv, r))) return rc;
+    if (r->first_table && a->noperands) {
+        usage_error(cmd, "with --table FIELD=FILE the tables are the input: no INPUT too");
+        return EXIT_USAGE;
+    }
+    if (r->first_table) {
+        /* the tables' files are one input, the first standing for them */
+        const char **ops = malloc(sizeof *ops);
+        if (!ops) return EXIT_USAGE;
+        free(a->operands);
+        a->operands = ops;
+        ops[0] = r->first_table;
+        a->noperands = 1;
+    }
+    static const char *const inputs[] = {"yaml", "json", "csv", "tsv"};
+    for (int i = 0; input && i < 4 && !r->bo.bake.input; i++)
+        if (strcmp(input, inputs[i]) == 0) r->bo.bake.input = (blobc_input_format)(BLOBC_INPUT_YAML + i);
+    if (input && !r->bo.bake.input) {
+        usage_error(cmd, "unknown input format '%s' (expected yaml, json, csv or tsv)", input);
+        return EXIT_USAGE;
+    }
     if (format && strcmp(format, "raw") == 0) r->bo.bake.output = BLOBC_OUTPUT_RAW;
     else if (format && strcmp(format, "unity") == 0) r->bo.bake.output = BLOBC_OUTPUT_UNITY;
     else if (format && strcmp(format, "blob") != 0) {
@@ -376,6 +452,8 @@ void bake_free(bake_run *r) {
     }
     free(r->jobs);
     free(r->a.operands);
+    for (size_t i = 0; i < r->ntables; i++) free((char *)r->tables[i].field);
+    free(r->tables);
 }
 
 int cmd_bake(int argc, char **argv) {

@@ -156,6 +156,9 @@ typedef struct bake_run {
     blobc_schema *loaded;    /* -s, read once (not by watch) */
     bool http;               /* a server may be asked: libcurl was set up */
     bool help;               /* --help was shown */
+    blobc_bake_table *tables; /* every --table FIELD=FILE; the first is the input */
+    size_t ntables;
+    const char *first_table; /* the first one's FILE: the one input */
     args a;
 } bake_run;
 /* Reads bake's options and the command's `extra` rows (NULL-terminated,
@@ -179,6 +182,12 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "                        (required with --format unity)\n" \
     "      --unity-length R  padded (default: Entities 0.50 and later), exact\n" \
     "                        (0.17 and earlier), or a release number (0.17, 1.3)\n" \
+    "      --input FMT       read every input as yaml, json, csv or tsv\n" \
+    "                        (default: by extension, else by content)\n" \
+    "      --table FIELD     CSV and TSV: the root's list the rows fill\n" \
+    "                        (default: its only list of structs)\n" \
+    "      --table FIELD=FILE  several tables of one root, in place of INPUT:\n" \
+    "                        FILE's rows fill FIELD (give one for each)\n" \
     "      --strip           leave the embedded type description out\n" \
     "      --warn-unknown    warn of each key an @open struct skips\n" \
     "      --assets DIR      the root @path checks look under (default: the\n" \

@@ -209,6 +209,9 @@ struct bk {
     /* Sets err's line/column/source line for a position. */
     void (*locate)(bk *k, const bk_pos *pos);
     void *fe;
+    /* A CSV cell's header name: while set, messages name the column in
+     * place of the value's path. */
+    const char *column;
     /* Appended to every value error while set (YAML alias replays). */
     const char *note;
     blobc_arena arena;
@@ -585,6 +588,9 @@ void bk_checks_free(bk *k);
 
 /* Bakes JSON text (in memory). */
 blobc_status bk_bake_json(bk *k, const char *text, size_t len);
+
+/* Bakes CSV (tsv false) or TSV text (in memory). */
+blobc_status bk_bake_csv(bk *k, const char *text, size_t len, bool tsv);
 
 /* Reads up to `size` bytes into buf; *got = 0 at the end. 1 on success,
  * 0 on a read error (the shape of libyaml's read handler). */

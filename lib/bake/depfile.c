@@ -84,35 +84,44 @@ static bool put_name(blobc_buffer *b, const char *p) {
 
 static bool listed(const char *file) { return file && file[0]; }
 
-/* The depfile's names in order: the output, the input, the schema's
+blobc_status blobc_depfile(const char *output, const char *input, const blobc_schema *schema,
+                           blobc_buffer *out, blobc_error *err) {
+    blobc_error scratch;
+    err = blobc_err_or(err, &scratch);
+    if (!output || !out) return blobc_err_arg(err, __func__, "output or out is NULL");
+    return blobc_depfile_inputs(output, &input, 1, schema, NULL, 0, out, err);
+}
+
+/* The names of the rule in order: the output, the inputs, the schema's
  * files, the others. */
-typedef struct dep_names {
-    const char *output, *input;
+typedef struct rule {
+    const char *output;
+    const char *const *inputs;
+    size_t ninputs;
     const blobc_schema *schema;
     size_t nfiles;
     const char *const *extra;
-} dep_names;
+} rule;
 
-static const char *dep_name(const dep_names *d, size_t i) {
-    if (i == 0) return d->output;
-    if (i == 1) return d->input;
-    if (i < 2 + d->nfiles) return blobc_schema_file(d->schema, i - 2);
-    return d->extra[i - 2 - d->nfiles];
+static const char *rule_name(const rule *r, size_t i) {
+    if (i == 0) return r->output;
+    if (i <= r->ninputs) return r->inputs[i - 1] && strcmp(r->inputs[i - 1], "-") == 0 ? NULL : r->inputs[i - 1];
+    if (i <= r->ninputs + r->nfiles) return blobc_schema_file(r->schema, i - 1 - r->ninputs);
+    return r->extra[i - 1 - r->ninputs - r->nfiles];
 }
 
-blobc_status blobc_depfile_with(const char *output, const char *input, const blobc_schema *schema,
-                                const char *const *extra, size_t nextra, blobc_buffer *out,
-                                blobc_error *err) {
+blobc_status blobc_depfile_inputs(const char *output, const char *const *inputs, size_t ninputs,
+                                  const blobc_schema *schema, const char *const *extra,
+                                  size_t nextra, blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
-    if (!output || !out || (nextra && !extra))
-        return blobc_err_arg(err, __func__, "output, out or extra is NULL");
-    if (input && strcmp(input, "-") == 0) input = NULL;
-    dep_names d = {output, input, schema, schema ? blobc_schema_file_count(schema) : 0, extra};
-    size_t total = 2 + d.nfiles + nextra;
+    if (!output || !out || (ninputs && !inputs) || (nextra && !extra))
+        return blobc_err_arg(err, __func__, "output, out, inputs or extra is NULL");
+    rule r = {output, inputs, ninputs, schema, schema ? blobc_schema_file_count(schema) : 0, extra};
+    size_t total = 1 + ninputs + r.nfiles + nextra;
     /* Every name is checked before anything is written. */
     for (size_t i = 0; i < total; i++) {
-        const char *name = dep_name(&d, i);
+        const char *name = rule_name(&r, i);
         char why[256];
         if (!listed(name) || !refusal(name, why, sizeof why)) continue;
         /* Quoted and escaped (cut short if long) when it holds a control
@@ -128,23 +137,20 @@ blobc_status blobc_depfile_with(const char *output, const char *input, const blo
     }
     out->len = 0;
     bool ok = put_name(out, output) && blobc_buf_putc(out, ':');
-    if (input) ok = ok && blobc_buf_putc(out, ' ') && put_name(out, input);
-    for (size_t i = 2; i < total; i++)
-        if (listed(dep_name(&d, i))) ok = ok && blobc_buf_puts(out, " \\\n  ") && put_name(out, dep_name(&d, i));
+    for (size_t i = 1; i <= ninputs; i++)
+        if (listed(rule_name(&r, i))) ok = ok && blobc_buf_putc(out, ' ') && put_name(out, rule_name(&r, i));
+    for (size_t i = 1 + ninputs; i < total; i++)
+        if (listed(rule_name(&r, i)))
+            ok = ok && blobc_buf_puts(out, " \\\n  ") && put_name(out, rule_name(&r, i));
     ok = ok && blobc_buf_putc(out, '\n');
-    /* An empty rule for each file but the input, as gcc -MP writes: a
+    /* An empty rule for each file but the inputs, as gcc -MP writes: a
      * file that is gone is then no error of make's, just a reason to bake. */
-    for (size_t i = 2; i < total; i++)
-        if (listed(dep_name(&d, i)))
-            ok = ok && blobc_buf_putc(out, '\n') && put_name(out, dep_name(&d, i)) && blobc_buf_puts(out, ":\n");
+    for (size_t i = 1 + ninputs; i < total; i++)
+        if (listed(rule_name(&r, i)))
+            ok = ok && blobc_buf_putc(out, '\n') && put_name(out, rule_name(&r, i)) && blobc_buf_puts(out, ":\n");
     if (!ok) {
         out->len = 0;
         return blobc_err_nomem(err);
     }
     return BLOBC_OK;
-}
-
-blobc_status blobc_depfile(const char *output, const char *input, const blobc_schema *schema,
-                           blobc_buffer *out, blobc_error *err) {
-    return blobc_depfile_with(output, input, schema, NULL, 0, out, err);
 }

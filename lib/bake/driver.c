@@ -34,6 +34,8 @@ static blobc_input_format by_extension(const char *name) {
     if (!name) return BLOBC_INPUT_AUTO;
     if (ends_with_ci(name, ".yaml") || ends_with_ci(name, ".yml")) return BLOBC_INPUT_YAML;
     if (ends_with_ci(name, ".json")) return BLOBC_INPUT_JSON;
+    if (ends_with_ci(name, ".csv")) return BLOBC_INPUT_CSV;
+    if (ends_with_ci(name, ".tsv") || ends_with_ci(name, ".tab")) return BLOBC_INPUT_TSV;
     return BLOBC_INPUT_AUTO;
 }
 
@@ -263,7 +265,7 @@ typedef struct source {
 static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
                                const blobc_buffer *out, blobc_error *err) {
     if (!out) return blobc_err_arg(err, fn, "out is NULL");
-    if ((unsigned)opts->input > BLOBC_INPUT_JSON)
+    if ((unsigned)opts->input > BLOBC_INPUT_TSV)
         return blobc_err_arg(err, fn, "opts->input is not a blobc_input_format");
     if ((unsigned)opts->output > BLOBC_OUTPUT_UNITY)
         return blobc_err_arg(err, fn, "opts->output is not a blobc_output_format");
@@ -277,9 +279,8 @@ static blobc_status check_args(const char *fn, const blobc_bake_options *opts,
  * (the run's outcome then means nothing). */
 static blobc_status bake_once(bk *k, const source *src, blobc_input_format fmt,
                               blobc_buffer *out, bool *reorder) {
-    blobc_status st = fmt == BLOBC_INPUT_JSON
-                          ? bk_bake_json(k, src->text, src->len)
-                          : bk_bake_yaml(k, src->text, src->len, src->read, src->data, src->size);
+    blobc_status st = src->text ? bk_run_front_end(k, fmt, src->text, src->len)
+                                : bk_bake_yaml(k, NULL, 0, src->read, src->data, src->size);
     *reorder = k->b && blobc_builder_out_of_order(k->b);
     if (*reorder) return st;
     if (bk_kept(k, st)) st = BLOBC_OK; /* never returned, but its error is kept */
@@ -308,7 +309,7 @@ static blobc_status bake(const source *src, const char *filename, blobc_input_fo
         bk k;
         bk_init(&k, filename, opts, err);
         k.resolve_root = resolve_root;
-        k.in_order = pass == 0 && fmt == BLOBC_INPUT_JSON && src->text;
+        k.in_order = pass == 0 && fmt != BLOBC_INPUT_YAML && src->text;
         k.size_hint = src->len;
         k.warn_skip = warned;
         bool reorder;
@@ -361,6 +362,8 @@ blobc_input_format blobc_input_format_of(const char *text, size_t len, const cha
 
 blobc_status bk_run_front_end(bk *k, blobc_input_format fmt, const char *text, size_t len) {
     k->resolve_root = resolve_root;
+    if (fmt == BLOBC_INPUT_CSV || fmt == BLOBC_INPUT_TSV)
+        return bk_bake_csv(k, text, len, fmt == BLOBC_INPUT_TSV);
     return fmt == BLOBC_INPUT_JSON ? bk_bake_json(k, text, len)
                                    : bk_bake_yaml(k, text, len, NULL, NULL, 0);
 }
@@ -459,8 +462,9 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     if (fmt == BLOBC_INPUT_AUTO && !is_stdin) fmt = by_extension(path);
 
     /* Only a regular file: opened without waiting, and mapped (a stream
-     * would be opened as it is). */
-    if (fmt == BLOBC_INPUT_JSON || opts->regular_files) {
+     * would be opened as it is). A table is read whole too. */
+    bool whole = fmt == BLOBC_INPUT_JSON || fmt == BLOBC_INPUT_CSV || fmt == BLOBC_INPUT_TSV;
+    if (whole || opts->regular_files) {
         /* A regular file is mapped: no copy of the text and no page
          * clearing for it (the text check is then a pass of its own). */
         blobc_file_view v;
@@ -509,8 +513,8 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
     }
 
     blobc_status st;
-    if (fmt == BLOBC_INPUT_JSON) {
-        /* The JSON reader needs the whole text: read the rest after what we have,
+    if (fmt != BLOBC_INPUT_YAML) {
+        /* The JSON and CSV readers need the whole text: read the rest after what we have,
          * stopping early at the limit or at binary data. */
         blobc_textscan scan = {0};
         uint64_t bad_at;
@@ -541,7 +545,7 @@ blobc_status blobc_bake_file(const char *path, const blobc_bake_options *opts, b
             goto done;
         }
         source src = {pre.data ? (const char *)pre.data : "", pre.len, NULL, NULL, 0, NULL, false};
-        st = bake(&src, name, BLOBC_INPUT_JSON, opts, out, err);
+        st = bake(&src, name, fmt, opts, out, err);
     } else {
         stream s = {f, pre.data, pre.len, 0, max, {0}, false, false, 0, 0, path, name};
         source src = {NULL, 0, stream_read, &s, 0, stream_cut, false};

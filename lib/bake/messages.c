@@ -148,6 +148,11 @@ void bk_path_memo_free(bk_path_memo *memo) {
 }
 
 static void set_path(bk *k, int mode, const char *key, size_t keylen) {
+    if (k->column) {
+        /* a spreadsheet's author knows the column, not the path */
+        snprintf(k->err->path, sizeof k->err->path, "column \"%s\"", k->column);
+        return;
+    }
     blobc_buffer b = {0};
     render_path(k, mode, key, keylen, &b);
     if (!b.data) return;

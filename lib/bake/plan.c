@@ -108,17 +108,39 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
     return e;
 }
 
-/* The key covers everything that decides the output bytes or whether the
- * bake succeeds: the code that bakes (the library's version and source
- * checksum, the versions of libyaml and cJSON, the blob format version);
- * the options that change bytes (the output form, --strip, a Unity file's
- * version and length rule); the input format; the schema as this bake
- * uses it, in the one canonical form of blobc_types_describe (every type
- * the root reaches with its names, the schema name when the output
- * records it, and every default), never the schema's text, so comments,
- * declaration order and unused types do not matter; and the input bytes.
- * The type section the output embeds is kept in the plan, so that a
- * cache can hold an entry's against it. */
+/* What else decides a table's bytes: the field its rows fill, the other
+ * tables (each field, name and every byte), and the @sep of every field a
+ * cell may split (which a blob's schema does not keep, so
+ * blobc_types_describe leaves it out). */
+static blobc_status put_table(XXH3_state_t *h, const blobc_bake_plan *plan,
+                              const blobc_bake_options *o, blobc_error *err) {
+    put_str(h, o->table ? o->table : "");
+    put_u64(h, o->ntables);
+    for (size_t i = 0; i < o->ntables; i++) {
+        const blobc_bake_table *t = &o->tables[i];
+        if (!t->field || !t->path) return blobc_err_arg(err, "blobc_bake_plan", "opts->tables holds a NULL field or path");
+        blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
+        uint8_t *data;
+        size_t len;
+        blobc_status st = blobc_read_file_ex(t->path, &ro, &data, &len, err);
+        if (st) return st;
+        put_str(h, t->field);
+        put_str(h, t->path);
+        put_bytes(h, data, len);
+        free(data);
+    }
+    for (size_t i = 0, n = blobc_schema_count(plan->schema); i < n; i++) {
+        const blobc_type *t = blobc_schema_at(plan->schema, i);
+        for (uint32_t f = 0; t->kind == BLOBC_KIND_STRUCT && f < t->nfields; f++) {
+            if (!t->fields[f].sep) continue;
+            put_str(h, t->name);
+            put_str(h, t->fields[f].name);
+            put_str(h, t->fields[f].sep);
+        }
+    }
+    return BLOBC_OK;
+}
+
 static bool checks_files(const blobc_schema *s) {
     for (size_t i = 0, n = blobc_schema_count(s); i < n; i++) {
         const blobc_type *t = blobc_schema_at(s, i);
@@ -129,6 +151,18 @@ static bool checks_files(const blobc_schema *s) {
     return false;
 }
 
+/* The key covers everything that decides the output bytes or whether the
+ * bake succeeds: the code that bakes (the library's version and source
+ * checksum, the versions of libyaml and cJSON, the blob format version);
+ * the options that change bytes (the output form, --strip, a Unity file's
+ * version and length rule); the input format; the schema as this bake
+ * uses it, in the one canonical form of blobc_types_describe (every type
+ * the root reaches with its names, the schema name when the output
+ * records it, and every default), never the schema's text, so comments,
+ * declaration order and unused types do not matter; and the input bytes.
+ * The type section the output embeds is kept in the plan, so that a
+ * cache can hold an entry's against it. A table adds what put_table
+ * says. */
 static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
                              const blobc_bake_options *o, size_t len, const text_pass *pass,
                              blobc_error *err) {
@@ -164,6 +198,12 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
+    if ((plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) &&
+        (st = put_table(h, plan, o, err)) != BLOBC_OK) {
+        XXH3_freeState(h);
+        blobc_buffer_free(&desc);
+        return st;
+    }
     /* The input by its own hash, which a pass over a file computes piece
      * by piece before the schema is known (text_pass). */
     put_u64(h, len);

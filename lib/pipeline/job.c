@@ -86,19 +86,6 @@ static void assets_free(assets *a) {
     blobc_hashtab_free(&a->seen);
 }
 
-/* The depfile of a bake, with the files its @path checks found. */
-static blobc_status make_depfile(const blobc_job *job, const baked *b, blobc_buffer *dep,
-                                 blobc_error *err) {
-    const assets *a = &b->files;
-    if (a->nomem) return blobc_err_nomem(err);
-    const char **names = a->n ? malloc(a->n * sizeof *names) : NULL;
-    if (a->n && !names) return blobc_err_nomem(err);
-    for (size_t i = 0; i < a->n; i++) names[i] = (const char *)a->text.data + a->at[i];
-    blobc_status st = blobc_depfile_with(job->output, job->input, b->plan.schema, names, a->n, dep, err);
-    free(names);
-    return st;
-}
-
 static void warn_if(blobc_pl_slot *s, const blobc_error *w) {
     if (w->status != BLOBC_OK) blobc_pl_keep(s, BLOBC_EVENT_WARNING, w);
 }
@@ -177,14 +164,17 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
 
 /* With opts->deps: the input and the schema's files, kept for the DONE
  * event (the plan is gone by then). */
-static void keep_files(const blobc_job *job, const baked *b, blobc_pl_slot *s) {
-    size_t n = 1 + blobc_schema_file_count(b->plan.schema);
+static void keep_files(const blobc_job *job, const blobc_bake_options *bo, const baked *b,
+                       blobc_pl_slot *s) {
+    size_t tables = bo->ntables, n = 1 + tables + blobc_schema_file_count(b->plan.schema);
     if (!(s->files = calloc(n, sizeof *s->files))) {
         s->status = BLOBC_ENOMEM;
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        const char *f = i ? blobc_schema_file(b->plan.schema, i - 1) : job->input;
+        const char *f = i == 0       ? job->input
+                        : i <= tables ? bo->tables[i - 1].path
+                                      : blobc_schema_file(b->plan.schema, i - 1 - tables);
         if (!(s->files[s->nfiles++] = strdup(f))) s->status = BLOBC_ENOMEM;
     }
 }
@@ -241,13 +231,28 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
 /* The depfile's text, then the output, then the depfile: a depfile that
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
+/* The depfile's rule: the job's input and a table bake's other tables. */
+static blobc_status make_depfile(const blobc_job *job, const blobc_batch_options *o, const baked *b,
+                                 blobc_buffer *dep, blobc_error *err) {
+    const assets *a = &b->files;
+    if (a->nomem) return blobc_err_nomem(err);
+    size_t n = 1 + o->bake.ntables;
+    const char **names = malloc((n + a->n) * sizeof *names);
+    if (!names) return blobc_err_nomem(err);
+    names[0] = job->input;
+    for (size_t i = 1; i < n; i++) names[i] = o->bake.tables[i - 1].path;
+    for (size_t i = 0; i < a->n; i++) names[n + i] = (const char *)a->text.data + a->at[i];
+    blobc_status st = blobc_depfile_inputs(job->output, names, n, b->plan.schema, names + n, a->n, dep, err);
+    free(names);
+    return st;
+}
+
 static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
                               const blobc_batch_options *o, const baked *b, bool cached, bool *rejected,
                               blobc_error *err) {
     blobc_buffer dep = {0};
     blobc_status st = BLOBC_OK;
-    if (job->depfile && b->planned &&
-        (st = make_depfile(job, b, &dep, err)) != BLOBC_OK)
+    if (job->depfile && b->planned && (st = make_depfile(job, o, b, &dep, err)) != BLOBC_OK)
         blobc_err_file(err, job->depfile);
     if (!st && cached)
         st = blobc_cache_entry_write(&b->hit, job->output, &o->output, rejected, err);
@@ -314,7 +319,7 @@ void blobc_pl_run_job(const blobc_job *job, const blobc_pl_prep *prep, const blo
         st = bake_with_plan(o, job, &bo, &b, s, false, &err);
         if (st == BLOBC_OK) st = write_all(job, prep, o, &b, false, &rejected, &err);
     }
-    if (o->deps && b.planned) keep_files(job, &b, s);
+    if (o->deps && b.planned) keep_files(job, &bo, &b, s);
     /* the sink kept the errors of the data; any other comes here */
     bool delivered = false;
     for (size_t i = kept; i < s->nmsgs; i++) delivered |= s->msgs[i].kind == BLOBC_EVENT_ERROR;

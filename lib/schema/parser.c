@@ -168,6 +168,8 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
     f->doc = doc;
     f->was = p->was;
     p->was = NULL;
+    f->sep = p->sep;
+    p->sep = NULL;
     f->flags = p->anchor_next ? BLOBC_FIELD_ANCHOR : 0;
     p->anchor_next = false;
     if (p->nck) {
@@ -229,7 +231,24 @@ static blobc_status parse_was(parser *p) {
     return expect(p, BLOBC_TOK_RPAREN, "')' after the old name");
 }
 
-/* `@key`, `@anchor` or `@was(old)` before a field: the struct's key (at
+/* `@sep("|")` (the '@' and "sep" read): the character a spreadsheet
+ * cell splits the next field's items or entries by. */
+static blobc_status parse_sep(parser *p) {
+    blobc_pos at = p->tok.pos;
+    if (p->sep) return blobc_schema_err(p->s, at, p->err, "@sep is given twice");
+    if (next(p) || expect(p, BLOBC_TOK_LPAREN, "'(' after @sep")) return BLOBC_EINPUT;
+    const char *c = p->tok.str;
+    if (p->tok.kind != BLOBC_TOK_STRING || p->tok.str_len != 1 || !(c[0] == '\t' || (c[0] >= ' ' && c[0] < 0x7f)) ||
+        strchr("\"=._", c[0]) || ((c[0] | 0x20) >= 'a' && (c[0] | 0x20) <= 'z') ||
+        (c[0] >= '0' && c[0] <= '9'))
+        return blobc_schema_err(p->s, p->tok.pos, p->err, "@sep takes one punctuation character "
+                                "in quotes, such as @sep(\"|\") (not a letter, digit, '_', '.', '=' or '\"')");
+    p->sep = c;
+    if (next(p)) return BLOBC_EINPUT;
+    return expect(p, BLOBC_TOK_RPAREN, "')' after @sep's character");
+}
+
+/* `@key`, `@anchor`, `@was(old)` or `@sep("|")` before a field: the struct's key (at
  * most one), the field taking its node's YAML anchor, the name the field
  * had before. */
 static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
@@ -238,6 +257,7 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "an attribute name after '@'");
     if (tok_is(p, &p->tok, "was")) return parse_was(p);
     if (blobc_check_named(p)) return blobc_check_parse(p, st, at);
+    if (tok_is(p, &p->tok, "sep")) return parse_sep(p);
     if (tok_is(p, &p->tok, "anchor")) {
         if (p->anchor_next) return blobc_schema_err(p->s, at, p->err, "@anchor is given twice");
         p->anchor_next = true;
@@ -246,7 +266,7 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
     if (!tok_is(p, &p->tok, "key"))
         return blobc_schema_err(p->s, p->tok.pos, p->err,
                                 "unknown field attribute '@%.*s' (a field takes @key, @anchor, "
-                                "@was, @range, @len, @match, @path and @unique)",
+                                "@was, @sep, @range, @len, @match, @path and @unique)",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (st->key)
         return blobc_schema_err(p->s, at, p->err, "struct %s has two @key fields; a struct has at "
@@ -281,9 +301,10 @@ static blobc_status parse_struct(parser *p, const decl_attrs *da) {
         }
         if (parse_field(p, t)) return BLOBC_EINPUT;
     }
-    if (t->key > p->nfv || p->was || p->anchor_next || p->nck)
+    if (t->key > p->nfv || p->was || p->anchor_next || p->sep || p->nck)
         return unexpected(p, p->was ? "a field after @was" : p->anchor_next ? "a field after @anchor"
-                             : p->nck ? "a field after the value check" : "a field after @key");
+                             : p->sep ? "a field after @sep" : p->nck ? "a field after the value check"
+                             : "a field after @key");
     if (p->nfv == 0)
         return blobc_schema_err(p->s, name.pos, p->err,
                                 "struct %s has no fields (a struct needs at least one)", t->name);

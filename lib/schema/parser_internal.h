@@ -94,6 +94,7 @@ typedef struct parser {
     size_t nck, ckcap;
     pending_check *pc;    /* every value check, for resolve */
     size_t npc, pccap;
+    const char *sep;      /* @sep("|") read, for the next field */
     blobc_pos root_at; /* the 'root' keyword */
     /* interned composites, indexed by (kind, elem, count) */
     blobc_hashtab itab;

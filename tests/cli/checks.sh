@@ -17,11 +17,13 @@ rc_is report_exit 0 && same_file report_golden "$T/out" "$D/report.expect"
 expect good_yaml 0 in_data "$BLOBC" bake good.yaml -s items.schema --assets assets -o "$T/y.blob"
 expect good_json 0 in_data "$BLOBC" bake good.json -s items.schema --assets assets -o "$T/j.blob"
 same_file good_same_bytes "$T/y.blob" "$T/j.blob"
+expect good_csv 0 in_data "$BLOBC" bake good.csv -s items.schema --assets assets -o "$T/c.blob"
+same_file good_csv_same_bytes "$T/c.blob" "$T/y.blob"
 "$BLOBC" dump "$T/y.blob" >"$T/dump" 2>&1
 grep -q '^    drop: 0.5$' "$T/dump" && grep -q '^    rarities: \[common, rare\]$' "$T/dump" &&
     pass good_values || fail good_values "$(head -c 400 "$T/dump")"
 
-for f in bad.yaml bad.json; do
+for f in bad.yaml bad.json bad.csv; do
     run in_data "$BLOBC" bake "$f" -s items.schema --assets assets -o "$T/bad.blob"
     rc_is "${f%.*}_${f#*.}_exit" 1 && same_file "${f%.*}_${f#*.}_golden" "$T/err" "$D/$f.expect"
     absent "${f%.*}_${f#*.}_no_output" "$T/bad.blob"

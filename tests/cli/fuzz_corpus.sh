@@ -7,7 +7,7 @@
 cd "$TOP" || exit 1
 . tests/fuzz/seeds.sh
 BUILD=${BUILD:-build}
-for t in fuzz_bake fuzz_dump fuzz_schema fuzz_size fuzz_verify; do
+for t in fuzz_bake fuzz_csv fuzz_dump fuzz_schema fuzz_size fuzz_verify; do
     bin=$BUILD/fuzz-replay/$t
     if [ ! -x "$bin" ]; then
         fail "$t" "$bin is not built (make check builds it)"
@@ -27,7 +27,7 @@ done
 # Regression cases are named after the finding, not the fuzzer's hash.
 for d in tests/fuzz/regress/*/; do
     [ -d "$d" ] || continue
-    case "$(basename "$d")" in fuzz_bake | fuzz_dump | fuzz_schema | fuzz_size | fuzz_verify) ;;
+    case "$(basename "$d")" in fuzz_bake | fuzz_csv | fuzz_dump | fuzz_schema | fuzz_size | fuzz_verify) ;;
     *) fail regress_dirs "$d is no fuzz target's" ;;
     esac
 done

@@ -39,4 +39,39 @@ static inline const blobc_schema *fuzz_schema(void) {
     return s;
 }
 
+/* Bakes text twice with o (stopping at the first error, then going on
+ * after errors through a sink with the limit `limit`): both must agree on
+ * success and on the bytes, the sink must say what each error is, and
+ * whatever bakes must verify. Aborts otherwise. */
+static inline void fuzz_count_diag(void *ctx, const blobc_error *e) {
+    size_t *n = ctx;
+    if (++*n > 1000000 || e->message[0] == '\0') abort(); /* every error says what */
+}
+
+static inline void fuzz_bake_twice(const char *text, size_t len, const char *name,
+                                   blobc_bake_options *o, unsigned limit) {
+    blobc_buffer out = {0}, out2 = {0};
+    blobc_error err, err2;
+    blobc_error_clear(&err);
+    blobc_error_clear(&err2);
+    blobc_status st = blobc_bake_memory(text, len, name, o, &out, &err);
+    size_t n = 0;
+    blobc_diag_sink sink = {fuzz_count_diag, &n, limit, 0, NULL, 0};
+    o->diag = &sink;
+    blobc_status st2 = blobc_bake_memory(text, len, name, o, &out2, &err2);
+    if ((st == BLOBC_OK) != (st2 == BLOBC_OK)) abort(); /* the two ways disagree */
+    if (st == BLOBC_OK) {
+        if (out.len != out2.len || memcmp(out.data, out2.data, out.len) != 0) abort();
+        if (n != 0) abort();
+        blobc_error verr;
+        blobc_error_clear(&verr);
+        if (blobc_verify_data(out.data, out.len, blobc_schema_root(o->schema), &verr) != BLOBC_OK)
+            abort(); /* bake produced a blob its own verifier rejects */
+    } else if (out.len || out2.len || (sink.max_errors && n > sink.max_errors)) {
+        abort();
+    }
+    blobc_buffer_free(&out);
+    blobc_buffer_free(&out2);
+}
+
 #endif

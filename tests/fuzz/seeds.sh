@@ -13,6 +13,9 @@ fuzz_seeds() { # target
         [ "$1" != fuzz_verify ] && [ -d tests/fuzz/regress/fuzz_verify ] && echo tests/fuzz/regress/fuzz_verify
         ls samples/*.blob tests/data/*/*.blob tests/bad/blob/*.blob 2>/dev/null
         ;;
+    fuzz_csv)
+        ls tests/data/csv/*.csv tests/data/csv/*.tsv 2>/dev/null
+        ;;
     fuzz_schema)
         ls schemas/*.schema tests/data/*/*.schema tests/bad/schema/*.schema 2>/dev/null
         ;;

@@ -153,6 +153,13 @@ TEST(null_error_on_failure) {
     blobc_buffer dep = {0};
     CHECK_EQ_I(blobc_depfile("a|b", NULL, NULL, &dep, NULL), BLOBC_EIO);
     CHECK_EQ_U(dep.len, 0);
+    {
+        const char *ins[] = {"a.csv", "b|c.csv"};
+        CHECK_EQ_I(blobc_depfile_inputs("o", ins, 2, NULL, NULL, 0, &dep, NULL), BLOBC_EIO);
+        CHECK_EQ_I(blobc_depfile_inputs("o", ins, 1, NULL, NULL, 0, &dep, NULL), BLOBC_OK);
+        CHECK(dep.len == strlen("o: a.csv\n") && memcmp(dep.data, "o: a.csv\n", dep.len) == 0);
+        blobc_buffer_free(&dep);
+    }
     blobc_schema *s = NULL;
     CHECK_EQ_I(blobc_schema_parse("struct {", 8, "bad.schema", &s, NULL), BLOBC_EINPUT);
     CHECK(s == NULL);
@@ -225,6 +232,8 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_write_file_atomic("p", NULL, 1, &e_), "blobc_write_file_atomic");
     CHECK_ARG(blobc_depfile(NULL, "in", NULL, &out, &e_), "blobc_depfile");
     CHECK_ARG(blobc_depfile("out", "in", NULL, NULL, &e_), "blobc_depfile");
+    CHECK_ARG(blobc_depfile_inputs(NULL, NULL, 0, NULL, NULL, 0, &out, &e_), "blobc_depfile_inputs");
+    CHECK_ARG(blobc_depfile_inputs("out", NULL, 1, NULL, NULL, 0, &out, &e_), "blobc_depfile_inputs");
     size_t first;
     CHECK_ARG(blobc_outputs_add(NULL, "p", &first, &e_), "blobc_outputs_add");
     CHECK_ARG(blobc_inputs_add(NULL, "p", &e_), "blobc_inputs_add");

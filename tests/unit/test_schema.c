@@ -381,7 +381,7 @@ TEST(errors_each_rule) {
         {"struct A { @key x: u8; @key y: u8; }", "t.schema:1:24: error: struct A has two @key fields; a struct has at most one key"},
         {"struct B { x: u8; } struct A { r: &B; }", "t.schema:1:36: error: &B refers to an element of a keyed array, so B must be a struct with a @key field"},
         {"struct A { @key x: u8; r: &A = 1; }", "t.schema:1:32: error: the default of reference field 'r' can only be null (no element), got '1'"},
-        {"struct A { @bogus x: u8; }", "t.schema:1:13: error: unknown field attribute '@bogus' (a field takes @key, @anchor and @was)"},
+        {"struct A { @bogus x: u8; }", "t.schema:1:13: error: unknown field attribute '@bogus' (a field takes @key, @anchor, @was, @sep, @range, @len, @match, @path and @unique)"},
         {"struct A { x: u8; @key }", "t.schema:1:24: error: expected a field after @key, got '}'"},
         {"struct A { x: &u8; }", "t.schema:1:16: error: &u8 refers to an element of a keyed array, so u8 must be a struct with a @key field"},
     };

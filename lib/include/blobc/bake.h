@@ -27,14 +27,16 @@ extern "C" {
 #endif
 
 typedef enum blobc_input_format {
-    BLOBC_INPUT_AUTO = 0,   /* by extension (.yaml/.yml, .json), else by content */
+    BLOBC_INPUT_AUTO = 0,   /* by extension (.yaml/.yml, .json, .csv, .tsv), else by content */
     BLOBC_INPUT_YAML,
-    BLOBC_INPUT_JSON
+    BLOBC_INPUT_JSON,
+    BLOBC_INPUT_CSV,        /* a header row, then a row per item (docs/AUTHORING.md) */
+    BLOBC_INPUT_TSV         /* the same, separated by tabs */
 } blobc_input_format;
 
 /* The format a bake with BLOBC_INPUT_AUTO reads `text` (the contents of
  * `filename`, or their first bytes) as: by the name's extension (.yaml,
- * .yml, .json, in any case), else JSON when the first character after a
+ * .yml, .json, .csv, .tsv, in any case), else JSON when the first character after a
  * byte order mark and white space opens an object or array, else YAML. */
 BLOBC_API blobc_input_format blobc_input_format_of(const char *text, size_t len, const char *filename);
 
@@ -71,6 +73,13 @@ typedef struct blobc_diag_sink {
  * BLOBC_MAX_NESTING (schema.h). `blobc dump` writes nothing deeper than the
  * format it writes is read back with. */
 #define BLOBC_JSON_MAX_NESTING 1000u
+
+/* One more table of a CSV or TSV bake: the rows of the file at `path`
+ * (in the input's format) fill the root's list `field`. */
+typedef struct blobc_bake_table {
+    const char *field;
+    const char *path;
+} blobc_bake_table;
 
 typedef struct blobc_bake_options {
     const char *schema_path;      /* -s: overrides the data's $schema */
@@ -116,6 +125,15 @@ typedef struct blobc_bake_options {
      * assets_dir), for a depfile. NULL: not told. */
     void (*asset)(void *ctx, const char *path);
     void *asset_ctx;
+    const char *table;            /* CSV and TSV: the root's [T] field the rows
+                                     fill (--table); NULL: its only one */
+    const blobc_bake_table *tables; /* CSV and TSV: more tables of the same root,
+                                     read after the input, each filling its own
+                                     list (--table FIELD=FILE); the root's other
+                                     fields take their defaults. Every one is an
+                                     input: in the plan's key, the depfile, the
+                                     files a batch's DONE event names. */
+    size_t ntables;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to
@@ -192,11 +210,14 @@ BLOBC_API void blobc_bake_plan_free(blobc_bake_plan *plan);
 BLOBC_API blobc_status blobc_depfile(const char *output, const char *input,
                                      const blobc_schema *schema, blobc_buffer *out,
                                      blobc_error *err);
-/* The same with more files after the schema's (the files a bake's @path
- * checks found: blobc_bake_options.asset), each with its empty rule. */
-BLOBC_API blobc_status blobc_depfile_with(const char *output, const char *input,
-                                          const blobc_schema *schema, const char *const *extra,
-                                          size_t nextra, blobc_buffer *out, blobc_error *err);
+/* blobc_depfile of a bake with several inputs (a CSV bake's tables),
+ * listed in order, and more files after the schema's (the files a bake's
+ * @path checks found: blobc_bake_options.asset), each of those with an
+ * empty rule like the schema's. */
+BLOBC_API blobc_status blobc_depfile_inputs(const char *output, const char *const *inputs,
+                                            size_t ninputs, const blobc_schema *schema,
+                                            const char *const *extra, size_t nextra,
+                                            blobc_buffer *out, blobc_error *err);
 
 #ifdef __cplusplus
 }

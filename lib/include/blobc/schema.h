@@ -179,6 +179,8 @@ typedef struct blobc_field {
     blobc_pos pos;
     const char *doc;        /* `///` lines before it, joined by '\n'; NULL if none */
     const char *was;        /* @was(old): the name it had before, or NULL */
+    const char *sep;        /* @sep("|"): the one character a CSV cell splits its
+                               items or entries by, or NULL (not kept in blobs) */
     uint32_t flags;         /* BLOBC_FIELD_* */
     const char *tag;        /* a union member's string tag (BY_FIELD, BY_TAG), else NULL */
     uint64_t tag_value;     /* a union member's integer tag (BY_FIELD with int_tags): i64 bits */
