@@ -81,12 +81,13 @@ static bk_checks *state(bk *k) {
     return k->checks;
 }
 
-/* Item `bytes` of the innermost list, a @unique one: an error when an
- * earlier item had the same bytes. */
-static blobc_status unique_item(bk *k, const blobc_check *c, const void *bytes, size_t n,
-                                const char *shown, const bk_pos *pos) {
+/* Item `bytes` of the innermost list, a @unique one: *first is the index
+ * of an earlier item with the same bytes, else UINT32_MAX (the item is
+ * kept for those to come). */
+static blobc_status unique_seen(bk *k, const void *bytes, size_t n, uint32_t *first) {
     bk_checks *u = state(k);
     const bk_frame *f = bk_top(k);
+    *first = UINT32_MAX;
     if (!u) return blobc_err_nomem(k->err);
     if (u->depth != k->depth || u->ref != f->at.ref || u->off != f->at.off) {
         blobc_hashtab_free(&u->seen);
@@ -101,9 +102,10 @@ static blobc_status unique_item(bk *k, const blobc_check *c, const void *bytes, 
     blobc_hprobe pr;
     for (uint32_t i = blobc_hashtab_first(&u->seen, h, &pr); i; i = blobc_hashtab_next(&u->seen, &pr)) {
         const uniq_item *it = &u->items[i - 1];
-        if (it->n == n && memcmp(it->bytes, bytes, n) == 0)
-            return failed(k, pos, BK_AT_VALUE, "%s repeats item %u (%s)", shown, (unsigned)it->index,
-                          c->text);
+        if (it->n == n && memcmp(it->bytes, bytes, n) == 0) {
+            *first = it->index;
+            return BLOBC_OK;
+        }
     }
     uint8_t *copy = blobc_arena_alloc(&k->arena, n ? n : 1);
     if (!copy || !blobc_grow((void **)&u->items, &u->cap, u->nitems + 1, sizeof *u->items) ||
@@ -154,13 +156,18 @@ blobc_status bk_check_number(bk *k, const bk_slot *s, const bk_pos *pos) {
         if (c->kind == BLOBC_CHECK_RANGE && kind != BLOBC_KIND_BOOL && !in_range(c, kind, p, shown))
             st = failed(k, pos, BK_AT_VALUE, "%s is out of %s", shown, c->text);
         else if (c->kind == BLOBC_CHECK_UNIQUE && each) {
+            uint32_t first;
+            if ((st = unique_seen(k, p, s->type->size, &first)) || first == UINT32_MAX) {
+                if (st) return st;
+                continue;
+            }
             const blobc_enum_value *ev = s->type->kind == BLOBC_KIND_ENUM
                                              ? blobc_enum_find_value(s->type, blobc_load_int(p, kind))
                                              : NULL;
             if (ev) snprintf(shown, sizeof shown, "%.40s", ev->name);
             else if (kind != BLOBC_KIND_BOOL) in_range(c, kind, p, shown);
             else strcpy(shown, *p ? "true" : "false");
-            st = unique_item(k, c, p, s->type->size, shown, pos);
+            st = failed(k, pos, BK_AT_VALUE, "%s repeats item %u (%s)", shown, (unsigned)first, c->text);
         }
         if (st) return st;
     }
@@ -191,8 +198,10 @@ static const char *bad_path(const char *s, size_t n) {
     return NULL;
 }
 
-static blobc_status check_path(bk *k, const blobc_check *c, const char *s, size_t n, const char *q,
+static blobc_status check_path(bk *k, const blobc_check *c, const char *s, size_t n,
                                const bk_pos *pos) {
+    char q[200];
+    bk_quote(q, sizeof q, s, n);
     const char *why = bad_path(s, n);
     if (why) return failed(k, pos, BK_AT_VALUE, "%s %s (%s)", q, why, c->text);
     size_t e = c->ext ? strlen(c->ext) : 0;
@@ -217,28 +226,35 @@ blobc_status bk_check_string(bk *k, const char *s, size_t n, const bk_pos *pos) 
     bool each;
     const blobc_field *fld = checked_field(k, &each);
     if (!fld) return BLOBC_OK;
-    char q[200];
-    bk_quote(q, sizeof q, s, n);
+    char q[200]; /* the value as messages quote it: only for a failure */
     for (uint32_t i = 0; i < fld->nchecks; i++) {
         const blobc_check *c = &fld->checks[i];
         blobc_status st = BLOBC_OK;
         size_t len;
+        uint32_t first;
         int m;
         switch (c->kind) {
         case BLOBC_CHECK_LEN:
             if (each) break;
             len = chars(s, n);
-            if (len < c->min || len > c->max)
-                st = failed(k, pos, BK_AT_VALUE, "%s has %zu character%s, outside %s", q, len, len == 1 ? "" : "s",
-                            c->text);
+            if (len < c->min || len > c->max) {
+                bk_quote(q, sizeof q, s, n);
+                st = failed(k, pos, BK_AT_VALUE, "%s has %zu character%s, outside %s", q, len,
+                            len == 1 ? "" : "s", c->text);
+            }
             break;
         case BLOBC_CHECK_MATCH:
             if ((m = blobc_regex_search(c->impl, s, n)) < 0) return blobc_err_nomem(k->err);
-            if (!m) st = failed(k, pos, BK_AT_VALUE, "%s does not match %s", q, c->text);
+            if (!m) {
+                bk_quote(q, sizeof q, s, n);
+                st = failed(k, pos, BK_AT_VALUE, "%s does not match %s", q, c->text);
+            }
             break;
-        case BLOBC_CHECK_PATH: st = check_path(k, c, s, n, q, pos); break;
+        case BLOBC_CHECK_PATH: st = check_path(k, c, s, n, pos); break;
         case BLOBC_CHECK_UNIQUE:
-            if (each) st = unique_item(k, c, s, n, q, pos);
+            if (!each || (st = unique_seen(k, s, n, &first)) || first == UINT32_MAX) break;
+            bk_quote(q, sizeof q, s, n);
+            st = failed(k, pos, BK_AT_VALUE, "%s repeats item %u (%s)", q, (unsigned)first, c->text);
             break;
         default: break;
         }

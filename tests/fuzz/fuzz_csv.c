@@ -1,6 +1,7 @@
 /*
  * fuzz_csv.c - libFuzzer target: the CSV and TSV front end over hostile
- * text with the fixed schema, the rows filling the root's list kids. The first byte picks CSV or TSV and a limit of errors.
+ * text with the fixed schema, the rows filling the root's list kids. The
+ * first byte picks CSV or TSV and a limit of errors.
  * Each input is baked twice, stopping at the first error and going on
  * after errors: both must agree on success and on the bytes, and
  * whatever bakes must verify.
