@@ -24,7 +24,19 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
     echo "check-windows: setting up a Wine prefix in $WINEPREFIX" >&2
     wineboot -i >/dev/null 2>&1 || wine wineboot -i >/dev/null 2>&1
 fi
-wineserver -p
+# wineboot leaves its own server running for a moment, and `wineserver
+# -p` beside a running server does nothing (exit 2): the run would then
+# have no server of its own, every client would start one that ends with
+# it, and a client starting as one ends gets "Connection reset by peer".
+# So whatever server this prefix has (wineboot's, a killed run's) is
+# stopped first, and the run's own is checked to have started.
+wineserver -k 2>/dev/null
+wineserver -w 2>/dev/null
+if ! wineserver -p; then
+    echo "check-windows: wineserver -p could not start a server for $WINEPREFIX" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 trap 'wineserver -k 2>/dev/null; wineserver -w 2>/dev/null' EXIT
 
 run=$win/wine-run
