@@ -283,6 +283,36 @@ static int collect_tables(const char *cmd, int argc, char **argv, bake_run *r) {
     return 0;
 }
 
+/* --exclude-tags dev,test: the tags, each a name. 0 or an exit code. */
+static int split_tags(const char *cmd, const char *arg, bake_run *r) {
+    size_t n = 1;
+    for (const char *p = arg; *p; p++) n += *p == ',';
+    r->exclude = strdup(arg);
+    r->excluded = calloc(n, sizeof *r->excluded);
+    if (!r->exclude || !r->excluded) {
+        usage_error(cmd, "out of memory");
+        return EXIT_USAGE;
+    }
+    n = 0;
+    for (char *p = r->exclude, *next; p; p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = '\0';
+        bool name = *p != '\0';
+        for (const char *c = p; *c; c++)
+            name &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
+                    (c > p && *c >= '0' && *c <= '9');
+        if (!name) {
+            usage_error(cmd, "--exclude-tags '%s': expected tag names separated by commas "
+                        "(such as dev,test)", arg);
+            return EXIT_USAGE;
+        }
+        r->excluded[n++] = p;
+    }
+    r->bo.bake.exclude_tags = r->excluded;
+    r->bo.bake.nexclude_tags = n;
+    return 0;
+}
+
 /* Reads the options every batch command takes (bake's, and the command's
  * own `extra` rows), and sets up the run: its jobs, their outputs, the
  * cache. 0 or an exit code; r->help after --help was shown. */
@@ -294,7 +324,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     const char *server_min = NULL, *server_min_env = blobc_os_getenv("BLOBC_CACHE_SERVER_MIN");
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false, warn_unknown = false;
-    const char *unity_version = NULL, *unity_length = NULL, *assets = NULL;
+    const char *unity_version = NULL, *unity_length = NULL, *assets = NULL, *exclude = NULL;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
@@ -317,12 +347,13 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"assets", 0, true, &assets, NULL},
         {"input", 0, true, &input, NULL},
         {"table", 0, true, &table, NULL},
+        {"exclude-tags", 0, true, &exclude, NULL},
         {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 21;
+    size_t nopts = 22;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -345,6 +376,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         usage_error(cmd, "--assets '%s' is not a directory", assets);
         return EXIT_USAGE;
     }
+    if (exclude && (rc = split_tags(cmd, exclude, r))) return rc;
     r->bo.bake.max_input = cli_max_input;
     r->verbose = verbose;
     r->bo.bake.table = table;
@@ -454,6 +486,8 @@ void bake_free(bake_run *r) {
     free(r->a.operands);
     for (size_t i = 0; i < r->ntables; i++) free((char *)r->tables[i].field);
     free(r->tables);
+    free(r->exclude);
+    free(r->excluded);
 }
 
 int cmd_bake(int argc, char **argv) {

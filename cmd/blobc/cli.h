@@ -159,6 +159,8 @@ typedef struct bake_run {
     blobc_bake_table *tables; /* every --table FIELD=FILE; the first is the input */
     size_t ntables;
     const char *first_table; /* the first one's FILE: the one input */
+    char *exclude;           /* --exclude-tags' copy, cut at its commas */
+    const char **excluded;   /* the tags in it */
     args a;
 } bake_run;
 /* Reads bake's options and the command's `extra` rows (NULL-terminated,
@@ -192,6 +194,7 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "      --warn-unknown    warn of each key an @open struct skips\n" \
     "      --assets DIR      the root @path checks look under (default: the\n" \
     "                        current directory)\n" \
+    "      --exclude-tags T,U  leave out the items whose $tags hold T or U\n" \
     "      --one-thread      never parse on a second thread (by default YAML of\n" \
     "                        1 MiB or more is parsed on one while the other bakes)\n" \
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \

@@ -124,6 +124,7 @@ typedef struct bk_frame {
     uint8_t kind;             /* bk_frame_kind */
     uint8_t state;            /* free for the front end */
     bool key_bad;             /* STRUCT with a @key: its key's value had an error */
+    bool tagged;              /* STRUCT: an item whose $tags were read ahead (tags.c) */
 } bk_frame;
 
 /* The bake's own outcomes, which are no failures and never leave the
@@ -193,6 +194,13 @@ struct bk {
      * union by tag in the one-key form). NULL: the front end cannot. */
     blobc_status (*find_tag)(bk *k, const char *name, bk_scalar *tag, bk_pos *tagpos,
                              bool *found);
+    /* The look ahead for an item's tags (tags.c): the value of key `name`
+     * in the mapping about to open, when it is a scalar (*n = 1) or a
+     * sequence of scalars (*n items, cap + 1 when more than cap, vals
+     * and pos holding the first cap); *n = UINT32_MAX for anything else.
+     * NULL: the front end cannot. */
+    blobc_status (*find_list)(bk *k, const char *name, bk_scalar *vals, bk_pos *pos,
+                              uint32_t cap, uint32_t *n, bk_pos *vpos, bool *found);
     /* The YAML tag of the node about to be filled (a union by tag), or NULL. */
     const char *node_tag;
     size_t node_tag_len;
@@ -241,6 +249,12 @@ struct bk {
      * a @unique list's first item). */
     bool checking;
     struct bk_checks *checks;
+    /* opts->exclude_tags names some tag; and the struct of the item whose
+     * tags were just read ahead and keep it, for the struct frame it opens
+     * (tags.c). */
+    bool excluding;
+    bool schema_tags;            /* some struct of the schema declares @tags */
+    const blobc_type *tagged;
 
     /* The builder writes payloads in place as they come (JSON, whose
      * reader fills values in the blob's own order); the driver bakes again
@@ -612,6 +626,32 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
 struct blobc_value_event;
 blobc_status bk_fill_stream(bk *k, blobc_status (*pull)(void *ctx, struct blobc_value_event *ev),
                             void *ctx);
+
+/* ---- tags (tags.c) ---- */
+
+/* The struct the items of list type `list` are, when it declares @tags
+ * (directly or through *T or ?T); else NULL. */
+const blobc_type *bk_tagged_items(const blobc_type *list);
+/* At the root's resolution: every tag of opts->exclude_tags is declared
+ * by some struct of the schema. */
+blobc_status bk_tags_resolve(bk *k, const bk_pos *pos);
+/* As the mapping of an item of the innermost list opens: its $tags read
+ * ahead and judged, and *out whether --exclude-tags leaves it out. */
+blobc_status bk_item_excluded(bk *k, bool *out);
+/* bk_item for an item of the innermost sequence whose mapping opens
+ * now: when its struct declares @tags, its $tags are read ahead and
+ * judged first. Returns the skip outcome when --exclude-tags leaves it
+ * out (there is no item), a kept error when they are wrong (the item is
+ * taken, its mapping skipped). */
+blobc_status bk_item_map(bk *k, const bk_pos *pos, bk_slot *out);
+/* Judges n tags (at pos[i]) of an item of struct st: each one st
+ * declares; *excluded when one is excluded. For a front end that has
+ * them at hand (a CSV row's $tags cell). */
+blobc_status bk_tags_judge(bk *k, const blobc_type *st, const bk_scalar *tags,
+                           const bk_pos *pos, uint32_t n, bool *excluded);
+/* A "$tags" key in the innermost struct: skipped (BK_OUT_SKIP) in an
+ * item whose tags were read ahead, else an error. */
+blobc_status bk_tags_key(bk *k, const bk_pos *pos);
 
 /* Did-you-mean among a list of names: the closest within a small edit
  * distance, or NULL. */

@@ -78,6 +78,8 @@ typedef struct csv {
     csv_op *ops;
     size_t nops, ops_cap;
     const blobc_field *table;
+    uint32_t tags_col;        /* 1 + the $tags column, 0 when there is none */
+    char tags_sep;            /* what splits its cells, 0 for one tag a cell */
     unsigned char stop[256];  /* stop_class of every byte */
 } csv;
 
@@ -492,6 +494,7 @@ static blobc_status compile(csv *c, const blobc_type *row) {
     const csv_col *prev = NULL;
     for (uint32_t ci = 0; ci < c->ncols && !st; ci++) {
         const csv_col *col = order[ci];
+        if (col->nsteps == 0) continue; /* $tags: no field's */
         if (prev && prev->nsteps <= col->nsteps &&
             memcmp(prev->steps, col->steps, prev->nsteps * sizeof *col->steps) == 0) {
             st = prev->nsteps == col->nsteps
@@ -564,6 +567,27 @@ static blobc_status pick_table(csv *c, const char *want) {
 }
 
 /* Reads the header row and makes the program. */
+/* Whether a header cell names the rows' tags: "$tags", or "$tags|"
+ * with the character that splits a cell holding several. */
+static bool is_tags_col(const char *name) {
+    return strncmp(name, "$tags", 5) == 0 && (!name[5] || (is_sep_char(name[5]) && !name[6]));
+}
+
+/* The $tags column (column i): kept aside, outside the program. */
+static blobc_status tags_col(csv *c, uint32_t i, const blobc_type *row) {
+    csv_col *col = &c->cols[i];
+    if (!row->ntags)
+        return header_fail(c, col, "struct %s declares no @tags, so its rows take no $tags "
+                           "column (declare them: @tags(dev, test) struct %s)", row->name, row->name);
+    if (c->tags_col)
+        return header_fail(c, col, "a second $tags column (\"%s\" at %u:%u is one)",
+                           c->cols[c->tags_col - 1].name, c->cols[c->tags_col - 1].pos.line,
+                           c->cols[c->tags_col - 1].pos.col);
+    c->tags_col = i + 1;
+    c->tags_sep = col->name[5];
+    return BLOBC_OK;
+}
+
 static blobc_status read_header(csv *c, const char *field) {
     bk *k = c->k;
     blobc_status st = read_row(c);
@@ -586,7 +610,7 @@ static blobc_status read_header(csv *c, const char *field) {
     const blobc_type *row = through(through(c->table->type)->elem);
     blobc_status bad = BLOBC_OK;
     for (uint32_t i = 0; i < c->ncols; i++) {
-        st = resolve_col(c, &c->cols[i], row);
+        st = is_tags_col(c->cols[i].name) ? tags_col(c, i, row) : resolve_col(c, &c->cols[i], row);
         if (bk_kept(k, st)) bad = BLOBC_EINPUT;
         else if (st) return st;
     }
@@ -739,6 +763,39 @@ static blobc_status fill_row(csv *c, const bk_pos *rowpos) {
     return BLOBC_OK;
 }
 
+/* A row's $tags cell, split and judged: *excluded when --exclude-tags
+ * leaves the row out. */
+static blobc_status row_tags(csv *c, const blobc_type *row, bool *excluded) {
+    *excluded = false;
+    if (!c->tags_col || cell_empty(c, c->tags_col - 1)) return BLOBC_OK;
+    const csv_cell *cell = &c->cells[c->tags_col - 1];
+    const char *p = cell_text(c, cell), *end = p + cell->n;
+    bk_scalar tags[BLOBC_MAX_TAGS];
+    bk_pos pos[BLOBC_MAX_TAGS];
+    uint32_t n = 0;
+    bk *k = c->k;
+    k->column = c->cols[c->tags_col - 1].name;
+    blobc_status st = BLOBC_OK;
+    for (const char *q; p <= end && !st; p = q + 1) {
+        q = c->tags_sep ? memchr(p, c->tags_sep, (size_t)(end - p)) : NULL;
+        if (!q) q = end;
+        const char *a = p, *b = q;
+        while (a < b && *a == ' ') a++;
+        while (b > a && b[-1] == ' ') b--;
+        if (n == BLOBC_MAX_TAGS) {
+            st = bk_soft(k, bk_fail(k, BLOBC_EINPUT, &cell->pos, BK_AT_CONTAINER, NULL, 0,
+                                    "more than %u tags in one cell", (unsigned)BLOBC_MAX_TAGS));
+            break;
+        }
+        memset(&tags[n], 0, sizeof tags[n]);
+        tags[n] = (bk_scalar){.s = a, .n = (size_t)(b - a), .tok = BK_TOK_QUOTED};
+        pos[n++] = cell->pos;
+    }
+    if (!st) st = bk_tags_judge(k, row, tags, pos, n, excluded);
+    k->column = NULL;
+    return st;
+}
+
 static blobc_status bake_rows(csv *c) {
     bk *k = c->k;
     bk_pos pos = {1, 1, c->base};
@@ -746,6 +803,7 @@ static blobc_status bake_rows(csv *c) {
     blobc_status st = bk_key_field(k, c->table, &pos, &slot);
     if (!st) st = bk_push_seq(k, &slot, UINT32_MAX, &pos);
     if (st) return st;
+    const blobc_type *row = through(through(c->table->type)->elem);
     for (;;) {
         skip_blank(c);
         if (c->i >= c->len) break;
@@ -754,7 +812,10 @@ static blobc_status bake_rows(csv *c) {
         if (c->ncells > c->ncols)
             return syntax_fail(c, &c->cells[c->ncols].pos, "a row of %zu cells, but the header "
                                "names %u columns", c->ncells, c->ncols);
-        st = bk_item(k, &rowpos, &slot);
+        bool excluded = false;
+        st = row_tags(c, row, &excluded);
+        if (excluded) continue;
+        if (!st || bk_kept(k, st)) st = bk_item(k, &rowpos, &slot);
         if (!st) st = bk_push_struct(k, &slot, &rowpos);
         if (!st) st = fill_row(c, &rowpos);
         if (!st) st = bk_pop_struct(k);

@@ -68,16 +68,7 @@ blobc_status bk_resolve_root(bk *k, const bk_pos *pos) {
     return k->resolve_root(k, pos);
 }
 
-/* ---- messages ---- */
-
 /* ---- did you mean ---- */
-
-const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n) {
-    blobc_suggest sg;
-    blobc_suggest_init(&sg, key, len);
-    for (size_t i = 0; i < n; i++) blobc_suggest_offer(&sg, names[i]);
-    return blobc_suggest_best(&sg);
-}
 
 /* Suggestion for an unknown key among a struct's fields (and the meta keys
  * at the top level); NULL when nothing is close. */
@@ -170,6 +161,8 @@ blobc_status bk_open_struct(bk *k, const bk_slot *s, const bk_pos *pos) {
     f->at.ref = s->ref;
     f->at.off = s->off;
     f->bits = k->nbits;
+    f->tagged = k->tagged == s->type;
+    k->tagged = NULL;
     if (words) memset(k->bits + k->nbits, 0, words * sizeof *k->bits);
     k->nbits += words;
     return BLOBC_OK;
@@ -283,6 +276,7 @@ blobc_status bk_struct_key(bk *k, const char *key, size_t len, const bk_pos *pos
     if (!fld && (fld = renamed_field(t, key, len)) != NULL)
         bk_warn(k, pos, key, len, "field \"%s\" of struct %s is now called \"%s\" (@was)", fld->was,
                 t->name, fld->name);
+    if (!fld && len == 5 && memcmp(key, "$tags", 5) == 0) return bk_tags_key(k, pos);
     if (!fld && (t->flags & BLOBC_STRUCT_OPEN)) return open_skip(k, t, key, len, pos);
     if (!fld) {
         char q[200];
@@ -496,6 +490,8 @@ blobc_status bk_open_seq(bk *k, const bk_slot *s, uint32_t known, const bk_pos *
     blobc_ref items = 0;
     /* A keyed array's items are sorted in place before it closes: grown. */
     if (bk_is_keyed_array(t)) known = UINT32_MAX;
+    /* ... and so are a list's whose items may be left out. */
+    if (k->excluding && bk_tagged_items(t)) known = UINT32_MAX;
     if (t->kind == BLOBC_KIND_ARRAY && known != UINT32_MAX && known > 0) {
         size_t size;
         if (!blobc_mul_ok(known, t->elem->size, &size) || size > BLOBC_MAX_DATA_SIZE)

@@ -302,3 +302,19 @@ blobc_status bk_pop_struct(bk *k) {
     if (f->kind == BK_MAP) return bk_pop_seq(k, &f->pos, NULL, NULL);
     return bk_close_struct(k);
 }
+
+/* ---- items that may be tagged ---- */
+
+blobc_status bk_item_map(bk *k, const bk_pos *pos, bk_slot *out) {
+    if (!k->schema_tags) return bk_item(k, pos, out);
+    bool excluded = false;
+    blobc_status st = bk_item_excluded(k, &excluded);
+    if (!st && excluded) return bk_stop(k, BK_OUT_SKIP);
+    if (st && !bk_kept(k, st)) return st;
+    bool bad = st != BLOBC_OK;
+    if ((st = bk_item(k, pos, out)) || !bad) return st;
+    /* an item whose tags are wrong is an item all the same, but one
+     * without a key of its own, since its mapping is skipped */
+    bk_keyed_item_bad(k);
+    return bk_stop(k, BK_OUT_KEPT);
+}

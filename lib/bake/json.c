@@ -458,7 +458,13 @@ static blobc_status step(bk *k, jstate *js, bk_frame *f) {
     if (obj) return member(k, js, i);
     bk_pos vpos = {0, 0, i};
     bk_slot slot;
-    blobc_status st = bk_item(k, &vpos, &slot);
+    blobc_status st;
+    if (t[i] == '{') {
+        js->obj = i; /* for the look ahead of an item's tags */
+        st = bk_item_map(k, &vpos, &slot);
+    } else {
+        st = bk_item(k, &vpos, &slot);
+    }
     if (bk_kept(k, st)) return skip_value(k, js, i);
     if (st) return st;
     return value(k, js, i, &slot);
@@ -587,17 +593,15 @@ static blobc_status bake_stream(bk *k, jstate *js, size_t open) {
     return BLOBC_OK;
 }
 
-/* The tag of a union tagged by a field: the members of the object about
- * to open are stepped over until the key `name`, whose scalar comes back
- * (an object or array there comes back as a null, which no tag is). A
- * syntax error ends the look ahead: the walk reports it when it gets
- * there. */
-static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
+/* The members of the object about to open (at js->obj) are stepped over
+ * until the key `name`: *at is where its value starts (name NULL: where
+ * the first key starts). A syntax error ends the look ahead, *found
+ * false: the walk reports it when it gets there. */
+static blobc_status find_member(bk *k, const char *name, size_t *at, bool *found) {
     jstate *js = k->fe;
     const char *t = js->text;
     size_t len = js->len, nlen = name ? strlen(name) : 0, i = jl_ws(t, len, js->obj + 1), end;
     *found = false;
-    memset(tag, 0, sizeof *tag);
     while (i < len && t[i] == '"') {
         unsigned fl;
         end = jl_string(t, len, i, &fl);
@@ -610,50 +614,114 @@ static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tp
             klen = js->tag.len;
         }
         if (nomem) return blobc_err_nomem(k->err);
-        if (!name) {
-            *found = true;
-            *tpos = (bk_pos){0, 0, i};
-            tag->tok = BK_TOK_JSTRING;
-            tag->s = key;
-            tag->n = klen;
-            return BLOBC_OK;
-        }
+        if (!name) return *found = true, *at = i, BLOBC_OK;
         bool match = klen == nlen && memcmp(key, name, nlen) == 0;
         i = jl_ws(t, len, end);
         if (i >= len || t[i] != ':') return BLOBC_OK;
         i = jl_ws(t, len, i + 1);
-        if (match) {
-            *found = true;
-            *tpos = (bk_pos){0, 0, i};
-            tag->s = t + i;
-            tag->n = 1;
-            tag->tok = BK_TOK_JNULL;
-            if (i < len && t[i] == '"') {
-                end = jl_string(t, len, i, &fl);
-                tag->tok = BK_TOK_JSTRING;
-                tag->s = t + i + 1;
-                tag->n = (fl & JL_OPEN) ? 0 : end - i - 2;
-                if ((fl & JL_ESC) && jl_unescape(tag->s, tag->n, &js->tag, &nomem)) {
-                    tag->s = (const char *)js->tag.data;
-                    tag->n = js->tag.len;
-                }
-                if (nomem) return blobc_err_nomem(k->err);
-            } else if (i < len && (t[i] == '-' || (t[i] >= '0' && t[i] <= '9'))) {
-                jl_num num;
-                if (jl_number(t, len, i, &num)) {
-                    tag->tok = BK_TOK_JNUMBER;
-                    tag->n = num.end - i;
-                }
-            }
-            return BLOBC_OK;
-        }
+        if (match) return *found = true, *at = i, BLOBC_OK;
         if (!jl_skip(t, len, i, &end)) return BLOBC_OK;
         uint64_t limit = (uint64_t)BK_AHEAD_FACTOR * len + BK_AHEAD_FLOOR;
         if ((k->ahead_work += end - i) > limit) {
-            bk_pos at = {0, 0, js->obj};
-            return bk_ahead_over(k, &at, limit);
+            bk_pos here = {0, 0, js->obj};
+            return bk_ahead_over(k, &here, limit);
         }
         i = jl_ws(t, len, end);
+        if (i >= len || t[i] != ',') return BLOBC_OK;
+        i = jl_ws(t, len, i + 1);
+    }
+    return BLOBC_OK;
+}
+
+/* The scalar at i as a tag: a string (unescaped into js->tag when
+ * `unescape`), a number, else a null (an object or array, which no tag
+ * is); *next is where the token ends. */
+static blobc_status tag_scalar(bk *k, size_t i, bool unescape, bk_scalar *tag, size_t *next) {
+    jstate *js = k->fe;
+    const char *t = js->text;
+    size_t len = js->len;
+    memset(tag, 0, sizeof *tag);
+    tag->s = t + i;
+    tag->n = 1;
+    tag->tok = BK_TOK_JNULL;
+    *next = i;
+    if (i < len && t[i] == '"') {
+        unsigned fl;
+        size_t end = jl_string(t, len, i, &fl);
+        bool nomem = false;
+        tag->tok = BK_TOK_JSTRING;
+        tag->s = t + i + 1;
+        tag->n = (fl & JL_OPEN) ? 0 : end - i - 2;
+        *next = (fl & JL_OPEN) ? len : end;
+        if (unescape && (fl & JL_ESC) && jl_unescape(tag->s, tag->n, &js->tag, &nomem)) {
+            tag->s = (const char *)js->tag.data;
+            tag->n = js->tag.len;
+        }
+        if (nomem) return blobc_err_nomem(k->err);
+    } else if (i < len && (t[i] == '-' || (t[i] >= '0' && t[i] <= '9'))) {
+        jl_num num;
+        if (jl_number(t, len, i, &num)) {
+            tag->tok = BK_TOK_JNUMBER;
+            tag->n = num.end - i;
+            *next = num.end;
+        }
+    }
+    return BLOBC_OK;
+}
+
+/* The tag of a union tagged by a field (bk.find_tag): key `name`'s
+ * scalar, or with name NULL the first key itself. */
+static blobc_status find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
+    size_t at = 0, next;
+    memset(tag, 0, sizeof *tag);
+    blobc_status st = find_member(k, name, &at, found);
+    if (st || !*found) return st;
+    *tpos = (bk_pos){0, 0, at};
+    return tag_scalar(k, at, true, tag, &next);
+}
+
+/* A scalar of an item's tags, as written: true, false and null spelt
+ * out, so that a message shows them. */
+static blobc_status list_scalar(bk *k, size_t i, bk_scalar *v, size_t *next) {
+    jstate *js = k->fe;
+    blobc_status st = tag_scalar(k, i, false, v, next);
+    if (!st && v->tok == BK_TOK_JNULL && jl_skip(js->text, js->len, i, next)) {
+        v->n = *next - i;
+        v->tok = js->text[i] == 'n' ? BK_TOK_JNULL : BK_TOK_JBOOL;
+    }
+    return st;
+}
+
+/* An item's tags (bk.find_list): key `name`'s string, or the strings of
+ * its array, as written (a tag is a name: one spelt with an escape is
+ * none the schema declares, and says so). */
+static blobc_status find_list(bk *k, const char *name, bk_scalar *vals, bk_pos *pos, uint32_t cap,
+                              uint32_t *n, bk_pos *vpos, bool *found) {
+    jstate *js = k->fe;
+    const char *t = js->text;
+    size_t len = js->len, at = 0, i;
+    *n = 0;
+    blobc_status st = find_member(k, name, &at, found);
+    if (st || !*found) return st;
+    *vpos = (bk_pos){0, 0, at};
+    *n = UINT32_MAX;
+    if (at >= len || t[at] == '{') return BLOBC_OK;
+    if (t[at] != '[') {
+        pos[0] = *vpos;
+        *n = 1;
+        return list_scalar(k, at, &vals[0], &i);
+    }
+    uint32_t count = 0;
+    i = jl_ws(t, len, at + 1);
+    if (i < len && t[i] == ']') return *n = 0, BLOBC_OK;
+    while (i < len && t[i] != '{' && t[i] != '[') {
+        bk_scalar v;
+        size_t end;
+        if ((st = list_scalar(k, i, &v, &end))) return st;
+        if (count < cap) vals[count] = v, pos[count] = (bk_pos){0, 0, i};
+        count++;
+        i = jl_ws(t, len, end);
+        if (i < len && t[i] == ']') return *n = count > cap ? cap + 1 : count, BLOBC_OK;
         if (i >= len || t[i] != ',') return BLOBC_OK;
         i = jl_ws(t, len, i + 1);
     }
@@ -666,6 +734,7 @@ static void begin(bk *k, jstate *js) {
     k->fe = js;
     k->locate = json_locate;
     k->find_tag = find_tag;
+    k->find_list = find_list;
 }
 
 blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
@@ -717,5 +786,6 @@ blobc_status bk_bake_json(bk *k, const char *text, size_t len) {
     k->fe = NULL;
     k->locate = NULL;
     k->find_tag = NULL;
+    k->find_list = NULL;
     return st;
 }

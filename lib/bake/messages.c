@@ -16,6 +16,13 @@
 
 void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
 
+const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n) {
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, key, len);
+    for (size_t i = 0; i < n; i++) blobc_suggest_offer(&sg, names[i]);
+    return blobc_suggest_best(&sg);
+}
+
 /* Appends the key of a map frame's current entry to b: its text for a
  * string, its member's name for an enum, else its number. */
 static void map_key_text(const bk *k, const bk_frame *f, blobc_buffer *b) {

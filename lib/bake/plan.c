@@ -155,7 +155,7 @@ static bool checks_files(const blobc_schema *s) {
  * bake succeeds: the code that bakes (the library's version and source
  * checksum, the versions of libyaml and cJSON, the blob format version);
  * the options that change bytes (the output form, --strip, a Unity file's
- * version and length rule); the input format; the schema as this bake
+ * version and length rule, --exclude-tags); the input format; the schema as this bake
  * uses it, in the one canonical form of blobc_types_describe (every type
  * the root reaches with its names, the schema name when the output
  * records it, and every default), never the schema's text, so comments,
@@ -198,6 +198,11 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
+    /* the items --exclude-tags leaves out (nothing without it: keys as before) */
+    for (size_t i = 0; i < o->nexclude_tags; i++) {
+        if (i == 0) put_str(h, "exclude-tags");
+        put_str(h, o->exclude_tags[i] ? o->exclude_tags[i] : "");
+    }
     if ((plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) &&
         (st = put_table(h, plan, o, err)) != BLOBC_OK) {
         XXH3_freeState(h);

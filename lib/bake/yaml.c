@@ -457,6 +457,11 @@ static blobc_status on_key(ys *y, const yev *ev) {
     /* a key merged in yields to one set before it (skip_next is false here) */
     if ((f->state & ST_MERGING) && bk_field_seen(k, s, n)) y->skip_next = true;
     if (y->skip_next) return BLOBC_OK;
+    /* an item's tags were read ahead from its own keys, and only those */
+    if ((f->state & ST_MERGING) && n == 5 && memcmp(s, "$tags", 5) == 0)
+        return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
+            "an item's $tags are its own: a merge key (<<) does not bring them (write $tags in "
+            "the item itself)")));
     if (k->depth == 1 && ((n == 7 && memcmp(s, "$schema", 7) == 0) ||
                           (n == 5 && memcmp(s, "$type", 5) == 0)))
         return skip_value(y, bk_soft(k, bk_fail(k, BLOBC_EINPUT, &ev->pos, BK_AT_CONTAINER, s, n,
@@ -497,7 +502,8 @@ static blobc_status on_value(ys *y, const yev *ev) {
         slot = f->value;
         f->state = (uint8_t)(ST_KEY | (f->state & ST_MERGING));
     } else {
-        blobc_status st = bk_item(k, &ev->pos, &slot);
+        blobc_status st = ev->type == YE_MAP ? bk_item_map(k, &ev->pos, &slot)
+                                             : bk_item(k, &ev->pos, &slot);
         if (st) return skip_node(y, ev, st);
     }
     /* Tags are read, not obeyed: the schema decides each value's type,
@@ -889,6 +895,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
         ypipe *q = ypipe_start(&p, threaded);
         y.q = q;
         k->find_tag = ya_find_tag;
+        k->find_list = ya_find_list;
         st = q ? run(&y, &p, q) : blobc_err_nomem(k->err);
         if (bk_input_failed(k, st) && !k->syntax) st = syntax_after(&y, &p, q, st);
         ypipe_stop(q);
@@ -899,6 +906,7 @@ blobc_status bk_bake_yaml(bk *k, const char *text, size_t len, bk_read_fn *read,
     k->fe = NULL;
     k->locate = NULL;
     k->find_tag = NULL;
+    k->find_list = NULL;
     free(y.ahead);
     blobc_buffer_free(&y.aheadtext);
     free(y.filetext);

@@ -51,71 +51,125 @@ int ya_next_event(ys *y, const ypipe_event **ev) {
     return ypipe_next(y->q, ev);
 }
 
-/* The look ahead of a union tagged by a field (bk.find_tag): the keys of
- * the mapping that just started, up to its end, for `name`. A mapping
- * replayed from an alias is looked through in the log instead. */
-blobc_status ya_find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
+/* Event i after the mapping that just started, read ahead (or, in a
+ * mapping replayed from an alias, from the log); false past the end of
+ * what there is. Its text stays put until the next event is read ahead. */
+typedef struct ahead_view {
+    int type;
+    bool plain;
+    const char *str;
+    size_t n;
+    bk_pos pos;
+} ahead_view;
+
+static bool ahead_at(ys *y, size_t i, ahead_view *v) {
+    v->pos = y->alias_pos;
+    if (y->nrp) {
+        const replay *r = &y->rp[y->nrp - 1];
+        if (r->cur + i >= r->end) return false;
+        const logev *l = &y->log[r->cur + i];
+        v->type = l->type == YE_SCALAR ? YAML_SCALAR_EVENT : l->type == YE_MAP ? YAML_MAPPING_START_EVENT
+                : l->type == YE_SEQ ? YAML_SEQUENCE_START_EVENT : l->type == YE_MAP_END ? YAML_MAPPING_END_EVENT
+                : l->type == YE_SEQ_END ? YAML_SEQUENCE_END_EVENT : YAML_ALIAS_EVENT;
+        v->plain = !l->quoted;
+        v->str = y->logtext.data ? (const char *)y->logtext.data + l->text : "";
+        v->n = l->n;
+        return true;
+    }
+    const ahead_ev *a = NULL;
+    if (ya_peek(y, i, &a) != YPIPE_EVENT) return false; /* the bake meets it */
+    v->type = a->type;
+    v->plain = a->plain;
+    v->str = ya_text(y, a->value);
+    v->n = a->length;
+    v->pos = mark_pos(&a->mark);
+    return true;
+}
+
+/* The index of the value of key `name` in the mapping that just started
+ * (name NULL: of its first key itself), *found false when it has none. */
+static blobc_status find_value(bk *k, const char *name, size_t *at, bool *found) {
     ys *y = k->fe;
     size_t nlen = name ? strlen(name) : 0;
     uint32_t depth = 1;
     bool key = true, match = false;
     *found = false;
-    memset(tag, 0, sizeof *tag);
-    for (size_t i = 0;; i++) {
-        int type;
-        bool plain;
-        const char *str;
-        size_t n;
-        bk_pos pos = y->alias_pos;
-        if (y->nrp) {
-            const replay *r = &y->rp[y->nrp - 1];
-            if (r->cur + i >= r->end) return BLOBC_OK;
-            const logev *l = &y->log[r->cur + i];
-            type = l->type == YE_SCALAR ? YAML_SCALAR_EVENT : l->type == YE_MAP ? YAML_MAPPING_START_EVENT
-                 : l->type == YE_SEQ ? YAML_SEQUENCE_START_EVENT : l->type == YE_MAP_END ? YAML_MAPPING_END_EVENT
-                 : l->type == YE_SEQ_END ? YAML_SEQUENCE_END_EVENT : YAML_ALIAS_EVENT;
-            plain = !l->quoted;
-            str = y->logtext.data ? (const char *)y->logtext.data + l->text : "";
-            n = l->n;
-        } else {
-            const ahead_ev *a = NULL;
-            if (ya_peek(y, i, &a) != YPIPE_EVENT) return BLOBC_OK; /* the bake meets it */
-            type = a->type;
-            plain = a->plain;
-            str = ya_text(y, a->value);
-            n = a->length;
-            pos = mark_pos(&a->mark);
-        }
+    ahead_view v;
+    for (size_t i = 0; ahead_at(y, i, &v); i++) {
         uint64_t limit = BK_AHEAD_FACTOR * (y->parsed + y->nahead) + BK_AHEAD_FLOOR;
-        if (++k->ahead_work > limit) return bk_ahead_over(k, &pos, limit);
-        bool start = type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT;
-        bool node = start || type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT;
-        if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
+        if (++k->ahead_work > limit) return bk_ahead_over(k, &v.pos, limit);
+        bool start = v.type == YAML_MAPPING_START_EVENT || v.type == YAML_SEQUENCE_START_EVENT;
+        bool node = start || v.type == YAML_SCALAR_EVENT || v.type == YAML_ALIAS_EVENT;
+        if (v.type == YAML_MAPPING_END_EVENT || v.type == YAML_SEQUENCE_END_EVENT) {
             if (--depth == 0) return BLOBC_OK;
             continue;
         }
         if (!node) continue;
-        if (depth == 1 && match) {
+        if (depth == 1 && (match || !name)) {
             *found = true;
-            *tpos = pos;
-            tag->s = type == YAML_SCALAR_EVENT ? str : "";
-            tag->n = type == YAML_SCALAR_EVENT ? n : 0;
-            tag->tok = type != YAML_SCALAR_EVENT ? BK_TOK_JNULL : plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
-            return BLOBC_OK;
-        }
-        if (depth == 1 && !name) {
-            *found = type == YAML_SCALAR_EVENT;
-            *tpos = pos;
-            tag->s = *found ? str : "";
-            tag->n = *found ? n : 0;
-            tag->tok = plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
+            *at = i;
             return BLOBC_OK;
         }
         if (depth == 1) {
-            match = key && type == YAML_SCALAR_EVENT && n == nlen && memcmp(str, name, n) == 0;
+            match = key && v.type == YAML_SCALAR_EVENT && v.n == nlen && memcmp(v.str, name, v.n) == 0;
             key = !key;
         }
         if (start) depth++;
     }
+    return BLOBC_OK;
 }
 
+static void view_scalar(const ahead_view *v, bk_scalar *out) {
+    memset(out, 0, sizeof *out);
+    out->s = v->type == YAML_SCALAR_EVENT ? v->str : "";
+    out->n = v->type == YAML_SCALAR_EVENT ? v->n : 0;
+    out->tok = v->type != YAML_SCALAR_EVENT ? BK_TOK_JNULL : v->plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
+}
+
+/* The look ahead of a union tagged by a field (bk.find_tag): the keys of
+ * the mapping that just started, up to its end, for `name`. */
+blobc_status ya_find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found) {
+    size_t at = 0;
+    memset(tag, 0, sizeof *tag);
+    blobc_status st = find_value(k, name, &at, found);
+    ahead_view v;
+    if (st || !*found || !ahead_at(k->fe, at, &v)) return st;
+    *tpos = v.pos;
+    view_scalar(&v, tag);
+    /* the first key itself is a tag only when it is a scalar */
+    if (!name) *found = v.type == YAML_SCALAR_EVENT;
+    if (!name) tag->tok = v.plain ? BK_TOK_PLAIN : BK_TOK_QUOTED;
+    return BLOBC_OK;
+}
+
+/* The look ahead of an item's tags (bk.find_list): key `name`'s scalar,
+ * or the scalars of its sequence. The events are all read ahead before
+ * their texts are taken, which reading further ahead may move. */
+blobc_status ya_find_list(bk *k, const char *name, bk_scalar *vals, bk_pos *pos, uint32_t cap,
+                          uint32_t *n, bk_pos *vpos, bool *found) {
+    ys *y = k->fe;
+    size_t at = 0;
+    *n = 0;
+    blobc_status st = find_value(k, name, &at, found);
+    ahead_view v;
+    if (st || !*found || !ahead_at(y, at, &v)) return st;
+    *vpos = v.pos;
+    if (v.type == YAML_SCALAR_EVENT) {
+        view_scalar(&v, &vals[0]);
+        pos[0] = v.pos;
+        *n = 1;
+        return BLOBC_OK;
+    }
+    *n = UINT32_MAX;
+    if (v.type != YAML_SEQUENCE_START_EVENT) return BLOBC_OK;
+    size_t i = at + 1, count = 0;
+    for (; ahead_at(y, i, &v) && v.type == YAML_SCALAR_EVENT; i++) count++;
+    if (!ahead_at(y, i, &v) || v.type != YAML_SEQUENCE_END_EVENT) return BLOBC_OK;
+    *n = count > cap ? cap + 1 : (uint32_t)count;
+    for (size_t j = 0; j < count && j < cap; j++) {
+        ahead_at(y, at + 1 + j, &v);
+        view_scalar(&v, &vals[j]);
+        pos[j] = v.pos;
+    }
+    return BLOBC_OK;
+}

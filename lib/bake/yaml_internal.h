@@ -174,5 +174,7 @@ static inline const char *ya_text(const ys *y, size_t off) {
 int ya_next_event(ys *y, const ypipe_event **ev);
 /* bk.find_tag for YAML. */
 blobc_status ya_find_tag(bk *k, const char *name, bk_scalar *tag, bk_pos *tpos, bool *found);
+blobc_status ya_find_list(bk *k, const char *name, bk_scalar *vals, bk_pos *pos, uint32_t cap,
+                          uint32_t *n, bk_pos *vpos, bool *found);
 
 #endif

@@ -251,6 +251,16 @@ static void struct_body(js *w, cJSON *o, const blobc_type *t, bool top) {
         text(w, obj(w, props, "$type"), "const", t->name);
     }
     for (uint32_t i = 0; i < t->nfields; i++) field_body(w, obj(w, props, t->fields[i].name), &t->fields[i]);
+    if (t->ntags) { /* an item's $tags: one of @tags, or a list of them */
+        cJSON *tags = obj(w, props, "$tags");
+        text(w, tags, "description", "Tags of this item (@tags); bake --exclude-tags leaves "
+                                     "items with an excluded one out.");
+        cJSON *any = arr(w, tags, "anyOf"), *list = obj(w, any, NULL);
+        put(w, obj(w, any, NULL), "enum", cJSON_CreateStringArray(t->tags, (int)t->ntags));
+        text(w, list, "type", "array");
+        put(w, obj(w, list, "items"), "enum", cJSON_CreateStringArray(t->tags, (int)t->ntags));
+        put(w, list, "maxItems", cJSON_CreateNumber(BLOBC_MAX_TAGS));
+    }
     cJSON *req = NULL;
     for (uint32_t i = 0; i < t->nfields; i++)
         if (required(&t->fields[i])) {

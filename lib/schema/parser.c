@@ -263,6 +263,9 @@ static blobc_status parse_field_attribute(parser *p, blobc_type *st) {
         p->anchor_next = true;
         return next(p);
     }
+    if (tok_is(p, &p->tok, "tags"))
+        return blobc_schema_err(p->s, at, p->err, "@tags goes before a struct (the tags its items "
+                                "may carry in data), not before a field");
     if (!tok_is(p, &p->tok, "key"))
         return blobc_schema_err(p->s, p->tok.pos, p->err,
                                 "unknown field attribute '@%.*s' (a field takes @key, @anchor, "
@@ -281,6 +284,8 @@ typedef struct decl_attrs {
     uint32_t flags;      /* BLOBC_STRUCT_OPEN, BLOBC_STRUCT_STREAM */
     bool any;            /* some attribute was given */
     blobc_pos at;        /* the first one's '@' */
+    const char **tags;   /* @tags(a, b): the tags its items may carry */
+    uint32_t ntags;
 } decl_attrs;
 
 static blobc_status parse_struct(parser *p, const decl_attrs *da) {
@@ -289,6 +294,8 @@ static blobc_status parse_struct(parser *p, const decl_attrs *da) {
     if (begin_named(p, BLOBC_KIND_STRUCT, &name, &t)) return BLOBC_EINPUT;
     t->align_attr = da->align;
     t->flags = da->flags;
+    t->tags = da->tags;
+    t->ntags = da->ntags;
     if (expect(p, BLOBC_TOK_LBRACE, "'{' after the struct name")) return BLOBC_EINPUT;
     p->nfv = 0;
     while (p->tok.kind != BLOBC_TOK_RBRACE) {
@@ -609,7 +616,40 @@ static blobc_status parse_align(parser *p, decl_attrs *da, blobc_pos at) {
     return expect(p, BLOBC_TOK_RPAREN, "')' after the alignment");
 }
 
-/* @align(N), @open or @stream before a struct. */
+/* `@tags(dev, test)` (the '@' and "tags" read): the tags the struct's
+ * items may carry in their data ($tags), which `bake --exclude-tags`
+ * leaves out. Names, each once, at most BLOBC_MAX_TAGS. */
+static blobc_status parse_tags(parser *p, decl_attrs *da, blobc_pos at) {
+    if (da->tags) return blobc_schema_err(p->s, at, p->err, "@tags is given twice");
+    const char *names[BLOBC_MAX_TAGS];
+    uint32_t n = 0;
+    if (next(p) || expect(p, BLOBC_TOK_LPAREN, "'(' after @tags")) return BLOBC_EINPUT;
+    for (;;) {
+        if (p->tok.kind != BLOBC_TOK_IDENT) return unexpected(p, "a tag name (such as dev or test)");
+        if (n == BLOBC_MAX_TAGS)
+            return blobc_schema_err(p->s, p->tok.pos, p->err, "@tags names at most %u tags",
+                                    (unsigned)BLOBC_MAX_TAGS);
+        for (uint32_t i = 0; i < n; i++)
+            if (tok_is(p, &p->tok, names[i]))
+                return blobc_schema_err(p->s, p->tok.pos, p->err, "tag '%s' is given twice",
+                                        names[i]);
+        if (!(names[n++] = arena_name(p, &p->tok))) return blobc_err_nomem(p->err);
+        if (next(p)) return BLOBC_EINPUT;
+        if (p->tok.kind != BLOBC_TOK_COMMA) break;
+        if (next(p)) return BLOBC_EINPUT;
+    }
+    if (!(da->tags = arena_copy(p, names, n, sizeof *names))) return blobc_err_nomem(p->err);
+    da->ntags = n;
+    return expect(p, BLOBC_TOK_RPAREN, "',' or ')' after a tag name");
+}
+
+/* The first attribute a declaration was given, for messages. */
+static const char *attr_word(const decl_attrs *da) {
+    return da->align ? "align" : da->flags & BLOBC_STRUCT_OPEN ? "open"
+           : da->flags & BLOBC_STRUCT_STREAM ? "stream" : "tags";
+}
+
+/* @align(N), @open, @stream or @tags(...) before a struct. */
 static blobc_status parse_attribute(parser *p, decl_attrs *da) {
     blobc_pos at = p->tok.pos;
     if (next(p)) return BLOBC_EINPUT; /* '@' */
@@ -617,12 +657,13 @@ static blobc_status parse_attribute(parser *p, decl_attrs *da) {
     if (!da->any) da->at = at;
     da->any = true;
     if (tok_is(p, &p->tok, "align")) return parse_align(p, da, at);
+    if (tok_is(p, &p->tok, "tags")) return parse_tags(p, da, at);
     uint32_t flag = tok_is(p, &p->tok, "open") ? BLOBC_STRUCT_OPEN
                     : tok_is(p, &p->tok, "stream") ? BLOBC_STRUCT_STREAM : 0;
     if (!flag)
         return blobc_schema_err(p->s, p->tok.pos, p->err,
-                                "unknown attribute '@%.*s' (a struct takes @align(N), @open and "
-                                "@stream)",
+                                "unknown attribute '@%.*s' (a struct takes @align(N), @open, "
+                                "@stream and @tags(...))",
                                 (int)(p->tok.len > 40 ? 40 : p->tok.len), tok_text(p, &p->tok));
     if (da->flags & flag)
         return blobc_schema_err(p->s, at, p->err, "@%s is given twice",
@@ -632,18 +673,17 @@ static blobc_status parse_attribute(parser *p, decl_attrs *da) {
 }
 
 static blobc_status parse_decl(parser *p) {
-    decl_attrs da = {0, 0, false, {0, 0, 0}};
+    decl_attrs da = {0, 0, false, {0, 0, 0}, NULL, 0};
     p->doc = p->tok.doc;
     while (p->tok.kind == BLOBC_TOK_AT)
         if (parse_attribute(p, &da)) return BLOBC_EINPUT;
     if (tok_is(p, &p->tok, "struct")) {
         if (parse_struct(p, &da)) return BLOBC_EINPUT;
-    } else if (da.flags == BLOBC_STRUCT_OPEN && !da.align && tok_is(p, &p->tok, "union")) {
+    } else if (da.flags == BLOBC_STRUCT_OPEN && !da.align && !da.tags && tok_is(p, &p->tok, "union")) {
         if (parse_union(p, &da)) return BLOBC_EINPUT;
     } else if (da.any && (tok_is(p, &p->tok, "enum") || tok_is(p, &p->tok, "union") ||
                           tok_is(p, &p->tok, "root"))) {
-        return blobc_schema_err(p->s, da.at, p->err, "@%s applies to structs only",
-                                da.align ? "align" : da.flags & BLOBC_STRUCT_OPEN ? "open" : "stream");
+        return blobc_schema_err(p->s, da.at, p->err, "@%s applies to structs only", attr_word(&da));
     } else if (da.any) {
         return unexpected(p, "'struct' after the attribute");
     } else if (tok_is(p, &p->tok, "enum")) {

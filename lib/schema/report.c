@@ -124,6 +124,8 @@ static void report_struct(report *r, const blobc_type *t) {
     if (t->align_attr) put(r, "@align(%u) ", (unsigned)t->align_attr);
     if (t->flags & BLOBC_STRUCT_OPEN) put(r, "@open ");
     if (t->flags & BLOBC_STRUCT_STREAM) put(r, "@stream ");
+    for (uint32_t i = 0; i < t->ntags; i++)
+        put(r, "%s%s%s", i ? ", " : "@tags(", t->tags[i], i + 1 == t->ntags ? ") " : "");
     put(r, "struct %s  (size %u, align %u)\n", t->name, (unsigned)t->size, (unsigned)t->align);
     int ow = digits(t->size);
     if (ow < 6) ow = 6;

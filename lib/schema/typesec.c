@@ -354,9 +354,28 @@ static bool put_field_extras(const blobc_field *f, blobc_buffer *out) {
     return true;
 }
 
+/* The structs' @tags, after everything else and only when some struct
+ * has them (a schema without is described as before they existed): a
+ * marker, then per such struct its record's index and its tags. */
+static bool put_tags(const encoder *e, blobc_buffer *out) {
+    bool any = false, ok = true;
+    for (size_t i = 0; ok && i < e->ntypes; i++) {
+        const blobc_type *t = e->types[i];
+        if (t->kind != BLOBC_KIND_STRUCT || !t->ntags) continue;
+        if (!any && !(ok = blobc_buf_putc(out, 'T'))) break;
+        any = true;
+        ok = put64(out, i) && put64(out, t->ntags);
+        for (uint32_t g = 0; ok && g < t->ntags; g++) {
+            size_t n = strlen(t->tags[g]);
+            ok = put64(out, n) && blobc_buf_append(out, t->tags[g], n);
+        }
+    }
+    return ok;
+}
+
 /* What the section leaves out but a bake reads: every field's default,
  * old name and checks, struct and union records in the section's order,
- * and every enum member's old name. */
+ * every enum member's old name, and the structs' @tags. */
 static bool write_defaults(const encoder *e, blobc_buffer *out) {
     bool ok = true;
     for (size_t i = 0; ok && i < e->ntypes; i++) {
@@ -367,7 +386,7 @@ static bool write_defaults(const encoder *e, blobc_buffer *out) {
         for (uint32_t f = 0; ok && f < t->nfields; f++)
             ok = put_default(&t->fields[f], out) && put_field_extras(&t->fields[f], out);
     }
-    return ok;
+    return ok && put_tags(e, out);
 }
 
 /* The type section into out, and with `defaults` the defaults after it;

@@ -134,6 +134,10 @@ typedef struct blobc_bake_options {
                                      input: in the plan's key, the depfile, the
                                      files a batch's DONE event names. */
     size_t ntables;
+    /* --exclude-tags: the items of a list whose $tags hold one of these
+     * are left out (each must be a tag some struct's @tags declares). */
+    const char *const *exclude_tags;
+    size_t nexclude_tags;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

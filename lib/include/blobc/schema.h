@@ -99,6 +99,8 @@ typedef enum blobc_union_by {
 
 /* Largest @align value and largest [T; N] count the language accepts. */
 #define BLOBC_MAX_ALIGN 16u
+/* The most tags a struct's @tags declares, and an item's $tags holds. */
+#define BLOBC_MAX_TAGS 64u
 #define BLOBC_MAX_FIXED_COUNT 0x7fffffffu
 /* Largest struct or fixed-array size; keeps every inline size in 31 bits. */
 #define BLOBC_MAX_TYPE_SIZE 0x7fffffffu
@@ -225,6 +227,9 @@ struct blobc_type {
     bool int_tags;          /* UNION BY_FIELD: the tags are integers (tag_value) */
     uint32_t default_member; /* UNION BY_FIELD: 1 + the member data without the
                                tag field holds, 0 when such data is an error */
+    const char *const *tags; /* STRUCT: @tags(a, b), the tags its items may carry
+                               in data ($tags), or NULL (not kept in blobs) */
+    uint32_t ntags;
 };
 
 /* A map's key and value types. */
