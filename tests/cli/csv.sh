@@ -4,7 +4,7 @@
 # convention all bake to the same bytes (nested fields, fixed arrays by
 # index, lists split by a header's separator and by @sep, enums,
 # references by key, maps, optionals, defaults for empty cells, multi-line
-# and non-ASCII cells); the one-[T] root and --table; --input for other
+# and non-ASCII cells, a $tags column); the one-[T] root and --table; --input for other
 # names and standard input; the cache key and the depfile; and each error,
 # located at the cell and naming its column, against golden stderr.
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +30,18 @@ for f in libreoffice.csv libreoffice_minimal.csv libreoffice.tsv excel.csv; do
     expect "bake_$f" 0 "$BLOBC" bake "$f" -s game.schema -t Shop -o "$f.blob"
     same_file "${f}_same_bytes" "$f.blob" csv.blob
 done
+# the $tags| column: the rows tagged dev, then also test, left out as the
+# YAML items with the same $tags are
+for x in dev dev,test; do
+    expect "bake_yaml_excluding_$x" 0 "$BLOBC" bake items.yaml -s game.schema -t Shop --exclude-tags "$x" -o "y_$x.blob"
+    for f in items.csv items_shuffled.csv libreoffice.csv libreoffice.tsv excel.csv; do
+        expect "bake_${f}_excluding_$x" 0 "$BLOBC" bake "$f" -s game.schema -t Shop --exclude-tags "$x" -o "${f}_$x.blob"
+        same_file "${f}_excluding_${x}_same_bytes" "${f}_$x.blob" "y_$x.blob"
+    done
+done
+n=$("$BLOBC" dump y_dev,test.blob | grep -c '^  - id: ')
+[ "$n" -eq 2 ] && pass excluding_rows_left || fail excluding_rows_left "$n items"
+cmp -s y_dev.blob csv.blob && fail excluding_changes_bytes "same as without" || pass excluding_changes_bytes
 # no trailing line end, and blank lines between rows
 awk 'NR == 2 { print "" } { print } END { print "" }' items.csv | head -c -1 >blank.csv
 expect bake_blank_lines 0 "$BLOBC" bake blank.csv -s game.schema -t Shop -o blank.blob

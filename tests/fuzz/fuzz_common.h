@@ -1,7 +1,8 @@
 /*
  * fuzz_common.h - what the libFuzzer targets share: a schema that uses
  * every kind of type (with recursion through *T, [T] and a union, so
- * hostile data can build cycles and deep chains), parsed once.
+ * hostile data can build cycles and deep chains) and tagged items, parsed
+ * once; and the tags a bake may exclude.
  */
 #ifndef BLOBC_FUZZ_COMMON_H
 #define BLOBC_FUZZ_COMMON_H
@@ -18,7 +19,7 @@ static const char fuzz_schema_text[] =
     "enum Big : i64 { lo = -9223372036854775808, hi = 9223372036854775807 }\n"
     "struct V { x: f32; y: f64; }\n"
     "@align(16) struct A { b: bool; k: Kind; v: V; f: [u16; 3]; }\n"
-    "struct Node {\n"
+    "@tags(dev, test) struct Node {\n"
     "  s8: i8; n8: u8; s16: i16; n16: u16; s32: i32; n32: u32; s64: i64; n64: u64;\n"
     "  name: string; tags: [string]; kids: [Node]; next: *Node; a: A;\n"
     "  grid: [[u32]]; pts: [[f32; 3]]; refs: [*A]; big: Big; ok: bool;\n"
@@ -38,6 +39,8 @@ static inline const blobc_schema *fuzz_schema(void) {
     }
     return s;
 }
+
+static const char *const fuzz_excluded[] = {"dev"};
 
 /* Bakes text twice with o (stopping at the first error, then going on
  * after errors through a sink with the limit `limit`): both must agree on
