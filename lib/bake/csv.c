@@ -7,264 +7,17 @@
  * the order of the schema's fields, as opens of nested structs and fixed
  * arrays, leaves and closes, so that every row fills its item in one pass
  * with each nested struct opened once and each field found without a
- * name lookup. A row's cells are read in place (a span of the text; only
- * a quoted cell holding "" or a line break is copied, into one buffer the
- * row reuses) before the program runs over them, since the columns may
- * come in any order. Cells are text: a string takes a cell as written, any
- * other type reads it as YAML reads a plain scalar.
- *
- * Positions are counted as the text is read (lines, and characters from
- * the line's start), so a message names the row's line and the cell's
- * column however many lines a quoted cell spans.
+ * name lookup. A row's cells are all read (csv_read.c) before the program
+ * runs over them, since the columns may come in any order. Cells are
+ * text: a string takes a cell as written, any other type reads it as YAML
+ * reads a plain scalar.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake/bake_internal.h"
-
-/* Deepest dotted path a header cell may spell. */
-#define CSV_MAX_STEPS 64
-
-/* What a leaf does with its cell. */
-enum { LEAF_SCALAR, LEAF_SPLIT, LEAF_MAP };
-/* The program's operations. */
-enum { OP_OPEN_STRUCT, OP_OPEN_FIXED, OP_LEAF, OP_CLOSE };
-
-typedef struct csv_op {
-    uint8_t op;
-    uint8_t leaf;             /* LEAF: LEAF_* */
-    uint8_t tok;              /* LEAF: the token its cell (or item, or map value) stores as */
-    char sep;                 /* LEAF_SPLIT, LEAF_MAP: between items / pairs */
-    bool in_fixed;            /* the step is an item of a fixed array (bk_item), not a field */
-    const blobc_field *field; /* the step into a struct, when not in_fixed */
-    uint32_t end;             /* OPEN: the index of its CLOSE; LEAF: itself */
-    uint32_t col;             /* LEAF: its column; OPEN: the first column under it */
-    uint32_t lo, hi;          /* OPEN: the leaves under it are ops lo..hi */
-} csv_op;
-
-typedef struct csv_cell {
-    size_t s, n;              /* its text: in the input, or in the row's buffer */
-    bool copied;              /* in the row's buffer */
-    bk_pos pos;               /* where it starts */
-} csv_cell;
-
-typedef struct csv_col {
-    char *name;               /* the header cell, for messages */
-    uint32_t steps[CSV_MAX_STEPS]; /* field or item index per step, for the sort */
-    uint32_t nsteps;
-    const blobc_type *type;   /* the leaf's type */
-    char sep;
-    bk_pos pos;
-} csv_col;
-
-typedef struct csv {
-    bk *k;
-    const char *text;
-    size_t len, i;            /* where the reading goes on */
-    char sep;                 /* ',' or '\t' */
-    uint32_t line;            /* of text[i] */
-    size_t line_start;        /* offset of the line's first byte */
-    size_t cont;              /* UTF-8 continuation bytes on the line before i */
-    size_t bom;               /* 3 when the text starts with a byte order mark */
-    size_t base;              /* where the text starts among the bake's tables'
-                                 (positions' offsets count across them all) */
-    csv_cell *cells;
-    size_t ncells, cells_cap;
-    blobc_buffer copy;        /* the row's copied cells */
-    csv_col *cols;
-    uint32_t ncols;
-    csv_op *ops;
-    size_t nops, ops_cap;
-    const blobc_field *table;
-    uint32_t tags_col;        /* 1 + the $tags column, 0 when there is none */
-    char tags_sep;            /* what splits its cells, 0 for one tag a cell */
-    unsigned char stop[256];  /* stop_class of every byte */
-} csv;
-
-/* ---- reading cells ---- */
-
-/* The tables of one bake: the input, then opts->tables, each read when
- * its turn comes and kept to the end, where references are resolved and
- * an error may point into any of them. */
-typedef struct csv_table {
-    const char *name;
-    const char *text;
-    size_t len, base;
-    uint8_t *owned;
-} csv_table;
-
-static bk_pos here(const csv *c, size_t off) {
-    bk_pos p = {c->line, (uint32_t)(off - c->line_start - c->cont + 1), c->base + off};
-    if (c->line_start == 0 && c->bom) p.col--;
-    return p;
-}
-
-static void csv_locate(bk *k, const bk_pos *pos) {
-    const csv_table *t = k->fe;
-    while (t[1].name && t[1].base <= pos->off) t++;
-    blobc_err_at(k->err, t->name, pos->line, pos->col);
-    blobc_err_source_line(k->err, t->text, t->len, pos->off - t->base);
-}
-
-/* An error at pos: a mistake in the text itself (syntax: reported
- * alone, and the bake stops) or a header cell's, kept with the others
- * and naming its column. */
-BLOBC_PRINTF(5, 6)
-static blobc_status csv_fail(csv *c, const bk_pos *pos, const char *column, bool syntax,
-                             const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    bk *k = c->k;
-    k->column = column;
-    if (syntax) {
-        k->syntax = true;
-        k->muted = false; /* reported, whatever came before */
-        k->depth = 0;     /* the text is no value: no path */
-    }
-    blobc_status st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_CONTAINER, NULL, 0, "%s%s",
-                              !syntax ? "" : c->sep == '\t' ? "invalid TSV: " : "invalid CSV: ",
-                              msg);
-    k->column = NULL;
-    return syntax ? st : bk_soft(k, st);
-}
-#define syntax_fail(c, pos, ...) csv_fail(c, pos, NULL, true, __VA_ARGS__)
-#define header_fail(c, col, ...) csv_fail(c, &(col)->pos, (col)->name, false, __VA_ARGS__)
-
-/* Bytes >= 0x80: one UTF-8 sequence, counted for columns, or an error. */
-static blobc_status utf8_at(csv *c, size_t *i) {
-    uint32_t cp;
-    size_t n = blobc_utf8_seq((const uint8_t *)c->text + *i, c->len - *i, &cp);
-    if (!n) {
-        bk_pos p = here(c, *i);
-        return syntax_fail(c, &p, "invalid UTF-8 (byte 0x%02x)", (unsigned char)c->text[*i]);
-    }
-    c->cont += n - 1;
-    *i += n;
-    return BLOBC_OK;
-}
-
-static void new_line(csv *c, size_t next) {
-    c->line++;
-    c->line_start = next;
-    c->cont = 0;
-}
-
-/* Bytes an unquoted cell stops at: 1 the separator or a line end, 2 a
- * quote, 3 the start of a multi-byte character; a table, for the loop
- * every byte of the text goes through. */
-static void stop_classes(csv *c) {
-    for (unsigned b = 0; b < 256; b++)
-        c->stop[b] = b == (unsigned char)c->sep || b == '\n' || b == '\r' ? 1
-                     : b == '"'                                           ? 2
-                     : b >= 0x80                                          ? 3
-                                                                          : 0;
-}
-
-static blobc_status add_cell(csv *c, size_t s, size_t n, bool copied, bk_pos pos) {
-    if (!blobc_grow((void **)&c->cells, &c->cells_cap, c->ncells + 1, sizeof *c->cells))
-        return blobc_err_nomem(c->k->err);
-    c->cells[c->ncells++] = (csv_cell){s, n, copied, pos};
-    return BLOBC_OK;
-}
-
-/* A quoted cell from its opening quote at c->i: up to the closing one,
- * "" read as one quote and a line break (CRLF, CR or LF) as LF; copied
- * only when it holds either. */
-static blobc_status quoted_cell(csv *c) {
-    const char *t = c->text;
-    bk_pos open = here(c, c->i);
-    size_t i = c->i + 1, from = i, base = c->copy.len;
-    bool copied = false;
-    for (;;) {
-        if (i >= c->len)
-            return syntax_fail(c, &open, "a quoted cell is not closed (no quote ends the one here)");
-        unsigned char b = (unsigned char)t[i];
-        if (b == '"' && !(i + 1 < c->len && t[i + 1] == '"')) break;
-        if (b == '"' || b == '\r' || b == '\n') {
-            /* "" or a line break: the text so far, then the one byte it stands for */
-            if (!blobc_buf_append(&c->copy, t + from, i - from) ||
-                !blobc_buf_putc(&c->copy, b == '"' ? '"' : '\n'))
-                return blobc_err_nomem(c->k->err);
-            copied = true;
-            i += b == '"' || (b == '\r' && i + 1 < c->len && t[i + 1] == '\n') ? 2 : 1;
-            if (b != '"') new_line(c, i);
-            from = i;
-        } else if (b >= 0x80) {
-            blobc_status st = utf8_at(c, &i);
-            if (st) return st;
-        } else {
-            i++;
-        }
-    }
-    size_t s = from, n;
-    if (copied) {
-        if (!blobc_buf_append(&c->copy, t + from, i - from)) return blobc_err_nomem(c->k->err);
-        s = base;
-        n = c->copy.len - base;
-    } else {
-        s = c->i + 1;
-        n = i - s;
-    }
-    c->i = i + 1;
-    if (c->i < c->len && c->stop[(unsigned char)t[c->i]] != 1) {
-        bk_pos p = here(c, c->i);
-        return syntax_fail(c, &p, "text after a quoted cell's closing quote (a quote inside a "
-                                  "quoted cell is written twice: \"\")");
-    }
-    return add_cell(c, s, n, copied, open);
-}
-
-/* The cells of the row at c->i, up to its line end (stepped over). */
-static blobc_status read_row(csv *c) {
-    const char *t = c->text;
-    c->ncells = 0;
-    c->copy.len = 0;
-    for (;;) {
-        blobc_status st;
-        if (c->i < c->len && t[c->i] == '"') {
-            if ((st = quoted_cell(c))) return st;
-        } else {
-            size_t i = c->i;
-            unsigned char k = 0;
-            for (;;) {
-                while (i < c->len && !(k = c->stop[(unsigned char)t[i]])) i++;
-                if (i >= c->len || k == 1) break;
-                if (k == 2) {
-                    bk_pos p = here(c, i);
-                    return syntax_fail(c, &p, "a quote inside a cell that does not start with "
-                                              "one (quote the whole cell and write the quote "
-                                              "twice: \"\")");
-                }
-                if ((st = utf8_at(c, &i))) return st;
-            }
-            if ((st = add_cell(c, c->i, i - c->i, false, here(c, c->i)))) return st;
-            c->i = i;
-        }
-        if (c->i >= c->len) return BLOBC_OK;
-        char b = t[c->i++];
-        if (b == c->sep) continue;
-        if (b == '\r' && c->i < c->len && t[c->i] == '\n') c->i++;
-        new_line(c, c->i);
-        return BLOBC_OK;
-    }
-}
-
-static const char *cell_text(const csv *c, const csv_cell *cell) {
-    return cell->copied ? (const char *)c->copy.data + cell->s : c->text + cell->s;
-}
-
-/* Steps over lines that hold nothing. */
-static void skip_blank(csv *c) {
-    while (c->i < c->len && (c->text[c->i] == '\n' || c->text[c->i] == '\r')) {
-        c->i += c->text[c->i] == '\r' && c->i + 1 < c->len && c->text[c->i + 1] == '\n' ? 2 : 1;
-        new_line(c, c->i);
-    }
-}
+#include "bake/csv_internal.h"
 
 /* ---- the header ---- */
 
@@ -590,14 +343,14 @@ static blobc_status tags_col(csv *c, uint32_t i, const blobc_type *row) {
 
 static blobc_status read_header(csv *c, const char *field) {
     bk *k = c->k;
-    blobc_status st = read_row(c);
+    blobc_status st = csv_read_row(c);
     if (st) return st;
     if (!(c->cols = calloc(c->ncells, sizeof *c->cols))) return blobc_err_nomem(k->err);
     c->ncols = (uint32_t)c->ncells;
     for (uint32_t i = 0; i < c->ncols; i++) {
         const csv_cell *cell = &c->cells[i];
         c->cols[i].pos = cell->pos;
-        if (!(c->cols[i].name = blobc_arena_strndup(&k->arena, cell_text(c, cell), cell->n)))
+        if (!(c->cols[i].name = blobc_arena_strndup(&k->arena, csv_cell_text(c, cell), cell->n)))
             return blobc_err_nomem(k->err);
     }
     bk_pos start = {1, 1, c->base};
@@ -671,7 +424,7 @@ static blobc_status store_text(csv *c, bk_slot *slot, const char *s, size_t n, u
  * of a map. */
 static blobc_status split_cell(csv *c, const csv_op *op, const csv_cell *cell, bk_slot *slot) {
     bk *k = c->k;
-    const char *s = cell_text(c, cell), *end = s + cell->n;
+    const char *s = csv_cell_text(c, cell), *end = s + cell->n;
     bool map = op->leaf == LEAF_MAP;
     uint32_t count = 1;
     for (const char *p = s; p < end; p++) count += *p == op->sep;
@@ -724,7 +477,7 @@ static blobc_status leaf(csv *c, const csv_op *op, const bk_pos *rowpos) {
     blobc_status st = step_slot(c, op, &cell->pos, &slot);
     if (st) return st;
     if (op->leaf != LEAF_SCALAR) return split_cell(c, op, cell, &slot);
-    return store_text(c, &slot, cell_text(c, cell), cell->n, op->tok, &cell->pos);
+    return store_text(c, &slot, csv_cell_text(c, cell), cell->n, op->tok, &cell->pos);
 }
 
 /* Runs the program over the row's cells: the item's fields, nested
@@ -769,7 +522,7 @@ static blobc_status row_tags(csv *c, const blobc_type *row, bool *excluded) {
     *excluded = false;
     if (!c->tags_col || cell_empty(c, c->tags_col - 1)) return BLOBC_OK;
     const csv_cell *cell = &c->cells[c->tags_col - 1];
-    const char *p = cell_text(c, cell), *end = p + cell->n;
+    const char *p = csv_cell_text(c, cell), *end = p + cell->n;
     bk_scalar tags[BLOBC_MAX_TAGS];
     bk_pos pos[BLOBC_MAX_TAGS];
     uint32_t n = 0;
@@ -805,10 +558,10 @@ static blobc_status bake_rows(csv *c) {
     if (st) return st;
     const blobc_type *row = through(through(c->table->type)->elem);
     for (;;) {
-        skip_blank(c);
+        csv_skip_blank(c);
         if (c->i >= c->len) break;
-        bk_pos rowpos = here(c, c->i);
-        if ((st = read_row(c))) return st;
+        bk_pos rowpos = csv_here(c, c->i);
+        if ((st = csv_read_row(c))) return st;
         if (c->ncells > c->ncols)
             return syntax_fail(c, &c->cells[c->ncols].pos, "a row of %zu cells, but the header "
                                "names %u columns", c->ncells, c->ncols);
@@ -832,11 +585,7 @@ static blobc_status bake_table(bk *k, const csv_table *t, bool tsv, const char *
     c.text = t->text;
     c.len = t->len;
     c.base = t->base;
-    c.sep = tsv ? '\t' : ',';
-    c.line = 1;
-    stop_classes(&c);
-    if (c.len >= 3 && memcmp(c.text, "\xEF\xBB\xBF", 3) == 0) c.i = c.bom = 3;
-    skip_blank(&c);
+    csv_begin(&c, tsv);
     blobc_status st;
     if (c.i >= c.len) {
         bk_pos pos = {c.line, 1, c.base + c.i};
