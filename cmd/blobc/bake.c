@@ -325,6 +325,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     bool strip = false, one_thread = false, quiet = false, verbose = false, no_cache = false;
     bool depfiles = false, warn_unknown = false;
     const char *unity_version = NULL, *unity_length = NULL, *assets = NULL, *exclude = NULL;
+    const char *strings = NULL, *lang = NULL;
     opt opts[] = {
         {"schema", 's', true, &schema, NULL},
         {"type", 't', true, &type, NULL},
@@ -348,12 +349,14 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         {"input", 0, true, &input, NULL},
         {"table", 0, true, &table, NULL},
         {"exclude-tags", 0, true, &exclude, NULL},
+        {"strings", 0, true, &strings, NULL},
+        {"lang", 0, true, &lang, NULL},
         {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL}, {NULL, 0, false, NULL, NULL},
         {NULL, 0, false, NULL, NULL},
     };
-    size_t nopts = 22;
+    size_t nopts = 24;
     for (size_t i = 0; extra && extra[i].longname && nopts + 1 < sizeof opts / sizeof opts[0]; i++)
         opts[nopts++] = extra[i];
     memset(r, 0, sizeof *r);
@@ -377,6 +380,12 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
         return EXIT_USAGE;
     }
     if (exclude && (rc = split_tags(cmd, exclude, r))) return rc;
+    if (lang && !strings) {
+        usage_error(cmd, "--lang %s needs --strings FILE, the table its texts come from", lang);
+        return EXIT_USAGE;
+    }
+    r->bo.bake.strings = strings;
+    r->bo.bake.lang = lang;
     r->bo.bake.max_input = cli_max_input;
     r->verbose = verbose;
     r->bo.bake.table = table;

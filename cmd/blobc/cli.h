@@ -195,6 +195,9 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "      --assets DIR      the root @path checks look under (default: the\n" \
     "                        current directory)\n" \
     "      --exclude-tags T,U  leave out the items whose $tags hold T or U\n" \
+    "      --strings FILE    the string table (CSV or TSV) of the schema's text\n" \
+    "                        fields: every key must be in it\n" \
+    "      --lang LANG       bake each text as the table's LANG column\n" \
     "      --one-thread      never parse on a second thread (by default YAML of\n" \
     "                        1 MiB or more is parsed on one while the other bakes)\n" \
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \

@@ -252,6 +252,8 @@ struct bk {
     /* opts->exclude_tags names some tag; and the struct of the item whose
      * tags were just read ahead and keep it, for the struct frame it opens
      * (tags.c). */
+    /* The string table of text fields (text.c), NULL without --strings. */
+    struct bk_texts *texts;
     bool excluding;
     bool schema_tags;            /* some struct of the schema declares @tags */
     const blobc_type *tagged;
@@ -432,7 +434,7 @@ static inline bool bk_f32_from_double(double d, double *out) {
  * False when bk_store must decide (a *T, an enum, a string, a value out
  * of range or needing the slow conversion, a type error). */
 static inline bool bk_store_quick(bk *k, const bk_slot *s, const bk_scalar *v) {
-    if (k->checking) return false;
+    if (k->checking || k->texts) return false;
     blobc_kind kind = s->type->kind;
     if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
         double d = v->d;
@@ -652,6 +654,21 @@ blobc_status bk_tags_judge(bk *k, const blobc_type *st, const bk_scalar *tags,
 /* A "$tags" key in the innermost struct: skipped (BK_OUT_SKIP) in an
  * item whose tags were read ahead, else an error. */
 blobc_status bk_tags_key(bk *k, const bk_pos *pos);
+
+/* ---- localized text (text.c) ---- */
+
+typedef struct bk_texts bk_texts;
+/* At the root's resolution, with opts->strings: reads the string table
+ * (its errors name its lines), and the language opts->lang takes. */
+blobc_status bk_texts_load(bk *k);
+void bk_texts_free(bk *k);
+/* A string about to be stored for field fld (NULL: the field being
+ * filled, or whose item is): when it is text, its key is looked up in the
+ * table (an error when it is not there) and, with --lang, *s and *n
+ * become the language's text (the first language's, with a warning, when
+ * the table has none for it). */
+blobc_status bk_translate(bk *k, const blobc_field *fld, const char **s, size_t *n,
+                          const bk_pos *pos);
 
 /* Did-you-mean among a list of names: the closest within a small edit
  * distance, or NULL. */

@@ -32,6 +32,7 @@ void bk_init(bk *k, const char *filename, const blobc_bake_options *opts, blobc_
 void bk_free(bk *k) {
     bk_keys_free(k);
     bk_checks_free(k);
+    bk_texts_free(k);
     free(k->fr);
     free(k->defs);
     blobc_ptrset_free(&k->plan_types);
@@ -339,7 +340,8 @@ static blobc_status put_string(bk *k, const bk_slot *s, const char *str, size_t 
 
 blobc_status bk_store_string(bk *k, const bk_slot *s, const char *str, size_t n,
                              const bk_pos *pos, blobc_ref *payload) {
-    blobc_status st = put_string(k, s, str, n, pos, payload);
+    blobc_status st = k->texts ? bk_translate(k, NULL, &str, &n, pos) : BLOBC_OK;
+    if (!st) st = put_string(k, s, str, n, pos, payload);
     return st || !k->checking ? st : bk_check_string(k, str, n, pos);
 }
 
@@ -358,10 +360,16 @@ static blobc_status put_string(bk *k, const bk_slot *s, const char *str, size_t 
     return BLOBC_OK;
 }
 
-static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_default *d,
+static blobc_status apply_default(bk *k, const bk_slot *s, const blobc_field *fld,
                                   const bk_pos *pos) {
+    const blobc_default *d = &fld->def;
     blobc_kind kind = s->type->kind;
-    if (kind == BLOBC_KIND_STRING) return put_string(k, s, d->str, d->str_len, pos, NULL);
+    if (kind == BLOBC_KIND_STRING) {
+        const char *str = d->str;
+        size_t n = d->str_len;
+        blobc_status st = k->texts ? bk_translate(k, fld, &str, &n, pos) : BLOBC_OK;
+        return st ? st : put_string(k, s, str, n, pos, NULL);
+    }
     if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     if (!blobc_kind_is_scalar(kind)) return BLOBC_OK;
     if (d->bits == 0 && d->f == 0 && !signbit(d->f)) return BLOBC_OK; /* already zero */
@@ -387,7 +395,7 @@ static blobc_status apply_struct_default(bk *k, const bk_slot *s, const bk_pos *
         const blobc_field *fld = &st->fields[top->next++];
         bk_slot sub = {fld->type, top->at.ref, top->at.off + fld->offset};
         if (fld->def.present) {
-            blobc_status r = apply_default(k, &sub, &fld->def, pos);
+            blobc_status r = apply_default(k, &sub, fld, pos);
             if (r) return r;
         } else if (fld->type->kind == BLOBC_KIND_STRUCT) {
             if (!blobc_grow((void **)&k->defs, &k->defs_cap, (size_t)n + 1, sizeof *k->defs))
@@ -425,7 +433,7 @@ blobc_status bk_close_struct(bk *k) {
             const blobc_field *fld = &t->fields[i];
             if (fld->def.present) {
                 bk_slot s = {fld->type, f->at.ref, f->at.off + fld->offset};
-                blobc_status st = apply_default(k, &s, &fld->def, &f->pos);
+                blobc_status st = apply_default(k, &s, fld, &f->pos);
                 if (st) return st;
                 continue;
             }
@@ -789,7 +797,7 @@ static blobc_status store(bk *k, bk_slot *s, const bk_scalar *v, const bk_pos *p
                           blobc_ref *payload) {
     char msg[300];
     const blobc_field *left = null_field(k, s, v);
-    if (left && left->def.present) return apply_default(k, s, &left->def, pos);
+    if (left && left->def.present) return apply_default(k, s, left, pos);
     if (left) return s->type->kind == BLOBC_KIND_STRUCT ? apply_struct_default(k, s, pos) : BLOBC_OK;
     for (;;) {
         const blobc_type *t = s->type;

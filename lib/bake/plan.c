@@ -141,6 +141,22 @@ static blobc_status put_table(XXH3_state_t *h, const blobc_bake_plan *plan,
     return BLOBC_OK;
 }
 
+/* What decides a bake's texts: the string table's bytes and the
+ * language (nothing without a table: keys as before). */
+static blobc_status put_strings(XXH3_state_t *h, const blobc_bake_options *o, blobc_error *err) {
+    blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
+    uint8_t *data;
+    size_t len;
+    blobc_status st = blobc_read_file_ex(o->strings, &ro, &data, &len, err);
+    if (st) return st;
+    put_str(h, "strings");
+    put_str(h, o->strings);
+    put_bytes(h, data, len);
+    put_str(h, o->lang ? o->lang : "");
+    free(data);
+    return BLOBC_OK;
+}
+
 static bool checks_files(const blobc_schema *s) {
     for (size_t i = 0, n = blobc_schema_count(s); i < n; i++) {
         const blobc_type *t = blobc_schema_at(s, i);
@@ -155,7 +171,7 @@ static bool checks_files(const blobc_schema *s) {
  * bake succeeds: the code that bakes (the library's version and source
  * checksum, the versions of libyaml and cJSON, the blob format version);
  * the options that change bytes (the output form, --strip, a Unity file's
- * version and length rule, --exclude-tags); the input format; the schema as this bake
+ * version and length rule, --exclude-tags, --strings and --lang); the input format; the schema as this bake
  * uses it, in the one canonical form of blobc_types_describe (every type
  * the root reaches with its names, the schema name when the output
  * records it, and every default), never the schema's text, so comments,
@@ -198,6 +214,12 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
+    /* the string table, whole, and the language taken from it */
+    if (o->strings && (st = put_strings(h, o, err)) != BLOBC_OK) {
+        XXH3_freeState(h);
+        blobc_buffer_free(&desc);
+        return st;
+    }
     /* the items --exclude-tags leaves out (nothing without it: keys as before) */
     for (size_t i = 0; i < o->nexclude_tags; i++) {
         if (i == 0) put_str(h, "exclude-tags");

@@ -166,15 +166,18 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
  * event (the plan is gone by then). */
 static void keep_files(const blobc_job *job, const blobc_bake_options *bo, const baked *b,
                        blobc_pl_slot *s) {
-    size_t tables = bo->ntables, n = 1 + tables + blobc_schema_file_count(b->plan.schema);
+    /* the tables and the string table count as inputs */
+    size_t tables = bo->ntables + (bo->strings != NULL);
+    size_t n = 1 + tables + blobc_schema_file_count(b->plan.schema);
     if (!(s->files = calloc(n, sizeof *s->files))) {
         s->status = BLOBC_ENOMEM;
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        const char *f = i == 0       ? job->input
-                        : i <= tables ? bo->tables[i - 1].path
-                                      : blobc_schema_file(b->plan.schema, i - 1 - tables);
+        const char *f = i == 0                ? job->input
+                        : i <= bo->ntables    ? bo->tables[i - 1].path
+                        : i <= tables         ? bo->strings
+                                              : blobc_schema_file(b->plan.schema, i - 1 - tables);
         if (!(s->files[s->nfiles++] = strdup(f))) s->status = BLOBC_ENOMEM;
     }
 }
@@ -231,16 +234,18 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
 /* The depfile's text, then the output, then the depfile: a depfile that
  * cannot be made stops the output too (a build tool would take the output
  * for up to date). */
-/* The depfile's rule: the job's input and a table bake's other tables. */
+/* The depfile's rule: the job's input, a table bake's other tables, and
+ * the string table. */
 static blobc_status make_depfile(const blobc_job *job, const blobc_batch_options *o, const baked *b,
                                  blobc_buffer *dep, blobc_error *err) {
     const assets *a = &b->files;
     if (a->nomem) return blobc_err_nomem(err);
-    size_t n = 1 + o->bake.ntables;
+    size_t n = 1 + o->bake.ntables + (o->bake.strings != NULL);
     const char **names = malloc((n + a->n) * sizeof *names);
     if (!names) return blobc_err_nomem(err);
     names[0] = job->input;
-    for (size_t i = 1; i < n; i++) names[i] = o->bake.tables[i - 1].path;
+    for (size_t i = 1; i <= o->bake.ntables; i++) names[i] = o->bake.tables[i - 1].path;
+    if (o->bake.strings) names[n - 1] = o->bake.strings;
     for (size_t i = 0; i < a->n; i++) names[n + i] = (const char *)a->text.data + a->at[i];
     blobc_status st = blobc_depfile_inputs(job->output, names, n, b->plan.schema, names + n, a->n, dep, err);
     free(names);

@@ -305,7 +305,7 @@ static blobc_status check_struct_flags(layout_ctx *L, const blobc_type *t) {
     for (uint32_t i = 0; i < t->nfields; i++) {
         const blobc_field *f = &t->fields[i];
         blobc_kind k = f->type->kind;
-        if (f->flags & ~BLOBC_FIELD_ANCHOR)
+        if (f->flags & ~(BLOBC_FIELD_ANCHOR | BLOBC_FIELD_TEXT))
             return blobc_schema_err(L->s, f->pos, L->err, "struct %s: field '%s' has unknown "
                                     "flags", nm, f->name);
         if ((f->flags & BLOBC_FIELD_ANCHOR) && !blobc_kind_is_integer(k) &&

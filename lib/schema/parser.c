@@ -210,6 +210,9 @@ static blobc_status parse_field(parser *p, blobc_type *st) {
 static blobc_status begin_named(parser *p, blobc_kind kind, blobc_token *name, blobc_type **out) {
     if (next(p)) return BLOBC_EINPUT;
     if (expect_name(p, "type", name)) return BLOBC_EINPUT;
+    if (name->len == 4 && memcmp(tok_text(p, name), "text", 4) == 0)
+        return blobc_schema_err(p->s, name->pos, p->err, "'text' is a built-in type (a string "
+                                "that is a key of a string table) and cannot be declared");
     blobc_type *t = blobc_arena_alloc(&p->s->arena, sizeof *t);
     if (!t || !(t->name = arena_name(p, name))) return blobc_err_nomem(p->err);
     t->kind = kind;

@@ -143,6 +143,8 @@ static void report_struct(report *r, const blobc_type *t) {
         const blobc_field *f = &t->fields[i];
         char sp[256];
         blobc_type_spell(f->type, sp, sizeof sp);
+        char *str = f->flags & BLOBC_FIELD_TEXT ? strstr(sp, "string") : NULL;
+        if (str) memmove(str + 4, str + 6, strlen(str + 6) + 1), memcpy(str, "text", 4); /* as written */
         put_doc(r, 4 + ow + 2 + sw + 2, f->doc);
         put(r, "    %*u  %*u  %s%s%s: %s", ow, (unsigned)f->offset, sw, (unsigned)f->type->size,
             t->key == i + 1 ? "@key " : "", f->flags & BLOBC_FIELD_ANCHOR ? "@anchor " : "",

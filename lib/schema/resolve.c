@@ -50,7 +50,9 @@ static const blobc_type *builtin_by_name(const char *s, size_t n) {
         const char *kw = blobc_kind_name((blobc_kind)k);
         if (strlen(kw) == n && memcmp(kw, s, n) == 0) return blobc_builtin_type((blobc_kind)k);
     }
-    if (n == 6 && memcmp(s, "string", 6) == 0) return blobc_builtin_type(BLOBC_KIND_STRING);
+    /* text is a string whose value is a key of a string table (mark_text) */
+    if ((n == 6 && memcmp(s, "string", 6) == 0) || (n == 4 && memcmp(s, "text", 4) == 0))
+        return blobc_builtin_type(BLOBC_KIND_STRING);
     if (n == 3 && memcmp(s, "any", 3) == 0) return blobc_builtin_type(BLOBC_KIND_ANY);
     return NULL;
 }
@@ -146,6 +148,37 @@ static blobc_status resolve_type(parser *p, const pending_field *pf, const blobc
     return BLOBC_OK;
 }
 
+static bool is_text(const parser *p, const texpr *x) {
+    return x->op == TX_NAME && x->tok.len == 4 && memcmp(tok_text(p, &x->tok), "text", 4) == 0;
+}
+
+/* A `text` anywhere in x, or NULL (recursion bounded as the parse was). */
+static const texpr *find_text(const parser *p, const texpr *x) {
+    if (!x) return NULL;
+    if (is_text(p, x)) return x;
+    const texpr *t = x->op == TX_NAME || x->op == TX_REF ? NULL : find_text(p, x->a);
+    return t ? t : x->op == TX_MAP ? find_text(p, x->b) : NULL;
+}
+
+/* A field of `text`: the type itself, or one level down in [text],
+ * [text; N] or ?text, takes BLOBC_FIELD_TEXT; a text anywhere else is an
+ * error, since a bake translates the strings of a field, not of its
+ * deeper parts. */
+static blobc_status mark_text(parser *p, const pending_field *pf, blobc_field *f) {
+    const texpr *x = pf->tx;
+    if (pf->member) return BLOBC_OK;
+    if (is_text(p, x) ||
+        ((x->op == TX_ARRAY || x->op == TX_FIXED || x->op == TX_OPT) && is_text(p, x->a))) {
+        f->flags |= BLOBC_FIELD_TEXT;
+        return BLOBC_OK;
+    }
+    const texpr *t = find_text(p, x);
+    return !t ? BLOBC_OK
+              : blobc_schema_err(p->s, t->tok.pos, p->err, "text goes where a field's string "
+                                 "goes: `name: text`, or its items in [text], [text; N] or ?text "
+                                 "(a bake translates a field's own strings, not deeper ones)");
+}
+
 static blobc_status check_default(parser *p, const pending_field *pf, blobc_field *f) {
     const blobc_token *d = &pf->def;
     const blobc_type *t = f->type;
@@ -233,7 +266,7 @@ blobc_status blobc_parser_resolve(parser *p) {
     for (size_t i = 0; i < p->npf; i++) {
         pending_field *pf = &p->pf[i];
         blobc_field *f = (blobc_field *)&pf->st->fields[pf->index];
-        if (resolve_type(p, pf, &f->type)) return p->err->status;
+        if (resolve_type(p, pf, &f->type) || mark_text(p, pf, f)) return p->err->status;
     }
     if (p->has_root) {
         const blobc_type *r;

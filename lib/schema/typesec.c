@@ -337,13 +337,15 @@ static bool put_was(const char *was, blobc_buffer *out) {
     return blobc_buf_putc(out, was ? 1 : 0) && (!was || (put64(out, n) && blobc_buf_append(out, was, n)));
 }
 
-/* A field's old name and value checks, which a bake reads too: the
- * old-name byte says (bit 1) whether checks follow, each as it is spelled
- * (the spelling holds every argument), so a schema without checks is
- * described as before they existed. */
+/* A field's old name, value checks and whether it is text, which a bake
+ * reads too: the old-name byte says (bit 1) whether checks follow, each
+ * as it is spelled (the spelling holds every argument), and (bit 2)
+ * whether the field is text, so a schema without either is described as
+ * before they existed. */
 static bool put_field_extras(const blobc_field *f, blobc_buffer *out) {
     size_t n = f->was ? strlen(f->was) : 0;
-    if (!blobc_buf_putc(out, (char)((f->was ? 1 : 0) | (f->nchecks ? 2 : 0))) ||
+    char bits = (char)((f->was ? 1 : 0) | (f->nchecks ? 2 : 0) | (f->flags & BLOBC_FIELD_TEXT ? 4 : 0));
+    if (!blobc_buf_putc(out, bits) ||
         (f->was && !(put64(out, n) && blobc_buf_append(out, f->was, n))))
         return false;
     if (f->nchecks && !put64(out, f->nchecks)) return false;

@@ -138,6 +138,14 @@ typedef struct blobc_bake_options {
      * are left out (each must be a tag some struct's @tags declares). */
     const char *const *exclude_tags;
     size_t nexclude_tags;
+    /* --strings: the string table (CSV, or TSV by a .tsv/.tab name) whose
+     * keys the schema's text fields hold: its first column the key, the
+     * others one per language. Every key must be in it. NULL: none. */
+    const char *strings;
+    /* --lang: the table's column text fields take (the first language's
+     * text, with a warning, where its cell is empty); NULL: the keys are
+     * baked as written. */
+    const char *lang;
 } blobc_bake_options;
 
 /* Bakes `text` (the contents of `filename`, which is used for messages, to

@@ -89,6 +89,9 @@ typedef enum blobc_any_kind {
 
 /* Field flags (blobc_field.flags). */
 #define BLOBC_FIELD_ANCHOR 1u   /* @anchor: takes the YAML anchor of its node when not given */
+#define BLOBC_FIELD_TEXT 2u     /* declared `text` (or [text], [text; N], ?text): its strings
+                                   are keys of a string table, which bake --lang translates;
+                                   a string in blobs (not kept there) */
 
 /* How a union's data says which member it holds (blobc_type.by). */
 typedef enum blobc_union_by {
