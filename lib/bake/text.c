@@ -6,7 +6,7 @@
  * text"). Without --lang the keys are only checked to be in the table.
  *
  * The table is read once per bake, before any value, with the CSV reader
- * (csv_read.c) on a bake of its own, so that its errors name its lines;
+ * (csv_read.c), its errors naming its lines;
  * the texts of the one language taken, and its keys, are kept in one
  * buffer with a hash index.
  */
@@ -98,7 +98,7 @@ static blobc_status add_row(csv *c, bk_texts *t, uint32_t col, uint32_t line) {
     return BLOBC_OK;
 }
 
-/* Reads the table's text (its errors on bake `tk`, which names it). */
+/* Reads the table's text. */
 static blobc_status read_texts(bk *tk, const char *text, size_t len, bool tsv, bk_texts *t) {
     csv c;
     memset(&c, 0, sizeof c);
@@ -172,19 +172,25 @@ blobc_status bk_texts_load(bk *k) {
     k->texts = t;
     t->lang = o->lang;
     blobc_hashtab_init(&t->index, NULL);
-    /* its own bake, without a sink: the first error in the table ends it */
-    blobc_bake_options to = *o;
-    to.diag = NULL;
-    bk tk;
-    bk_init(&tk, o->strings, &to, k->err);
+    /* The bake reads the table before any value (there is no frame yet),
+     * its messages placed in the table's text, and without a sink for the
+     * while: the first error in the table ends the bake. */
     csv_table tab[2] = {{o->strings, (const char *)data, len, 0, NULL}, {NULL, NULL, 0, 0, NULL}};
-    tk.fe = tab;
-    tk.locate = csv_locate;
+    void *fe = k->fe;
+    void (*locate)(bk *, const bk_pos *) = k->locate;
+    const char *filename = k->filename;
+    blobc_diag_sink *sink = k->sink;
+    k->fe = tab;
+    k->locate = csv_locate;
+    k->filename = o->strings;
+    k->sink = NULL;
     size_t n = strlen(o->strings);
-    bool tsv = (n > 4 && (strcmp(o->strings + n - 4, ".tsv") == 0 || strcmp(o->strings + n - 4, ".tab") == 0));
-    st = read_texts(&tk, (const char *)data, len, tsv, t);
-    tk.fe = NULL;
-    bk_free(&tk);
+    bool tsv = n > 4 && (strcmp(o->strings + n - 4, ".tsv") == 0 || strcmp(o->strings + n - 4, ".tab") == 0);
+    st = read_texts(k, (const char *)data, len, tsv, t);
+    k->fe = fe;
+    k->locate = locate;
+    k->filename = filename;
+    k->sink = sink;
     free(data);
     return st;
 }
