@@ -155,3 +155,10 @@ expect_err sep_last 1 "a field after @sep" "$BLOBC" check sep4.schema
 expect sample_bakes 0 "$BLOBC" bake "$TOP/samples/spreadsheet/items.csv" \
     -s "$TOP/samples/spreadsheet/items.schema" -o sample.blob
 expect sample_verifies 0 "$BLOBC" verify sample.blob
+S=$TOP/samples/spreadsheet
+expect sample_release_fr 0 "$BLOBC" bake "$S/items.csv" -s "$S/items.schema" --strings "$S/strings.csv" \
+    --lang fr --exclude-tags test -o sample_fr.blob
+"$BLOBC" dump sample_fr.blob >sample_fr.txt 2>&1
+grep -q '^    name: "Potion de soin,\\ngrande"$' sample_fr.txt && ! grep -q 'item\.\|999' sample_fr.txt &&
+    [ "$(grep -c '^  - id: ' sample_fr.txt)" -eq 5 ] && pass sample_release_fr_values ||
+    fail sample_release_fr_values "$(head -c 600 sample_fr.txt)"
