@@ -498,12 +498,23 @@ static blobc_status on_value(ys *y, const yev *ev) {
     if (ev->type == YE_ALIAS) return start_replay(y, ev); /* its first event takes the slot */
     bk_frame *f = bk_top(k);
     bk_slot slot;
+    yev kept;
     if (bk_is_map(f)) {
         slot = f->value;
         f->state = (uint8_t)(ST_KEY | (f->state & ST_MERGING));
+    } else if (ev->type == YE_MAP && k->schema_tags) {
+        /* The look ahead for the item's tags moves the parser on, which
+         * frees this event's strings: keep its tag and anchor's name. */
+        kept = *ev;
+        if ((kept.tag && !(kept.tag = blobc_arena_strndup(&k->arena, kept.tag, strlen(kept.tag)))) ||
+            (kept.anchor_name &&
+             !(kept.anchor_name = blobc_arena_strndup(&k->arena, kept.anchor_name, strlen(kept.anchor_name)))))
+            return blobc_err_nomem(k->err);
+        ev = &kept;
+        blobc_status st = bk_item_map(k, &ev->pos, &slot);
+        if (st) return skip_node(y, ev, st);
     } else {
-        blobc_status st = ev->type == YE_MAP ? bk_item_map(k, &ev->pos, &slot)
-                                             : bk_item(k, &ev->pos, &slot);
+        blobc_status st = bk_item(k, &ev->pos, &slot);
         if (st) return skip_node(y, ev, st);
     }
     /* Tags are read, not obeyed: the schema decides each value's type,
