@@ -459,7 +459,7 @@ static blobc_status step(bk *k, jstate *js, bk_frame *f) {
     bk_pos vpos = {0, 0, i};
     bk_slot slot;
     blobc_status st;
-    if (t[i] == '{') {
+    if (i < len && t[i] == '{') {
         js->obj = i; /* for the look ahead of an item's tags */
         st = bk_item_map(k, &vpos, &slot);
     } else {
