@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- verify ---- */
 
@@ -18,7 +19,13 @@ static const char verify_help[] =
     "Exit 0 only if every blob passes.\n"
     "\n"
     "  -s, --schema SCHEMA   also require the layout of SCHEMA's root type\n"
-    "                        (needed for stripped blobs)\n"
+    "                        (needed for stripped blobs), and judge every value\n"
+    "                        by SCHEMA's value checks (@range, @len, @match,\n"
+    "                        @unique; @path with --assets), as a bake would\n"
+    "      --assets DIR      @path names files under DIR (as bake --assets);\n"
+    "                        without it @path is not judged\n"
+    "      --max-errors N    list at most N failing values per blob (default 20,\n"
+    "                        0: all)\n"
     "  -t, --type TYPE       type in SCHEMA to compare with (default: its root)\n"
     "      --format FMT      blob (default) or unity: a Unity blob asset file\n"
     "                        (needs -s; also recognised without --format)\n"
@@ -33,15 +40,41 @@ static const char verify_help[] =
     COMMON_HELP
     "  -h, --help            show this help\n";
 
+/* Prints each value that fails a value check as the bake says it: the
+ * blob, the value's path, the message (its offset is left out). */
+static void print_check(void *ctx, const blobc_error *e) {
+    blobc_error shown = *e;
+    snprintf(shown.file, sizeof shown.file, "%s", (const char *)ctx);
+    shown.has_offset = false;
+    report(&shown);
+}
+
+/* The options a value check needs, or an exit code. */
+static int check_options(const char *assets, const char *max_errors, unsigned *max) {
+    blobc_os_info info;
+    unsigned long n = 20;
+    if (assets && (blobc_os_stat(assets, &info) != 0 || info.kind != BLOBC_OS_DIRECTORY)) {
+        usage_error("verify", "--assets '%s' is not a directory", assets);
+        return EXIT_USAGE;
+    }
+    if (max_errors && !cli_parse_uint(max_errors, 1000000000ul, &n)) {
+        usage_error("verify", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
+        return EXIT_USAGE;
+    }
+    *max = (unsigned)n;
+    return 0;
+}
+
 int cmd_verify(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *against = NULL;
+    const char *schema = NULL, *type = NULL, *against = NULL, *assets = NULL, *max_errors = NULL;
     bool json = false, quiet = false;
     read_format rf = {0};
     opt opts[] = {
         READ_FORMAT_OPTS(rf),
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"json", 0, false, NULL, &json},      {"quiet", 'q', false, NULL, &quiet},
-        {"against", 0, true, &against, NULL},
+        {"against", 0, true, &against, NULL}, {"assets", 0, true, &assets, NULL},
+        {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -81,8 +114,14 @@ int cmd_verify(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    blobc_check_sink sink = {print_check, NULL, 0, 0};
+    if ((rc = check_options(assets, max_errors, &sink.max_errors)) != 0) goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     blobc_verify_options vo = {0};
+    vo.flags = BLOBC_VERIFY_CHECKS;
+    vo.assets_dir = assets;
+    /* --json: one object a blob, with the first failing value */
+    vo.checks = json ? NULL : &sink;
     vo.schema = sch;
     vo.type_name = type;
     vo.unity = rf.unity;
@@ -91,6 +130,8 @@ int cmd_verify(int argc, char **argv) {
         const char *path = a.operands[i];
         blobc_error err;
         blobc_error_clear(&err);
+        sink.ctx = (void *)path;
+        sink.suppressed = 0;
         blobc_status st = blobc_verify_file(path, &vo, &err);
         if (st != BLOBC_OK && !err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
         err.status = st;
@@ -104,6 +145,9 @@ int cmd_verify(int argc, char **argv) {
             blobc_buffer_free(&line);
         } else if (st == BLOBC_OK) {
             if (!quiet) printf("%s: ok\n", path);
+        } else if (err.code == BLOBC_V_CHECK) {
+            /* every failing value is printed already */
+            if (sink.suppressed) report_suppressed(path, sink.suppressed);
         } else {
             if (err.code) {
                 /* Prefix the stable code so scripts can grep for it. */

@@ -1,10 +1,12 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk_driver.c); and
+ * walk the data section in canonical order (walk_driver.c), then, when
+ * asked, judge its values by the schema's checks (verify_checks.c); and
  * blobc_rt_open_checked, the checked open of generated headers.
  */
 #include "read/source.h"
+#include "read/verify_checks.h"
 #include "read/walk.h"
 #include "common/json_doc.h"
 
@@ -35,6 +37,9 @@ blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify
         w.any_order = src.is_unity;
         st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
         blobc_walk_free(&w);
+        /* sound, so judged by the schema's value checks when asked */
+        if (st == BLOBC_OK && opts->schema && (opts->flags & BLOBC_VERIFY_CHECKS))
+            st = blobc_verify_checks(src.data, src.root, src.data_offset, opts, err);
     }
     blobc_source_close(&src);
     return st;
