@@ -29,7 +29,8 @@ bool blobc_judge_float_in_range(const blobc_check *c, double d) {
     return (!c->has_lo || d >= c->lo_f) && (!c->has_hi || d <= c->hi_f) && !isnan(d);
 }
 
-size_t blobc_judge_chars(const char *s, size_t n) {
+/* A string's length in characters (code points): what a designer counts. */
+static size_t chars(const char *s, size_t n) {
     size_t c = 0;
     for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xc0) != 0x80;
     return c;
@@ -82,7 +83,7 @@ bool blobc_judge_number(const blobc_check *c, const blobc_type *t, const uint8_t
 int blobc_judge_string(const blobc_check *c, const char *s, size_t n, char *msg, size_t cap) {
     char q[QUOTED];
     if (c->kind == BLOBC_CHECK_LEN) {
-        size_t len = blobc_judge_chars(s, n);
+        size_t len = chars(s, n);
         if (len >= c->min && len <= c->max) return 1;
         blobc_quote(q, sizeof q, s, n);
         snprintf(msg, cap, "%s has %zu character%s, outside %s", q, len, len == 1 ? "" : "s", c->text);

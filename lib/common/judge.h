@@ -21,13 +21,10 @@
 /* Room for any message below. */
 #define BLOBC_JUDGE_MSG 600
 
-/* The low-level predicates, for values the caller holds decoded (a
- * field's default): an integer's bits (sign-extended for a signed kind),
- * a float, a string's character count (code points, what a designer
- * counts). */
+/* @range's predicates, for numbers the caller holds decoded (a field's
+ * default): an integer's bits (sign-extended for a signed kind), a float. */
 bool blobc_judge_int_in_range(const blobc_check *c, bool is_signed, uint64_t bits);
 bool blobc_judge_float_in_range(const blobc_check *c, double d);
-size_t blobc_judge_chars(const char *s, size_t n);
 
 /* A number, enum or bool of type t stored at p, against @range (any
  * other check passes). False with the message in msg when it fails. */

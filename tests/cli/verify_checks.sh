@@ -92,3 +92,28 @@ rc_is deep_exit 1 && { n=$(grep -c 'error: 9 is out of @range(0, 5)$' "$T/err");
 run timeout 20 "$BLOBC" verify -s "$T/deep.schema" "$T/bottom.blob"
 rc_is bottom_exit 1 && { grep -q '^[^ ]*bottom.blob: \.\.\.[a.]*\.a\.a\.v: error: 7 is out of @range(0, 5)$' "$T/err" &&
     [ "$(wc -l <"$T/err")" -eq 1 ] && pass bottom_path_cut || fail bottom_path_cut "$(head -c 300 "$T/err")"; }
+
+# ---- every place a checked field can be: the bake's paths and words ----
+# Inside a map's values (by key), an optional, a list of optionals, a
+# union's member (in a field and in a list) and a *T target.
+cat >"$T/forms.schema" <<'S'
+struct V { @range(0, 1) x: f32; @len(, 2) @match("^a") s: ?string; @range(0, 3) o: [?i32]; }
+struct A { @range(0, 1) k: i32; }
+struct Bm { @len(1, ) n: string; }
+union U { A, Bm }
+struct R { m: [string: V]; u: U; us: [U]; p: *V; }
+root R;
+S
+sed 's/@[a-z]*([^)]*) //g' "$T/forms.schema" >"$T/forms_loose.schema"
+cat >"$T/forms.yaml" <<'Y'
+m: {one: {x: 2, s: bbb, o: [1, null, 9]}, two: {x: 0.5, s: null, o: []}}
+u: {A: {k: 5}}
+us: [{Bm: {n: ""}}, {A: {k: 0}}]
+p: {x: -1, s: abc, o: [4]}
+Y
+expect forms_bake 0 "$BLOBC" bake "$T/forms.yaml" -s "$T/forms_loose.schema" -o "$T/forms.blob"
+(cd "$T" && "$BLOBC" bake forms.yaml -s forms.schema -o never.blob) 2>&1 | sed -n 's/^forms\.yaml:[0-9]*:[0-9]*: //p' >"$T/forms_bake"
+run in_t "$BLOBC" verify -s forms.schema forms.blob
+rc_is forms_exit 1 && { sed 's/^forms\.blob: //' "$T/err" >"$T/forms_verify"
+    [ "$(wc -l <"$T/forms_bake")" -eq 9 ] && same_file forms_as_bake "$T/forms_verify" "$T/forms_bake" ||
+        fail forms_as_bake "$(cat "$T/forms_bake")"; }
