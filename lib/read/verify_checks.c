@@ -436,12 +436,7 @@ static blobc_status walk(vc *v, const blobc_type *root) {
 blobc_status blobc_verify_checks(const uint8_t *data, const blobc_type *root,
                                  uint64_t err_base, const blobc_verify_options *opts,
                                  blobc_error *err) {
-    vc v;
-    memset(&v, 0, sizeof v);
-    v.data = data;
-    v.err_base = err_base;
-    v.opts = opts;
-    v.err = err;
+    vc v = {.data = data, .err_base = err_base, .opts = opts, .err = err};
     blobc_ptrset_init(&v.types);
     blobc_hashtab_init(&v.seen, NULL);
     blobc_uniq_init(&v.uniq);
