@@ -36,9 +36,10 @@ typedef struct vc_frame {
     size_t elen;         /* ... and with the current element's */
 } vc_frame;
 
-/* A payload entered (who NULL), judged by a field (who: the field), or a
- * string met in a @unique list (who: the check, list: the list's start;
- * first: the first item with its text). */
+/* A payload entered (who NULL), judged by a field (who: the field), a
+ * string payload's text id (who: the texts; first: the id), or a text met
+ * in a @unique list (who: the check, list: the list's start, start: the
+ * text id; first: the first item with that text). */
 typedef struct vc_key {
     const void *who;
     size_t list;     /* a @unique list's start, else SIZE_MAX */
@@ -60,7 +61,8 @@ typedef struct vc {
     blobc_hashtab seen;
     vc_key *keys;
     size_t nkeys, keycap;
-    blobc_uniq uniq;
+    blobc_uniq uniq;     /* the numbers of the @unique list being judged */
+    blobc_uniq texts;    /* every distinct string text met by @unique */
     size_t failures;
 } vc;
 
@@ -223,27 +225,46 @@ static blobc_status failed(vc *v, size_t p, const char *msg) {
 
 /* ---- judging ---- */
 
+/* The text id of the string field at p: one per distinct text, each
+ * string payload read once whatever refers to it (its key keeps the id). */
+static int text_id(vc *v, size_t p, uint32_t *id) {
+    size_t k, n;
+    int r = meet(v, &v->texts, SIZE_MAX, target(v, p), &k);
+    if (r <= 0) {
+        if (r == 0) *id = v->keys[k].first;
+        return r;
+    }
+    const char *s = text_at(v, p, &n);
+    uint64_t h = blobc_hash_bytes(s, n);
+    uint32_t f = blobc_uniq_find(&v->texts, s, n, h);
+    if (f == UINT32_MAX && !blobc_uniq_put(&v->texts, s, n, h, f = (uint32_t)k)) return -1;
+    v->keys[k].first = *id = f;
+    return 1;
+}
+
 /* Item `index` of a @unique list (at `list`) against the items before
- * it: 1 new, 0 a repeat (msg says of which), -1 out of memory. A string
- * met again in the list is known by its place, so a string shared by
- * many items is read once. */
+ * it: 1 new, 0 a repeat (msg says of which), -1 out of memory. Strings
+ * compare by text id, so a string shared by many items or lists is read
+ * once. */
 static int unique_ok(vc *v, const blobc_check *c, const blobc_type *t, size_t list, size_t p,
                      uint32_t index, char *msg) {
+    size_t n = t ? t->size : 0, k;
     const void *bytes = v->data + p;
-    size_t n = t ? t->size : 0, k = 0;
-    uint32_t first;
-    if (!t) {
-        int r = meet(v, c, list, target(v, p), &k);
-        if (r < 0) return -1;
-        if (r == 0) first = v->keys[k].first;
+    uint32_t first, id;
+    if (t) {
+        uint64_t h = blobc_hash_bytes(bytes, n);
+        if ((first = blobc_uniq_find(&v->uniq, bytes, n, h)) == UINT32_MAX)
+            return blobc_uniq_put(&v->uniq, bytes, n, h, index) ? 1 : -1;
+    } else {
+        int r = text_id(v, p, &id);
+        if (r >= 0) r = meet(v, c, list, id, &k);
+        if (r != 0) {
+            if (r > 0) v->keys[k].first = index;
+            return r;
+        }
+        first = v->keys[k].first;
         bytes = text_at(v, p, &n);
-        if (r == 0) goto repeat;
     }
-    uint64_t h = blobc_hash_bytes(bytes, n);
-    first = blobc_uniq_find(&v->uniq, bytes, n, h);
-    if (!t) v->keys[k].first = first == UINT32_MAX ? index : first;
-    if (first == UINT32_MAX) return blobc_uniq_put(&v->uniq, bytes, n, h, index) ? 1 : -1;
-repeat:
     blobc_judge_repeat(c, t, bytes, n, first, msg, BLOBC_JUDGE_MSG);
     return 0;
 }
@@ -440,6 +461,7 @@ blobc_status blobc_verify_checks(const uint8_t *data, const blobc_type *root,
     blobc_ptrset_init(&v.types);
     blobc_hashtab_init(&v.seen, NULL);
     blobc_uniq_init(&v.uniq);
+    blobc_uniq_init(&v.texts);
     blobc_status st = walk(&v, root);
     blobc_buffer_free(&v.path);
     free(v.fr);
@@ -448,5 +470,6 @@ blobc_status blobc_verify_checks(const uint8_t *data, const blobc_type *root,
     blobc_hashtab_free(&v.seen);
     free(v.keys);
     blobc_uniq_free(&v.uniq);
+    blobc_uniq_free(&v.texts);
     return st;
 }

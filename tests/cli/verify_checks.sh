@@ -117,3 +117,16 @@ run in_t "$BLOBC" verify -s forms.schema forms.blob
 rc_is forms_exit 1 && { sed 's/^forms\.blob: //' "$T/err" >"$T/forms_verify"
     [ "$(wc -l <"$T/forms_bake")" -eq 9 ] && same_file forms_as_bake "$T/forms_verify" "$T/forms_bake" ||
         fail forms_as_bake "$(cat "$T/forms_bake")"; }
+
+# A 1 MB string that 40,000 items of 20,000 @unique lists share: its text
+# is read once (matched once, hashed once), not once per item.
+printf 'struct L { t: [string]; }\nstruct R { s: string; ls: [L]; }\nroot R;\n' >"$T/sh_loose.schema"
+printf 'struct L { @unique @match("b") t: [string]; }\nstruct R { s: string; ls: [L]; }\nroot R;\n' >"$T/sh.schema"
+python3 -c '
+print("s: &S " + "a" * 1000000)
+print("ls:")
+for i in range(20000): print("  - {t: [*S, *S]}")' >"$T/sh.yaml"
+expect shared_text_bake 0 "$BLOBC" bake "$T/sh.yaml" -s "$T/sh_loose.schema" -o "$T/sh.blob"
+run timeout 20 "$BLOBC" verify -s "$T/sh.schema" --max-errors 0 "$T/sh.blob"
+rc_is shared_text_exit 1 && { n=$(grep -c '\.\.\." repeats item 0 (@unique)$' "$T/err"); m=$(grep -c 'does not match' "$T/err")
+    [ "$n" -eq 20000 ] && [ "$m" -eq 1 ] && pass shared_text_once || fail shared_text_once "$n repeats, $m matches"; }
