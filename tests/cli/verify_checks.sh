@@ -128,5 +128,5 @@ print("ls:")
 for i in range(20000): print("  - {t: [*S, *S]}")' >"$T/sh.yaml"
 expect shared_text_bake 0 "$BLOBC" bake "$T/sh.yaml" -s "$T/sh_loose.schema" -o "$T/sh.blob"
 run timeout 20 "$BLOBC" verify -s "$T/sh.schema" --max-errors 0 "$T/sh.blob"
-rc_is shared_text_exit 1 && { n=$(grep -c '\.\.\." repeats item 0 (@unique)$' "$T/err"); m=$(grep -c 'does not match' "$T/err")
+rc_is shared_text_exit 1 && { n=$(grep -c '"\.\.\. repeats item 0 (@unique)$' "$T/err"); m=$(grep -c 'does not match' "$T/err")
     [ "$n" -eq 20000 ] && [ "$m" -eq 1 ] && pass shared_text_once || fail shared_text_once "$n repeats, $m matches"; }
