@@ -100,8 +100,8 @@ int cmd_verify(int argc, char **argv) {
         }
         goto done;
     }
-    if (type && !schema) {
-        usage_error("verify", "-t needs -s SCHEMA");
+    if ((type || assets) && !schema) {
+        usage_error("verify", "%s needs -s SCHEMA", type ? "-t" : "--assets");
         rc = EXIT_USAGE;
         goto done;
     }

@@ -43,6 +43,7 @@ expect good_no_assets 0 in_t "$BLOBC" verify -s items.schema good.blob
 expect_err good_wrong_assets 1 \
     'good.blob: items[0].icon: error: "sword.png" names no file: empty/icons/sword.png is not there (@path("icons/", ".png"))' \
     in_t "$BLOBC" verify -s items.schema --assets empty good.blob
+expect_err assets_needs_schema 2 "--assets needs -s SCHEMA" in_t "$BLOBC" verify --assets assets good.blob
 expect_err assets_not_dir 2 "--assets 'items.schema' is not a directory" \
     in_t "$BLOBC" verify -s items.schema --assets items.schema good.blob
 
