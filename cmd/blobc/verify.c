@@ -40,13 +40,46 @@ static const char verify_help[] =
     COMMON_HELP
     "  -h, --help            show this help\n";
 
-/* Prints each value that fails a value check as the bake says it: the
- * blob, the value's path, the message (its offset is left out). */
-static void print_check(void *ctx, const blobc_error *e) {
+/* The blob being verified, and (--json) the values that fail its checks. */
+typedef struct check_run {
+    const char *path;
+    bool json;
+    blobc_error *failed;
+    size_t nfailed, cap;
+} check_run;
+
+/* A value that fails a value check: printed as the bake says it (the
+ * blob, the value's path, the message; its offset left out), or kept for
+ * the blob's JSON line. */
+static void on_check(void *ctx, const blobc_error *e) {
+    check_run *r = ctx;
+    if (r->json) {
+        if (r->nfailed == r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 8;
+            blobc_error *more = realloc(r->failed, cap * sizeof *more);
+            if (!more) return; /* the line then lists those kept */
+            r->failed = more;
+            r->cap = cap;
+        }
+        r->failed[r->nfailed++] = *e;
+        return;
+    }
     blobc_error shown = *e;
-    snprintf(shown.file, sizeof shown.file, "%s", (const char *)ctx);
+    snprintf(shown.file, sizeof shown.file, "%s", r->path);
     shown.has_offset = false;
     report(&shown);
+}
+
+/* The blob's JSON line: every failing value when its checks failed. */
+static void print_json(const char *path, const blobc_error *err, const check_run *r) {
+    blobc_buffer line = {0};
+    blobc_error jerr;
+    blobc_status st = err->code == BLOBC_V_CHECK && r->nfailed
+                          ? blobc_verify_report_json_errors(path, r->failed, r->nfailed, &line, &jerr)
+                          : blobc_verify_report_json(path, err, &line, &jerr);
+    if (st == BLOBC_OK) fwrite(line.data, 1, line.len, stdout);
+    else report(&jerr);
+    blobc_buffer_free(&line);
 }
 
 /* The options a value check needs, or an exit code. */
@@ -68,6 +101,7 @@ static int check_options(const char *assets, const char *max_errors, unsigned *m
 int cmd_verify(int argc, char **argv) {
     const char *schema = NULL, *type = NULL, *against = NULL, *assets = NULL, *max_errors = NULL;
     bool json = false, quiet = false;
+    check_run cr = {NULL, false, NULL, 0, 0};
     read_format rf = {0};
     opt opts[] = {
         READ_FORMAT_OPTS(rf),
@@ -114,14 +148,14 @@ int cmd_verify(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
-    blobc_check_sink sink = {print_check, NULL, 0, 0};
+    cr.json = json;
+    blobc_check_sink sink = {on_check, &cr, 0, 0};
     if ((rc = check_options(assets, max_errors, &sink.max_errors)) != 0) goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     blobc_verify_options vo = {0};
     vo.flags = BLOBC_VERIFY_CHECKS;
     vo.assets_dir = assets;
-    /* --json: one object a blob, with the first failing value */
-    vo.checks = json ? NULL : &sink;
+    vo.checks = &sink;
     vo.schema = sch;
     vo.type_name = type;
     vo.unity = rf.unity;
@@ -130,19 +164,14 @@ int cmd_verify(int argc, char **argv) {
         const char *path = a.operands[i];
         blobc_error err;
         blobc_error_clear(&err);
-        sink.ctx = (void *)path;
+        cr.path = path;
+        cr.nfailed = 0;
         sink.suppressed = 0;
         blobc_status st = blobc_verify_file(path, &vo, &err);
         if (st != BLOBC_OK && !err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
         err.status = st;
         if (json) {
-            blobc_buffer line = {0};
-            blobc_error jerr;
-            if (blobc_verify_report_json(path, &err, &line, &jerr) == BLOBC_OK)
-                fwrite(line.data, 1, line.len, stdout);
-            else
-                report(&jerr);
-            blobc_buffer_free(&line);
+            print_json(path, &err, &cr);
         } else if (st == BLOBC_OK) {
             if (!quiet) printf("%s: ok\n", path);
         } else if (err.code == BLOBC_V_CHECK) {
@@ -166,6 +195,7 @@ int cmd_verify(int argc, char **argv) {
         if (c > rc) rc = c;
     }
 done:
+    free(cr.failed);
     blobc_schema_free(sch);
     free(a.operands);
     return rc;

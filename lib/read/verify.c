@@ -126,12 +126,18 @@ static bool add_error(cJSON *errors, const blobc_error *r) {
 
 blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
                                       blobc_buffer *out, blobc_error *err) {
+    bool failed = result && result->status != BLOBC_OK;
+    return blobc_verify_report_json_errors(file, failed ? result : NULL, failed, out, err);
+}
+
+blobc_status blobc_verify_report_json_errors(const char *file, const blobc_error *errors, size_t n,
+                                             blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
-    if (!file || !out) return blobc_err_arg(err, __func__, "file or out is NULL");
-    bool failed = result && result->status != BLOBC_OK;
-    cJSON *doc = cJSON_CreateObject(), *errors;
-    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", !failed) &&
-              (errors = cJSON_AddArrayToObject(doc, "errors")) && (!failed || add_error(errors, result));
+    if (!file || !out || (n && !errors)) return blobc_err_arg(err, __func__, "file, out or errors is NULL");
+    cJSON *doc = cJSON_CreateObject(), *list;
+    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", n == 0) &&
+              (list = cJSON_AddArrayToObject(doc, "errors"));
+    for (size_t i = 0; ok && i < n; i++) ok = add_error(list, &errors[i]);
     return blobc_json_print(doc, ok, false, out, err);
 }

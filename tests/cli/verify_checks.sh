@@ -53,10 +53,12 @@ rc_is max_errors_exit 1 && { n=$(grep -c ': items\[' "$T/err"); [ "$n" -eq 2 ] &
     grep -qx 'bad.blob: error: too many errors; stopping here: 13 more not shown (--max-errors 0 shows all)' "$T/err" &&
     pass max_errors_two || fail max_errors_two "$n errors: $(head -c 300 "$T/err")"; }
 expect_err max_errors_bad 2 "--max-errors needs a count" in_t "$BLOBC" verify -s items.schema --max-errors x bad.blob
-# --json: the first failing value, with its stable code.
-run in_t "$BLOBC" verify -s items.schema --json bad.blob
-rc_is json_exit 1 && grep -qF '"code":"value-check"' "$T/out" && grep -qF '"path":"items[0].name"' "$T/out" &&
-    pass json_first_failure || fail json_first_failure "$(cat "$T/out" "$T/err")"
+# --json: every failing value in the blob's one line, with its stable code.
+run in_t "$BLOBC" verify -s items.schema --assets assets --json bad.blob
+n=$(grep -o '"code":"value-check"' "$T/out" | wc -l)
+rc_is json_exit 1 && [ "$n" -eq 15 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && grep -qF '"path":"items[0].name"' "$T/out" &&
+    python3 -c 'import json,sys; json.loads(open(sys.argv[1]).read())' "$T/out" &&
+    pass json_every_failure || fail json_every_failure "$n: $(head -c 300 "$T/out")"
 
 # ---- verify without -s is unchanged: checks are not in the blob ----
 expect no_schema_passes 0 in_t "$BLOBC" verify bad.blob

@@ -128,6 +128,11 @@ BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blo
 BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
                                                 blobc_buffer *out, blobc_error *err);
 
+/* The same line with n errors (0: the file passed): `verify -s --json`
+ * lists every value that fails a value check (BLOBC_V_CHECK). */
+BLOBC_API blobc_status blobc_verify_report_json_errors(const char *file, const blobc_error *errors,
+                                                       size_t n, blobc_buffer *out, blobc_error *err);
+
 /* Where the values of two blobs first differ (blobc_compare_blobs). */
 #define BLOBC_DIFF_TEXT_MAX 256
 typedef struct blobc_difference {
