@@ -11,14 +11,12 @@
 #include "blobc/blobc.h"
 #include "test.h"
 
-static const char LOOSE[] = "struct P { x: i32; name: string; tags: [string]; }\n"
-                            "struct R { ps: [P]; }\nroot R;\n";
-static const char STRICT[] = "struct P { @range(0, 9) x: i32; @match(\"^[a-z]+$\") name: string;\n"
-                             "  @unique @len(, 2) tags: [string]; }\n"
-                             "struct R { ps: [P]; }\nroot R;\n";
-static const char DATA[] = "ps:\n"
-                           "  - {x: 1, name: ok, tags: [a]}\n"
-                           "  - {x: 12, name: Bad, tags: [a, b, a]}\n";
+/* One layout, with and without checks, and data that fails four. */
+#define ROOT "struct R { ps: [P]; }\nroot R;\n"
+static const char LOOSE[] = "struct P { x: i32; name: string; tags: [string]; }\n" ROOT;
+static const char STRICT[] =
+    "struct P { @range(0, 9) x: i32; @match(\"^[a-z]+$\") name: string; @unique @len(, 2) tags: [string]; }\n" ROOT;
+static const char DATA[] = "ps:\n  - {x: 1, name: ok, tags: [a]}\n  - {x: 12, name: Bad, tags: [a, b, a]}\n";
 
 static blobc_schema *parse(const char *text) {
     blobc_schema *s = NULL;
