@@ -57,8 +57,7 @@ expect_err max_errors_bad 2 "--max-errors needs a count" in_t "$BLOBC" verify -s
 run in_t "$BLOBC" verify -s items.schema --assets assets --json bad.blob
 n=$(grep -o '"code":"value-check"' "$T/out" | wc -l)
 rc_is json_exit 1 && [ "$n" -eq 15 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && grep -qF '"path":"items[0].name"' "$T/out" &&
-    python3 -c 'import json,sys; json.loads(open(sys.argv[1]).read())' "$T/out" &&
-    pass json_every_failure || fail json_every_failure "$n: $(head -c 300 "$T/out")"
+    grep -q '^{"file":"bad.blob","ok":false,"errors":\[{.*}\]}$' "$T/out" && pass json_every_failure || fail json_every_failure "$n: $(head -c 300 "$T/out")"
 
 # ---- verify without -s is unchanged: checks are not in the blob ----
 expect no_schema_passes 0 in_t "$BLOBC" verify bad.blob
@@ -69,11 +68,9 @@ grep -qx 'bad.blob: ok' "$T/out" && [ ! -s "$T/err" ] && pass no_schema_quiet ||
 # 2^40 paths. Each list is judged once: two failing nodes a level.
 printf 'struct Node { v: i32; kids: [Node]; }\nroot Node;\n' >"$T/dag_loose.schema"
 printf 'struct Node { @range(0, 5) v: i32; kids: [Node]; }\nroot Node;\n' >"$T/dag.schema"
-python3 -c '
-def L(k):
-    if k == 1: return "&L1 [{v: 9, kids: []}, {v: 9, kids: []}]"
-    return "&L%d [{v: 9, kids: %s}, {v: 9, kids: *L%d}]" % (k, L(k - 1), k - 1)
-print("v: 1\nkids: " + L(40))' >"$T/dag.yaml"
+awk 'BEGIN { l = "&L1 [{v: 9, kids: []}, {v: 9, kids: []}]"
+    for (k = 2; k <= 40; k++) l = "&L" k " [{v: 9, kids: " l "}, {v: 9, kids: *L" (k - 1) "}]"
+    print "v: 1\nkids: " l }' >"$T/dag.yaml"
 expect dag_bake 0 "$BLOBC" bake "$T/dag.yaml" -s "$T/dag_loose.schema" -o "$T/dag.blob"
 run timeout 20 "$BLOBC" verify -s "$T/dag.schema" --max-errors 0 "$T/dag.blob"
 rc_is dag_exit 1 && { n=$(grep -c 'error: 9 is out of @range(0, 5)$' "$T/err"); [ "$n" -eq 80 ] &&
@@ -125,10 +122,8 @@ rc_is forms_exit 1 && { sed 's/^forms\.blob: //' "$T/err" >"$T/forms_verify"
 # is read once (matched once, hashed once), not once per item.
 printf 'struct L { t: [string]; }\nstruct R { s: string; ls: [L]; }\nroot R;\n' >"$T/sh_loose.schema"
 printf 'struct L { @unique @match("b") t: [string]; }\nstruct R { s: string; ls: [L]; }\nroot R;\n' >"$T/sh.schema"
-python3 -c '
-print("s: &S " + "a" * 1000000)
-print("ls:")
-for i in range(20000): print("  - {t: [*S, *S]}")' >"$T/sh.yaml"
+awk 'BEGIN { s = "aaaaaaaaaa"; while (length(s) < 1000000) s = s s; print "s: &S " substr(s, 1, 1000000)
+    print "ls:"; for (i = 0; i < 20000; i++) print "  - {t: [*S, *S]}" }' >"$T/sh.yaml"
 expect shared_text_bake 0 "$BLOBC" bake "$T/sh.yaml" -s "$T/sh_loose.schema" -o "$T/sh.blob"
 run timeout 20 "$BLOBC" verify -s "$T/sh.schema" --max-errors 0 "$T/sh.blob"
 rc_is shared_text_exit 1 && { n=$(grep -c '"\.\.\. repeats item 0 (@unique)$' "$T/err"); m=$(grep -c 'does not match' "$T/err")
