@@ -110,11 +110,7 @@ void bake_print_event(void *ctx, const blobc_event *ev) {
         else fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
         break;
     case BLOBC_EVENT_DONE:
-        if (ev->suppressed)
-            fprintf(stderr,
-                    "%s: error: too many errors; stopping here: %zu more not shown "
-                    "(--max-errors 0 shows all)\n",
-                    e->file[0] ? e->file : job->input, ev->suppressed);
+        if (ev->suppressed) report_suppressed(e->file[0] ? e->file : job->input, ev->suppressed);
         if (ev->status == BLOBC_OK && r->verbose && ev->skipped)
             fprintf(stderr, "%s: baked %s (%zu key%s of @open structs or tags of @open unions not read; "
                     "--warn-unknown lists them)\n",

@@ -220,6 +220,11 @@ void report(const blobc_error *err) {
     if (text != small) free(text);
 }
 
+void report_suppressed(const char *file, size_t n) {
+    fprintf(stderr, "%s: error: too many errors; stopping here: %zu more not shown (--max-errors 0 shows all)\n",
+            file, n);
+}
+
 /* "<file>: error: <message>", through report() (so in colour when on). */
 void report_msg(const char *file, const char *fmt, ...) {
     blobc_error err;

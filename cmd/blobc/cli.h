@@ -68,6 +68,9 @@ int finish_stdout(int rc);
 int exit_code(blobc_status st);
 /* Prints a library error: one line naming the place, then the source line and a caret. */
 void report(const blobc_error *err);
+/* "<file>: error: too many errors; stopping here: N more not shown ..."
+ * after the --max-errors errors of one input. */
+void report_suppressed(const char *file, size_t n);
 /* Parses argv into options and operands; on a usage error nothing stays allocated. */
 bool parse_args(const char *cmd, int argc, char **argv, opt *opts, args *a);
 /* Loads the schema at path (none when path is NULL); each of its files,

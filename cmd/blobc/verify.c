@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "platform/platform.h"
 
 /* ---- verify ---- */
 
@@ -18,7 +19,13 @@ static const char verify_help[] =
     "Exit 0 only if every blob passes.\n"
     "\n"
     "  -s, --schema SCHEMA   also require the layout of SCHEMA's root type\n"
-    "                        (needed for stripped blobs)\n"
+    "                        (needed for stripped blobs), and judge every value\n"
+    "                        by SCHEMA's value checks (@range, @len, @match,\n"
+    "                        @unique; @path with --assets), as a bake would\n"
+    "      --assets DIR      @path names files under DIR (as bake --assets);\n"
+    "                        without it @path is not judged\n"
+    "      --max-errors N    list at most N failing values per blob (default 20,\n"
+    "                        0: all)\n"
     "  -t, --type TYPE       type in SCHEMA to compare with (default: its root)\n"
     "      --format FMT      blob (default) or unity: a Unity blob asset file\n"
     "                        (needs -s; also recognised without --format)\n"
@@ -33,15 +40,75 @@ static const char verify_help[] =
     COMMON_HELP
     "  -h, --help            show this help\n";
 
+/* The blob being verified, and (--json) the values that fail its checks. */
+typedef struct check_run {
+    const char *path;
+    bool json;
+    blobc_error *failed;
+    size_t nfailed, cap;
+} check_run;
+
+/* A value that fails a value check: printed as the bake says it (the
+ * blob, the value's path, the message; its offset left out), or kept for
+ * the blob's JSON line. */
+static void on_check(void *ctx, const blobc_error *e) {
+    check_run *r = ctx;
+    if (r->json) {
+        if (r->nfailed == r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 8;
+            blobc_error *more = realloc(r->failed, cap * sizeof *more);
+            if (!more) return; /* the line then lists those kept */
+            r->failed = more;
+            r->cap = cap;
+        }
+        r->failed[r->nfailed++] = *e;
+        return;
+    }
+    blobc_error shown = *e;
+    snprintf(shown.file, sizeof shown.file, "%s", r->path);
+    shown.has_offset = false;
+    report(&shown);
+}
+
+/* The blob's JSON line: every failing value when its checks failed. */
+static void print_json(const char *path, const blobc_error *err, const check_run *r) {
+    blobc_buffer line = {0};
+    blobc_error jerr;
+    blobc_status st = err->code == BLOBC_V_CHECK && r->nfailed
+                          ? blobc_verify_report_json_errors(path, r->failed, r->nfailed, &line, &jerr)
+                          : blobc_verify_report_json(path, err, &line, &jerr);
+    if (st == BLOBC_OK) fwrite(line.data, 1, line.len, stdout);
+    else report(&jerr);
+    blobc_buffer_free(&line);
+}
+
+/* The options a value check needs, or an exit code. */
+static int check_options(const char *assets, const char *max_errors, unsigned *max) {
+    blobc_os_info info;
+    unsigned long n = 20;
+    if (assets && (blobc_os_stat(assets, &info) != 0 || info.kind != BLOBC_OS_DIRECTORY)) {
+        usage_error("verify", "--assets '%s' is not a directory", assets);
+        return EXIT_USAGE;
+    }
+    if (max_errors && !cli_parse_uint(max_errors, 1000000000ul, &n)) {
+        usage_error("verify", "--max-errors needs a count (0 for no limit), got '%s'", max_errors);
+        return EXIT_USAGE;
+    }
+    *max = (unsigned)n;
+    return 0;
+}
+
 int cmd_verify(int argc, char **argv) {
-    const char *schema = NULL, *type = NULL, *against = NULL;
+    const char *schema = NULL, *type = NULL, *against = NULL, *assets = NULL, *max_errors = NULL;
     bool json = false, quiet = false;
+    check_run cr = {NULL, false, NULL, 0, 0};
     read_format rf = {0};
     opt opts[] = {
         READ_FORMAT_OPTS(rf),
         {"schema", 's', true, &schema, NULL}, {"type", 't', true, &type, NULL},
         {"json", 0, false, NULL, &json},      {"quiet", 'q', false, NULL, &quiet},
-        {"against", 0, true, &against, NULL},
+        {"against", 0, true, &against, NULL}, {"assets", 0, true, &assets, NULL},
+        {"max-errors", 0, true, &max_errors, NULL},
         {NULL, 0, false, NULL, NULL},
     };
     args a;
@@ -67,8 +134,8 @@ int cmd_verify(int argc, char **argv) {
         }
         goto done;
     }
-    if (type && !schema) {
-        usage_error("verify", "-t needs -s SCHEMA");
+    if ((type || assets) && !schema) {
+        usage_error("verify", "%s needs -s SCHEMA", type ? "-t" : "--assets");
         rc = EXIT_USAGE;
         goto done;
     }
@@ -81,8 +148,14 @@ int cmd_verify(int argc, char **argv) {
         rc = EXIT_USAGE;
         goto done;
     }
+    cr.json = json;
+    blobc_check_sink sink = {on_check, &cr, 0, 0};
+    if ((rc = check_options(assets, max_errors, &sink.max_errors)) != 0) goto done;
     if ((rc = load_schema(schema, &sch)) != 0) goto done;
     blobc_verify_options vo = {0};
+    vo.flags = BLOBC_VERIFY_CHECKS;
+    vo.assets_dir = assets;
+    vo.checks = &sink;
     vo.schema = sch;
     vo.type_name = type;
     vo.unity = rf.unity;
@@ -91,19 +164,19 @@ int cmd_verify(int argc, char **argv) {
         const char *path = a.operands[i];
         blobc_error err;
         blobc_error_clear(&err);
+        cr.path = path;
+        cr.nfailed = 0;
+        sink.suppressed = 0;
         blobc_status st = blobc_verify_file(path, &vo, &err);
         if (st != BLOBC_OK && !err.file[0]) snprintf(err.file, sizeof err.file, "%s", path);
         err.status = st;
         if (json) {
-            blobc_buffer line = {0};
-            blobc_error jerr;
-            if (blobc_verify_report_json(path, &err, &line, &jerr) == BLOBC_OK)
-                fwrite(line.data, 1, line.len, stdout);
-            else
-                report(&jerr);
-            blobc_buffer_free(&line);
+            print_json(path, &err, &cr);
         } else if (st == BLOBC_OK) {
             if (!quiet) printf("%s: ok\n", path);
+        } else if (err.code == BLOBC_V_CHECK) {
+            /* every failing value is printed already */
+            if (sink.suppressed) report_suppressed(path, sink.suppressed);
         } else {
             if (err.code) {
                 /* Prefix the stable code so scripts can grep for it. */
@@ -122,6 +195,7 @@ int cmd_verify(int argc, char **argv) {
         if (c > rc) rc = c;
     }
 done:
+    free(cr.failed);
     blobc_schema_free(sch);
     free(a.operands);
     return rc;

@@ -11,37 +11,22 @@
  * innermost frame is the field's list or fixed array, the struct right
  * below it).
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "bake/bake_internal.h"
-#include "common/fmt_float.h"
-#include "common/regex.h"
-#include "common/scalar.h"
-#include "platform/platform.h"
-
-/* The items of the @unique list being filled, by their bytes. */
-typedef struct uniq_item {
-    const uint8_t *bytes;   /* in the bake's arena */
-    size_t n;
-    uint32_t index;
-} uniq_item;
+#include "common/judge.h"
 
 typedef struct bk_checks {
     /* The @unique list the items belong to: its frame's depth and place. */
     uint32_t depth;
     blobc_ref ref;
     uint32_t off;
-    blobc_hashtab seen;
-    uniq_item *items;
-    size_t nitems, cap;
+    blobc_uniq seen; /* its items' bytes, copied into the bake's arena */
 } bk_checks;
 
 void bk_checks_free(bk *k) {
     if (!k->checks) return;
-    blobc_hashtab_free(&k->checks->seen);
-    free(k->checks->items);
+    blobc_uniq_free(&k->checks->seen);
     free(k->checks);
     k->checks = NULL;
 }
@@ -59,16 +44,10 @@ static const blobc_field *checked_field(const bk *k, bool *each) {
     return f->kind == BK_STRUCT && f->field && f->field->nchecks ? f->field : NULL;
 }
 
-/* Reports that the value at pos fails check c and goes on. */
 /* Reports that the value at pos (mode BK_AT_VALUE; BK_AT_CONTAINER: the
- * container itself, for a list's count) fails a check, and goes on. */
-static blobc_status failed(bk *k, const bk_pos *pos, int mode, const char *fmt, ...) BLOBC_PRINTF(4, 5);
-static blobc_status failed(bk *k, const bk_pos *pos, int mode, const char *fmt, ...) {
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+ * container itself, for a list's count) fails a check, saying msg, and
+ * goes on. */
+static blobc_status failed(bk *k, const bk_pos *pos, int mode, const char *msg) {
     blobc_status st = bk_soft(k, bk_fail(k, BLOBC_EINPUT, pos, mode, NULL, 0, "%s", msg));
     return bk_kept(k, st) ? BLOBC_OK : st;
 }
@@ -76,8 +55,7 @@ static blobc_status failed(bk *k, const bk_pos *pos, int mode, const char *fmt, 
 /* ---- @unique ---- */
 
 static bk_checks *state(bk *k) {
-    if (!k->checks && (k->checks = calloc(1, sizeof *k->checks)))
-        blobc_hashtab_init(&k->checks->seen, NULL);
+    if (!k->checks && (k->checks = calloc(1, sizeof *k->checks))) blobc_uniq_init(&k->checks->seen);
     return k->checks;
 }
 
@@ -90,84 +68,42 @@ static blobc_status unique_seen(bk *k, const void *bytes, size_t n, uint32_t *fi
     *first = UINT32_MAX;
     if (!u) return blobc_err_nomem(k->err);
     if (u->depth != k->depth || u->ref != f->at.ref || u->off != f->at.off) {
-        blobc_hashtab_free(&u->seen);
-        blobc_hashtab_init(&u->seen, NULL);
-        u->nitems = 0;
+        blobc_uniq_reset(&u->seen);
         u->depth = k->depth;
         u->ref = f->at.ref;
         u->off = f->at.off;
     }
     uint32_t index = f->count ? f->count - 1 : 0;
     uint64_t h = blobc_hash_bytes(bytes, n);
-    blobc_hprobe pr;
-    for (uint32_t i = blobc_hashtab_first(&u->seen, h, &pr); i; i = blobc_hashtab_next(&u->seen, &pr)) {
-        const uniq_item *it = &u->items[i - 1];
-        if (it->n == n && memcmp(it->bytes, bytes, n) == 0) {
-            *first = it->index;
-            return BLOBC_OK;
-        }
-    }
+    if ((*first = blobc_uniq_find(&u->seen, bytes, n, h)) != UINT32_MAX) return BLOBC_OK;
     uint8_t *copy = blobc_arena_alloc(&k->arena, n ? n : 1);
-    if (!copy || !blobc_grow((void **)&u->items, &u->cap, u->nitems + 1, sizeof *u->items) ||
-        !blobc_hashtab_add(&u->seen, h, (uint32_t)u->nitems + 1))
-        return blobc_err_nomem(k->err);
+    if (!copy) return blobc_err_nomem(k->err);
     memcpy(copy, bytes, n);
-    u->items[u->nitems++] = (uniq_item){copy, n, index};
-    return BLOBC_OK;
+    return blobc_uniq_put(&u->seen, copy, n, h, index) ? BLOBC_OK : blobc_err_nomem(k->err);
 }
 
 /* ---- numbers ---- */
-
-static bool in_range(const blobc_check *c, blobc_kind kind, const uint8_t *p, char *shown) {
-    if (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64) {
-        double d;
-        if (kind == BLOBC_KIND_F32) {
-            float f;
-            memcpy(&f, p, 4);
-            d = f;
-        } else {
-            memcpy(&d, p, 8);
-        }
-        if (isnan(d)) strcpy(shown, ".nan");
-        else if (isinf(d)) strcpy(shown, d > 0 ? ".inf" : "-.inf");
-        else shown[blobc_format_float(shown, d, kind == BLOBC_KIND_F32)] = 0;
-        return (!c->has_lo || d >= c->lo_f) && (!c->has_hi || d <= c->hi_f) && !isnan(d);
-    }
-    uint64_t v = blobc_load_int(p, kind);
-    if (blobc_kind_is_signed(kind)) {
-        snprintf(shown, 32, "%lld", (long long)(int64_t)v);
-        return (!c->has_lo || (int64_t)v >= (int64_t)c->lo) && (!c->has_hi || (int64_t)v <= (int64_t)c->hi);
-    }
-    shown[blobc_format_u64(shown, v)] = 0;
-    return (!c->has_lo || v >= c->lo) && (!c->has_hi || v <= c->hi);
-}
 
 blobc_status bk_check_number(bk *k, const bk_slot *s, const bk_pos *pos) {
     bool each;
     const blobc_field *fld = checked_field(k, &each);
     blobc_kind kind = s->type->kind;
     if (!fld || (!blobc_kind_is_scalar(kind) && kind != BLOBC_KIND_ENUM)) return BLOBC_OK;
-    if (kind == BLOBC_KIND_ENUM) kind = s->type->elem->kind;
     const uint8_t *p = bk_ptr(k, s);
-    char shown[64];
+    char msg[BLOBC_JUDGE_MSG];
     for (uint32_t i = 0; i < fld->nchecks; i++) {
         const blobc_check *c = &fld->checks[i];
         blobc_status st = BLOBC_OK;
-        if (c->kind == BLOBC_CHECK_RANGE && kind != BLOBC_KIND_BOOL && !in_range(c, kind, p, shown))
-            st = failed(k, pos, BK_AT_VALUE, "%s is out of %s", shown, c->text);
-        else if (c->kind == BLOBC_CHECK_UNIQUE && each) {
+        if (!blobc_judge_number(c, s->type, p, msg, sizeof msg)) {
+            st = failed(k, pos, BK_AT_VALUE, msg);
+        } else if (c->kind == BLOBC_CHECK_UNIQUE && each) {
             uint32_t first;
             if ((st = unique_seen(k, p, s->type->size, &first)) || first == UINT32_MAX) {
                 if (st) return st;
                 continue;
             }
-            const blobc_enum_value *ev = s->type->kind == BLOBC_KIND_ENUM
-                                             ? blobc_enum_find_value(s->type, blobc_load_int(p, kind))
-                                             : NULL;
-            if (ev) snprintf(shown, sizeof shown, "%.40s", ev->name);
-            else if (kind != BLOBC_KIND_BOOL) in_range(c, kind, p, shown);
-            else strcpy(shown, *p ? "true" : "false");
-            st = failed(k, pos, BK_AT_VALUE, "%s repeats item %u (%s)", shown, (unsigned)first, c->text);
+            blobc_judge_repeat(c, s->type, p, s->type->size, first, msg, sizeof msg);
+            st = failed(k, pos, BK_AT_VALUE, msg);
         }
         if (st) return st;
     }
@@ -176,48 +112,15 @@ blobc_status bk_check_number(bk *k, const bk_slot *s, const bk_pos *pos) {
 
 /* ---- strings ---- */
 
-/* Characters, not bytes: what a designer counts. */
-static size_t chars(const char *s, size_t n) {
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xc0) != 0x80;
-    return c;
-}
-
-/* Why name s[0..n) cannot be a path under the assets root, or NULL. */
-static const char *bad_path(const char *s, size_t n) {
-    if (n == 0) return "is empty (expected a file name)";
-    if (s[0] == '/' || (n >= 2 && s[1] == ':')) return "is absolute (expected a path relative to the assets root)";
-    if (memchr(s, '\\', n)) return "holds a backslash (use '/' between directories)";
-    for (size_t i = 0; i <= n;) {
-        size_t j = i;
-        while (j < n && s[j] != '/') j++;
-        if (j == i) return "has an empty name between slashes";
-        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return "leaves the assets root ('..')";
-        i = j + 1;
-    }
-    return NULL;
-}
-
 static blobc_status check_path(bk *k, const blobc_check *c, const char *s, size_t n,
                                const bk_pos *pos) {
-    char q[200];
-    bk_quote(q, sizeof q, s, n);
-    const char *why = bad_path(s, n);
-    if (why) return failed(k, pos, BK_AT_VALUE, "%s %s (%s)", q, why, c->text);
-    size_t e = c->ext ? strlen(c->ext) : 0;
-    if (e && (n < e || memcmp(s + n - e, c->ext, e) != 0))
-        return failed(k, pos, BK_AT_VALUE, "%s does not end with \"%s\" (%s)", q, c->ext, c->text);
-    const char *root = k->opts->assets_dir ? k->opts->assets_dir : ".";
+    char msg[BLOBC_JUDGE_MSG];
     blobc_buffer full = {0};
-    if (!blobc_buf_printf(&full, "%s/%s%.*s", root, c->arg, (int)n, s)) return blobc_err_nomem(k->err);
-    blobc_os_info info;
-    bool there = blobc_os_stat((const char *)full.data, &info) == 0 && info.kind == BLOBC_OS_REGULAR;
+    int r = blobc_judge_path(c, s, n, k->opts->assets_dir, &full, msg, sizeof msg);
     blobc_status st = BLOBC_OK;
-    if (there && k->opts->asset) k->opts->asset(k->opts->asset_ctx, (const char *)full.data);
-    if (!there)
-        st = failed(k, pos, BK_AT_VALUE, "%s names no file: %s is not there (%s%s)", q,
-                    (const char *)full.data, c->text,
-                    k->opts->assets_dir ? "" : "; --assets DIR sets the root");
+    if (r < 0) st = blobc_err_nomem(k->err);
+    else if (r == 0) st = failed(k, pos, BK_AT_VALUE, msg);
+    else if (k->opts->asset) k->opts->asset(k->opts->asset_ctx, (const char *)full.data);
     blobc_buffer_free(&full);
     return st;
 }
@@ -226,35 +129,25 @@ blobc_status bk_check_string(bk *k, const char *s, size_t n, const bk_pos *pos) 
     bool each;
     const blobc_field *fld = checked_field(k, &each);
     if (!fld) return BLOBC_OK;
-    char q[200]; /* the value as messages quote it: only for a failure */
+    char msg[BLOBC_JUDGE_MSG];
     for (uint32_t i = 0; i < fld->nchecks; i++) {
         const blobc_check *c = &fld->checks[i];
         blobc_status st = BLOBC_OK;
-        size_t len;
         uint32_t first;
-        int m;
+        int r;
         switch (c->kind) {
         case BLOBC_CHECK_LEN:
-            if (each) break;
-            len = chars(s, n);
-            if (len < c->min || len > c->max) {
-                bk_quote(q, sizeof q, s, n);
-                st = failed(k, pos, BK_AT_VALUE, "%s has %zu character%s, outside %s", q, len,
-                            len == 1 ? "" : "s", c->text);
-            }
-            break;
         case BLOBC_CHECK_MATCH:
-            if ((m = blobc_regex_search(c->impl, s, n)) < 0) return blobc_err_nomem(k->err);
-            if (!m) {
-                bk_quote(q, sizeof q, s, n);
-                st = failed(k, pos, BK_AT_VALUE, "%s does not match %s", q, c->text);
-            }
+            /* @len is about a list itself, not each of its strings */
+            if (c->kind == BLOBC_CHECK_LEN && each) break;
+            if ((r = blobc_judge_string(c, s, n, msg, sizeof msg)) < 0) return blobc_err_nomem(k->err);
+            if (!r) st = failed(k, pos, BK_AT_VALUE, msg);
             break;
         case BLOBC_CHECK_PATH: st = check_path(k, c, s, n, pos); break;
         case BLOBC_CHECK_UNIQUE:
             if (!each || (st = unique_seen(k, s, n, &first)) || first == UINT32_MAX) break;
-            bk_quote(q, sizeof q, s, n);
-            st = failed(k, pos, BK_AT_VALUE, "%s repeats item %u (%s)", q, (unsigned)first, c->text);
+            blobc_judge_repeat(c, NULL, s, n, first, msg, sizeof msg);
+            st = failed(k, pos, BK_AT_VALUE, msg);
             break;
         default: break;
         }
@@ -269,11 +162,9 @@ blobc_status bk_check_count(bk *k, const bk_pos *pos) {
     if (k->depth < 2) return BLOBC_OK;
     const bk_frame *f = &k->fr[k->depth - 1], *up = &k->fr[k->depth - 2];
     if (up->kind != BK_STRUCT || !up->field || !up->field->nchecks) return BLOBC_OK;
-    for (uint32_t i = 0; i < up->field->nchecks; i++) {
-        const blobc_check *c = &up->field->checks[i];
-        if (c->kind == BLOBC_CHECK_LEN && (f->count < c->min || f->count > c->max))
-            return failed(k, pos, BK_AT_CONTAINER, "%u item%s, outside %s", (unsigned)f->count,
-                               f->count == 1 ? "" : "s", c->text);
-    }
+    char msg[BLOBC_JUDGE_MSG];
+    for (uint32_t i = 0; i < up->field->nchecks; i++)
+        if (!blobc_judge_count(&up->field->checks[i], f->count, msg, sizeof msg))
+            return failed(k, pos, BK_AT_CONTAINER, msg);
     return BLOBC_OK;
 }

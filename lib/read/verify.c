@@ -1,10 +1,12 @@
 /*
  * verify.c - blobc_verify_blob, blobc_verify_data and blobc_verify_file:
  * open the source (source.c: container, root type, layout hash), then
- * walk the data section in canonical order (walk_driver.c); and
+ * walk the data section in canonical order (walk_driver.c), then, when
+ * asked, judge its values by the schema's checks (verify_checks.c); and
  * blobc_rt_open_checked, the checked open of generated headers.
  */
 #include "read/source.h"
+#include "read/verify_checks.h"
 #include "read/walk.h"
 #include "common/json_doc.h"
 
@@ -35,6 +37,9 @@ blobc_status blobc_verify_blob(const void *bytes, size_t len, const blobc_verify
         w.any_order = src.is_unity;
         st = blobc_walk_run(&w, src.data, src.size, src.root, src.data_offset, err);
         blobc_walk_free(&w);
+        /* sound, so judged by the schema's value checks when asked */
+        if (st == BLOBC_OK && opts->schema && (opts->flags & BLOBC_VERIFY_CHECKS))
+            st = blobc_verify_checks(src.data, src.root, src.data_offset, opts, err);
     }
     blobc_source_close(&src);
     return st;
@@ -121,12 +126,18 @@ static bool add_error(cJSON *errors, const blobc_error *r) {
 
 blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
                                       blobc_buffer *out, blobc_error *err) {
+    bool failed = result && result->status != BLOBC_OK;
+    return blobc_verify_report_json_errors(file, failed ? result : NULL, failed, out, err);
+}
+
+blobc_status blobc_verify_report_json_errors(const char *file, const blobc_error *errors, size_t n,
+                                             blobc_buffer *out, blobc_error *err) {
     blobc_error scratch;
     err = blobc_err_or(err, &scratch);
-    if (!file || !out) return blobc_err_arg(err, __func__, "file or out is NULL");
-    bool failed = result && result->status != BLOBC_OK;
-    cJSON *doc = cJSON_CreateObject(), *errors;
-    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", !failed) &&
-              (errors = cJSON_AddArrayToObject(doc, "errors")) && (!failed || add_error(errors, result));
+    if (!file || !out || (n && !errors)) return blobc_err_arg(err, __func__, "file, out or errors is NULL");
+    cJSON *doc = cJSON_CreateObject(), *list;
+    bool ok = doc && add_text(doc, "file", file) && cJSON_AddBoolToObject(doc, "ok", n == 0) &&
+              (list = cJSON_AddArrayToObject(doc, "errors"));
+    for (size_t i = 0; ok && i < n; i++) ok = add_error(list, &errors[i]);
     return blobc_json_print(doc, ok, false, out, err);
 }

@@ -38,6 +38,7 @@ const char *blobc_verify_code_name(int code) {
         [BLOBC_V_REF] = "ref",
         [BLOBC_V_OPTIONAL] = "optional",
         [BLOBC_V_ANY] = "any",
+        [BLOBC_V_CHECK] = "value-check",
     };
     if (code < 0 || (size_t)code >= sizeof names / sizeof names[0] || !names[code])
         return "unknown";

@@ -125,6 +125,10 @@ const blobc_type *blobc_walk_tid_type(const blobc_walk *w, uint32_t tid, uint32_
 #define BLOBC_PATH_STEP_MAX 160
 size_t blobc_path_step(const blobc_type **t, uint64_t *off, char *buf, size_t cap);
 
+/* Sets err's path to p[0..n) ("rooms[3].tags[1]"), a leading '.' left
+ * out, cut to its last characters after "..." when it does not fit. */
+void blobc_walk_set_path(blobc_error *err, const char *p, size_t n);
+
 /* The type of a payload's items as messages name it: blobc_type_spell's,
  * or for a map's entry struct "entry of [K: V]". */
 void blobc_walk_spell_items(const blobc_type *t, char *buf, size_t cap);

@@ -132,24 +132,25 @@ void blobc_walk_build_path(blobc_walk *w, size_t at, blobc_error *err) {
         uint64_t ebase = f->base + (uint64_t)f->i * fi->size;
         if (at >= ebase) type_path(w, &b, fi->type, at - ebase, NULL);
     }
-    if (b.b.len && !b.oom && blobc_buf_putc(&b.b, '\0')) {
-        const char *p = (const char *)b.b.data;
-        size_t n = b.b.len - 1;
-        if (n && p[0] == '.') {
-            p++;
-            n--;
-        }
-        if (n >= BLOBC_ERROR_PATH_MAX) {
-            char tail[BLOBC_ERROR_PATH_MAX];
-            memcpy(tail, "...", 3);
-            memcpy(tail + 3, p + n - PATH_KEEP, PATH_KEEP);
-            tail[3 + PATH_KEEP] = '\0';
-            blobc_err_path(err, tail);
-        } else {
-            blobc_err_path(err, p);
-        }
-    }
+    if (b.b.len && !b.oom && blobc_buf_putc(&b.b, '\0')) blobc_walk_set_path(err, (const char *)b.b.data, b.b.len - 1);
     blobc_buffer_free(&b.b);
+}
+
+void blobc_walk_set_path(blobc_error *err, const char *p, size_t n) {
+    if (n && p[0] == '.') {
+        p++;
+        n--;
+    }
+    char cut[BLOBC_ERROR_PATH_MAX];
+    if (n >= BLOBC_ERROR_PATH_MAX) {
+        memcpy(cut, "...", 3);
+        memcpy(cut + 3, p + n - PATH_KEEP, PATH_KEEP);
+        cut[3 + PATH_KEEP] = '\0';
+    } else {
+        memcpy(cut, p, n);
+        cut[n] = '\0';
+    }
+    blobc_err_path(err, cut);
 }
 
 blobc_status blobc_walk_fail(blobc_walk *w, blobc_error *err, int code, size_t at, size_t path_at,

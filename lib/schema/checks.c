@@ -5,6 +5,7 @@
  * of that type, a @match's pattern is compiled once, here, so a bad
  * pattern is a schema error at its place and not a failure per value).
  */
+#include "common/judge.h"
 #include "common/quote.h"
 #include "common/regex.h"
 #include "schema/parser_internal.h"
@@ -245,18 +246,12 @@ static bool default_passes(const blobc_field *f, const blobc_check *c) {
     blobc_kind kind = f->type->kind;
     if (!d->present) return true;
     if (c->kind == BLOBC_CHECK_RANGE && blobc_kind_is_integer(kind))
-        return blobc_kind_is_signed(kind)
-                   ? (!c->has_lo || (int64_t)d->bits >= (int64_t)c->lo) && (!c->has_hi || (int64_t)d->bits <= (int64_t)c->hi)
-                   : (!c->has_lo || d->bits >= c->lo) && (!c->has_hi || d->bits <= c->hi);
+        return blobc_judge_int_in_range(c, blobc_kind_is_signed(kind), d->bits);
     if (c->kind == BLOBC_CHECK_RANGE && (kind == BLOBC_KIND_F32 || kind == BLOBC_KIND_F64))
-        return (!c->has_lo || d->f >= c->lo_f) && (!c->has_hi || d->f <= c->hi_f);
-    if (kind != BLOBC_KIND_STRING) return true;
-    if (c->kind == BLOBC_CHECK_LEN) {
-        size_t n = 0;
-        for (size_t i = 0; i < d->str_len; i++) n += ((unsigned char)d->str[i] & 0xc0) != 0x80;
-        return n >= c->min && n <= c->max;
-    }
-    return c->kind != BLOBC_CHECK_MATCH || blobc_regex_search(c->impl, d->str, d->str_len) != 0;
+        return blobc_judge_float_in_range(c, d->f);
+    if (kind != BLOBC_KIND_STRING || (c->kind != BLOBC_CHECK_LEN && c->kind != BLOBC_CHECK_MATCH)) return true;
+    char msg[BLOBC_JUDGE_MSG];
+    return blobc_judge_string(c, d->str, d->str_len, msg, sizeof msg) != 0;
 }
 
 blobc_status blobc_checks_resolve(parser *p) {

@@ -254,6 +254,7 @@ TEST(argument_errors) {
     CHECK_ARG(blobc_verify_file(NULL, NULL, &e_), "blobc_verify_file");
     CHECK_ARG(blobc_verify_report_json(NULL, NULL, &out, &e_), "blobc_verify_report_json");
     CHECK_ARG(blobc_verify_report_json("f", NULL, NULL, &e_), "blobc_verify_report_json");
+    CHECK_ARG(blobc_verify_report_json_errors("f", NULL, 1, &out, &e_), "blobc_verify_report_json_errors");
     CHECK_ARG(blobc_gen_c(NULL, NULL, &out, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_c(g_schema, NULL, NULL, &e_), "blobc_gen_c");
     CHECK_ARG(blobc_gen_cs(NULL, NULL, &out, &e_), "blobc_gen_cs");

@@ -58,15 +58,31 @@ typedef enum blobc_verify_code {
     BLOBC_V_KEY_ORDER = 27,      /* a keyed array not sorted by key, or a key twice */
     BLOBC_V_REF = 28,            /* a reference not on an item of a keyed array of its type */
     BLOBC_V_OPTIONAL = 29,       /* presence byte not 0 or 1, or an absent value not all zero */
-    BLOBC_V_ANY = 30             /* an any's kind word, unused bytes, uint or depth wrong */
+    BLOBC_V_ANY = 30,            /* an any's kind word, unused bytes, uint or depth wrong */
+    BLOBC_V_CHECK = 31           /* a value fails a value check of the schema (BLOBC_VERIFY_CHECKS) */
 } blobc_verify_code;
 
 /* A short stable name for a code: "bad-magic", "offset-range", ... */
 BLOBC_API const char *blobc_verify_code_name(int code);
 
 enum {
-    BLOBC_VERIFY_NO_HASH = 1    /* skip the data-hash check (fuzzing) */
+    BLOBC_VERIFY_NO_HASH = 1,   /* skip the data-hash check (fuzzing) */
+    BLOBC_VERIFY_CHECKS = 2     /* with a schema, a blob that passes is also judged by its
+                                   value checks (@range, @len, ...: `verify -s`) */
 };
+
+/* Where BLOBC_VERIFY_CHECKS reports the values that fail: `fn` is called
+ * once per failing value, in canonical order, at most `max_errors` times
+ * (0: no limit; the rest are only counted, in `suppressed`). Each error
+ * has the code BLOBC_V_CHECK, the value's offset and path, and the
+ * message a bake says for it; the first also goes to the verify's
+ * blobc_error. Without a sink the first failing value ends the verify. */
+typedef struct blobc_check_sink {
+    void (*fn)(void *ctx, const blobc_error *e);
+    void *ctx;
+    unsigned max_errors;
+    size_t suppressed;          /* set by the verify: failures past max_errors */
+} blobc_check_sink;
 
 typedef struct blobc_verify_options {
     const blobc_schema *schema; /* -s: the blob must match this schema's type */
@@ -77,6 +93,9 @@ typedef struct blobc_verify_options {
     uint64_t max_input;         /* blobc_verify_file on a non-regular file: read
                                    at most this many bytes (0: the default,
                                    BLOBC_DEFAULT_MAX_INPUT) */
+    const char *assets_dir;     /* BLOBC_VERIFY_CHECKS: @path names files under this
+                                   folder (as `bake --assets`); NULL: @path is not judged */
+    blobc_check_sink *checks;   /* BLOBC_VERIFY_CHECKS: every failing value, or NULL */
 } blobc_verify_options;
 
 /* Verifies a complete .blob file image: header, hashes, type section, and
@@ -108,6 +127,11 @@ BLOBC_API blobc_status blobc_verify_data(const void *data, size_t len, const blo
  * exactly. */
 BLOBC_API blobc_status blobc_verify_report_json(const char *file, const blobc_error *result,
                                                 blobc_buffer *out, blobc_error *err);
+
+/* The same line with n errors (0: the file passed): `verify -s --json`
+ * lists every value that fails a value check (BLOBC_V_CHECK). */
+BLOBC_API blobc_status blobc_verify_report_json_errors(const char *file, const blobc_error *errors,
+                                                       size_t n, blobc_buffer *out, blobc_error *err);
 
 /* Where the values of two blobs first differ (blobc_compare_blobs). */
 #define BLOBC_DIFF_TEXT_MAX 256
