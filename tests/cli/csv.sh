@@ -4,7 +4,7 @@
 # convention all bake to the same bytes (nested fields, fixed arrays by
 # index, lists split by a header's separator and by @sep, enums,
 # references by key, maps, optionals, defaults for empty cells, multi-line
-# and non-ASCII cells, a $tags column); the one-[T] root and --table; --input for other
+# and non-ASCII cells, a $tags column, value checks); the one-[T] root and --table; --input for other
 # names and standard input; the cache key and the depfile; and each error,
 # located at the cell and naming its column, against golden stderr.
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +39,10 @@ for x in dev dev,test; do
         same_file "${f}_excluding_${x}_same_bytes" "${f}_$x.blob" "y_$x.blob"
     done
 done
+# the schema's value checks on a row of LibreOffice's export
+sed 's/^3,"Sword","weapon",10,/3,"Sword","weapon",500,/' libreoffice.csv >lo_range.csv
+expect_err libreoffice_range 1 'lo_range.csv:2:20: column "stats.hp": error: 500 is out of @range(-100, 100)' \
+    "$BLOBC" bake lo_range.csv -s game.schema -t Shop -o lo_range.blob
 n=$("$BLOBC" dump y_dev,test.blob | grep -c '^  - id: ')
 [ "$n" -eq 2 ] && pass excluding_rows_left || fail excluding_rows_left "$n items"
 cmp -s y_dev.blob csv.blob && fail excluding_changes_bytes "same as without" || pass excluding_changes_bytes
