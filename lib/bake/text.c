@@ -210,9 +210,11 @@ static blobc_status translate(bk *k, const blobc_field *fld, const char **s, siz
     char q[200];
     if (!r) {
         bk_quote(q, sizeof q, *s, *n);
-        /* a did-you-mean over the keys, for a table of a size that allows one */
+        /* a did-you-mean over the keys: for a table of a size that allows
+         * one, and only for an error that will be shown (data full of
+         * unknown keys must not cost one pass over the table each) */
         const char *best = NULL;
-        const char **list = t->n <= 100000 ? malloc((t->n + 1) * sizeof *list) : NULL;
+        const char **list = t->n <= 20000 && !k->muted ? malloc((t->n + 1) * sizeof *list) : NULL;
         for (size_t i = 0; list && i < t->n; i++) list[i] = (const char *)t->chars.data + t->rows[i].key;
         if (list) best = bk_closest(*s, *n, list, t->n);
         blobc_status st = bk_fail(k, BLOBC_EINPUT, pos, BK_AT_VALUE, NULL, 0,
