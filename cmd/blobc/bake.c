@@ -106,8 +106,13 @@ void bake_print_event(void *ctx, const blobc_event *ev) {
     case BLOBC_EVENT_ERROR: report(e); break;
     case BLOBC_EVENT_WARNING:
         /* the data's (a renamed name: status OK) with its place and line */
-        if (e->status == BLOBC_OK) report(e);
-        else fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
+        if (e->status == BLOBC_OK || cli_error_style != BLOBC_STYLE_TEXT) {
+            blobc_error w = *e;
+            w.status = BLOBC_OK; /* a warning, whatever it was about */
+            report(&w);
+        } else {
+            fprintf(stderr, "%s: warning: %s\n", e->file[0] ? e->file : prog, e->message);
+        }
         break;
     case BLOBC_EVENT_DONE:
         if (ev->suppressed) report_suppressed(e->file[0] ? e->file : job->input, ev->suppressed);
@@ -469,7 +474,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     if ((rc = plan_outputs(r, cmd, output, outdir, depfile, depfiles))) return rc;
     if ((rc = open_cache(r, cmd, no_cache ? NULL : cache, co))) return rc;
     r->quiet = quiet;
-    r->show = r->n > 1 && !quiet && blobc_os_stderr_is_terminal();
+    r->show = r->n > 1 && !quiet && blobc_os_stderr_is_terminal() && cli_error_style == BLOBC_STYLE_TEXT;
     r->bo.threads = (unsigned)jobs;
     r->bo.output = cli_output_options();
     r->bo.on_event = bake_print_event;

@@ -32,6 +32,11 @@ char *cli_strndup(const char *s, size_t n) {
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
 static color_mode color = COLOR_AUTO;
 uint64_t cli_max_input = BLOBC_DEFAULT_MAX_INPUT;
+/* --error-format: how report() writes; SARIF keeps every error for one
+ * log at the end (report_finish). */
+blobc_error_style cli_error_style = BLOBC_STYLE_TEXT;
+static blobc_error *sarif_errors;
+static size_t sarif_n, sarif_cap;
 
 /* auto: only when stderr is a terminal, NO_COLOR is unset or empty, and
  * the terminal is not "dumb" (as gcc and the no-color.org convention). */
@@ -96,6 +101,15 @@ static int common_option(const char *cmd, const char *arg, int *i, int argc, cha
             return -1;
         }
         return 1;
+    }
+    if (strncmp(arg, "--error-format", 14) == 0 && (arg[14] == '=' || arg[14] == '\0')) {
+        const char *f = arg[14] == '=' ? arg + 15 : *i + 1 < argc ? argv[++*i] : NULL;
+        static const char *const names[] = {"text", "json", "github", "sarif"};
+        for (int k = 0; f && k < 4; k++)
+            if (strcmp(f, names[k]) == 0) return cli_error_style = (blobc_error_style)k, 1;
+        usage_error(cmd, "invalid --error-format '%s' (expected text, json, github or sarif)",
+                    f ? f : "");
+        return -1;
     }
     const char *v = NULL;
     if (strncmp(arg, "--max-input=", 12) == 0) {
@@ -210,6 +224,24 @@ static void put_colored(FILE *out, const char *text, const char *message) {
  * then the offending source line and a caret when known. */
 void report(const blobc_error *err) {
     FILE *out = stderr;
+    if (cli_error_style == BLOBC_STYLE_SARIF) {
+        if (sarif_n == sarif_cap) {
+            size_t cap = sarif_cap ? 2 * sarif_cap : 16;
+            blobc_error *more = realloc(sarif_errors, cap * sizeof *more);
+            if (!more) return;
+            sarif_errors = more;
+            sarif_cap = cap;
+        }
+        sarif_errors[sarif_n++] = *err;
+        return;
+    }
+    if (cli_error_style != BLOBC_STYLE_TEXT) {
+        blobc_buffer b = {0};
+        if (blobc_error_annotate(err, cli_error_style, prog, &b, NULL) == BLOBC_OK)
+            fwrite(b.data, 1, b.len, out);
+        blobc_buffer_free(&b);
+        return;
+    }
     char small[2048];
     char *text = small;
     size_t n = blobc_error_format(err, small, sizeof small);
@@ -220,7 +252,21 @@ void report(const blobc_error *err) {
     if (text != small) free(text);
 }
 
+void report_finish(void) {
+    if (cli_error_style != BLOBC_STYLE_SARIF) return;
+    blobc_buffer b = {0};
+    if (blobc_sarif_log(sarif_errors, sarif_n, prog, &b, NULL) == BLOBC_OK) fwrite(b.data, 1, b.len, stderr);
+    blobc_buffer_free(&b);
+    free(sarif_errors);
+    sarif_errors = NULL;
+    sarif_n = sarif_cap = 0;
+}
+
 void report_suppressed(const char *file, size_t n) {
+    if (cli_error_style != BLOBC_STYLE_TEXT) {
+        report_msg(file, "too many errors; stopping here: %zu more not shown (--max-errors 0 shows all)", n);
+        return;
+    }
     fprintf(stderr, "%s: error: too many errors; stopping here: %zu more not shown (--max-errors 0 shows all)\n",
             file, n);
 }
@@ -245,6 +291,10 @@ void cli_error(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (cli_error_style != BLOBC_STYLE_TEXT) {
+        report_msg(prog, "%s", msg);
+        return;
+    }
     if (use_color()) fprintf(stderr, C_LOCUS "%s:" C_END " " C_ERROR "error:" C_END " %s\n", prog, msg);
     else fprintf(stderr, "%s: error: %s\n", prog, msg);
 }

@@ -19,6 +19,10 @@
 #define EXIT_USAGE 2
 
 extern const char *prog;
+/* --error-format (every command): how report() writes errors. */
+extern blobc_error_style cli_error_style;
+/* Writes what report() kept for the end (a SARIF log); main calls it. */
+void report_finish(void);
 
 /* The first n bytes of s as a new string (strndup, which not every C
  * library has); NULL when out of memory. */

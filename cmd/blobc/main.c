@@ -53,7 +53,8 @@ static void print_help(FILE *out) {
           "                  for a command)\n"
           "  -V, --version   show the version\n"
           "\n"
-          "Every command also takes --color[=auto|always|never] and --max-input SIZE.\n"
+          "Every command also takes --color[=auto|always|never], --max-input SIZE and\n"
+          "--error-format text|json|github|sarif.\n"
           "\n"
           "Exit status: 0 success, 1 invalid input or failed verification,\n"
           "2 usage or I/O error. See blobc(1).\n",
@@ -95,6 +96,7 @@ int main(int argc, char **argv) {
     blobc_os_cli_start(&argc, &argv);
     install_signal_handlers();
     int rc = dispatch(argc, argv);
+    report_finish();
     free_inputs();
     return finish_stdout(rc);
 }

@@ -99,6 +99,31 @@ typedef struct blobc_buffer {
 
 BLOBC_API void blobc_buffer_free(blobc_buffer *buf);
 
+/* How errors are written for a reader that is not a person (CI):
+ * TEXT as blobc_error_format; JSON one object a line ({"tool", "severity",
+ * "file", "line", "column", "offset", "path", "code", "message"}, the
+ * fields that apply); GITHUB a GitHub Actions workflow command
+ * (`::error file=F,line=L,col=C,title=TOOL::PATH: MESSAGE`); SARIF a
+ * SARIF 2.1.0 log of them all (blobc_sarif_log). */
+typedef enum blobc_error_style {
+    BLOBC_STYLE_TEXT = 0,
+    BLOBC_STYLE_JSON,
+    BLOBC_STYLE_GITHUB,
+    BLOBC_STYLE_SARIF
+} blobc_error_style;
+
+/* Appends one error (a warning when its status is BLOBC_OK) to out as a
+ * line of style TEXT, JSON or GITHUB; tool names the program (NULL:
+ * "blobc"). */
+BLOBC_API blobc_status blobc_error_annotate(const blobc_error *e, blobc_error_style style,
+                                            const char *tool, blobc_buffer *out, blobc_error *err);
+/* Appends a SARIF 2.1.0 log holding the n errors, one result each (its
+ * level error or warning, its location the file as a URI with the line
+ * and column, or the byte offset in a blob, its ruleId a verify code's
+ * name), for code scanning. */
+BLOBC_API blobc_status blobc_sarif_log(const blobc_error *errs, size_t n, const char *tool,
+                                       blobc_buffer *out, blobc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
