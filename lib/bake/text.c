@@ -71,9 +71,11 @@ static blobc_status add_row(csv *c, bk_texts *t, uint32_t col, uint32_t line) {
     if (kc->n == 0) return csv_fail(c, &kc->pos, NULL, false, "a row without a key (the first cell)");
     const char *key = csv_cell_text(c, kc);
     const text_row *old = find_row(t, key, kc->n);
+    char at[BLOBC_PLACE_BUF];
     if (old)
-        return csv_fail(c, &kc->pos, NULL, false, "key \"%.*s\" is given twice (first on line %u)",
-                        (int)(kc->n > 200 ? 200 : kc->n), key, (unsigned)old->line);
+        return csv_fail(c, &kc->pos, NULL, false, "key \"%.*s\" is given twice (first at %s)",
+                        (int)(kc->n > 200 ? 200 : kc->n), key,
+                        blobc_place(at, sizeof at, c->k->filename, old->line, 1));
     uint32_t use = col;
     bool missing = col && (col >= c->ncells || c->cells[col].n == 0);
     if (missing) use = 1;
@@ -228,8 +230,9 @@ static blobc_status translate(bk *k, const blobc_field *fld, const char **s, siz
     if (r->missing) {
         bk_quote(q, sizeof q, *s, *n);
         t->missing++;
-        bk_warn(k, pos, NULL, 0, "no \"%s\" text for %s in %s (line %u); its \"%s\" text is used",
-                t->lang, q, k->opts->strings, (unsigned)r->line, t->first ? t->first : "");
+        char at[BLOBC_PLACE_BUF];
+        bk_warn(k, pos, NULL, 0, "no \"%s\" text for %s (at %s); its \"%s\" text is used", t->lang,
+                q, blobc_place(at, sizeof at, k->opts->strings, r->line, 1), t->first ? t->first : "");
     }
     *s = (const char *)t->chars.data + r->text;
     *n = r->tlen;

@@ -72,7 +72,7 @@ grep -q '^greeting: "Deux\\nlignes"$' "$T/opt.dump" && grep -q '^title: "La Bout
 
 # The table's own mistakes, located in it; a wrong --lang.
 printf 'key,en,fr\na,A,\nb,B,BB\na,AA,\n' >"$T/dup.csv"
-expect_stderr table_duplicate_key 1 "$T/dup.csv:4:1: error: key \"a\" is given twice (first on line 2)
+expect_stderr table_duplicate_key 1 "$T/dup.csv:4:1: error: key \"a\" is given twice (first at $T/dup.csv:2:1)
     a,AA,
     ^" "$BLOBC" bake "$D/shop.yaml" -s "$D/shop.schema" --strings "$T/dup.csv" --lang en -o "$T/x.blob"
 printf 'key,en\n,A\n' >"$T/nokey.csv"
