@@ -349,7 +349,7 @@ TEST(errors_each_rule) {
         {"@align 8 struct A { x: u8; }", "t.schema:1:8: error: expected '(' after @align, got '8'"},
         {"@align(0) struct A { x: u8; }", "t.schema:1:8: error: @align takes a power of two from 1 to 16, got '0'"},
         {"@align(4 struct A { x: u8; }", "t.schema:1:10: error: expected ')' after the alignment, got 'struct'"},
-        {"@ struct A { x: u8; }", "t.schema:1:3: error: unknown attribute '@struct' (a struct takes @align(N), @open and @stream)"},
+        {"@ struct A { x: u8; }", "t.schema:1:3: error: unknown attribute '@struct' (a struct takes @align(N), @open, @stream and @tags(...))"},
         {"@(4) struct A { x: u8; }", "t.schema:1:2: error: expected an attribute name after '@', got '('"},
         {"struct A { x: u8 = ; }", "t.schema:1:20: error: expected a default value after '=', got ';'"},
         {"struct A { x: u8 = \"1\"; }", "t.schema:1:20: error: default of u8 field 'x' must be an integer, got a string literal"},
