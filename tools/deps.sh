@@ -23,7 +23,7 @@ libcurl:libcurl4-openssl-dev"
 # suite still runs without them). tests/cli/deps.sh holds every command
 # the test scripts run to this list.
 TEST_DEPS="c++:g++ nginx:nginx-light curl:curl mcs:mono-mcs mono:mono-runtime ninja:ninja-build cmake:cmake
-xxhsum:xxhash python3:python3 strace:strace chromium:chromium"
+xxhsum:xxhash python3:python3 strace:strace chromium:chromium zsh:zsh fish:fish"
 # command, Debian package: what `make bench` runs besides the above
 # (bench/pipeline.sh times its steps with hyperfine).
 BENCH_DEPS="hyperfine:hyperfine"

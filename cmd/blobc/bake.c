@@ -365,7 +365,7 @@ int bake_setup(const char *cmd, int argc, char **argv, const opt *extra, const c
     if (!parse_args(cmd, argc, argv, opts, a)) return EXIT_USAGE;
     int rc = 0, jobs = blobc_os_cores();
     if (a->help) {
-        fputs(help, stdout);
+        put_help(help);
         r->help = true;
         return 0;
     }

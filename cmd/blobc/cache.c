@@ -39,7 +39,7 @@ int cmd_cache(int argc, char **argv) {
     blobc_error err;
     blobc_error_clear(&err);
     if (a.help) {
-        fputs(cache_help, stdout);
+        put_help(cache_help);
     } else if (!sub) {
         usage_error("cache", "no subcommand (expected stats or prune)");
         rc = EXIT_USAGE;

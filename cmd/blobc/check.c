@@ -25,7 +25,7 @@ int cmd_check(int argc, char **argv) {
     blobc_schema *sch = NULL;
     blobc_buffer buf = {0};
     if (a.help) {
-        fputs(check_help, stdout);
+        put_help(check_help);
         goto done;
     }
     if (a.noperands != 1) {

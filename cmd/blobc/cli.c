@@ -306,6 +306,12 @@ void note_stdout(void) {
     if (!stdout_errno && ferror(stdout)) stdout_errno = errno ? errno : EIO;
 }
 
+void put_help(const char *text) {
+    errno = 0;
+    fputs(text, stdout);
+    note_stdout(); /* a help longer than the buffer fails inside fputs: its errno, now */
+}
+
 void write_stdout(const void *data, size_t len) {
     errno = 0;
     if (fwrite(data, 1, len, stdout) != len) note_stdout();

@@ -23,6 +23,9 @@ extern const char *prog;
 extern blobc_error_style cli_error_style;
 /* Writes what report() kept for the end (a SARIF log); main calls it. */
 void report_finish(void);
+/* blobc completion SHELL: the commands ("bake watch ..."), and a row per
+ * command with subcommands ("gen c cpp cs jsonschema"). */
+int cmd_completion(int argc, char **argv, const char *commands, const char *const *subs, size_t nsubs);
 
 /* The first n bytes of s as a new string (strndup, which not every C
  * library has); NULL when out of memory. */
@@ -66,6 +69,8 @@ void cli_error(const char *fmt, ...);
 /* Writes to standard output, remembering the first error for finish_stdout. */
 void write_stdout(const void *data, size_t len);
 /* After printf to standard output: remembers the error if it failed. */
+/* A command's --help on standard output (its write error kept). */
+void put_help(const char *text);
 void note_stdout(void);
 /* Flushes and closes standard output; a failure makes the exit code 2. */
 int finish_stdout(int rc);

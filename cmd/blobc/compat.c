@@ -38,7 +38,7 @@ int cmd_compat(int argc, char **argv) {
     const blobc_type *root[2] = {NULL, NULL};
     blobc_buffer buf = {0};
     if (a.help) {
-        fputs(compat_help, stdout);
+        put_help(compat_help);
         goto done;
     }
     if (a.noperands != 2) {

@@ -123,7 +123,7 @@ int run_dump(dump_req *q, opt *opts, const char *help, int argc, char **argv) {
     blobc_buffer buf = {0};
     blobc_dump_options dopt = {0};
     if (a.help) {
-        fputs(help, stdout);
+        put_help(help);
         goto done;
     }
     if ((rc = check_req(q, &a, &dopt)) != 0) goto done;

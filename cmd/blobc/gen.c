@@ -216,7 +216,7 @@ int cmd_gen(int argc, char **argv) {
     blobc_buffer buf = {0};
     int lang = -1;
     if (a.help) {
-        fputs(gen_help, stdout);
+        put_help(gen_help);
         goto done;
     }
     if (a.noperands != 2) {

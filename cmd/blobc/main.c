@@ -14,6 +14,8 @@
 /* The commands: what dispatch runs, what --help lists and what an unknown
  * command's error names, from this one table. A command with subcommands
  * has a row per subcommand (its help line names both words). */
+static int run_completion(int argc, char **argv);
+
 static const struct command {
     const char *name, *sub, *what;
     int (*run)(int argc, char **argv);
@@ -32,6 +34,7 @@ static const struct command {
     {"upgrade", NULL, "carry a blob over to a new version of its schema", cmd_upgrade},
     {"cache", "stats", "show a directory cache of baked outputs", cmd_cache},
     {"cache", "prune", "trim a directory cache of baked outputs", cmd_cache},
+    {"completion", NULL, "print a completion script for bash, zsh or fish", run_completion},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -68,6 +71,27 @@ static void command_names(char *buf, size_t cap) {
     for (size_t i = 0; i < NCOMMANDS && n < cap; i++)
         if (i == 0 || strcmp(commands[i].name, commands[i - 1].name) != 0)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", commands[i].name);
+}
+
+/* The commands and their subcommands, from the table, for the scripts. */
+static int run_completion(int argc, char **argv) {
+    char names[256], subs[4][128];
+    const char *sub_rows[4];
+    size_t nsubs = 0;
+    command_names(names, sizeof names);
+    for (char *c = names; (c = strstr(c, ", ")) != NULL;) memmove(c, c + 1, strlen(c + 1) + 1);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (!commands[i].sub) continue;
+        if (i == 0 || !commands[i - 1].sub || strcmp(commands[i].name, commands[i - 1].name) != 0) {
+            if (nsubs == 4) break;
+            snprintf(subs[nsubs], sizeof subs[nsubs], "%s", commands[i].name);
+            sub_rows[nsubs] = subs[nsubs];
+            nsubs++;
+        }
+        size_t n = strlen(subs[nsubs - 1]);
+        snprintf(subs[nsubs - 1] + n, sizeof subs[nsubs - 1] - n, " %s", commands[i].sub);
+    }
+    return cmd_completion(argc, argv, names, sub_rows, nsubs);
 }
 
 static int dispatch(int argc, char **argv) {

@@ -39,7 +39,7 @@ int cmd_upgrade(int argc, char **argv) {
     uint8_t *bytes = NULL;
     blobc_buffer buf = {0};
     if (a.help) {
-        fputs(upgrade_help, stdout);
+        put_help(upgrade_help);
         goto done;
     }
     if (a.noperands != 1 || !schema || !output) {

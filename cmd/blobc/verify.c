@@ -116,7 +116,7 @@ int cmd_verify(int argc, char **argv) {
     int rc = 0;
     blobc_schema *sch = NULL;
     if (a.help) {
-        fputs(verify_help, stdout);
+        put_help(verify_help);
         goto done;
     }
     if (a.noperands == 0) {

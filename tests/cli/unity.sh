@@ -269,7 +269,7 @@ mcs -r:"$T/standin.dll" -out:"$T/layout.exe" "$CS/Layout.cs" >"$T/mcs.log" 2>&1 
 check_layout() {
     awk '
 function plain(s) { t = s; sub(/_+$/, "", t); return t == "" ? "_" : t }
-/^(@[a-z]+(\([0-9]+\))? )*struct / { for (i = 1; $i != "struct"; i++) ; n = $(i + 1); s = $0
+/^(@[a-z]+(\([^)]*\))? )*struct / { for (i = 1; $i != "struct"; i++) ; n = $(i + 1); s = $0
     sub(/.*\(size /, "", s); sub(/,.*/, "", s); n = plain(n); if (n ~ /^(Fixed_|BlobAny)|_(entry|opt)$/) { n = ""; next }
     print n " size " s; next }
 /^union / { s = $0; sub(/.*\(size /, "", s); sub(/,.*/, "", s); u = plain($2); print u " size " s

@@ -51,7 +51,7 @@ BASE_COMMANDS = {c for names in BASE.values() for c in names.split()}
 # Shell words that are no command to look up.
 BUILTINS = set(""": . [ alias bg break cd command continue echo eval exec exit export false fg
 getopts hash jobs kill local printf pwd read readonly return set shift test times trap true
-type ulimit umask unalias unset wait""".split())
+type ulimit umask unalias unset wait""".split()) | {"complete", "compgen"}  # bash's, for completion.sh
 KEYWORDS = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
             "esac", "in"}
 
