@@ -4,6 +4,7 @@
  * are read from its own --help when a word is completed, so the scripts
  * never fall behind the options a command takes.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,21 @@ static const char *const option_values[] = {
 };
 #define NVALUES (sizeof option_values / sizeof option_values[0])
 
+/* A bash case per row ("word values..."): the values offered for the
+ * word's next one; `sub` rows name a command, whose subcommand is the
+ * word after it. */
+static void bash_cases(FILE *out, const char *on, const char *const *rows, size_t n, bool sub) {
+    fprintf(out, "    case \"$%s\" in\n", on);
+    for (size_t i = 0; i < n; i++) {
+        const char *sp = strchr(rows[i], ' ');
+        const char *in = sub ? "    " : "";
+        fprintf(out, "    %.*s)\n%s%s        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n%s        return%s\n",
+                (int)(sp - rows[i]), rows[i], sub ? "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n" : "", in,
+                sp + 1, in, sub ? "\n        fi\n        sub=${COMP_WORDS[2]} ;;" : " ;;");
+    }
+    fputs("    esac\n", out);
+}
+
 static void bash_function(FILE *out, const char *commands, const char *const *subs, size_t nsubs) {
     fprintf(out,
             "_blobc() {\n"
@@ -44,33 +60,11 @@ static void bash_function(FILE *out, const char *commands, const char *const *su
             "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
             "        COMPREPLY=($(compgen -W \"%s help --help --version\" -- \"$cur\"))\n"
             "        return\n"
-            "    fi\n"
-            "    case \"$cmd\" in\n",
+            "    fi\n",
             commands);
-    for (size_t i = 0; i < nsubs; i++) {
-        const char *sp = strchr(subs[i], ' ');
-        fprintf(out,
-                "    %.*s)\n"
-                "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-                "            COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n"
-                "            return\n"
-                "        fi\n"
-                "        sub=${COMP_WORDS[2]} ;;\n",
-                (int)(sp - subs[i]), subs[i], sp + 1);
-    }
-    fputs("    esac\n"
-          "    case \"$prev\" in\n",
-          out);
-    for (size_t i = 0; i < NVALUES; i++) {
-        const char *sp = strchr(option_values[i], ' ');
-        fprintf(out,
-                "    %.*s)\n"
-                "        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n"
-                "        return ;;\n",
-                (int)(sp - option_values[i]), option_values[i], sp + 1);
-    }
-    fputs("    esac\n"
-          "    if [[ $cur == -* ]]; then\n"
+    bash_cases(out, "cmd", subs, nsubs, true);
+    bash_cases(out, "prev", option_values, NVALUES, false);
+    fputs("    if [[ $cur == -* ]]; then\n"
           "        words=$({ \"${COMP_WORDS[0]}\" \"$cmd\" $sub --help 2>/dev/null |\n"
           "                  grep -o -- '--[a-z][a-z-]*'\n"
           "                  printf '%s\\n' --help --color --max-input --error-format; } | sort -u)\n"
