@@ -334,6 +334,18 @@ int finish_stdout(int rc) {
  * Options may come before or after operands; "--" ends options. A value
  * is given as "-s X", "-sX", "--schema X" or "--schema=X". */
 
+/* "unknown option '--exlcude-tags'; did you mean '--exclude-tags'?": the
+ * command's long options and every command's, by the library's rule. */
+static void unknown_option(const char *cmd, const char *arg, const opt *opts) {
+    const char *names[64] = {"help", "color", "max-input", "error-format"};
+    size_t n = 4;
+    for (const opt *p = opts; p && p->longname && n < 64; p++) names[n++] = p->longname;
+    const char *name = arg[1] == '-' ? arg + 2 : NULL, *eq = name ? strchr(name, '=') : NULL;
+    const char *best = name ? blobc_closest_name(name, eq ? (size_t)(eq - name) : strlen(name), names, n) : NULL;
+    if (best) usage_error(cmd, "unknown option '%s'; did you mean '--%s'?", arg, best);
+    else usage_error(cmd, "unknown option '%s'", arg);
+}
+
 static bool parse_args_inner(const char *cmd, int argc, char **argv, opt *opts, args *a) {
     a->cmd = cmd;
     a->operands = calloc((size_t)argc + 1, sizeof *a->operands);
@@ -385,7 +397,7 @@ static bool parse_args_inner(const char *cmd, int argc, char **argv, opt *opts, 
             }
         }
         if (!o) {
-            usage_error(cmd, "unknown option '%s'", arg);
+            unknown_option(cmd, arg, opts);
             return false;
         }
         if (!o->takes_value) {

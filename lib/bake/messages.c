@@ -12,15 +12,13 @@
 #include <string.h>
 
 #include "common/scalar.h"
+#include "blobc/blobc.h"
 #include "common/suggest.h"
 
 void bk_quote(char *dst, size_t cap, const char *s, size_t n) { (void)blobc_quote(dst, cap, s, n); }
 
 const char *bk_closest(const char *key, size_t len, const char *const *names, size_t n) {
-    blobc_suggest sg;
-    blobc_suggest_init(&sg, key, len);
-    for (size_t i = 0; i < n; i++) blobc_suggest_offer(&sg, names[i]);
-    return blobc_suggest_best(&sg);
+    return blobc_closest_name(key, len, names, n);
 }
 
 /* Appends the key of a map frame's current entry to b: its text for a

@@ -2,6 +2,7 @@
  * suggest.c - did-you-mean for every unknown name the library reports.
  */
 #include "common/suggest.h"
+#include "blobc/blobc.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -134,4 +135,13 @@ const char *blobc_suggest_text(const blobc_suggest *sg, char *buf, size_t cap) {
     if (!sg->best) return "";
     snprintf(buf, cap, "; did you mean '%s'?", sg->best);
     return buf;
+}
+
+const char *blobc_closest_name(const char *word, size_t len, const char *const *names, size_t n) {
+    if (!word || (n && !names)) return NULL;
+    blobc_suggest sg;
+    blobc_suggest_init(&sg, word, len);
+    for (size_t i = 0; i < n; i++)
+        if (names[i]) blobc_suggest_offer(&sg, names[i]);
+    return blobc_suggest_best(&sg);
 }

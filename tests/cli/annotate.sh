@@ -91,10 +91,14 @@ grep -qx ok "$T/bo" && pass sarif_blob_offset || fail sarif_blob_offset "$(cat "
 
 # A schema's error (check), and escaping: a file name with ',' and ':'
 # is escaped as a property, a message's '%' and line breaks as data.
-printf 'struct A { x: u3; }\nroot A;\n' >"$T/a,b:c.schema"
-run "$BLOBC" check "$T/a,b:c.schema" --error-format github
-rc_is github_check_exit_1 1 && grep -q "^::error file=$(printf %s "$T" | sed 's/:/%3A/g; s/,/%2C/g')/a%2Cb%3Ac.schema,line=1,col=15,title=blobc::unknown type 'u3'" "$T/err" &&
-    pass github_escaped || fail github_escaped "$(cat "$T/err")"
+if windows_build; then
+    skip github_escaped "':' cannot be in a Windows file name"
+else
+    printf 'struct A { x: u3; }\nroot A;\n' >"$T/a,b:c.schema"
+    run "$BLOBC" check "$T/a,b:c.schema" --error-format github
+    rc_is github_check_exit_1 1 && grep -q "^::error file=$(printf %s "$T" | sed 's/:/%3A/g; s/,/%2C/g')/a%2Cb%3Ac.schema,line=1,col=15,title=blobc::unknown type 'u3'" "$T/err" &&
+        pass github_escaped || fail github_escaped "$(cat "$T/err")"
+fi
 
 # An unknown format is a usage error.
 expect_err format_unknown 2 "invalid --error-format 'xml' (expected text, json, github or sarif)" \

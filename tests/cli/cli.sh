@@ -19,6 +19,13 @@ done
 expect_err no_command 2 "Usage: blobc" "$BLOBC"
 expect_err unknown_command 2 "unknown command 'frobnicate'" "$BLOBC" frobnicate
 expect_err unknown_option 2 "unknown option '--bogus'" "$BLOBC" bake --bogus x.yaml
+# a mistyped option: the command's own, or every command's, suggested
+expect_stderr option_did_you_mean 2 "blobc bake: unknown option '--exlcude-tags'; did you mean '--exclude-tags'?
+Try 'blobc bake --help' for more information." "$BLOBC" bake --exlcude-tags dev x.yaml
+expect_err option_did_you_mean_value 2 "unknown option '--prefx=a'; did you mean '--prefix'?" "$BLOBC" gen c --prefx=a x.schema
+expect_err option_did_you_mean_common 2 "unknown option '--error-fromat'; did you mean '--error-format'?" "$BLOBC" check --error-fromat json x.schema
+expect_stderr option_no_guess 2 "blobc dump: unknown option '--frobnicate'
+Try 'blobc dump --help' for more information." "$BLOBC" dump --frobnicate x.blob
 expect_err missing_value 2 "option '-s' needs a value" "$BLOBC" bake x.yaml -s
 expect_err bad_format 2 "unknown format 'zip'" "$BLOBC" bake --format zip "$S/level.yaml"
 expect_err bake_no_input 2 "no input file" "$BLOBC" bake

@@ -28,6 +28,12 @@ extern "C" {
 /* The library's version, "MAJOR.MINOR.PATCH". */
 BLOBC_API const char *blobc_version(void);
 
+/* Did-you-mean, by the rule every message of the library uses: of the n
+ * names, the one `word` (len bytes) was most likely meant to be (a
+ * difference in case, or a typo within a few edits), or NULL. */
+BLOBC_API const char *blobc_closest_name(const char *word, size_t len, const char *const *names,
+                                         size_t n);
+
 #ifdef __cplusplus
 }
 #endif
