@@ -123,6 +123,8 @@ void bake_print_event(void *ctx, const blobc_event *ev) {
         else if (ev->status == BLOBC_OK && r->verbose)
             fprintf(stderr, "%s: %s %s\n", job->input, ev->cached ? "cached" : "baked", job->output);
         r->ndone++;
+        r->ncached += ev->status == BLOBC_OK && ev->cached;
+        r->nfailed += ev->status != BLOBC_OK;
         break;
     default: break;
     }
@@ -500,12 +502,26 @@ void bake_free(bake_run *r) {
     free(r->excluded);
 }
 
+/* After a batch the progress line showed, or with -v: what became of
+ * its inputs and how long it took. */
+static void summary(const bake_run *r, double secs) {
+    if (!(r->show || (r->verbose && r->n > 1)) || !r->ndone || cli_error_style != BLOBC_STYLE_TEXT) return;
+    size_t ok = r->ndone - r->nfailed;
+    fprintf(stderr, "%s bake: %zu of %zu input%s baked", prog, ok, r->n, r->n == 1 ? "" : "s");
+    if (r->ncached) fprintf(stderr, " (%zu from the cache)", r->ncached);
+    if (r->nfailed) fprintf(stderr, ", %zu failed", r->nfailed);
+    if (r->ndone < r->n) fprintf(stderr, ", %zu not baked", r->n - r->ndone);
+    fprintf(stderr, ", in %.2f s\n", secs);
+}
+
 int cmd_bake(int argc, char **argv) {
     bake_run r;
     int rc = bake_setup("bake", argc, argv, NULL, bake_help, &r);
     if (!rc && !r.help) {
+        double t = blobc_os_monotonic();
         rc = exit_code(blobc_bake_batch(r.jobs, r.n, &r.bo, NULL));
         if (r.show) fputs("\r\033[K", stderr);
+        summary(&r, blobc_os_monotonic() - t);
     }
     bake_free(&r);
     return rc;

@@ -164,6 +164,7 @@ typedef struct bake_run {
     bool verbose, quiet;
     bool show;               /* the progress line */
     size_t ndone;            /* inputs over, for the progress line */
+    size_t ncached, nfailed; /* of them: from the cache, failed (the summary) */
     const char *current;     /* the input last taken up */
     blobc_schema *loaded;    /* -s, read once (not by watch) */
     bool http;               /* a server may be asked: libcurl was set up */
@@ -215,7 +216,7 @@ void bake_print_event(void *ctx, const blobc_event *ev);
     "  -j, --jobs N          bake N inputs at a time (default: the number of cores)\n" \
     "  -q, --quiet           no progress line\n" \
     "  -v, --verbose         name each output as it is written, and say\n" \
-    "                        'cached' when it came from the cache\n" \
+    "                        'cached' when it came from the cache; then a summary\n" \
     "      --depfile FILE    write a make/ninja depfile for the output: the\n" \
     "                        input and every schema file read (one input)\n" \
     "      --depfiles        with several inputs: OUT.d beside every OUT\n" \

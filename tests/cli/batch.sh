@@ -160,3 +160,17 @@ elif command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/nul
 else
     skip batch_syscalls_per_asset "strace not installed (make deps installs it), or not allowed to trace here"
 fi
+
+# The summary after a batch (-v, or under the progress line): what became
+# of the inputs and how long it took.
+mkdir -p "$T/sum"
+printf 'struct S { x: u32; }\nroot S;\n' >"$T/sum/s.schema"
+printf 'x: 1\n' >"$T/sum/a.yaml"
+printf 'x: 2\n' >"$T/sum/b.yaml"
+printf 'x: -3\n' >"$T/sum/c.yaml"
+"$BLOBC" bake -q --cache "$T/sum/cache" -s "$T/sum/s.schema" "$T/sum/a.yaml" -o "$T/sum/out/a.blob" 2>/dev/null
+run "$BLOBC" bake -v --cache "$T/sum/cache" -s "$T/sum/s.schema" "$T/sum/a.yaml" "$T/sum/b.yaml" "$T/sum/c.yaml" -o "$T/sum/out/"
+rc_is summary_exit_1 1 && tail -1 "$T/err" | grep -Eq '^blobc bake: 2 of 3 inputs baked \(1 from the cache\), 1 failed, in [0-9]+\.[0-9]{2} s$' &&
+    pass summary_line || fail summary_line "$(tail -2 "$T/err")"
+run "$BLOBC" bake -s "$T/sum/s.schema" "$T/sum/a.yaml" "$T/sum/b.yaml" -o "$T/sum/out2/"
+rc_is summary_quiet_exit_0 0 && [ ! -s "$T/err" ] && pass summary_not_without_v || fail summary_not_without_v "$(cat "$T/err")"
