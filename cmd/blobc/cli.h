@@ -123,7 +123,9 @@ extern uint64_t cli_max_input;
     "      --max-input SIZE  read at most SIZE bytes from an input that is not\n" \
     "                        a regular file (K, M, G suffixes; default 1G)\n" \
     "      --color[=WHEN]    colour errors: auto (default; only on a terminal,\n" \
-    "                        not with NO_COLOR set), always, never\n"
+    "                        not with NO_COLOR set), always, never\n" \
+    "      --error-format F  errors as text (default), json (a line each),\n" \
+    "                        github (Actions annotations) or sarif (a log)\n"
 
 /* Reads a whole input file (malloc'd, the caller frees) up to --max-input;
  * 0 or an exit code after reporting why not. A .blob (when `blob`) from a

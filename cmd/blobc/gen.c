@@ -12,40 +12,63 @@
 
 /* ---- gen ---- */
 
-static const char gen_help[] =
-    "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE|DIR/] [--depfile FILE]\n"
-    "       blobc gen cpp SCHEMA [--namespace NS] [-o FILE|DIR/] [--depfile FILE]\n"
-    "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [--runtime R]\n"
-    "                           [-o FILE|DIR/] [--depfile FILE]\n"
-    "       blobc gen jsonschema SCHEMA [-t TYPE] [-o FILE]\n"
-    "c: a C11/C++17 header that reads blobs of SCHEMA in place.\n"
-    "cpp: a C++17 header of classes with accessors over the same bytes.\n"
-    "cs: C# structs over Unity.Entities' blob types, to read files baked with\n"
-    "--format unity through BlobAssetReference<T>.TryRead; or with --runtime\n"
-    "standalone over blobc's C# runtime (BlobcRuntime.cs), to read .blob files\n"
-    "from any .NET or Mono program.\n"
-    "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"
-    "c, cpp, cs: a schema that imports others gets one file per schema file,\n"
-    "each named after its file (common.schema: common.h, common.cs), all in\n"
-    "the directory of -o; a header includes the headers of the files it uses,\n"
-    "a C# file is compiled with the files it uses.\n"
-    "\n"
-    "  -o, --output FILE     write to FILE instead of standard output (never\n"
-    "                        SCHEMA itself; see blobc(1), OUTPUT FILES); an\n"
-    "                        existing directory or a name ending in '/': the\n"
-    "                        directory to write into (c, cpp, cs)\n"
-    "      --depfile FILE    c, cpp, cs: a make/ninja depfile: the output and the\n"
-    "                        schema files it was made from\n"
-    "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"
-    "      --namespace NS    cpp, cs: put the types in namespace NS (cpp: A::B, cs: A.B)\n"
-    "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
-    "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
-    "      --runtime R       cs: unity (the default: Unity.Entities' blob types)\n"
-    "                        or standalone (blobc's BlobcRuntime.cs, no Unity\n"
-    "                        packages; fixed buffers for vectors)\n"
-    "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"
-    COMMON_HELP
-    "  -h, --help            show this help\n";
+/* gen's help, a row for each language it applies to (C, P: cpp, S: cs,
+ * J: jsonschema): `gen --help` shows every row, `gen LANG --help` the
+ * page of LANG. */
+enum { H_C = 1, H_P = 2, H_S = 4, H_J = 8, H_ALL = 15, H_CODE = 7 };
+static const struct help_row {
+    int langs;
+    const char *text;
+} gen_help[] = {
+    {H_C, "Usage: blobc gen c SCHEMA [--prefix P] [-o FILE|DIR/] [--depfile FILE]\n"},
+    {H_P, "       blobc gen cpp SCHEMA [--namespace NS] [-o FILE|DIR/] [--depfile FILE]\n"},
+    {H_S, "       blobc gen cs SCHEMA [--namespace NS] [--no-mathematics] [--runtime R]\n"
+          "                           [-o FILE|DIR/] [--depfile FILE]\n"},
+    {H_J, "       blobc gen jsonschema SCHEMA [-t TYPE] [-o FILE]\n"},
+    {H_C, "c: a C11/C++17 header that reads blobs of SCHEMA in place.\n"},
+    {H_P, "cpp: a C++17 header of classes with accessors over the same bytes.\n"},
+    {H_S, "cs: C# structs over Unity.Entities' blob types, to read files baked with\n"
+          "--format unity through BlobAssetReference<T>.TryRead; or with --runtime\n"
+          "standalone over blobc's C# runtime (BlobcRuntime.cs), to read .blob files\n"
+          "from any .NET or Mono program.\n"},
+    {H_J, "jsonschema: a JSON Schema (2020-12) of the YAML/JSON data, for editors.\n"},
+    {H_CODE, "c, cpp, cs: a schema that imports others gets one file per schema file,\n"
+             "each named after its file (common.schema: common.h, common.cs), all in\n"
+             "the directory of -o; a header includes the headers of the files it uses,\n"
+             "a C# file is compiled with the files it uses.\n"},
+    {H_ALL, "\n"
+            "  -o, --output FILE     write to FILE instead of standard output (never\n"
+            "                        SCHEMA itself; see blobc(1), OUTPUT FILES)\n"},
+    {H_CODE, "                        an existing directory or a name ending in '/':\n"
+             "                        the directory to write into\n"},
+    {H_CODE, "      --depfile FILE    a make/ninja depfile: the output and the schema\n"
+             "                        files it was made from\n"},
+    {H_C, "      --prefix P        c: prepend P to every generated type name (a C identifier)\n"},
+    {H_P | H_S, "      --namespace NS    cpp, cs: put the types in namespace NS (cpp: A::B, cs: A.B)\n"},
+    {H_S, "      --no-mathematics  cs: fixed buffers instead of Unity.Mathematics'\n"
+          "                        float2..4, double2..4, int2..4, uint2..4, bool2..4\n"
+          "      --runtime R       cs: unity (the default: Unity.Entities' blob types)\n"
+          "                        or standalone (blobc's BlobcRuntime.cs, no Unity\n"
+          "                        packages; fixed buffers for vectors)\n"},
+    {H_J, "  -t, --type TYPE       jsonschema: the top-level type (default: the schema's root)\n"},
+    {H_ALL, COMMON_HELP "  -h, --help            show this help (gen LANG --help: LANG's alone)\n"},
+};
+
+/* The help of the languages in mask, with the usage lines of one
+ * language starting "Usage:". */
+static void put_gen_help(int mask) {
+    bool first = true;
+    for (size_t i = 0; i < sizeof gen_help / sizeof gen_help[0]; i++) {
+        if (!(gen_help[i].langs & mask)) continue;
+        const char *t = gen_help[i].text;
+        if (first && strncmp(t, "       ", 7) == 0) {
+            put_help("Usage:");
+            t += 6;
+        }
+        first = false;
+        put_help(t);
+    }
+}
 
 /* The languages gen writes, in the order of the LANG_ values. */
 enum { LANG_C, LANG_CPP, LANG_CS, LANG_JSONSCHEMA, NLANG };
@@ -216,7 +239,10 @@ int cmd_gen(int argc, char **argv) {
     blobc_buffer buf = {0};
     int lang = -1;
     if (a.help) {
-        put_help(gen_help);
+        int mask = H_ALL;
+        for (int i = 0; a.noperands && i < NLANG; i++)
+            if (strcmp(a.operands[0], languages[i]) == 0) mask = 1 << i;
+        put_gen_help(mask);
         goto done;
     }
     if (a.noperands != 2) {

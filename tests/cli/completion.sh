@@ -27,7 +27,8 @@ else
     offers cache_subcommands "prune" "$BLOBC" cache p
     offers bake_option "--exclude-tags" "$BLOBC" bake --exc
     offers bake_options_l "--lang" "$BLOBC" bake --la
-    offers gen_option "--namespace --no-mathematics" "$BLOBC" gen cpp --n
+    offers gen_option "--namespace" "$BLOBC" gen cpp --n
+    offers gen_cs_options "--namespace --no-mathematics" "$BLOBC" gen cs --n
     offers common_option "--error-format" "$BLOBC" verify --error-f
     offers option_value "github" "$BLOBC" bake --error-format g
     offers input_values "csv" "$BLOBC" bake --input c

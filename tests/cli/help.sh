@@ -136,3 +136,21 @@ dups=$(grep '^\.SH ' "$MAN" | sort | uniq -d | tr '\n' ';')
 awk '/^\.SH ENVIRONMENT/ { on = 1; next } /^\.SH/ { on = 0 } on' "$MAN" >"$T/man_env"
 vars=$(grep -oh 'getenv("[A-Z_]*")' cmd/blobc/*.c lib/*/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u)
 [ -n "$vars" ] && listed_in man_environment "$T/man_env" $vars || fail man_environment "no getenv found"
+
+# gen LANG --help is LANG's page: its usage first, none of the others'
+# options; gen --help shows them all.
+for lang in c cpp cs jsonschema; do
+    run "$BLOBC" gen "$lang" --help
+    first=$(head -1 "$T/out")
+    case $lang in
+    c) other="--namespace" ;;
+    cpp) other="--prefix" ;;
+    cs) other="--type TYPE" ;;
+    jsonschema) other="--depfile" ;;
+    esac
+    [ "$RC" -eq 0 ] && [ "${first#Usage: blobc gen $lang SCHEMA}" != "$first" ] && ! grep -q -- "$other" "$T/out" &&
+        grep -q -- '--error-format' "$T/out" && pass "gen_${lang}_own_page" || fail "gen_${lang}_own_page" "$(head -3 "$T/out")"
+done
+run "$BLOBC" gen --help
+n=$(grep -c '^ *\(Usage: \)\{0,1\}blobc gen [a-z]* SCHEMA' "$T/out")
+[ "$n" -eq 4 ] && pass gen_page_all || fail gen_page_all "$n usage lines"
