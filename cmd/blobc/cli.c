@@ -39,11 +39,15 @@ static blobc_error *sarif_errors;
 static size_t sarif_n, sarif_cap;
 
 /* auto: only when stderr is a terminal, NO_COLOR is unset or empty, and
- * the terminal is not "dumb" (as gcc and the no-color.org convention). */
+ * the terminal is not "dumb" (as gcc and the no-color.org convention);
+ * CLICOLOR_FORCE set and not 0 colours where stderr is no terminal (a
+ * build tool's pipe, as ninja's), unless NO_COLOR says not to. */
 static bool use_color(void) {
     if (color != COLOR_AUTO) return color == COLOR_ALWAYS;
     const char *no = blobc_os_getenv("NO_COLOR"), *term = blobc_os_getenv("TERM");
+    const char *force = blobc_os_getenv("CLICOLOR_FORCE");
     if (no && no[0]) return false;
+    if (force && force[0] && strcmp(force, "0") != 0) return true;
     if (term && strcmp(term, "dumb") == 0) return false;
     return blobc_os_stderr_colours();
 }

@@ -179,6 +179,15 @@ expect_stderr color_never 1 "$T/f.schema:1:15: error: unknown type 'float'; did 
                   ^" "$BLOBC" check --color=never "$T/f.schema"
 run env NO_COLOR=1 "$BLOBC" check --color=always "$T/f.schema"
 if grep -q "$E" "$T/err"; then pass always_beats_no_color; else fail always_beats_no_color "no colour"; fi
+# CLICOLOR_FORCE colours a pipe (ninja's); NO_COLOR and --color=never win
+run env CLICOLOR_FORCE=1 "$BLOBC" check "$T/f.schema"
+grep -q "${E}\[01;31m" "$T/err" && pass clicolor_force_colours_a_pipe || fail clicolor_force_colours_a_pipe "$(head -c 200 "$T/err")"
+run env CLICOLOR_FORCE=0 "$BLOBC" check "$T/f.schema"
+grep -q "$E" "$T/err" && fail clicolor_force_0 "coloured" || pass clicolor_force_0
+run env CLICOLOR_FORCE=1 NO_COLOR=1 "$BLOBC" check "$T/f.schema"
+grep -q "$E" "$T/err" && fail no_color_beats_clicolor_force "coloured" || pass no_color_beats_clicolor_force
+run env CLICOLOR_FORCE=1 "$BLOBC" check --color=never "$T/f.schema"
+grep -q "$E" "$T/err" && fail never_beats_clicolor_force "coloured" || pass never_beats_clicolor_force
 if windows_build; then
     skip no_color_on_terminal "Wine's console on a Unix terminal writes escape sequences of its own"
 elif have_pty; then
@@ -312,4 +321,19 @@ if "$BUILD/tools/tmpfile_probe" "$T/sig"; then
         fail sigkill_new_outputs_leave_nothing "$dirty of $landed batches left $(head -3 "$T/left")"; fi
 else
     skip signals_leave_nothing "the file system of $T has no O_TMPFILE"
+fi
+
+# Under ninja, which reads a command's errors through a pipe: coloured
+# with CLICOLOR_FORCE=1 (which ninja passes on and obeys itself).
+if command -v ninja >/dev/null 2>&1; then
+    mkdir -p "$T/nj"
+    cp "$T/f.schema" "$T/nj/f.schema"
+    printf 'rule check\n  command = %s check $in\nbuild f.ok: check f.schema\n' "$BLOBC" >"$T/nj/build.ninja"
+    (cd "$T/nj" && CLICOLOR_FORCE=1 ninja >"$T/nj.out" 2>&1)
+    grep -q "${E}\[01;31m${E}\[Kerror:" "$T/nj.out" && pass ninja_colours_with_clicolor_force ||
+        fail ninja_colours_with_clicolor_force "$(head -c 300 "$T/nj.out")"
+    (cd "$T/nj" && ninja >"$T/nj.out" 2>&1)
+    grep -q "$E" "$T/nj.out" && fail ninja_plain_without "coloured" || pass ninja_plain_without
+else
+    skip ninja_colours_with_clicolor_force "ninja is not installed (make deps installs it)"
 fi
