@@ -240,7 +240,9 @@ for s in tests/bad/schema/*.schema; do
     run "$BLOBC" gen c "$s" -o "$T/never.h"
     want=$(head -1 "${s%.schema}.expect" 2>/dev/null)
     if [ "$RC" -ne 1 ] || [ -e "$T/never.h" ] || { [ -n "$want" ] && ! grep -qF -- "$want" "$T/err"; }; then
-        badlist="$badlist $s(exit $RC)"
+        # what it said, and whether it wrote, so that a failure tells why
+        badlist="$badlist $s(exit $RC$([ -e "$T/never.h" ] && echo ', wrote its output'); stderr: $(head -c 300 "$T/err"))"
+        rm -f "$T/never.h"
     fi
     nbad=$((nbad + 1))
 done
