@@ -77,41 +77,23 @@ rc_is max_errors_exit 1 && { n=$(grep -c ':[0-9]*: .*: error: ' "$T/err"); [ "$n
     pass max_errors_two || fail max_errors_two "$n errors: $(head -c 300 "$T/err")"; }
 
 # gen jsonschema says the checks as JSON Schema keywords, so an editor
-# flags the values the bake refuses (a real validator, Draft 2020-12).
+# flags the values the bake refuses: a real validator (Draft 2020-12) and
+# the bake agree on each edit (the bake run under assets/, @path's root).
 "$BLOBC" gen jsonschema "$D/items.schema" -o "$T/items.json"
-if ! python3 -c 'import jsonschema' 2>/dev/null; then
+if ! python3 "$TOP/tests/tools/jsonschema_check.py" "$T/items.json" "$D/good.json" >"$T/v.txt" 2>&1 &&
+    [ $? -eq 3 ]; then
     skip jsonschema_checks "python3-jsonschema is not installed (make deps)"
 else
-    python3 - "$T/items.json" "$D/good.json" >"$T/js" 2>&1 <<'PY'
-import json, sys, copy, jsonschema
-schema = json.load(open(sys.argv[1]))
-good = json.load(open(sys.argv[2]))
-v = jsonschema.Draft202012Validator(schema)
-def verdict(name, edit):
-    d = copy.deepcopy(good)
-    edit(d["items"][0])
-    errs = sorted(e.message for e in v.iter_errors(d))
-    print(name, "valid" if not errs else errs[0])
-verdict("good", lambda i: None)
-verdict("range", lambda i: i.update(drop=1.5))
-verdict("len", lambda i: i.update(name="x" * 17))
-verdict("match", lambda i: i.update(name="Sword"))
-verdict("ending", lambda i: i.update(icon="sword.gif"))
-verdict("unique", lambda i: i.update(tags=["a", "a"]))
-verdict("each", lambda i: i.update(bonus=[9, 0]))
-verdict("map_len", lambda i: i.update(stats={}))
-PY
-    cat >"$T/js.want" <<'W'
-good valid
-range 1.5 is greater than the maximum of 1.0
-len 'xxxxxxxxxxxxxxxxx' is too long
-match 'Sword' does not match '^[a-z][a-z_]*$'
-ending 'sword.gif' does not match '\\.png$'
-unique ['a', 'a'] has non-unique elements
-each 9 is greater than the maximum of 5
-map_len {} should be non-empty
-W
-    same_file jsonschema_checks "$T/js" "$T/js.want"
+    J="$T/items.json" S="$D/items.schema" G="$D/good.json"
+    js_agree js_checks_good 0 valid "$J" "$S" "$G"
+    js_agree js_checks_range 1 "1.5 is greater than the maximum of 1" "$J" "$S" "$G" set items.0.drop 1.5
+    js_agree js_checks_len 1 "is too long" "$J" "$S" "$G" set items.0.name '"xxxxxxxxxxxxxxxxx"'
+    js_agree js_checks_match 1 "'Sword' does not match '^[a-z][a-z_]*$'" "$J" "$S" "$G" set items.0.name '"Sword"'
+    js_agree js_checks_ending 1 "'sword.gif' does not match" "$J" "$S" "$G" set items.0.icon '"sword.gif"'
+    js_agree js_checks_unique 1 "has non-unique elements" "$J" "$S" "$G" set items.0.tags '["a", "a"]'
+    js_agree js_checks_each 1 "9 is greater than the maximum of 5" "$J" "$S" "$G" set items.0.bonus '[9, 0]'
+    js_agree js_checks_map_len 1 "should be non-empty" "$J" "$S" "$G" set items.0.stats '{}'
+    (cd "$D/assets" && js_flush)
 fi
 
 # The files @path found are in the depfile, with an empty rule each, so
