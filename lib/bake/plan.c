@@ -108,6 +108,21 @@ static int pass_file(blobc_os_fd fd, uint64_t len, bool json, text_pass *out) {
     return e;
 }
 
+/* A file other than the input that a bake reads (a table, the string
+ * table): its name and every byte. */
+static blobc_status put_file(XXH3_state_t *h, const blobc_bake_options *o, const char *path,
+                             blobc_error *err) {
+    blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
+    uint8_t *data;
+    size_t len;
+    blobc_status st = blobc_read_file_ex(path, &ro, &data, &len, err);
+    if (st) return st;
+    put_str(h, path);
+    put_bytes(h, data, len);
+    free(data);
+    return BLOBC_OK;
+}
+
 /* What else decides a table's bytes: the field its rows fill, the other
  * tables (each field, name and every byte), and the @sep of every field a
  * cell may split (which a blob's schema does not keep, so
@@ -119,15 +134,9 @@ static blobc_status put_table(XXH3_state_t *h, const blobc_bake_plan *plan,
     for (size_t i = 0; i < o->ntables; i++) {
         const blobc_bake_table *t = &o->tables[i];
         if (!t->field || !t->path) return blobc_err_arg(err, "blobc_bake_plan", "opts->tables holds a NULL field or path");
-        blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
-        uint8_t *data;
-        size_t len;
-        blobc_status st = blobc_read_file_ex(t->path, &ro, &data, &len, err);
-        if (st) return st;
         put_str(h, t->field);
-        put_str(h, t->path);
-        put_bytes(h, data, len);
-        free(data);
+        blobc_status st = put_file(h, o, t->path, err);
+        if (st) return st;
     }
     for (size_t i = 0, n = blobc_schema_count(plan->schema); i < n; i++) {
         const blobc_type *t = blobc_schema_at(plan->schema, i);
@@ -144,17 +153,9 @@ static blobc_status put_table(XXH3_state_t *h, const blobc_bake_plan *plan,
 /* What decides a bake's texts: the string table's bytes and the
  * language (nothing without a table: keys as before). */
 static blobc_status put_strings(XXH3_state_t *h, const blobc_bake_options *o, blobc_error *err) {
-    blobc_read_options ro = {o->max_input, false, NULL, 0, o->regular_files};
-    uint8_t *data;
-    size_t len;
-    blobc_status st = blobc_read_file_ex(o->strings, &ro, &data, &len, err);
-    if (st) return st;
     put_str(h, "strings");
-    put_str(h, o->strings);
-    put_bytes(h, data, len);
     put_str(h, o->lang ? o->lang : "");
-    free(data);
-    return BLOBC_OK;
+    return put_file(h, o, o->strings, err);
 }
 
 static bool checks_files(const blobc_schema *s) {
@@ -214,19 +215,14 @@ static blobc_status make_key(blobc_bake_plan *plan, const char *schema_name,
     }
     put_u64(h, (uint64_t)plan->input);
     put_bytes(h, desc.data, desc.len);
-    /* the string table, whole, and the language taken from it */
-    if (o->strings && (st = put_strings(h, o, err)) != BLOBC_OK) {
-        XXH3_freeState(h);
-        blobc_buffer_free(&desc);
-        return st;
-    }
     /* the items --exclude-tags leaves out (nothing without it: keys as before) */
     for (size_t i = 0; i < o->nexclude_tags; i++) {
         if (i == 0) put_str(h, "exclude-tags");
         put_str(h, o->exclude_tags[i] ? o->exclude_tags[i] : "");
     }
-    if ((plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV) &&
-        (st = put_table(h, plan, o, err)) != BLOBC_OK) {
+    bool table = plan->input == BLOBC_INPUT_CSV || plan->input == BLOBC_INPUT_TSV;
+    if ((table && (st = put_table(h, plan, o, err)) != BLOBC_OK) ||
+        (o->strings && (st = put_strings(h, o, err)) != BLOBC_OK)) {
         XXH3_freeState(h);
         blobc_buffer_free(&desc);
         return st;
