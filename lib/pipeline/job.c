@@ -162,24 +162,37 @@ static blobc_status bake_with_plan(const blobc_batch_options *o, const blobc_job
     return st;
 }
 
-/* With opts->deps: the input and the schema's files, kept for the DONE
- * event (the plan is gone by then). */
+/* The files a job reads besides its schema's: its input, a table bake's
+ * other tables, the string table; into names (room for 2 + ntables) when
+ * not NULL. Their count. */
+static size_t job_inputs(const blobc_job *job, const blobc_bake_options *bo, const char **names) {
+    size_t n = 0;
+    if (names) names[n] = job->input;
+    n++;
+    for (size_t i = 0; i < bo->ntables; i++, n++)
+        if (names) names[n] = bo->tables[i].path;
+    if (bo->strings && names) names[n] = bo->strings;
+    return n + (bo->strings != NULL);
+}
+
+/* With opts->deps: the job's inputs and the schema's files, kept for the
+ * DONE event (the plan is gone by then). */
 static void keep_files(const blobc_job *job, const blobc_bake_options *bo, const baked *b,
                        blobc_pl_slot *s) {
-    /* the tables and the string table count as inputs */
-    size_t tables = bo->ntables + (bo->strings != NULL);
-    size_t n = 1 + tables + blobc_schema_file_count(b->plan.schema);
-    if (!(s->files = calloc(n, sizeof *s->files))) {
+    size_t inputs = job_inputs(job, bo, NULL);
+    size_t n = inputs + blobc_schema_file_count(b->plan.schema);
+    const char **in = malloc(inputs * sizeof *in);
+    if (!in || !(s->files = calloc(n, sizeof *s->files))) {
+        free(in);
         s->status = BLOBC_ENOMEM;
         return;
     }
+    job_inputs(job, bo, in);
     for (size_t i = 0; i < n; i++) {
-        const char *f = i == 0                ? job->input
-                        : i <= bo->ntables    ? bo->tables[i - 1].path
-                        : i <= tables         ? bo->strings
-                                              : blobc_schema_file(b->plan.schema, i - 1 - tables);
+        const char *f = i < inputs ? in[i] : blobc_schema_file(b->plan.schema, i - inputs);
         if (!(s->files[s->nfiles++] = strdup(f))) s->status = BLOBC_ENOMEM;
     }
+    free(in);
 }
 
 /* Inputs up to this size that the batch saw as regular files are read
@@ -231,27 +244,25 @@ static blobc_status bake_input(const blobc_job *job, const blobc_pl_prep *prep,
     return st;
 }
 
-/* The depfile's text, then the output, then the depfile: a depfile that
- * cannot be made stops the output too (a build tool would take the output
- * for up to date). */
-/* The depfile's rule: the job's input, a table bake's other tables, and
- * the string table. */
+/* The depfile's rule: the job's inputs, then the schema's files and the
+ * files @path checks found. */
 static blobc_status make_depfile(const blobc_job *job, const blobc_batch_options *o, const baked *b,
                                  blobc_buffer *dep, blobc_error *err) {
     const assets *a = &b->files;
     if (a->nomem) return blobc_err_nomem(err);
-    size_t n = 1 + o->bake.ntables + (o->bake.strings != NULL);
+    size_t n = job_inputs(job, &o->bake, NULL);
     const char **names = malloc((n + a->n) * sizeof *names);
     if (!names) return blobc_err_nomem(err);
-    names[0] = job->input;
-    for (size_t i = 1; i <= o->bake.ntables; i++) names[i] = o->bake.tables[i - 1].path;
-    if (o->bake.strings) names[n - 1] = o->bake.strings;
+    job_inputs(job, &o->bake, names);
     for (size_t i = 0; i < a->n; i++) names[n + i] = (const char *)a->text.data + a->at[i];
     blobc_status st = blobc_depfile_inputs(job->output, names, n, b->plan.schema, names + n, a->n, dep, err);
     free(names);
     return st;
 }
 
+/* The depfile's text, then the output, then the depfile: a depfile that
+ * cannot be made stops the output too (a build tool would take the output
+ * for up to date). */
 static blobc_status write_all(const blobc_job *job, const blobc_pl_prep *prep,
                               const blobc_batch_options *o, const baked *b, bool cached, bool *rejected,
                               blobc_error *err) {
