@@ -64,13 +64,13 @@ static void print_help(FILE *out) {
           out);
 }
 
-/* "bake, dump, ..., cache": each command once. */
-static void command_names(char *buf, size_t cap) {
+/* "bake, dump, ..., cache" (sep ", "): each command once. */
+static void command_names(char *buf, size_t cap, const char *sep) {
     size_t n = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < NCOMMANDS && n < cap; i++)
         if (i == 0 || strcmp(commands[i].name, commands[i - 1].name) != 0)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", commands[i].name);
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? sep : "", commands[i].name);
 }
 
 /* The commands and their subcommands, from the table, for the scripts. */
@@ -78,8 +78,7 @@ static int run_completion(int argc, char **argv) {
     char names[256], subs[4][128];
     const char *sub_rows[4];
     size_t nsubs = 0;
-    command_names(names, sizeof names);
-    for (char *c = names; (c = strstr(c, ", ")) != NULL;) memmove(c, c + 1, strlen(c + 1) + 1);
+    command_names(names, sizeof names, " ");
     for (size_t i = 0; i < NCOMMANDS; i++) {
         if (!commands[i].sub) continue;
         if (i == 0 || !commands[i - 1].sub || strcmp(commands[i].name, commands[i - 1].name) != 0) {
@@ -111,7 +110,7 @@ static int dispatch(int argc, char **argv) {
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(cmd, commands[i].name) == 0) return commands[i].run(argc - 2, argv + 2);
     char names[256];
-    command_names(names, sizeof names);
+    command_names(names, sizeof names, ", ");
     usage_error(NULL, "unknown command '%s' (commands: %s)", cmd, names);
     return EXIT_USAGE;
 }
