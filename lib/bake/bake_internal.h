@@ -347,6 +347,19 @@ static inline bool bk_input_failed(const bk *k, blobc_status st) {
 /* The innermost frame. */
 static inline bk_frame *bk_top(bk *k) { return k->depth ? &k->fr[k->depth - 1] : NULL; }
 
+/* The struct field whose value is being filled, or (*each) one item of
+ * whose list or fixed array: the innermost struct frame's field, one
+ * level up past a sequence; NULL outside a struct's field. What value
+ * checks and text apply by. */
+static inline const blobc_field *bk_filled_field(const bk *k, bool *each) {
+    if (!k->depth) return NULL;
+    const bk_frame *f = &k->fr[k->depth - 1];
+    *each = f->kind == BK_ARRAY || f->kind == BK_FIXED;
+    if (*each && k->depth < 2) return NULL;
+    if (*each) f = &k->fr[k->depth - 2];
+    return f->kind == BK_STRUCT ? f->field : NULL;
+}
+
 /* Whether a frame is filled from a mapping (keys) rather than a sequence. */
 static inline bool bk_is_map(const bk_frame *f) {
     return f->kind == BK_STRUCT || f->kind == BK_UNION || f->kind == BK_MAP;
@@ -645,7 +658,12 @@ blobc_status bk_item_excluded(bk *k, bool *out);
  * judged first. Returns the skip outcome when --exclude-tags leaves it
  * out (there is no item), a kept error when they are wrong (the item is
  * taken, its mapping skipped). */
-blobc_status bk_item_map(bk *k, const bk_pos *pos, bk_slot *out);
+blobc_status bk_item_tagged(bk *k, const bk_pos *pos, bk_slot *out);
+/* (a schema without @tags: bk_item itself, with no call more on the way
+ * of every item) */
+static inline blobc_status bk_item_map(bk *k, const bk_pos *pos, bk_slot *out) {
+    return k->schema_tags ? bk_item_tagged(k, pos, out) : bk_item(k, pos, out);
+}
 /* Judges n tags (at pos[i]) of an item of struct st: each one st
  * declares; *excluded when one is excluded. For a front end that has
  * them at hand (a CSV row's $tags cell). */
@@ -659,8 +677,9 @@ blobc_status bk_tags_key(bk *k, const bk_pos *pos);
 
 typedef struct bk_texts bk_texts;
 /* At the root's resolution, with opts->strings: reads the string table
- * (its errors name its lines), and the language opts->lang takes. */
-blobc_status bk_texts_load(bk *k);
+ * (its errors name its lines; TSV when `tsv`, else CSV), and the
+ * language opts->lang takes. */
+blobc_status bk_texts_load(bk *k, bool tsv);
 void bk_texts_free(bk *k);
 /* A string about to be stored for field fld (NULL: the field being
  * filled, or whose item is): when it is text, its key is looked up in the

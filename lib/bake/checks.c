@@ -34,14 +34,8 @@ void bk_checks_free(bk *k) {
 /* The field whose checks judge the value being filled, and whether the
  * value is one item of it (*each), or NULL. */
 static const blobc_field *checked_field(const bk *k, bool *each) {
-    if (!k->depth) return NULL;
-    const bk_frame *f = &k->fr[k->depth - 1];
-    *each = f->kind == BK_ARRAY || f->kind == BK_FIXED;
-    if (*each) {
-        if (k->depth < 2) return NULL;
-        f = &k->fr[k->depth - 2];
-    }
-    return f->kind == BK_STRUCT && f->field && f->field->nchecks ? f->field : NULL;
+    const blobc_field *f = bk_filled_field(k, each);
+    return f && f->nchecks ? f : NULL;
 }
 
 /* Reports that the value at pos (mode BK_AT_VALUE; BK_AT_CONTAINER: the

@@ -197,7 +197,9 @@ static blobc_status resolve_root(bk *k, const bk_pos *pos) {
     k->root = t;
     if (k->probe) return bk_stop(k, BK_OUT_PROBED);
     k->checking = has_checks(k->schema);
-    if ((st = bk_tags_resolve(k, pos)) || (st = bk_texts_load(k))) return st;
+    /* a string table is TSV by its name as an input is (.tsv, .tab) */
+    bool tsv = o->strings && by_extension(o->strings) == BLOBC_INPUT_TSV;
+    if ((st = bk_tags_resolve(k, pos)) || (st = bk_texts_load(k, tsv))) return st;
     k->b = k->in_order && !has_keys(k->schema)
                ? blobc_builder_new_in_order(
                      k->opts->output == BLOBC_OUTPUT_BLOB ? BLOBC_HEADER_SIZE : 0, k->size_hint)

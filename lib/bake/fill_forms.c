@@ -305,8 +305,7 @@ blobc_status bk_pop_struct(bk *k) {
 
 /* ---- items that may be tagged ---- */
 
-blobc_status bk_item_map(bk *k, const bk_pos *pos, bk_slot *out) {
-    if (!k->schema_tags) return bk_item(k, pos, out);
+blobc_status bk_item_tagged(bk *k, const bk_pos *pos, bk_slot *out) {
     bool excluded = false;
     blobc_status st = bk_item_excluded(k, &excluded);
     if (!st && excluded) return bk_stop(k, BK_OUT_SKIP);

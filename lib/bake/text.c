@@ -144,7 +144,7 @@ void bk_texts_free(bk *k) {
     k->texts = NULL;
 }
 
-blobc_status bk_texts_load(bk *k) {
+blobc_status bk_texts_load(bk *k, bool tsv) {
     const blobc_bake_options *o = k->opts;
     if (!o->strings) {
         if (!o->lang) return BLOBC_OK;
@@ -186,8 +186,6 @@ blobc_status bk_texts_load(bk *k) {
     k->locate = csv_locate;
     k->filename = o->strings;
     k->sink = NULL;
-    size_t n = strlen(o->strings);
-    bool tsv = n > 4 && (strcmp(o->strings + n - 4, ".tsv") == 0 || strcmp(o->strings + n - 4, ".tab") == 0);
     st = read_texts(k, (const char *)data, len, tsv, t);
     k->fe = fe;
     k->locate = locate;
@@ -195,14 +193,6 @@ blobc_status bk_texts_load(bk *k) {
     k->sink = sink;
     free(data);
     return st;
-}
-
-/* The field whose value (or one item of it) is being filled, if any. */
-static const blobc_field *filled_field(const bk *k) {
-    if (!k->depth) return NULL;
-    const bk_frame *f = &k->fr[k->depth - 1];
-    if (f->kind == BK_ARRAY || f->kind == BK_FIXED) f = k->depth > 1 ? &k->fr[k->depth - 2] : NULL;
-    return f && f->kind == BK_STRUCT ? f->field : NULL;
 }
 
 static blobc_status translate(bk *k, const blobc_field *fld, const char **s, size_t *n,
@@ -241,7 +231,8 @@ static blobc_status translate(bk *k, const blobc_field *fld, const char **s, siz
 
 blobc_status bk_translate(bk *k, const blobc_field *fld, const char **s, size_t *n,
                           const bk_pos *pos) {
-    if (!fld) return (fld = filled_field(k)) && (fld->flags & BLOBC_FIELD_TEXT)
+    bool each;
+    if (!fld) return (fld = bk_filled_field(k, &each)) && (fld->flags & BLOBC_FIELD_TEXT)
                          ? translate(k, fld, s, n, pos) : BLOBC_OK;
     if (!(fld->flags & BLOBC_FIELD_TEXT)) return BLOBC_OK;
     /* a default's: messages name its field, in the struct it ends */
