@@ -230,6 +230,12 @@ js_flush() {
     rm -f "$T/js.meta" "$T/js.cases" "$T/js.verdicts" "$T"/js-*.json
     JS_N=0
 }
+# js_validator NAME JSONSCHEMA DATA : whether the real validator runs here
+# (its exit 3: python3-jsonschema is missing, and NAME is skipped).
+js_validator() {
+    python3 "$TOP/tests/tools/jsonschema_check.py" "$2" "$3" >"$T/v.txt" 2>&1 || [ $? -ne 3 ] ||
+        { skip "$1" "python3-jsonschema is not installed (make deps)"; return 1; }
+}
 js_unchecked() {
     [ ! -s "$T/js.cases" ] ||
         fail js_agree "$(wc -l <"$T/js.cases") cases recorded and never checked (js_flush)"
